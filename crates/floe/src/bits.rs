@@ -1,0 +1,401 @@
+//! Fixed-width bit sets used as compact puzzle states ("bitboards").
+//!
+//! [`Bits`] is implemented by `u64`, `u128` and [`Wide<N>`] (N × 64 bits). Game engines are
+//! generic over it and pick the narrowest type that holds their board, so a 7×7 board costs one
+//! machine word per state and a 30×30 board still works.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A fixed-capacity set of small integers (bit indices `0..CAPACITY`).
+///
+/// Indices at or beyond [`Bits::CAPACITY`] are a logic error; every method may panic on them in
+/// debug builds.
+pub trait Bits: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static {
+    /// Number of bits.
+    const CAPACITY: usize;
+    /// The empty set.
+    fn empty() -> Self {
+        Self::default()
+    }
+    /// The set holding only `i`.
+    fn bit(i: usize) -> Self;
+    /// Whether `i` is in the set.
+    fn get(&self, i: usize) -> bool;
+    /// Adds `i`.
+    fn set(&mut self, i: usize);
+    /// Removes `i`.
+    fn clear(&mut self, i: usize);
+    /// Intersection.
+    fn and(self, other: Self) -> Self;
+    /// Union.
+    fn or(self, other: Self) -> Self;
+    /// Symmetric difference.
+    fn xor(self, other: Self) -> Self;
+    /// `self` without the elements of `other`.
+    fn and_not(self, other: Self) -> Self;
+    /// Whether the set is empty.
+    fn is_empty(&self) -> bool;
+    /// Number of elements.
+    fn count(&self) -> u32;
+    /// Smallest element.
+    fn lowest(&self) -> Option<usize>;
+    /// Largest element.
+    fn highest(&self) -> Option<usize>;
+    /// Removes and returns the smallest element.
+    fn pop_lowest(&mut self) -> Option<usize> {
+        let i = self.lowest()?;
+        self.clear(i);
+        Some(i)
+    }
+    /// Whether every element of `other` is in `self`.
+    fn contains_all(&self, other: Self) -> bool {
+        other.and_not(*self).is_empty()
+    }
+    /// Iterates the elements in increasing order.
+    fn ones(self) -> Ones<Self> {
+        Ones(self)
+    }
+}
+
+/// Iterator over the elements of a [`Bits`] value, smallest first.
+#[derive(Clone, Debug)]
+pub struct Ones<B>(B);
+
+impl<B: Bits> Iterator for Ones<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.0.pop_lowest()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count() as usize;
+        (n, Some(n))
+    }
+}
+
+macro_rules! impl_bits_int {
+    ($t:ty, $width:expr) => {
+        impl Bits for $t {
+            const CAPACITY: usize = $width;
+            #[inline]
+            fn bit(i: usize) -> Self {
+                debug_assert!(i < $width);
+                (1 as $t) << i
+            }
+            #[inline]
+            fn get(&self, i: usize) -> bool {
+                debug_assert!(i < $width);
+                (*self >> i) & 1 == 1
+            }
+            #[inline]
+            fn set(&mut self, i: usize) {
+                *self |= Self::bit(i);
+            }
+            #[inline]
+            fn clear(&mut self, i: usize) {
+                *self &= !Self::bit(i);
+            }
+            #[inline]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline]
+            fn xor(self, other: Self) -> Self {
+                self ^ other
+            }
+            #[inline]
+            fn and_not(self, other: Self) -> Self {
+                self & !other
+            }
+            #[inline]
+            fn is_empty(&self) -> bool {
+                *self == 0
+            }
+            #[inline]
+            fn count(&self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn lowest(&self) -> Option<usize> {
+                if *self == 0 {
+                    None
+                } else {
+                    Some(self.trailing_zeros() as usize)
+                }
+            }
+            #[inline]
+            fn highest(&self) -> Option<usize> {
+                if *self == 0 {
+                    None
+                } else {
+                    Some($width - 1 - self.leading_zeros() as usize)
+                }
+            }
+            #[inline]
+            fn pop_lowest(&mut self) -> Option<usize> {
+                if *self == 0 {
+                    None
+                } else {
+                    let i = self.trailing_zeros() as usize;
+                    *self &= *self - 1;
+                    Some(i)
+                }
+            }
+        }
+    };
+}
+
+impl_bits_int!(u64, 64);
+impl_bits_int!(u128, 128);
+
+/// A bit set of `N` 64-bit words, for boards larger than 128 cells.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Wide<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> Default for Wide<N> {
+    fn default() -> Self {
+        Wide([0; N])
+    }
+}
+
+impl<const N: usize> Bits for Wide<N> {
+    const CAPACITY: usize = 64 * N;
+    #[inline]
+    fn bit(i: usize) -> Self {
+        let mut w = [0; N];
+        w[i / 64] = 1 << (i % 64);
+        Wide(w)
+    }
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        (self.0[i / 64] >> (i % 64)) & 1 == 1
+    }
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    #[inline]
+    fn clear(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+    #[inline]
+    fn and(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+        self
+    }
+    #[inline]
+    fn or(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        self
+    }
+    #[inline]
+    fn xor(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a ^= b;
+        }
+        self
+    }
+    #[inline]
+    fn and_not(mut self, other: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        self
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    #[inline]
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn lowest(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, &w)| w != 0)
+            .map(|(k, w)| 64 * k + w.trailing_zeros() as usize)
+    }
+    #[inline]
+    fn highest(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, &w)| w != 0)
+            .map(|(k, w)| 64 * k + 63 - w.leading_zeros() as usize)
+    }
+}
+
+/// Dense bit array over `0..len`, used as a visited set indexed by a perfect hash.
+///
+/// Allocated zeroed, so the operating system only backs the pages that are touched.
+#[derive(Clone, Debug)]
+pub struct BitArray {
+    words: Vec<u64>,
+    len: u64,
+}
+
+impl BitArray {
+    /// A zeroed array of `len` bits.
+    pub fn new(len: u64) -> Self {
+        let words = len.div_ceil(64) as usize;
+        BitArray {
+            words: vec![0; words],
+            len,
+        }
+    }
+    /// Number of bits.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+    /// Whether the array has no bits at all.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Sets bit `i`; returns whether it was clear before.
+    #[inline]
+    pub fn insert(&mut self, i: u64) -> bool {
+        debug_assert!(i < self.len);
+        let w = &mut self.words[(i / 64) as usize];
+        let m = 1u64 << (i % 64);
+        let was_clear = *w & m == 0;
+        *w |= m;
+        was_clear
+    }
+    /// Whether bit `i` is set.
+    #[inline]
+    pub fn contains(&self, i: u64) -> bool {
+        self.words[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+    /// Bytes of heap memory held.
+    pub fn heap_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+/// Table of binomial coefficients C(n, k) for n ≤ `max_n`, k ≤ `max_k`, saturating at
+/// `u64::MAX`; used for combinatorial ranking of k-subsets (colex order).
+#[derive(Clone, Debug)]
+pub struct Binomials {
+    max_k: usize,
+    table: Vec<u64>,
+}
+
+impl Binomials {
+    /// Builds the table.
+    pub fn new(max_n: usize, max_k: usize) -> Self {
+        let w = max_k + 1;
+        let mut table = vec![0u64; (max_n + 1) * w];
+        for n in 0..=max_n {
+            table[n * w] = 1;
+            for k in 1..=max_k.min(n) {
+                let a = table[(n - 1) * w + k - 1];
+                let b = if k <= n - 1 {
+                    table[(n - 1) * w + k]
+                } else {
+                    0
+                };
+                table[n * w + k] = a.saturating_add(b);
+            }
+        }
+        Binomials { max_k, table }
+    }
+    /// C(n, k), saturating.
+    #[inline]
+    pub fn get(&self, n: usize, k: usize) -> u64 {
+        if k > n {
+            0
+        } else {
+            self.table[n * (self.max_k + 1) + k]
+        }
+    }
+    /// Colex rank of a k-subset given as a bit set: Σ C(pos_j, j+1) over its elements in
+    /// increasing order. A bijection from k-subsets of `0..n` onto `0..C(n, k)`.
+    #[inline]
+    pub fn rank<B: Bits>(&self, set: B) -> u64 {
+        let mut r = 0;
+        for (j, pos) in set.ones().enumerate() {
+            r += self.get(pos, j + 1);
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exercise<B: Bits>() {
+        let mut b = B::empty();
+        assert!(b.is_empty());
+        assert_eq!(b.lowest(), None);
+        assert_eq!(b.highest(), None);
+        let idx = [0, 5, 63, B::CAPACITY / 2 + 1, B::CAPACITY - 1];
+        for &i in &idx {
+            b.set(i);
+        }
+        let mut want: Vec<usize> = idx.to_vec();
+        want.sort();
+        want.dedup();
+        assert_eq!(b.ones().collect::<Vec<_>>(), want);
+        assert_eq!(b.count() as usize, want.len());
+        assert_eq!(b.lowest(), Some(0));
+        assert_eq!(b.highest(), Some(B::CAPACITY - 1));
+        assert!(b.get(5) && !b.get(6));
+        b.clear(5);
+        assert!(!b.get(5));
+        let c = B::bit(7).or(B::bit(0));
+        assert_eq!(b.and(c), B::bit(0));
+        assert_eq!(b.xor(c).get(7), true);
+        assert_eq!(b.and_not(c).get(0), false);
+        assert!(b.contains_all(B::bit(63)));
+        assert!(!b.contains_all(B::bit(7)));
+    }
+
+    #[test]
+    fn all_widths_behave_alike() {
+        exercise::<u64>();
+        exercise::<u128>();
+        exercise::<Wide<3>>();
+        exercise::<Wide<16>>();
+    }
+
+    #[test]
+    fn binomials_and_colex_rank_are_a_bijection() {
+        let b = Binomials::new(40, 5);
+        assert_eq!(b.get(40, 5), 658_008);
+        assert_eq!(b.get(5, 0), 1);
+        assert_eq!(b.get(3, 4), 0);
+        // every 3-subset of 0..9 gets a distinct rank below C(9,3)
+        let mut seen = vec![false; b.get(9, 3) as usize];
+        for x in 0u64..(1 << 9) {
+            if x.count_ones() == 3 {
+                let r = b.rank(x) as usize;
+                assert!(!seen[r]);
+                seen[r] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn bit_array_inserts_once() {
+        let mut a = BitArray::new(130);
+        assert!(a.insert(129));
+        assert!(!a.insert(129));
+        assert!(a.contains(129) && !a.contains(128));
+        assert_eq!(a.heap_bytes(), 24);
+    }
+}

@@ -1,0 +1,184 @@
+//! Generic search algorithms. Nothing here knows any game.
+//!
+//! A game implements [`Puzzle`] (start state, successors, goal test, optionally an admissible
+//! lower bound and a perfect hash); every algorithm works on every game:
+//!
+//! | function | finds | notes |
+//! |---|---|---|
+//! | [`bfs`] | a solution with the fewest moves | goal tested when a state is generated |
+//! | [`dijkstra`] | a solution of least cost under a [`CostModel`] | e.g. [`ChangePenalty`] for Kluiver's difficulty |
+//! | [`astar`] | like [`dijkstra`], guided by [`Puzzle::lower_bound`] | reopens states, so an inconsistent bound stays exact |
+//! | [`ida_star`] | a solution with the fewest moves, in memory linear in its length (plus an optional transposition table) | |
+//! | [`enumerate`] | every reachable state: count, depth histogram, a visitor per state | perfect hashing when the puzzle offers it |
+//!
+//! Every search takes [`Limits`] (`max_states`, `timeout`, a progress callback) and stops
+//! cleanly with [`Outcome::Limit`] and the statistics of what it explored.
+
+mod best_first;
+mod bfs;
+mod cost;
+mod ida;
+mod limits;
+mod store;
+
+pub use best_first::{astar, dijkstra};
+pub use bfs::{bfs, enumerate, Enumeration};
+pub use cost::{count_changes, ChangePenalty, CostModel, Lex, PieceMove, UnitCost};
+pub use ida::ida_star;
+pub use limits::{LimitKind, Limits, Progress};
+
+use std::hash::Hash;
+use std::time::Duration;
+
+/// The small interface every game implements.
+pub trait Puzzle {
+    /// A position. Keep it small: it is hashed and stored once per reachable position.
+    type State: Clone + Eq + Hash;
+    /// A move, as the game reports it.
+    type Move: Clone;
+
+    /// The start position.
+    fn start(&self) -> Self::State;
+    /// Appends every legal move from `state` with the position it leads to. `out` is empty
+    /// when called.
+    fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Move, Self::State)>);
+    /// Whether `state` solves the puzzle.
+    fn is_goal(&self, state: &Self::State) -> bool;
+    /// An admissible lower bound on the number of moves from `state` to a goal (never more
+    /// than the true distance). The default, 0, is always admissible.
+    fn lower_bound(&self, _state: &Self::State) -> u32 {
+        0
+    }
+    /// The size of a perfect hash of the states, when the game has one: [`Puzzle::rank`]
+    /// then maps every reachable state injectively into `0..rank_space()`.
+    fn rank_space(&self) -> Option<u64> {
+        None
+    }
+    /// The perfect hash of `state` (see [`Puzzle::rank_space`]).
+    fn rank(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome<M> {
+    /// A solution: the moves from the start.
+    Solved(Vec<M>),
+    /// Every reachable state was explored and none is a goal: a proof that there is none.
+    Unsolvable,
+    /// A limit stopped the search before it could answer.
+    Limit(LimitKind),
+}
+
+impl<M> Outcome<M> {
+    /// The solution, if one was found.
+    pub fn solution(&self) -> Option<&[M]> {
+        match self {
+            Outcome::Solved(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// What a search explored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Distinct search nodes stored (states; for [`dijkstra`] and [`astar`] with a cost model
+    /// that remembers something, pairs of state and memory).
+    pub states: u64,
+    /// Nodes whose successors were generated.
+    pub expanded: u64,
+    /// Successors generated, duplicates included.
+    pub generated: u64,
+    /// Deepest move count reached.
+    pub depth: u32,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// The answer of a search: outcome, cost of the solution (if any) and statistics.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M, C> {
+    /// Solved, unsolvable, or stopped by a limit.
+    pub outcome: Outcome<M>,
+    /// Cost of the solution under the search's cost model.
+    pub cost: Option<C>,
+    /// What was explored.
+    pub stats: Stats,
+}
+
+/// Follows parent links from node `at` back to the root, returning the moves in order.
+fn trace_back<M: Clone>(parents: &[u32], moves: &[Option<M>], mut at: usize) -> Vec<M> {
+    let mut path = Vec::new();
+    while let Some(m) = &moves[at] {
+        path.push(m.clone());
+        at = parents[at] as usize;
+    }
+    path.reverse();
+    path
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Tiny puzzles for testing the algorithms without any game.
+    use super::Puzzle;
+
+    /// Walk on the integers from `start` to `goal`; moves +1, -1 and ×2 (a move is its label).
+    /// States are limited to `0..=limit`.
+    pub struct Line {
+        pub start: i64,
+        pub goal: i64,
+        pub limit: i64,
+    }
+
+    impl Puzzle for Line {
+        type State = i64;
+        type Move = char;
+        fn start(&self) -> i64 {
+            self.start
+        }
+        fn successors(&self, s: &i64, out: &mut Vec<(char, i64)>) {
+            for (m, t) in [('+', s + 1), ('-', s - 1), ('*', s * 2)] {
+                if (0..=self.limit).contains(&t) && t != *s {
+                    out.push((m, t));
+                }
+            }
+        }
+        fn is_goal(&self, s: &i64) -> bool {
+            *s == self.goal
+        }
+        fn lower_bound(&self, s: &i64) -> u32 {
+            // each move at most doubles, so reaching goal from s needs at least
+            // log2(goal/s) moves when below it; 1 when not at the goal otherwise.
+            if *s == self.goal {
+                0
+            } else if *s > 0 && *s < self.goal {
+                let mut k = 0;
+                let mut x = *s;
+                while x < self.goal {
+                    x *= 2;
+                    k += 1;
+                }
+                k
+            } else {
+                1
+            }
+        }
+        fn rank_space(&self) -> Option<u64> {
+            Some(self.limit as u64 + 1)
+        }
+        fn rank(&self, s: &i64) -> Option<u64> {
+            Some(*s as u64)
+        }
+    }
+
+    /// Applies moves of [`Line`] from a start value.
+    pub fn replay_line(start: i64, moves: &[char]) -> i64 {
+        moves.iter().fold(start, |x, m| match m {
+            '+' => x + 1,
+            '-' => x - 1,
+            _ => x * 2,
+        })
+    }
+}
