@@ -1,0 +1,3 @@
+//! Measurements built on the generic search.
+
+pub mod reach;

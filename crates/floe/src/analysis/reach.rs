@@ -1,0 +1,137 @@
+//! Reach tables (van den Akker, section 4.2): the fewest pushes after which some block rests
+//! on each cell.
+
+use crate::bits::Bits;
+use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
+use crate::search::{enumerate, LimitKind, Limits, Stats};
+use crate::Error;
+
+/// A reach table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reach {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// `moves[r][c]`: fewest pushes after which a block rests on (r, c); `None` if no
+    /// reachable position has a block there.
+    pub moves: Vec<Vec<Option<u32>>>,
+    /// Number of reachable positions enumerated.
+    pub states: u64,
+    /// Set when a limit cut the enumeration short (the table is then an upper bound on
+    /// the cells it fills, and may miss cells).
+    pub limit: Option<LimitKind>,
+    /// What the enumeration explored.
+    pub stats: Stats,
+}
+
+impl Reach {
+    /// The largest entry.
+    pub fn max(&self) -> Option<u32> {
+        self.moves.iter().flatten().flatten().copied().max()
+    }
+    /// The mean over reachable cells.
+    pub fn mean(&self) -> Option<f64> {
+        let v: Vec<u32> = self.moves.iter().flatten().flatten().copied().collect();
+        (!v.is_empty()).then(|| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64)
+    }
+}
+
+struct ReachTask<'a>(&'a Limits);
+
+impl IceTask for ReachTask<'_> {
+    type Output = Reach;
+    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Reach {
+        let n = p.cell_count();
+        let mut best = vec![u32::MAX; n];
+        let mut unreached = B::empty();
+        for i in 0..n {
+            unreached.set(i);
+        }
+        // States arrive in order of distance, so the first visit of a cell is its minimum.
+        let e = enumerate(p, self.0, |s, d| {
+            let fresh = s.blocks.and(unreached);
+            if !fresh.is_empty() {
+                for i in fresh.ones() {
+                    best[i] = d;
+                }
+                unreached = unreached.and_not(fresh);
+            }
+        });
+        let mut moves = vec![vec![None; p.cols()]; p.rows()];
+        for (i, &d) in best.iter().enumerate() {
+            if d != u32::MAX {
+                let pos = p.pos(i as u16);
+                moves[pos.row][pos.col] = Some(d);
+            }
+        }
+        Reach {
+            rows: p.rows(),
+            cols: p.cols(),
+            moves,
+            states: e.states,
+            limit: e.limit,
+            stats: e.stats,
+        }
+    }
+}
+
+/// The reach table of `level` under `rule`.
+pub fn reach(level: &Level, rule: WalkRule, limits: &Limits) -> Result<Reach, Error> {
+    with_puzzle(level, rule, ReachTask(limits))
+}
+
+/// The reach table of an empty `rows × cols` board whose `k` blocks start in the top row from
+/// the left (then clockwise along the edge if they do not fit in it).
+pub fn reach_empty(rows: usize, cols: usize, k: usize, limits: &Limits) -> Result<Reach, Error> {
+    reach(&Level::empty_board(rows, cols, k)?, WalkRule::Free, limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(r: &Reach) -> Vec<Vec<u32>> {
+        r.moves
+            .iter()
+            .map(|row| row.iter().map(|x| x.unwrap()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn reference_reach_tables() {
+        // spec/ice-blocks.md, van den Akker Tables 2 and 3.
+        let r = reach_empty(4, 4, 3, &Limits::none()).unwrap();
+        assert_eq!(
+            table(&r),
+            vec![
+                vec![0, 0, 0, 2],
+                vec![3, 3, 5, 4],
+                vec![3, 3, 5, 4],
+                vec![1, 1, 1, 2]
+            ]
+        );
+        let r = reach_empty(5, 5, 3, &Limits::none()).unwrap();
+        assert_eq!(
+            table(&r),
+            vec![
+                vec![0, 0, 0, 3, 2],
+                vec![3, 3, 5, 6, 4],
+                vec![5, 7, 9, 10, 6],
+                vec![3, 3, 5, 6, 4],
+                vec![1, 1, 1, 4, 2]
+            ]
+        );
+        assert_eq!(r.max(), Some(10));
+    }
+
+    #[test]
+    fn walk_rule_gives_the_same_table_on_an_empty_board() {
+        for (rows, cols, k) in [(4, 4, 3), (3, 5, 3), (4, 5, 4)] {
+            let l = Level::empty_board(rows, cols, k).unwrap();
+            let free = reach(&l, WalkRule::Free, &Limits::none()).unwrap();
+            let walk = reach(&l, WalkRule::Walk, &Limits::none()).unwrap();
+            assert_eq!(free.moves, walk.moves);
+        }
+    }
+}

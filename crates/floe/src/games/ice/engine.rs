@@ -1,0 +1,533 @@
+//! The fast ice block engine: a level compiled into slide tables over bitboards.
+//!
+//! Cells that can hold a block (ice floor and targets) are numbered row-major, 0..n; a state is
+//! the set of occupied numbers as a [`Bits`] value (plus, under the `walk` rule, the smallest
+//! padded-grid index of the player's region). Because the numbering is row-major, every slide
+//! ray is monotone in it: the first block in the way is the lowest (right, down) or highest
+//! (left, up) set bit of `blocks & ray`, one AND and one bit scan per move.
+
+use super::level::{Cell, Level, WalkRule};
+use crate::bits::{Binomials, Bits, Wide};
+use crate::grid::{Dir, Pos, Push};
+use crate::search::{PieceMove, Puzzle};
+use crate::Error;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+/// "No cell" in the engine's 16-bit cell numbers.
+pub const NONE: u16 = u16::MAX;
+/// Words of the padded grid bit set used for the player's region (4096 cells).
+const REGION_WORDS: usize = 64;
+
+/// The walking rule as a type, so that the `free` rule carries no player in its states.
+pub trait Walking: Copy + Default + Send + Sync + 'static {
+    /// What a state records of the player: nothing (`()`) or his region (`u16`).
+    type Player: Copy + Eq + Ord + Hash + Debug + Default + Send + Sync + 'static;
+    /// The rule.
+    const RULE: WalkRule;
+    /// Packs a region representative.
+    fn pack(rep: u16) -> Self::Player;
+    /// Unpacks it.
+    fn unpack(p: Self::Player) -> u16;
+}
+
+/// Kluiver's rule: the player reaches every cell without a wall or block.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Free;
+/// van den Akker's rule: the player walks 4-connected around walls and blocks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Walk;
+
+impl Walking for Free {
+    type Player = ();
+    const RULE: WalkRule = WalkRule::Free;
+    #[inline]
+    fn pack(_: u16) {}
+    #[inline]
+    fn unpack(_: ()) -> u16 {
+        0
+    }
+}
+
+impl Walking for Walk {
+    type Player = u16;
+    const RULE: WalkRule = WalkRule::Walk;
+    #[inline]
+    fn pack(rep: u16) -> u16 {
+        rep
+    }
+    #[inline]
+    fn unpack(p: u16) -> u16 {
+        p
+    }
+}
+
+/// A position: the occupied block cells, and the player's region under `walk`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct IceState<B, P> {
+    /// Occupied cells (engine numbering).
+    pub blocks: B,
+    /// The player's region: smallest padded-grid index in it (`()` under `free`).
+    pub player: P,
+}
+
+/// A push in engine numbering: the block leaves `from` and rests on `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IceMove {
+    /// Cell of the block before the push.
+    pub from: u16,
+    /// Cell it slides to.
+    pub to: u16,
+    /// Direction.
+    pub dir: Dir,
+}
+
+impl PieceMove for IceMove {
+    fn piece_from(&self) -> u32 {
+        self.from as u32
+    }
+    fn piece_to(&self) -> u32 {
+        self.to as u32
+    }
+}
+
+/// Precomputed data of one push direction from one cell.
+#[derive(Clone, Copy, Debug)]
+struct Slide<B> {
+    /// Cells the block would cross and could stop on, up to the first wall, floor or edge.
+    ray: B,
+    /// The pusher's cell as a block-cell bit (empty if it is not a block cell).
+    pusher: B,
+    /// Where the block stops when nothing is in the way (the cell itself if it cannot move).
+    dest: u16,
+    /// The pusher's cell is not a wall.
+    open: bool,
+    /// The pusher's cell in the padded grid.
+    pusher_padded: u16,
+}
+
+/// An ice block level compiled for search, generic over the bit-set width `B` and the walking
+/// rule `R`. Implements [`Puzzle`].
+#[derive(Clone, Debug)]
+pub struct IcePuzzle<B: Bits, R: Walking> {
+    rows: usize,
+    cols: usize,
+    /// Engine cell → grid position.
+    cells: Vec<Pos>,
+    /// Grid index (row-major) → engine cell or NONE.
+    number: Vec<u16>,
+    /// Engine cell → neighbouring engine cell per direction (or NONE).
+    nb: Vec<[u16; 4]>,
+    slides: Vec<[Slide<B>; 4]>,
+    targets: B,
+    start: B,
+    k: usize,
+    ranks: Option<(Binomials, u64)>,
+    // walk rule
+    pcols: usize,
+    pwords: usize,
+    walkable: Vec<u64>,
+    padded: Vec<u16>,
+    player_start: u16,
+    _rule: PhantomData<R>,
+}
+
+fn padded_index(pcols: usize, p: Pos) -> usize {
+    (p.row + 1) * pcols + p.col + 1
+}
+
+impl<B: Bits, R: Walking> IcePuzzle<B, R> {
+    /// Compiles `level`. Fails if the board has more block cells than `B` holds, or (under
+    /// `walk`) more than 4096 cells with its border.
+    pub fn new(level: &Level) -> Result<Self, Error> {
+        let (rows, cols) = (level.rows(), level.cols());
+        let mut cells = Vec::new();
+        let mut number = vec![NONE; rows * cols];
+        for p in level.positions() {
+            if level.cell(p).holds_blocks() {
+                number[p.row * cols + p.col] = cells.len() as u16;
+                cells.push(p);
+            }
+        }
+        let n = cells.len();
+        if n > B::CAPACITY || n >= NONE as usize {
+            return Err(Error::invalid(format!(
+                "the board has {n} cells that can hold a block; this engine handles at most {}",
+                B::CAPACITY.min(NONE as usize - 1)
+            )));
+        }
+        let pcols = cols + 2;
+        let plen = (rows + 2) * pcols;
+        if R::RULE == WalkRule::Walk && plen > REGION_WORDS * 64 {
+            return Err(Error::invalid(format!(
+                "the walk rule handles boards of at most {} cells including a border; this one has {plen}",
+                REGION_WORDS * 64
+            )));
+        }
+        let num = |p: Option<Pos>| p.map_or(NONE, |p| number[p.row * cols + p.col]);
+        let nb: Vec<[u16; 4]> = cells
+            .iter()
+            .map(|&p| Dir::ALL.map(|d| num(p.step(d, rows, cols))))
+            .collect();
+        let mut slides = Vec::with_capacity(n);
+        for (i, &p) in cells.iter().enumerate() {
+            slides.push(Dir::ALL.map(|d| {
+                let mut ray = B::empty();
+                let mut at = i as u16;
+                loop {
+                    let next = nb[at as usize][d.index()];
+                    if next == NONE {
+                        break;
+                    }
+                    ray.set(next as usize);
+                    at = next;
+                }
+                let behind = p.step(d.opposite(), rows, cols);
+                let behind_cell = behind.map_or(Cell::Floor, |q| level.cell(q));
+                let pusher = match num(behind) {
+                    NONE => B::empty(),
+                    j => B::bit(j as usize),
+                };
+                let pusher_padded = match behind {
+                    Some(q) => padded_index(pcols, q),
+                    None => {
+                        // outside: one step from the cell in the padded grid
+                        let (dr, dc) = d.opposite().delta();
+                        let r = (p.row + 1) as isize + dr;
+                        let c = (p.col + 1) as isize + dc;
+                        r as usize * pcols + c as usize
+                    }
+                };
+                Slide {
+                    ray,
+                    pusher,
+                    dest: at,
+                    open: behind_cell != Cell::Wall,
+                    pusher_padded: pusher_padded as u16,
+                }
+            }));
+        }
+        let mut targets = B::empty();
+        let mut start = B::empty();
+        for (i, &p) in cells.iter().enumerate() {
+            if level.cell(p) == Cell::Target {
+                targets.set(i);
+            }
+            if level.has_block(p) {
+                start.set(i);
+            }
+        }
+        let k = start.count() as usize;
+        let ranks = if R::RULE == WalkRule::Free {
+            let b = Binomials::new(n, k);
+            let space = b.get(n, k);
+            (space < u64::MAX).then_some((b, space))
+        } else {
+            None
+        };
+        let pwords = plen.div_ceil(64);
+        let mut walkable = vec![0u64; pwords];
+        for i in 0..plen {
+            let (r, c) = (i / pcols, i % pcols);
+            let inside = r >= 1 && r <= rows && c >= 1 && c <= cols;
+            if !inside || level.cell(Pos::new(r - 1, c - 1)) != Cell::Wall {
+                walkable[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let padded = cells
+            .iter()
+            .map(|&p| padded_index(pcols, p) as u16)
+            .collect();
+        let player_start = level.player().map_or(0, |p| padded_index(pcols, p)) as u16;
+        Ok(IcePuzzle {
+            rows,
+            cols,
+            cells,
+            number,
+            nb,
+            slides,
+            targets,
+            start,
+            k,
+            ranks,
+            pcols,
+            pwords,
+            walkable,
+            padded,
+            player_start,
+            _rule: PhantomData,
+        })
+    }
+
+    /// Number of rows of the board.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    /// Number of columns of the board.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    /// Number of cells that can hold a block.
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+    /// Number of blocks.
+    pub fn block_count(&self) -> usize {
+        self.k
+    }
+    /// Grid position of engine cell `i`.
+    pub fn pos(&self, i: u16) -> Pos {
+        self.cells[i as usize]
+    }
+    /// Engine cell at `p`, if a block can stand there.
+    pub fn cell_at(&self, p: Pos) -> Option<u16> {
+        if p.row >= self.rows || p.col >= self.cols {
+            return None;
+        }
+        Some(self.number[p.row * self.cols + p.col]).filter(|&i| i != NONE)
+    }
+    /// The targets as a bit set.
+    pub fn targets(&self) -> B {
+        self.targets
+    }
+    /// A push in grid terms.
+    pub fn push(&self, m: &IceMove) -> Push {
+        Push::new(self.pos(m.from), m.dir)
+    }
+    /// Block positions of a state, row by row.
+    pub fn block_positions(&self, s: &IceState<B, R::Player>) -> Vec<Pos> {
+        s.blocks.ones().map(|i| self.cells[i]).collect()
+    }
+
+    /// Where the block on `i` stops when pushed towards `d` in `blocks`, or `None` if it
+    /// cannot move (ignores who pushes).
+    #[inline]
+    pub fn slide(&self, blocks: B, i: usize, d: Dir) -> Option<u16> {
+        let s = &self.slides[i][d.index()];
+        let hit = blocks.and(s.ray);
+        let dest = if hit.is_empty() {
+            s.dest
+        } else {
+            let b = if d.is_forward() {
+                hit.lowest()
+            } else {
+                hit.highest()
+            };
+            // the cell before the first block in the way
+            self.nb[b.unwrap_or(i)][d.opposite().index()]
+        };
+        (dest as usize != i).then_some(dest)
+    }
+
+    /// The player's region in `blocks`, grown from padded cell `seed`, into `out`.
+    fn flood(&self, blocks: B, seed: usize, out: &mut [u64; REGION_WORDS]) {
+        let w = self.pwords;
+        let mut free = [0u64; REGION_WORDS];
+        free[..w].copy_from_slice(&self.walkable);
+        for b in blocks.ones() {
+            let p = self.padded[b] as usize;
+            free[p / 64] &= !(1 << (p % 64));
+        }
+        out[..w].fill(0);
+        out[seed / 64] |= 1 << (seed % 64);
+        let pc = self.pcols;
+        let (q, r) = (pc / 64, pc % 64);
+        loop {
+            let mut changed = false;
+            for i in 0..w {
+                let x = out[i];
+                let mut g = x | (x << 1) | (x >> 1);
+                if i > 0 {
+                    g |= out[i - 1] >> 63;
+                }
+                if i + 1 < w {
+                    g |= out[i + 1] << 63;
+                }
+                // shift by a whole row (pc bits) in both directions
+                if i >= q {
+                    g |= out[i - q] << r;
+                    if r > 0 && i > q {
+                        g |= out[i - q - 1] >> (64 - r);
+                    }
+                }
+                if i + q < w {
+                    g |= out[i + q] >> r;
+                    if r > 0 && i + q + 1 < w {
+                        g |= out[i + q + 1] << (64 - r);
+                    }
+                }
+                g &= free[i];
+                if g != x {
+                    out[i] = g;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// Smallest padded index of the region grown from `seed`.
+    fn region_rep(&self, blocks: B, seed: usize) -> u16 {
+        let mut region = [0u64; REGION_WORDS];
+        self.flood(blocks, seed, &mut region);
+        region[..self.pwords]
+            .iter()
+            .enumerate()
+            .find(|(_, &w)| w != 0)
+            .map_or(seed as u16, |(k, w)| {
+                (64 * k + w.trailing_zeros() as usize) as u16
+            })
+    }
+
+    /// Whether the player may push from padded cell `p` in the region `region`.
+    #[inline]
+    fn reaches(region: &[u64; REGION_WORDS], p: u16) -> bool {
+        region[p as usize / 64] >> (p % 64) & 1 == 1
+    }
+
+    /// The state with blocks at `blocks` and the player's region grown from padded `seed`.
+    fn make_state(&self, blocks: B, seed: usize) -> IceState<B, R::Player> {
+        let player = if R::RULE == WalkRule::Walk {
+            R::pack(self.region_rep(blocks, seed))
+        } else {
+            R::pack(0)
+        };
+        IceState { blocks, player }
+    }
+
+    /// A state with blocks at `positions` and, under `walk`, the player at `player` (`None`:
+    /// outside the board).
+    pub fn state_from(
+        &self,
+        positions: &[Pos],
+        player: Option<Pos>,
+    ) -> Result<IceState<B, R::Player>, Error> {
+        let mut blocks = B::empty();
+        for &p in positions {
+            let i = self
+                .cell_at(p)
+                .ok_or_else(|| Error::invalid(format!("no block can stand at ({p})")))?;
+            blocks.set(i as usize);
+        }
+        let seed = player.map_or(0, |p| padded_index(self.pcols, p));
+        Ok(self.make_state(blocks, seed))
+    }
+}
+
+impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
+    type State = IceState<B, R::Player>;
+    type Move = IceMove;
+
+    fn start(&self) -> Self::State {
+        self.make_state(self.start, self.player_start as usize)
+    }
+
+    #[inline]
+    fn successors(&self, s: &Self::State, out: &mut Vec<(IceMove, Self::State)>) {
+        let blocks = s.blocks;
+        let mut walk_region = [0u64; REGION_WORDS];
+        let walk = R::RULE == WalkRule::Walk;
+        if walk {
+            self.flood(blocks, R::unpack(s.player) as usize, &mut walk_region);
+        }
+        for i in blocks.ones() {
+            for d in Dir::ALL {
+                let sl = &self.slides[i][d.index()];
+                if !sl.open {
+                    continue;
+                }
+                if walk {
+                    if !Self::reaches(&walk_region, sl.pusher_padded) {
+                        continue;
+                    }
+                } else if !blocks.and(sl.pusher).is_empty() {
+                    continue;
+                }
+                let Some(dest) = self.slide(blocks, i, d) else {
+                    continue;
+                };
+                let next = blocks.xor(B::bit(i)).xor(B::bit(dest as usize));
+                let mv = IceMove {
+                    from: i as u16,
+                    to: dest,
+                    dir: d,
+                };
+                let player = if walk {
+                    R::pack(self.region_rep(next, sl.pusher_padded as usize))
+                } else {
+                    R::pack(0)
+                };
+                out.push((
+                    mv,
+                    IceState {
+                        blocks: next,
+                        player,
+                    },
+                ));
+            }
+        }
+    }
+
+    #[inline]
+    fn is_goal(&self, s: &Self::State) -> bool {
+        s.blocks.contains_all(self.targets)
+    }
+
+    /// Each push moves one block, so it covers at most one more target.
+    #[inline]
+    fn lower_bound(&self, s: &Self::State) -> u32 {
+        self.targets.and_not(s.blocks).count()
+    }
+
+    fn rank_space(&self) -> Option<u64> {
+        self.ranks.as_ref().map(|(_, n)| *n)
+    }
+
+    #[inline]
+    fn rank(&self, s: &Self::State) -> Option<u64> {
+        self.ranks.as_ref().map(|(b, _)| b.rank(s.blocks))
+    }
+}
+
+/// Work to run on a compiled level, whatever bit width and rule it was compiled for.
+pub trait IceTask {
+    /// The result.
+    type Output;
+    /// Runs on the compiled puzzle.
+    fn run<B: Bits, R: Walking>(self, puzzle: &IcePuzzle<B, R>) -> Self::Output;
+}
+
+/// Largest number of block cells the engine handles.
+pub const MAX_CELLS: usize = 1024;
+
+/// Compiles `level` with the narrowest bit set that holds it and the given rule, and runs
+/// `task` on it.
+pub fn with_puzzle<T: IceTask>(level: &Level, rule: WalkRule, task: T) -> Result<T::Output, Error> {
+    match rule {
+        WalkRule::Free => with_width::<Free, T>(level, task),
+        WalkRule::Walk => with_width::<Walk, T>(level, task),
+    }
+}
+
+fn with_width<R: Walking, T: IceTask>(level: &Level, task: T) -> Result<T::Output, Error> {
+    let n = level
+        .positions()
+        .filter(|&p| level.cell(p).holds_blocks())
+        .count();
+    Ok(if n <= 64 {
+        task.run(&IcePuzzle::<u64, R>::new(level)?)
+    } else if n <= 128 {
+        task.run(&IcePuzzle::<u128, R>::new(level)?)
+    } else if n <= 256 {
+        task.run(&IcePuzzle::<Wide<4>, R>::new(level)?)
+    } else if n <= MAX_CELLS {
+        task.run(&IcePuzzle::<Wide<16>, R>::new(level)?)
+    } else {
+        return Err(Error::invalid(format!(
+            "the board has {n} cells that can hold a block; floe handles at most {MAX_CELLS}"
+        )));
+    })
+}

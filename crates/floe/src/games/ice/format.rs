@@ -1,0 +1,512 @@
+//! Text formats for ice block levels: the project's own (spec: "Level text format") and
+//! Kluiver's (`width height`, then rows of `. O T H W X`).
+//!
+//! Parsing is all-or-nothing: a file either yields every level or a [`ParseError`] naming the
+//! file, line and column and what was expected.
+
+use super::level::{Cell, Level, WalkRule};
+use crate::error::{Error, ParseError};
+use crate::grid::Pos;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::str::FromStr;
+
+/// A level file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The project's own format (`- = # . $ * @ +`).
+    Floe,
+    /// Kluiver's format (first line `width height`, then `. O T H W X` rows).
+    Kluiver,
+}
+
+impl Format {
+    /// `floe` or `kluiver`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Floe => "floe",
+            Format::Kluiver => "kluiver",
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "floe" | "own" | "xsb" => Ok(Format::Floe),
+            "kluiver" => Ok(Format::Kluiver),
+            _ => Err(format!(
+                "unknown format '{s}': expected 'floe' or 'kluiver'"
+            )),
+        }
+    }
+}
+
+/// Guesses the format from the first non-blank line: two whole numbers mean Kluiver's.
+pub fn detect(text: &str) -> Format {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if size_line(first).is_some() {
+        Format::Kluiver
+    } else {
+        Format::Floe
+    }
+}
+
+/// Parses `text` (from `file`, used in messages) in `format`, or the detected one.
+pub fn parse(text: &str, file: &str, format: Option<Format>) -> Result<Vec<Level>, ParseError> {
+    match format.unwrap_or_else(|| detect(text)) {
+        Format::Floe => parse_floe(text, file),
+        Format::Kluiver => parse_kluiver(text, file),
+    }
+}
+
+/// Reads and parses a level file; `-` reads standard input.
+pub fn load(path: &Path, format: Option<Format>) -> Result<Vec<Level>, Error> {
+    let (text, name) = if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::Io {
+            path: "<stdin>".into(),
+            source: e,
+        })?;
+        (s, "<stdin>".to_string())
+    } else {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| Error::Io {
+            path: name.clone(),
+            source: e,
+        })?;
+        let s = String::from_utf8(bytes).map_err(|e| {
+            let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            Error::Parse(ParseError {
+                file: name.clone(),
+                line,
+                col,
+                message: "the file is not valid UTF-8 text".into(),
+            })
+        })?;
+        (s, name)
+    };
+    let mut levels = parse(&text, &name, format)?;
+    // Kluiver's files carry no names: use the file's stem.
+    if levels.iter().all(|l| l.title.is_none()) {
+        if let Some(stem) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .filter(|s| *s != "-")
+        {
+            let n = levels.len();
+            for (i, l) in levels.iter_mut().enumerate() {
+                l.title = Some(if n == 1 {
+                    stem.to_string()
+                } else {
+                    format!("{stem}#{}", i + 1)
+                });
+            }
+        }
+    }
+    Ok(levels)
+}
+
+/// Picks one level: `sel` is a 1-based number or a title (case-insensitive). Returns the
+/// 0-based index with the level.
+pub fn select<'a>(levels: &'a [Level], sel: &str) -> Result<(usize, &'a Level), Error> {
+    if let Ok(n) = sel.trim().parse::<usize>() {
+        return match n.checked_sub(1).and_then(|i| levels.get(i).map(|l| (i, l))) {
+            Some(x) => Ok(x),
+            None => Err(Error::invalid(format!(
+                "no level {n}: the file has {} level{} (numbers start at 1)",
+                levels.len(),
+                if levels.len() == 1 { "" } else { "s" }
+            ))),
+        };
+    }
+    let want = sel.trim().to_lowercase();
+    levels
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.title.as_deref().map(str::to_lowercase) == Some(want.clone()))
+        .ok_or_else(|| {
+            let names: Vec<String> = levels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| l.display_name(i))
+                .collect();
+            Error::invalid(format!(
+                "no level named '{sel}'; the file has: {}",
+                names.join(", ")
+            ))
+        })
+}
+
+fn size_line(line: &str) -> Option<(usize, usize)> {
+    let mut it = line.split_whitespace();
+    let w = it.next()?.parse().ok()?;
+    let h = it.next()?.parse().ok()?;
+    it.next().is_none().then_some((w, h))
+}
+
+fn err(file: &str, line: usize, col: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        file: file.to_string(),
+        line,
+        col,
+        message: message.into(),
+    }
+}
+
+/// 1-based column of byte offset `b` in `line`, counted in characters.
+fn col_of(line: &str, b: usize) -> usize {
+    line[..b].chars().count() + 1
+}
+
+/// A level being read in the floe format.
+#[derive(Default)]
+struct Pending {
+    title: Option<String>,
+    rules: Option<WalkRule>,
+    comments: Vec<String>,
+    meta: Vec<(String, String)>,
+    /// First header line (for "header without a board" errors).
+    header_line: Option<usize>,
+    /// (line number, row text) of the board rows.
+    rows: Vec<(usize, String)>,
+}
+
+const FLOE_CELLS: &str = "- = # . $ * @ +";
+
+/// Parses the project's own format (see the spec, "Level text format").
+///
+/// Levels are separated by blank lines; `;` starts a comment line; `Title:`, `Rules:` and
+/// `Game:` lines (and any other `Key: value` line) are headers of the next level. A header
+/// directly after board rows starts a new level. Rows shorter than the longest are padded with
+/// normal floor; trailing white space is ignored.
+pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
+    let mut levels = Vec::new();
+    let mut cur = Pending::default();
+    let mut last_line = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        last_line = n;
+        let line = raw.trim_end();
+        let first = line.trim_start();
+        if first.is_empty() {
+            if !cur.rows.is_empty() {
+                levels.push(finish_floe(std::mem::take(&mut cur), file)?);
+            }
+            continue;
+        }
+        if let Some(c) = first.strip_prefix(';') {
+            cur.comments
+                .push(c.strip_prefix(' ').unwrap_or(c).to_string());
+            continue;
+        }
+        if let Some((key, value)) = header(first) {
+            if !cur.rows.is_empty() {
+                levels.push(finish_floe(std::mem::take(&mut cur), file)?);
+            }
+            cur.header_line.get_or_insert(n);
+            let vcol = col_of(line, line.len() - value.len());
+            match key.to_ascii_lowercase().as_str() {
+                "title" | "name" => {
+                    if value.is_empty() {
+                        return Err(err(file, n, vcol, "empty title"));
+                    }
+                    cur.title = Some(value.to_string());
+                }
+                "rules" => {
+                    cur.rules = Some(value.parse().map_err(|m: String| err(file, n, vcol, m))?);
+                }
+                "game" => match value.to_ascii_lowercase().as_str() {
+                    "ice" | "ice-blocks" | "iceblocks" | "ice blocks" | "zelda" => {}
+                    _ => {
+                        return Err(err(
+                            file,
+                            n,
+                            vcol,
+                            format!("unknown game '{value}': this reader takes ice block levels ('Game: ice')"),
+                        ))
+                    }
+                },
+                _ => cur.meta.push((key.to_string(), value.to_string())),
+            }
+            continue;
+        }
+        // A board row: every character must be a cell.
+        for (b, ch) in line.char_indices() {
+            if !FLOE_CELLS.contains(ch) || ch == ' ' {
+                let what = match ch {
+                    ' ' => "a space is not a cell (use '-' for ice floor, '=' for normal floor)"
+                        .to_string(),
+                    '\t' => "a tab is not a cell".to_string(),
+                    c => format!("unexpected character '{c}'"),
+                };
+                return Err(err(
+                    file,
+                    n,
+                    col_of(line, b),
+                    format!("{what}; expected one of {FLOE_CELLS}"),
+                ));
+            }
+        }
+        cur.rows.push((n, line.to_string()));
+    }
+    if !cur.rows.is_empty() {
+        levels.push(finish_floe(cur, file)?);
+    } else if let Some(h) = cur.header_line {
+        return Err(err(file, h, 1, "header lines without a board after them"));
+    }
+    if levels.is_empty() {
+        return Err(err(file, last_line.max(1), 1, "no level found"));
+    }
+    Ok(levels)
+}
+
+/// `Key: value` with an alphabetic key (letters, digits, `-`, `_`, starting with a letter).
+fn header(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let ok = key.chars().next()?.is_ascii_alphabetic()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| (key, value.trim()))
+}
+
+fn finish_floe(p: Pending, file: &str) -> Result<Level, ParseError> {
+    let rows = p.rows.len();
+    let cols = p
+        .rows
+        .iter()
+        .map(|(_, r)| r.chars().count())
+        .max()
+        .unwrap_or(0);
+    let (first_line, _) = p.rows[0];
+    let mut level = Level::new(rows, cols).map_err(|e| err(file, first_line, 1, e.to_string()))?;
+    let mut player: Option<(Pos, usize, usize)> = None;
+    for (r, (n, text)) in p.rows.iter().enumerate() {
+        for (c, ch) in text.chars().enumerate() {
+            let pos = Pos::new(r, c);
+            let (cell, block, is_player) = match ch {
+                '-' => (Cell::Ice, false, false),
+                '=' => (Cell::Floor, false, false),
+                '#' => (Cell::Wall, false, false),
+                '.' => (Cell::Target, false, false),
+                '$' => (Cell::Ice, true, false),
+                '*' => (Cell::Target, true, false),
+                '@' => (Cell::Ice, false, true),
+                '+' => (Cell::Target, false, true),
+                _ => unreachable!("characters were checked"),
+            };
+            level
+                .set_cell(pos, cell)
+                .and_then(|_| level.set_block(pos, block))
+                .map_err(|e| err(file, *n, c + 1, e.to_string()))?;
+            if is_player {
+                if let Some((_, pl, pc)) = player {
+                    return Err(err(
+                        file,
+                        *n,
+                        c + 1,
+                        format!("a second player; the first stands at {pl}:{pc}"),
+                    ));
+                }
+                player = Some((pos, *n, c + 1));
+            }
+        }
+        for c in text.chars().count()..cols {
+            level
+                .set_cell(Pos::new(r, c), Cell::Floor)
+                .expect("an empty cell can become floor");
+        }
+    }
+    if let Some((pos, n, c)) = player {
+        level
+            .set_player(Some(pos))
+            .map_err(|e| err(file, n, c, e.to_string()))?;
+    }
+    level.title = p.title;
+    level.rules = p.rules;
+    level.comments = p.comments;
+    level.meta = p.meta;
+    Ok(level)
+}
+
+/// Parses Kluiver's format: a `width height` line, then `height` rows of exactly `width`
+/// cells (`.` ice, `O` block, `T` target, `H` block on target, `W` wall, `X` normal floor).
+/// Several levels may follow each other; blank lines between them are ignored.
+pub fn parse_kluiver(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let mut levels = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let n = i + 1;
+        if line.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        let (w, h) = size_line(line).ok_or_else(|| {
+            err(
+                file,
+                n,
+                1,
+                "expected a 'width height' line (two whole numbers) starting a level",
+            )
+        })?;
+        if w == 0 || h == 0 {
+            return Err(err(file, n, 1, format!("a {w}×{h} board has no cells")));
+        }
+        if w > 1024 || h > 1024 {
+            return Err(err(file, n, 1, format!("a {w}×{h} board is too large")));
+        }
+        let mut level = Level::new(h, w).map_err(|e| err(file, n, 1, e.to_string()))?;
+        for r in 0..h {
+            let ln = n + 1 + r;
+            let Some(row) = lines.get(i + 1 + r) else {
+                return Err(err(
+                    file,
+                    lines.len().max(1),
+                    lines.last().map_or(1, |l| l.chars().count() + 1),
+                    format!("the file ends after {r} of the {h} rows announced at line {n}"),
+                ));
+            };
+            let count = row.chars().count();
+            for (c, ch) in row.chars().enumerate() {
+                if c >= w {
+                    return Err(err(
+                        file,
+                        ln,
+                        c + 1,
+                        format!(
+                            "row {} is longer than the width {w} given at line {n}",
+                            r + 1
+                        ),
+                    ));
+                }
+                let (cell, block) = match ch {
+                    '.' => (Cell::Ice, false),
+                    'O' => (Cell::Ice, true),
+                    'T' => (Cell::Target, false),
+                    'H' => (Cell::Target, true),
+                    'W' => (Cell::Wall, false),
+                    'X' => (Cell::Floor, false),
+                    other => {
+                        return Err(err(
+                            file,
+                            ln,
+                            c + 1,
+                            format!("unexpected character '{other}'; expected one of . O T H W X"),
+                        ))
+                    }
+                };
+                let pos = Pos::new(r, c);
+                level
+                    .set_cell(pos, cell)
+                    .and_then(|_| level.set_block(pos, block))
+                    .map_err(|e| err(file, ln, c + 1, e.to_string()))?;
+            }
+            if count < w {
+                return Err(err(
+                    file,
+                    ln,
+                    count + 1,
+                    format!(
+                        "row {} has {count} cells, but line {n} gives the width {w}",
+                        r + 1
+                    ),
+                ));
+            }
+        }
+        levels.push(level);
+        i += 1 + h;
+    }
+    if levels.is_empty() {
+        return Err(err(
+            file,
+            1,
+            1,
+            "no level found: expected a 'width height' line",
+        ));
+    }
+    Ok(levels)
+}
+
+/// Writes levels in the project's own format, separated by blank lines.
+pub fn write_floe(levels: &[Level]) -> String {
+    let mut out = String::new();
+    for (i, l) in levels.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for c in &l.comments {
+            if c.is_empty() {
+                out.push_str(";\n");
+            } else {
+                let _ = writeln!(out, "; {c}");
+            }
+        }
+        if let Some(t) = &l.title {
+            let _ = writeln!(out, "Title: {t}");
+        }
+        if let Some(r) = l.rules {
+            let _ = writeln!(out, "Rules: {r}");
+        }
+        for (k, v) in &l.meta {
+            let _ = writeln!(out, "{k}: {v}");
+        }
+        for r in 0..l.rows() {
+            for c in 0..l.cols() {
+                let p = Pos::new(r, c);
+                let player = l.player() == Some(p);
+                out.push(match (l.cell(p), l.has_block(p), player) {
+                    (Cell::Ice, false, false) => '-',
+                    (Cell::Ice, true, _) => '$',
+                    (Cell::Ice, false, true) => '@',
+                    (Cell::Target, false, false) => '.',
+                    (Cell::Target, true, _) => '*',
+                    (Cell::Target, false, true) => '+',
+                    (Cell::Floor, _, _) => '=',
+                    (Cell::Wall, _, _) => '#',
+                });
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Writes levels in Kluiver's format. His format has no player, titles or walking rule: a
+/// level that places the player is refused rather than silently changed; titles and rules
+/// are dropped.
+pub fn write_kluiver(levels: &[Level]) -> Result<String, Error> {
+    let mut out = String::new();
+    for (i, l) in levels.iter().enumerate() {
+        if let Some(p) = l.player() {
+            return Err(Error::invalid(format!(
+                "{} places the player at ({p}), which Kluiver's format cannot express",
+                l.display_name(i)
+            )));
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{} {}", l.cols(), l.rows());
+        for r in 0..l.rows() {
+            for c in 0..l.cols() {
+                let p = Pos::new(r, c);
+                out.push(match (l.cell(p), l.has_block(p)) {
+                    (Cell::Ice, false) => '.',
+                    (Cell::Ice, true) => 'O',
+                    (Cell::Target, false) => 'T',
+                    (Cell::Target, true) => 'H',
+                    (Cell::Floor, _) => 'X',
+                    (Cell::Wall, _) => 'W',
+                });
+            }
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,3 @@
+//! One module per game: rules, text formats and fast engines.
+
+pub mod ice;

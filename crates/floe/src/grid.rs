@@ -1,0 +1,171 @@
+//! Grid vocabulary shared by the sliding games: directions, positions and pushes.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the four push directions. Rows grow downwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    /// Towards row 0.
+    Up,
+    /// Towards the last column.
+    Right,
+    /// Towards the last row.
+    Down,
+    /// Towards column 0.
+    Left,
+}
+
+impl Dir {
+    /// All four, clockwise from up.
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+
+    /// Index 0..4 in [`Dir::ALL`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The opposite direction.
+    #[inline]
+    pub fn opposite(self) -> Dir {
+        Dir::ALL[(self.index() + 2) % 4]
+    }
+    /// (row, column) step.
+    #[inline]
+    pub fn delta(self) -> (isize, isize) {
+        match self {
+            Dir::Up => (-1, 0),
+            Dir::Right => (0, 1),
+            Dir::Down => (1, 0),
+            Dir::Left => (0, -1),
+        }
+    }
+    /// Lower-case English name, as in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Up => "up",
+            Dir::Right => "right",
+            Dir::Down => "down",
+            Dir::Left => "left",
+        }
+    }
+    /// Whether moving this way increases the row-major cell index.
+    #[inline]
+    pub fn is_forward(self) -> bool {
+        matches!(self, Dir::Right | Dir::Down)
+    }
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Dir {
+    type Err = String;
+    /// Accepts `up|down|left|right`, `u|d|l|r`, `n|e|s|w` and `north|east|south|west`,
+    /// in any case.
+    fn from_str(s: &str) -> Result<Dir, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "up" | "u" | "north" | "n" => Ok(Dir::Up),
+            "right" | "r" | "east" | "e" => Ok(Dir::Right),
+            "down" | "d" | "south" | "s" => Ok(Dir::Down),
+            "left" | "l" | "west" | "w" => Ok(Dir::Left),
+            _ => Err(format!(
+                "unknown direction '{s}': expected up, down, left or right"
+            )),
+        }
+    }
+}
+
+/// A cell, 0-based, row 0 at the top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Pos {
+    /// Row from the top.
+    pub row: usize,
+    /// Column from the left.
+    pub col: usize,
+}
+
+impl Pos {
+    /// A position.
+    pub fn new(row: usize, col: usize) -> Pos {
+        Pos { row, col }
+    }
+    /// The neighbour in direction `d` inside a `rows × cols` grid, if any.
+    pub fn step(self, d: Dir, rows: usize, cols: usize) -> Option<Pos> {
+        let (dr, dc) = d.delta();
+        let r = self.row.checked_add_signed(dr)?;
+        let c = self.col.checked_add_signed(dc)?;
+        (r < rows && c < cols).then_some(Pos::new(r, c))
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "row {}, col {}", self.row, self.col)
+    }
+}
+
+/// A push: the block standing at (`row`, `col`) before the push, pushed towards `dir`.
+/// Serialises as `{"row": r, "col": c, "dir": "up"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Push {
+    /// Row of the block before the push.
+    pub row: usize,
+    /// Column of the block before the push.
+    pub col: usize,
+    /// Direction of the push.
+    pub dir: Dir,
+}
+
+impl Push {
+    /// A push of the block at `pos`.
+    pub fn new(pos: Pos, dir: Dir) -> Push {
+        Push {
+            row: pos.row,
+            col: pos.col,
+            dir,
+        }
+    }
+    /// The block's position before the push.
+    pub fn pos(&self) -> Pos {
+        Pos::new(self.row, self.col)
+    }
+}
+
+impl fmt::Display for Push {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {}) {}", self.row, self.col, self.dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions() {
+        for d in Dir::ALL {
+            assert_eq!(d.opposite().opposite(), d);
+            assert_ne!(d.opposite(), d);
+            assert_eq!(d.name().parse::<Dir>().unwrap(), d);
+        }
+        assert_eq!("N".parse::<Dir>().unwrap(), Dir::Up);
+        assert!("sideways".parse::<Dir>().is_err());
+        assert_eq!(Pos::new(0, 0).step(Dir::Up, 3, 3), None);
+        assert_eq!(Pos::new(2, 1).step(Dir::Right, 3, 3), Some(Pos::new(2, 2)));
+        assert_eq!(Pos::new(2, 2).step(Dir::Down, 3, 3), None);
+    }
+
+    #[test]
+    fn push_json_shape() {
+        let p = Push::new(Pos::new(2, 4), Dir::Up);
+        let j = serde_json::to_string(&p).unwrap();
+        assert_eq!(j, r#"{"row":2,"col":4,"dir":"up"}"#);
+        assert_eq!(serde_json::from_str::<Push>(&j).unwrap(), p);
+    }
+}

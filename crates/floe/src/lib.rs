@@ -1,0 +1,17 @@
+//! floe: solve, generate and analyse sliding-block puzzles.
+//!
+//! - [`search`]: generic algorithms (BFS, Dijkstra, A*, IDA*, enumeration) over the
+//!   [`search::Puzzle`] interface; they know no game.
+//! - [`games`]: one module per game: rules, text formats, fast engines.
+//! - [`analysis`]: measurements built on the search (reach tables).
+//! - [`bits`]: fixed-width bit sets used as compact states.
+//! - [`grid`]: directions, positions and pushes shared by the sliding games.
+
+pub mod analysis;
+pub mod bits;
+mod error;
+pub mod games;
+pub mod grid;
+pub mod search;
+
+pub use error::{Error, ParseError};

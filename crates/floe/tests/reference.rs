@@ -1,0 +1,136 @@
+//! The reference figures of `spec/ice-blocks.md`, asserted on the bundled levels.
+
+use floe::games::ice::{self, format, Algorithm, Level, SolveOptions, Status, WalkRule};
+use floe::search::Limits;
+
+const ZELDA: &str = include_str!("../../../levels/zelda.txt");
+
+/// (puzzle, fewest pushes, reachable states (None: not in the spec), least difficulty at
+/// factor 5 as (difficulty, pushes, changes))
+const FIGURES: &[(&str, u64, Option<u64>, (u64, u64, u64))] = &[
+    ("OOTIC", 7, Some(22), (7, 7, 0)),
+    ("OOTGCIR", 3, Some(15), (3, 3, 0)),
+    ("OOSSAS", 9, Some(5_477), (24, 9, 3)),
+    ("TPSPR1", 5, Some(173), (10, 5, 1)),
+    ("TPSPR2", 8, Some(1_801), (18, 8, 2)),
+    ("TPSPR3", 12, Some(1_801), (27, 12, 3)),
+    ("TPIBC1", 7, Some(334), (18, 8, 2)),
+    ("TPIBC2", 10, Some(411), (29, 14, 3)),
+    ("TPIBC3", 11, Some(1_242), (28, 13, 3)),
+    ("STST1", 5, Some(14), (5, 5, 0)),
+    ("STST2", 7, Some(21), (7, 7, 0)),
+    ("STST3", 6, Some(16), (6, 6, 0)),
+    ("STST4", 6, Some(20), (6, 6, 0)),
+    ("MCTOD", 5, None, (5, 5, 0)),
+];
+
+fn zelda(name: &str) -> Level {
+    let levels = format::parse_floe(ZELDA, "levels/zelda.txt").unwrap();
+    format::select(&levels, name).unwrap().1.clone()
+}
+
+fn solve(level: &Level, algorithm: Algorithm) -> ice::SolveReport {
+    let o = SolveOptions {
+        algorithm,
+        ..SolveOptions::default()
+    };
+    let r = ice::solve(level, &o).unwrap();
+    assert_eq!(r.status, Status::Solved);
+    r
+}
+
+#[test]
+fn zelda_fewest_pushes_by_every_algorithm() {
+    for &(name, pushes, _, _) in FIGURES {
+        let level = zelda(name);
+        for algo in [Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] {
+            let r = solve(&level, algo);
+            assert_eq!(r.pushes(), Some(pushes), "{name} by {algo}");
+        }
+    }
+}
+
+#[test]
+fn zelda_least_difficulty_at_factor_5() {
+    for &(name, _, _, (difficulty, pushes, changes)) in FIGURES {
+        let r = solve(&zelda(name), Algorithm::Difficulty);
+        assert_eq!(
+            (r.difficulty(), r.pushes(), r.block_changes()),
+            (Some(difficulty), Some(pushes), Some(changes)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn zelda_state_counts() {
+    for &(name, _, states, _) in FIGURES {
+        if let Some(states) = states {
+            let e = ice::space(&zelda(name), WalkRule::Free, &Limits::none()).unwrap();
+            assert_eq!(e.states, states, "{name}");
+            assert_eq!(e.limit, None);
+            assert_eq!(e.histogram.iter().sum::<u64>(), states);
+        }
+    }
+}
+
+fn empty_states(rows: usize, cols: usize, k: usize) -> u64 {
+    let level = Level::empty_board(rows, cols, k).unwrap();
+    ice::space(&level, WalkRule::Free, &Limits::none())
+        .unwrap()
+        .states
+}
+
+#[test]
+fn two_blocks_follow_kluivers_formula() {
+    // A(2, m, n) = 12(m + n) − 50: the thesis claims it for m + n > 4; it holds when both
+    // sides are at least 3.
+    for (m, n) in [
+        (3, 3),
+        (3, 4),
+        (4, 4),
+        (3, 7),
+        (5, 5),
+        (6, 9),
+        (8, 8),
+        (10, 12),
+    ] {
+        assert_eq!(empty_states(m, n, 2), 12 * (m + n) as u64 - 50, "{m}x{n}");
+        assert_eq!(empty_states(n, m, 2), 12 * (m + n) as u64 - 50, "{n}x{m}");
+    }
+    // Boards two rows high have 4 more: 12(2 + n) − 46 (e.g. 14 on 2×3, not 10).
+    for n in 3..=9 {
+        assert_eq!(empty_states(2, n, 2), 12 * (2 + n) as u64 - 46, "2x{n}");
+    }
+    assert_eq!(empty_states(2, 2, 2), 6);
+}
+
+#[test]
+fn three_block_counts() {
+    for (m, n, want) in [
+        (4, 4, 428),
+        (4, 5, 744),
+        (5, 5, 1_242),
+        (6, 6, 2_676),
+        (7, 7, 4_874),
+    ] {
+        assert_eq!(empty_states(m, n, 3), want, "{m}x{n}");
+    }
+}
+
+#[test]
+fn larger_empty_boards_from_the_issue() {
+    assert_eq!(empty_states(7, 7, 4), 95_685);
+    assert_eq!(empty_states(6, 6, 5), 284_684);
+}
+
+#[test]
+fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
+    for (m, n, k) in [(4, 4, 3), (5, 5, 3), (4, 6, 4)] {
+        let level = Level::empty_board(m, n, k).unwrap();
+        let free = ice::space(&level, WalkRule::Free, &Limits::none()).unwrap();
+        let walk = ice::space(&level, WalkRule::Walk, &Limits::none()).unwrap();
+        assert_eq!(free.states, walk.states, "{m}x{n} with {k}");
+        assert_eq!(free.histogram, walk.histogram);
+    }
+}
