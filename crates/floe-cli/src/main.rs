@@ -1,1 +1,276 @@
-fn main() {}
+//! `floe`: the command-line front end. Parses arguments, calls the library, prints.
+//!
+//! Exit codes (every command): 0 = answered (a solution, or a proof that there is none),
+//! 1 = no answer within the limits, 2 = bad input or usage.
+
+mod cmd;
+mod out;
+
+use clap::{Args, Parser, Subcommand};
+use floe::games::ice::{Algorithm, Format, WalkRule};
+use floe::search::Limits;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Solve, generate and analyse sliding-block puzzles.
+#[derive(Parser, Debug)]
+#[command(name = "floe", version, about, long_about = None, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a level: fewest pushes (bfs, astar, idastar) or least difficulty.
+    Solve(SolveArgs),
+    /// Count the positions reachable from a level's start.
+    Space(SpaceArgs),
+    /// Fewest pushes after which some block rests on each cell.
+    Reach(ReachArgs),
+    /// Check a move list against a level and say which push is illegal and why.
+    Verify(VerifyArgs),
+    /// Convert level files between the floe format and Kluiver's.
+    Convert(ConvertArgs),
+    /// List the levels of a file.
+    Levels(LevelsArgs),
+    /// Solve every bundled Zelda room and print the figures (no files needed).
+    Demo(DemoArgs),
+}
+
+/// Picking a level from a file.
+#[derive(Args, Debug, Clone)]
+struct LevelArgs {
+    /// Level file (floe or Kluiver format; `-` reads standard input).
+    file: PathBuf,
+    /// Which level: a 1-based number or a title. Default: the file's only level.
+    #[arg(long, short = 'l', value_name = "N|NAME")]
+    level: Option<String>,
+    /// Force the file format instead of detecting it from the first line.
+    #[arg(long, value_name = "floe|kluiver")]
+    format: Option<Format>,
+    /// Walking rule; overrides the level's `Rules:` line (default: free).
+    #[arg(long, value_name = "free|walk")]
+    rules: Option<WalkRule>,
+}
+
+/// Resource limits.
+#[derive(Args, Debug, Clone)]
+struct LimitArgs {
+    /// Stop after storing this many states.
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
+    /// Stop after this long: seconds, or a number with ms, s, m or h.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states,
+            timeout: self.timeout,
+            progress: None,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    #[command(flatten)]
+    level: LevelArgs,
+    /// Search: bfs (fewest pushes), difficulty (least pushes + factor × block changes),
+    /// astar or idastar (fewest pushes, guided by a lower bound).
+    #[arg(long, default_value = "bfs", value_name = "ALGO")]
+    algo: Algorithm,
+    /// Block-change factor of the difficulty.
+    #[arg(long, default_value_t = 5, value_name = "F")]
+    factor: u64,
+    /// Print the board after every push.
+    #[arg(long)]
+    boards: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct SpaceArgs {
+    #[command(flatten)]
+    level: LevelArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ReachArgs {
+    /// Level file; or give --rows, --cols and --blocks for an empty board.
+    #[arg(required_unless_present_all = ["rows", "cols", "blocks"])]
+    file: Option<PathBuf>,
+    /// Rows of an empty board.
+    #[arg(long, conflicts_with = "file", requires_all = ["cols", "blocks"])]
+    rows: Option<usize>,
+    /// Columns of an empty board.
+    #[arg(long, conflicts_with = "file", requires_all = ["rows", "blocks"])]
+    cols: Option<usize>,
+    /// Blocks, starting in the top row from the left (then clockwise along the edge).
+    #[arg(long, conflicts_with = "file", requires_all = ["rows", "cols"])]
+    blocks: Option<usize>,
+    /// Which level of the file: a 1-based number or a title.
+    #[arg(long, short = 'l', value_name = "N|NAME", requires = "file")]
+    level: Option<String>,
+    /// Force the file format.
+    #[arg(long, value_name = "floe|kluiver", requires = "file")]
+    format: Option<Format>,
+    /// Walking rule (default: the level's, else free).
+    #[arg(long, value_name = "free|walk")]
+    rules: Option<WalkRule>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    #[command(flatten)]
+    level: LevelArgs,
+    /// The moves: a JSON list of {"row","col","dir"}, a `floe solve --json` document, or
+    /// text with one `row col dir` per push; `-` reads standard input.
+    #[arg(long, value_name = "FILE")]
+    moves: PathBuf,
+    /// Block-change factor for the reported difficulty.
+    #[arg(long, default_value_t = 5, value_name = "F")]
+    factor: u64,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ConvertArgs {
+    /// Input level file (`-`: standard input).
+    file: PathBuf,
+    /// Force the input format.
+    #[arg(long, value_name = "floe|kluiver")]
+    format: Option<Format>,
+    /// Output format.
+    #[arg(long, default_value = "floe", value_name = "floe|kluiver")]
+    to: Format,
+    /// Convert only this level (number or title).
+    #[arg(long, short = 'l', value_name = "N|NAME")]
+    level: Option<String>,
+    /// Write here instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct LevelsArgs {
+    /// Level file.
+    file: PathBuf,
+    /// Force the file format.
+    #[arg(long, value_name = "floe|kluiver")]
+    format: Option<Format>,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct DemoArgs {
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parses `1.5`, `30s`, `500ms`, `2m`, `1h`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let x: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration (e.g. 30, 30s, 500ms, 2m)"))?;
+    let secs = match unit {
+        "ms" => x / 1000.0,
+        "s" => x,
+        "m" | "min" => x * 60.0,
+        "h" => x * 3600.0,
+        _ => return Err(format!("unknown time unit '{unit}': use ms, s, m or h")),
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("'{s}' is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Outcome of a command: the exit code is derived from it.
+pub enum Done {
+    /// An answer was printed.
+    Answered,
+    /// A limit stopped the work; what was explored has been printed.
+    NoAnswer,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Solve(a) => cmd::solve(a),
+        Command::Space(a) => cmd::space(a),
+        Command::Reach(a) => cmd::reach(a),
+        Command::Verify(a) => cmd::verify(a),
+        Command::Convert(a) => cmd::convert(a),
+        Command::Levels(a) => cmd::levels(a),
+        Command::Demo(a) => cmd::demo(a),
+    };
+    match result {
+        Ok(Done::Answered) => ExitCode::SUCCESS,
+        Ok(Done::NoAnswer) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("floe: {e}");
+            ExitCode::from(match e {
+                floe::Error::Internal(_) => 1,
+                _ => 2,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30").unwrap(), Duration::from_secs(30));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("-1").is_err());
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("3 weeks").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

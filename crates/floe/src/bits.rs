@@ -20,6 +20,7 @@ pub trait Bits: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static
     }
     /// The set holding only `i`.
     fn bit(i: usize) -> Self;
+
     /// Whether `i` is in the set.
     fn get(&self, i: usize) -> bool;
     /// Adds `i`.
@@ -289,8 +290,12 @@ impl BitArray {
 /// `u64::MAX`; used for combinatorial ranking of k-subsets (colex order).
 #[derive(Clone, Debug)]
 pub struct Binomials {
+    max_n: usize,
     max_k: usize,
     table: Vec<u64>,
+    /// `colex[j * (max_n + 1) + pos]` = C(pos, j + 1): the rank terms, laid out so that one
+    /// rank reads one short run per element.
+    colex: Vec<u64>,
 }
 
 impl Binomials {
@@ -302,15 +307,22 @@ impl Binomials {
             table[n * w] = 1;
             for k in 1..=max_k.min(n) {
                 let a = table[(n - 1) * w + k - 1];
-                let b = if k <= n - 1 {
-                    table[(n - 1) * w + k]
-                } else {
-                    0
-                };
+                let b = if k < n { table[(n - 1) * w + k] } else { 0 };
                 table[n * w + k] = a.saturating_add(b);
             }
         }
-        Binomials { max_k, table }
+        let mut colex = vec![0u64; max_k * (max_n + 1)];
+        for j in 0..max_k {
+            for pos in 0..=max_n {
+                colex[j * (max_n + 1) + pos] = if j < pos { table[pos * w + j + 1] } else { 0 };
+            }
+        }
+        Binomials {
+            max_n,
+            max_k,
+            table,
+            colex,
+        }
     }
     /// C(n, k), saturating.
     #[inline]
@@ -323,11 +335,15 @@ impl Binomials {
     }
     /// Colex rank of a k-subset given as a bit set: Σ C(pos_j, j+1) over its elements in
     /// increasing order. A bijection from k-subsets of `0..n` onto `0..C(n, k)`.
+    /// The set must have at most `max_k` elements, all at most `max_n`.
     #[inline]
     pub fn rank<B: Bits>(&self, set: B) -> u64 {
-        let mut r = 0;
-        for (j, pos) in set.ones().enumerate() {
-            r += self.get(pos, j + 1);
+        let stride = self.max_n + 1;
+        let mut r = 0u64;
+        let mut base = 0;
+        for pos in set.ones() {
+            r = r.wrapping_add(self.colex[base + pos]);
+            base += stride;
         }
         r
     }
@@ -358,8 +374,8 @@ mod tests {
         assert!(!b.get(5));
         let c = B::bit(7).or(B::bit(0));
         assert_eq!(b.and(c), B::bit(0));
-        assert_eq!(b.xor(c).get(7), true);
-        assert_eq!(b.and_not(c).get(0), false);
+        assert!(b.xor(c).get(7));
+        assert!(!b.and_not(c).get(0));
         assert!(b.contains_all(B::bit(63)));
         assert!(!b.contains_all(B::bit(7)));
     }

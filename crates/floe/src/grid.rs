@@ -143,9 +143,118 @@ impl fmt::Display for Push {
     }
 }
 
+/// Reads a list of pushes from text: a JSON array of `{"row", "col", "dir"}` objects, a JSON
+/// object with such an array under `"moves"` (the output of `floe solve --json`), or plain
+/// text with a `row col dir` triple per push (separators: white space, commas, parentheses;
+/// lines starting with `;` or `#` are comments).
+pub fn parse_pushes(text: &str, file: &str) -> Result<Vec<Push>, crate::ParseError> {
+    let err = |line: usize, col: usize, message: String| crate::ParseError {
+        file: file.to_string(),
+        line,
+        col,
+        message,
+    };
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') || trimmed.starts_with('{') {
+        #[derive(Deserialize)]
+        struct Wrapped {
+            moves: Vec<Push>,
+        }
+        let parsed = if trimmed.starts_with('[') {
+            serde_json::from_str::<Vec<Push>>(text)
+        } else {
+            serde_json::from_str::<Wrapped>(text).map(|w| w.moves)
+        };
+        return parsed.map_err(|e| {
+            let msg = e.to_string();
+            // serde_json appends " at line L column C"; the position goes in front instead
+            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            err(e.line().max(1), e.column().max(1), msg)
+        });
+    }
+    let mut pushes = Vec::new();
+    // tokens with their positions
+    let mut pending: Vec<(&str, usize, usize)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        let mut start = None;
+        let bytes: Vec<(usize, char)> = line.char_indices().collect();
+        for (k, &(b, ch)) in bytes.iter().enumerate() {
+            let sep = ch.is_whitespace() || matches!(ch, ',' | '(' | ')' | ';');
+            if !sep && start.is_none() {
+                start = Some((b, k));
+            }
+            let end_here = sep || k + 1 == bytes.len();
+            if let (true, Some((sb, sk))) = (end_here, start) {
+                let eb = if sep { b } else { b + ch.len_utf8() };
+                pending.push((&line[sb..eb], i + 1, sk + 1));
+                start = None;
+            }
+        }
+    }
+    for chunk in pending.chunks(3) {
+        let [(r, rl, rc), (c, cl, cc), (d, dl, dc)] = chunk else {
+            let (_, l, c) = chunk[chunk.len() - 1];
+            return Err(err(
+                l,
+                c,
+                "a push needs three items: row col direction".into(),
+            ));
+        };
+        let row = r
+            .parse()
+            .map_err(|_| err(*rl, *rc, format!("expected a row number, found '{r}'")))?;
+        let col = c
+            .parse()
+            .map_err(|_| err(*cl, *cc, format!("expected a column number, found '{c}'")))?;
+        let dir = d.parse().map_err(|m| err(*dl, *dc, m))?;
+        pushes.push(Push { row, col, dir });
+    }
+    Ok(pushes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_pushes_in_every_form() {
+        let want = vec![
+            Push::new(Pos::new(2, 4), Dir::Up),
+            Push::new(Pos::new(0, 1), Dir::Left),
+        ];
+        let list = r#"[{"row":2,"col":4,"dir":"up"},{"row":0,"col":1,"dir":"left"}]"#;
+        assert_eq!(parse_pushes(list, "m").unwrap(), want);
+        let doc = r#"{"solved": true, "moves": [{"row":2,"col":4,"dir":"up"},
+            {"row":0,"col":1,"dir":"left"}], "pushes": 2}"#;
+        assert_eq!(parse_pushes(doc, "m").unwrap(), want);
+        assert_eq!(
+            parse_pushes("; mine\n2 4 up\n(0,1) left\n", "m").unwrap(),
+            want
+        );
+        assert_eq!(parse_pushes("2,4,u 0,1,w", "m").unwrap(), want);
+        assert!(parse_pushes("", "m").unwrap().is_empty());
+    }
+
+    #[test]
+    fn push_list_errors_have_positions() {
+        let e = parse_pushes("2 4 up\n1 x down\n", "m.txt").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 3));
+        assert!(e
+            .to_string()
+            .starts_with("m.txt:2:3: expected a column number"));
+        let e = parse_pushes("2 4 up\n1 2\n", "m").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = parse_pushes("1 1 sideways", "m").unwrap_err();
+        assert_eq!((e.line, e.col), (1, 5));
+        let e = parse_pushes(r#"[{"row":1,"col":2,"dir":"upp"}]"#, "m").unwrap_err();
+        assert_eq!(e.line, 1);
+        let e = parse_pushes(r#"{"pushes": 3}"#, "m").unwrap_err();
+        assert!(e.message.contains("moves"), "{e}");
+    }
 
     #[test]
     fn directions() {

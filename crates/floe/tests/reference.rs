@@ -7,7 +7,8 @@ const ZELDA: &str = include_str!("../../../levels/zelda.txt");
 
 /// (puzzle, fewest pushes, reachable states (None: not in the spec), least difficulty at
 /// factor 5 as (difficulty, pushes, changes))
-const FIGURES: &[(&str, u64, Option<u64>, (u64, u64, u64))] = &[
+type Figure = (&'static str, u64, Option<u64>, (u64, u64, u64));
+const FIGURES: &[Figure] = &[
     ("OOTIC", 7, Some(22), (7, 7, 0)),
     ("OOTGCIR", 3, Some(15), (3, 3, 0)),
     ("OOSSAS", 9, Some(5_477), (24, 9, 3)),

@@ -110,15 +110,18 @@ pub fn enumerate<P: Puzzle>(
     let start = p.start();
     let mut histogram = vec![1u64];
     visit(&start, 0);
-    let mut buf = Vec::new();
     let mut limit = None;
     let state_size = std::mem::size_of::<P::State>();
     let mut peak_bytes = 0;
     stats.states = 1;
 
-    if seen.is_dense() {
+    if let Seen::Dense(bits) = &mut seen {
         // Two layers in memory; the bit array remembers the rest.
-        seen.insert(p, &start, &[]);
+        let rank = |s: &P::State| {
+            p.rank(s)
+                .expect("a puzzle with a rank space ranks every state")
+        };
+        bits.insert(rank(&start));
         let mut layer = vec![start];
         let mut next = Vec::new();
         'layers: while !layer.is_empty() {
@@ -128,24 +131,28 @@ pub fn enumerate<P: Puzzle>(
                     limit = Some(l);
                     break 'layers;
                 }
-                buf.clear();
-                p.successors(s, &mut buf);
                 stats.expanded += 1;
-                stats.generated += buf.len() as u64;
-                for (_, t) in buf.drain(..) {
-                    if seen.insert(p, &t, &[]) {
-                        if budget.full(stats.states) {
-                            limit = Some(LimitKind::MaxStates);
-                            break 'layers;
-                        }
-                        stats.states += 1;
-                        visit(&t, depth);
-                        next.push(t);
+                let mut full = false;
+                p.for_each_next(s, |t| {
+                    stats.generated += 1;
+                    if full || !bits.insert(rank(&t)) {
+                        return;
                     }
+                    if budget.full(stats.states) {
+                        full = true;
+                        return;
+                    }
+                    stats.states += 1;
+                    visit(&t, depth);
+                    next.push(t);
+                });
+                if full {
+                    limit = Some(LimitKind::MaxStates);
+                    break 'layers;
                 }
             }
             peak_bytes = peak_bytes
-                .max(seen.heap_bytes() + (layer.capacity() + next.capacity()) * state_size);
+                .max(bits.heap_bytes() + (layer.capacity() + next.capacity()) * state_size);
             if !next.is_empty() {
                 histogram.push(next.len() as u64);
                 stats.depth = depth;
@@ -163,6 +170,7 @@ pub fn enumerate<P: Puzzle>(
         let mut head = 0;
         let mut layer_end = 1;
         let mut depth = 0u32;
+        let mut found = Vec::new();
         'all: while head < arena.len() {
             if head == layer_end {
                 depth += 1;
@@ -172,11 +180,11 @@ pub fn enumerate<P: Puzzle>(
                 limit = Some(l);
                 break;
             }
-            buf.clear();
-            p.successors(&arena[head], &mut buf);
+            found.clear();
+            p.for_each_next(&arena[head], |t| found.push(t));
             stats.expanded += 1;
-            stats.generated += buf.len() as u64;
-            for (_, t) in buf.drain(..) {
+            stats.generated += found.len() as u64;
+            for t in found.drain(..) {
                 if seen.insert(p, &t, &arena) {
                     if budget.full(stats.states) {
                         limit = Some(LimitKind::MaxStates);
@@ -294,7 +302,7 @@ mod tests {
             goal: -1,
             limit: 16,
         };
-        let mut dist = vec![u32::MAX; 17];
+        let mut dist = [u32::MAX; 17];
         let e = enumerate(&line(), &Limits::none(), |s, d| dist[*s as usize] = d);
         assert_eq!(e.states, 17);
         assert_eq!(e.limit, None);

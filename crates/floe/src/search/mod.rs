@@ -42,6 +42,18 @@ pub trait Puzzle {
     /// Appends every legal move from `state` with the position it leads to. `out` is empty
     /// when called.
     fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Move, Self::State)>);
+    /// Calls `f` with every successor state, for searches that need no moves (enumeration).
+    /// The default collects [`Puzzle::successors`]; games override it to skip the list.
+    fn for_each_next<F: FnMut(Self::State)>(&self, state: &Self::State, mut f: F)
+    where
+        Self: Sized,
+    {
+        let mut buf = Vec::new();
+        self.successors(state, &mut buf);
+        for (_, s) in buf {
+            f(s);
+        }
+    }
     /// Whether `state` solves the puzzle.
     fn is_goal(&self, state: &Self::State) -> bool;
     /// An admissible lower bound on the number of moves from `state` to a goal (never more

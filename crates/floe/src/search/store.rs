@@ -29,11 +29,6 @@ impl Seen {
         }
     }
 
-    /// Whether the index needs the arena to compare states (hash table) or not (dense).
-    pub(crate) fn is_dense(&self) -> bool {
-        matches!(self, Seen::Dense(_))
-    }
-
     /// Records `s`, which the caller stores at `arena.len()` if this returns true.
     #[inline]
     pub(crate) fn insert<P: Puzzle>(&mut self, p: &P, s: &P::State, arena: &[P::State]) -> bool {

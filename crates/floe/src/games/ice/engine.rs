@@ -388,6 +388,66 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         region[p as usize / 64] >> (p % 64) & 1 == 1
     }
 
+    /// Calls `f` with every legal push from `s` and the state it leads to.
+    #[inline]
+    pub fn generate<F: FnMut(IceMove, IceState<B, R::Player>)>(
+        &self,
+        s: &IceState<B, R::Player>,
+        mut f: F,
+    ) {
+        let blocks = s.blocks;
+        let walk = R::RULE == WalkRule::Walk;
+        let mut region = [0u64; REGION_WORDS];
+        if walk {
+            self.flood(blocks, R::unpack(s.player) as usize, &mut region);
+        }
+        for i in blocks.ones() {
+            let slides = &self.slides[i];
+            for (di, sl) in slides.iter().enumerate() {
+                let d = Dir::ALL[di];
+                if !sl.open {
+                    continue;
+                }
+                if walk {
+                    if !Self::reaches(&region, sl.pusher_padded) {
+                        continue;
+                    }
+                } else if !blocks.and(sl.pusher).is_empty() {
+                    continue;
+                }
+                let hit = blocks.and(sl.ray);
+                let dest = match if d.is_forward() {
+                    hit.lowest()
+                } else {
+                    hit.highest()
+                } {
+                    None => sl.dest,
+                    Some(b) => self.nb[b][d.opposite().index()],
+                };
+                if dest as usize == i {
+                    continue;
+                }
+                let next = blocks.xor(B::bit(i)).xor(B::bit(dest as usize));
+                let player = if walk {
+                    R::pack(self.region_rep(next, sl.pusher_padded as usize))
+                } else {
+                    R::pack(0)
+                };
+                f(
+                    IceMove {
+                        from: i as u16,
+                        to: dest,
+                        dir: d,
+                    },
+                    IceState {
+                        blocks: next,
+                        player,
+                    },
+                );
+            }
+        }
+    }
+
     /// The state with blocks at `blocks` and the player's region grown from padded `seed`.
     fn make_state(&self, blocks: B, seed: usize) -> IceState<B, R::Player> {
         let player = if R::RULE == WalkRule::Walk {
@@ -427,48 +487,12 @@ impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
 
     #[inline]
     fn successors(&self, s: &Self::State, out: &mut Vec<(IceMove, Self::State)>) {
-        let blocks = s.blocks;
-        let mut walk_region = [0u64; REGION_WORDS];
-        let walk = R::RULE == WalkRule::Walk;
-        if walk {
-            self.flood(blocks, R::unpack(s.player) as usize, &mut walk_region);
-        }
-        for i in blocks.ones() {
-            for d in Dir::ALL {
-                let sl = &self.slides[i][d.index()];
-                if !sl.open {
-                    continue;
-                }
-                if walk {
-                    if !Self::reaches(&walk_region, sl.pusher_padded) {
-                        continue;
-                    }
-                } else if !blocks.and(sl.pusher).is_empty() {
-                    continue;
-                }
-                let Some(dest) = self.slide(blocks, i, d) else {
-                    continue;
-                };
-                let next = blocks.xor(B::bit(i)).xor(B::bit(dest as usize));
-                let mv = IceMove {
-                    from: i as u16,
-                    to: dest,
-                    dir: d,
-                };
-                let player = if walk {
-                    R::pack(self.region_rep(next, sl.pusher_padded as usize))
-                } else {
-                    R::pack(0)
-                };
-                out.push((
-                    mv,
-                    IceState {
-                        blocks: next,
-                        player,
-                    },
-                ));
-            }
-        }
+        self.generate(s, |m, t| out.push((m, t)));
+    }
+
+    #[inline]
+    fn for_each_next<F: FnMut(Self::State)>(&self, s: &Self::State, mut f: F) {
+        self.generate(s, |_, t| f(t));
     }
 
     #[inline]

@@ -1,0 +1,133 @@
+//! Printing helpers: JSON, progress, numbers, boards, memory.
+
+use floe::games::ice::{format, Level};
+use floe::search::{Limits, Progress};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Prints one JSON document on standard output.
+pub fn json<T: Serialize>(value: &T) {
+    match serde_json::to_string_pretty(value) {
+        Ok(s) => println!("{s}"),
+        Err(e) => eprintln!("floe: cannot write JSON: {e}"),
+    }
+}
+
+/// A spinner on standard error while a search runs, only when standard error is a terminal.
+pub struct Spinner(Option<ProgressBar>);
+
+impl Spinner {
+    /// Attaches a spinner (if standard error is a terminal) to `limits`.
+    pub fn attach(limits: &mut Limits, what: &str) -> Spinner {
+        if !std::io::stderr().is_terminal() {
+            return Spinner(None);
+        }
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {prefix} {msg} [{elapsed}]")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_prefix(what.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        let b = bar.clone();
+        limits.progress = Some(Arc::new(move |p: &Progress| {
+            b.set_message(format!(
+                "{} states, depth {}",
+                thousands(p.stats.states),
+                p.stats.depth
+            ));
+        }));
+        Spinner(Some(bar))
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Human duration: µs, ms or s.
+pub fn human_time(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1e-3 {
+        format!("{:.0} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+/// Human byte count.
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
+    }
+}
+
+/// The board in the floe text format, indented.
+pub fn board(level: &Level, indent: &str) -> String {
+    let mut bare = level.clone();
+    bare.title = None;
+    bare.rules = None;
+    bare.comments.clear();
+    bare.meta.clear();
+    format::write_floe(&[bare])
+        .lines()
+        .map(|l| format!("{indent}{l}\n"))
+        .collect()
+}
+
+/// Peak resident memory of this process (Linux: `VmHWM`), if known.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_numbers() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_time(Duration::from_micros(250)), "250 µs");
+        assert_eq!(human_time(Duration::from_millis(12)), "12.0 ms");
+        assert_eq!(human_time(Duration::from_secs(3)), "3.00 s");
+    }
+}
