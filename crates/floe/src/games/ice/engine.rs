@@ -300,26 +300,6 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         s.blocks.ones().map(|i| self.cells[i]).collect()
     }
 
-    /// Where the block on `i` stops when pushed towards `d` in `blocks`, or `None` if it
-    /// cannot move (ignores who pushes).
-    #[inline]
-    pub fn slide(&self, blocks: B, i: usize, d: Dir) -> Option<u16> {
-        let s = &self.slides[i][d.index()];
-        let hit = blocks.and(s.ray);
-        let dest = if hit.is_empty() {
-            s.dest
-        } else {
-            let b = if d.is_forward() {
-                hit.lowest()
-            } else {
-                hit.highest()
-            };
-            // the cell before the first block in the way
-            self.nb[b.unwrap_or(i)][d.opposite().index()]
-        };
-        (dest as usize != i).then_some(dest)
-    }
-
     /// The player's region in `blocks`, grown from padded cell `seed`, into `out`.
     fn flood(&self, blocks: B, seed: usize, out: &mut [u64; REGION_WORDS]) {
         let w = self.pwords;
@@ -554,4 +534,119 @@ fn with_width<R: Walking, T: IceTask>(level: &Level, task: T) -> Result<T::Outpu
             "the board has {n} cells that can hold a block; floe handles at most {MAX_CELLS}"
         )));
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ice::format::parse_floe;
+    use crate::games::ice::validate::replay;
+    use crate::search::{bfs, enumerate, Limits};
+
+    fn level(text: &str) -> Level {
+        parse_floe(text, "t").unwrap().remove(0)
+    }
+
+    fn moves_of<B: Bits, R: Walking>(p: &IcePuzzle<B, R>) -> Vec<(Push, Pos)> {
+        let mut v = Vec::new();
+        p.generate(&p.start(), |m, _| v.push((p.push(&m), p.pos(m.to))));
+        v.sort_by_key(|(push, to)| (push.row, push.col, push.dir, to.row, to.col));
+        v
+    }
+
+    #[test]
+    fn slides_stop_at_walls_floor_blocks_and_edges() {
+        // $ - # -      (0,0) right stops before the wall; down slides to the bottom edge.
+        // - = $ -      (1,2) right stops at the edge; left is stopped at once by the floor;
+        // - - - -      up and down: the pusher's cell or the next cell is a wall.
+        let l = level("$-#-\n-=$-\n----\n");
+        let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
+        let got = moves_of(&p);
+        let want: Vec<(Push, Pos)> = [
+            ((0, 0, Dir::Right), (0, 1)),
+            ((0, 0, Dir::Down), (2, 0)),
+            ((1, 2, Dir::Right), (1, 3)),
+        ]
+        .iter()
+        .map(|&((r, c, d), (tr, tc))| (Push::new(Pos::new(r, c), d), Pos::new(tr, tc)))
+        .collect();
+        assert_eq!(got, want);
+        // every engine move agrees with the validator
+        for (push, to) in got {
+            let r = replay(&l, WalkRule::Free, &[push]).unwrap();
+            assert_eq!(r.steps[0].to, to);
+        }
+    }
+
+    #[test]
+    fn wide_boards_use_wide_bit_sets() {
+        // 12×12 = 144 cells needs Wide<4> (a u128 is refused); the solution replays.
+        let mut big = Level::empty_board(12, 12, 3).unwrap();
+        big.set_cell(Pos::new(6, 6), Cell::Target).unwrap();
+        let p = IcePuzzle::<Wide<4>, Free>::new(&big).unwrap();
+        let r = bfs(&p, &Limits::none());
+        let moves: Vec<Push> = r
+            .outcome
+            .solution()
+            .unwrap()
+            .iter()
+            .map(|m| p.push(m))
+            .collect();
+        assert!(replay(&big, WalkRule::Free, &moves).unwrap().solved);
+        assert!(IcePuzzle::<u128, Free>::new(&big).is_err());
+        // the same count through the generic dispatch
+        struct Count;
+        impl IceTask for Count {
+            type Output = u64;
+            fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> u64 {
+                enumerate(p, &Limits::none(), |_, _| {}).states
+            }
+        }
+        let via_dispatch = with_puzzle(&big, WalkRule::Free, Count).unwrap();
+        let direct = enumerate(&p, &Limits::none(), |_, _| {}).states;
+        assert_eq!(via_dispatch, direct);
+    }
+
+    #[test]
+    fn too_large_boards_are_refused_with_a_message() {
+        let l = Level::empty_board(40, 40, 2).unwrap();
+        struct Nothing;
+        impl IceTask for Nothing {
+            type Output = ();
+            fn run<B: Bits, R: Walking>(self, _: &IcePuzzle<B, R>) {}
+        }
+        let e = with_puzzle(&l, WalkRule::Free, Nothing).unwrap_err();
+        assert!(e.to_string().contains("at most 1024"), "{e}");
+        let l = Level::empty_board(70, 70, 2).unwrap();
+        assert!(IcePuzzle::<Wide<16>, Walk>::new(&l).is_err());
+    }
+
+    #[test]
+    fn walk_states_record_the_players_region() {
+        // A wall column splits the board; the player starts on the left.
+        let l = level("@-#--\n-$#-$\n--#--\n");
+        let p = IcePuzzle::<u64, Walk>::new(&l).unwrap();
+        let s = p.start();
+        // his region's smallest padded index: padded grid is 5×7, he can leave the board,
+        // so the region holds the outside ring and index 0
+        assert_eq!(s.player, 0);
+        // enclosed player: region is his own cell
+        let l = level("#####\n#@#--\n###$-\n");
+        let p = IcePuzzle::<u64, Walk>::new(&l).unwrap();
+        let padded_cols = 5 + 2;
+        assert_eq!(p.start().player as usize, 2 * padded_cols + 2);
+        // he cannot push anything
+        assert!(moves_of(&p).is_empty());
+        let free = IcePuzzle::<u64, Free>::new(&l).unwrap();
+        assert!(!moves_of(&free).is_empty());
+    }
+
+    #[test]
+    fn lower_bound_counts_empty_targets() {
+        let l = level("$.-.\n*---\n");
+        let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
+        assert_eq!(p.lower_bound(&p.start()), 2);
+        assert!(!p.is_goal(&p.start()));
+        assert_eq!(p.rank_space(), Some(28)); // C(8, 2)
+    }
 }

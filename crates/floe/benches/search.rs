@@ -1,0 +1,76 @@
+//! Hot paths: state-space enumeration, BFS and least-difficulty solving, reach tables.
+//!
+//! Run: `cargo bench -p floe --bench search`. Figures are recorded in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use floe::analysis::reach::reach_empty;
+use floe::games::ice::{self, format, Algorithm, Level, SolveOptions, WalkRule};
+use floe::search::Limits;
+use std::hint::black_box;
+use std::time::Duration;
+
+const ZELDA: &str = include_str!("../../../levels/zelda.txt");
+
+fn zelda(name: &str) -> Level {
+    let levels = format::parse_floe(ZELDA, "zelda").unwrap();
+    format::select(&levels, name).unwrap().1.clone()
+}
+
+fn enumeration(c: &mut Criterion) {
+    let mut g = c.benchmark_group("enumerate");
+    for (rows, cols, k, states) in [(7, 7, 4, 95_685u64), (6, 6, 5, 284_684)] {
+        let level = Level::empty_board(rows, cols, k).unwrap();
+        g.throughput(Throughput::Elements(states));
+        g.bench_function(format!("empty {rows}x{cols} {k} blocks"), |b| {
+            b.iter(|| {
+                let e = ice::space(black_box(&level), WalkRule::Free, &Limits::none()).unwrap();
+                assert_eq!(e.states, states);
+            })
+        });
+    }
+    let level = Level::empty_board(5, 5, 3).unwrap();
+    g.throughput(Throughput::Elements(1_242));
+    g.bench_function("empty 5x5 3 blocks, walk rule", |b| {
+        b.iter(|| ice::space(black_box(&level), WalkRule::Walk, &Limits::none()).unwrap())
+    });
+    g.finish();
+}
+
+fn solving(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solve");
+    for (name, algorithm) in [
+        ("OOSSAS", Algorithm::Bfs),
+        ("OOSSAS", Algorithm::Difficulty),
+        ("TPIBC3", Algorithm::Bfs),
+        ("TPIBC3", Algorithm::Difficulty),
+        ("MCTOD", Algorithm::Bfs),
+        ("MCTOD", Algorithm::AStar),
+        ("MCTOD", Algorithm::Difficulty),
+    ] {
+        let level = zelda(name);
+        let opts = SolveOptions {
+            algorithm,
+            ..SolveOptions::default()
+        };
+        g.bench_function(format!("{name} {algorithm}"), |b| {
+            b.iter_batched(
+                || opts.clone(),
+                |o| ice::solve(black_box(&level), &o).unwrap(),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+fn reach(c: &mut Criterion) {
+    let mut g = c.benchmark_group("reach");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("empty 10x10 4 blocks", |b| {
+        b.iter(|| reach_empty(10, 10, 4, &Limits::none()).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, enumeration, solving, reach);
+criterion_main!(benches);
