@@ -78,6 +78,19 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// Names the level in a message about it (e.g. a board too large for the engine).
+fn in_level(name: &str, e: Error) -> Error {
+    match e {
+        Error::Invalid(m) => Error::Invalid(format!("{name}: {m}")),
+        other => other,
+    }
+}
+
+/// `1 push`, `2 pushes`, with thousands separators.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 #[derive(Serialize)]
 struct SolveJson<'a> {
     level: &'a str,
@@ -114,7 +127,7 @@ pub fn solve(a: SolveArgs) -> Result<Done, Error> {
         factor: a.factor,
         limits,
     };
-    let r = ice::solve(&p.level, &opts)?;
+    let r = ice::solve(&p.level, &opts).map_err(|e| in_level(&p.name, e))?;
     drop(spinner);
     if a.json {
         let (status, limit) = status_name(r.status);
@@ -135,7 +148,7 @@ pub fn solve(a: SolveArgs) -> Result<Done, Error> {
             seconds: r.stats.elapsed.as_secs_f64(),
         });
     } else {
-        println!("{}", describe(&p));
+        outln!("{}", describe(&p));
         print_solution(&p, &r, a.boards);
     }
     Ok(match r.status {
@@ -146,8 +159,8 @@ pub fn solve(a: SolveArgs) -> Result<Done, Error> {
 
 fn print_solution(p: &Picked, r: &SolveReport, boards: bool) {
     let explored = format!(
-        "{} states explored in {}",
-        thousands(r.stats.states),
+        "{} explored in {}",
+        count(r.stats.states, "state", "states"),
         human_time(r.stats.elapsed)
     );
     match (r.status, &r.replay) {
@@ -158,21 +171,19 @@ fn print_solution(p: &Picked, r: &SolveReport, boards: bool) {
                 Algorithm::IdaStar => "fewest pushes, IDA*",
                 Algorithm::Difficulty => "least difficulty, Dijkstra",
             };
-            println!(
-                "solved ({how}): {} push{}, {} block change{}, difficulty {} at factor {}",
-                rep.pushes(),
-                if rep.pushes() == 1 { "" } else { "es" },
-                rep.block_changes(),
-                plural(rep.block_changes() as usize),
+            outln!(
+                "solved ({how}): {}, {}, difficulty {} at factor {}",
+                count(rep.pushes(), "push", "pushes"),
+                count(rep.block_changes(), "block change", "block changes"),
                 rep.difficulty(r.factor),
                 r.factor
             );
             if boards {
-                print!("{}", out::board(&p.level, "    "));
+                outp!("{}", out::board(&p.level, "    "));
             }
             let mut board = p.level.clone();
             for (i, s) in rep.steps.iter().enumerate() {
-                println!(
+                outln!(
                     "{:>4}. ({}, {}) {:<5} → ({}, {}){}",
                     i + 1,
                     s.push.row,
@@ -189,16 +200,16 @@ fn print_solution(p: &Picked, r: &SolveReport, boards: bool) {
                 if boards {
                     if let Ok(step) = replay(&board, p.rule, &[s.push]) {
                         board = step.end;
-                        print!("{}", out::board(&board, "    "));
+                        outp!("{}", out::board(&board, "    "));
                     }
                 }
             }
-            println!("{explored}");
+            outln!("{explored}");
         }
         (Status::Unsolvable, _) => {
-            println!("no solution: every reachable position was explored ({explored})")
+            outln!("no solution: every reachable position was explored ({explored})")
         }
-        (Status::Limit(l), _) => println!(
+        (Status::Limit(l), _) => outln!(
             "no answer: stopped by --{l} at depth {} ({explored})",
             r.stats.depth
         ),
@@ -225,7 +236,7 @@ pub fn space(a: SpaceArgs) -> Result<Done, Error> {
     let p = load_one(&a.level)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("enumerating {}", p.name));
-    let e = ice::space(&p.level, p.rule, &limits)?;
+    let e = ice::space(&p.level, p.rule, &limits).map_err(|e| in_level(&p.name, e))?;
     drop(spinner);
     let rss = out::peak_rss_bytes();
     if a.json {
@@ -243,7 +254,7 @@ pub fn space(a: SpaceArgs) -> Result<Done, Error> {
             peak_rss_bytes: rss,
         });
     } else {
-        println!("{}", describe(&p));
+        outln!("{}", describe(&p));
         print_space(&e, rss);
     }
     Ok(if e.limit.is_some() {
@@ -255,20 +266,20 @@ pub fn space(a: SpaceArgs) -> Result<Done, Error> {
 
 fn print_space(e: &Enumeration, rss: Option<u64>) {
     match e.limit {
-        None => println!(
+        None => outln!(
             "{} reachable positions, at most {} pushes from the start",
             thousands(e.states),
             e.depth()
         ),
-        Some(l) => println!(
+        Some(l) => outln!(
             "stopped by --{l}: at least {} reachable positions, {} layers explored",
             thousands(e.states),
             e.histogram.len()
         ),
     }
     let hist: Vec<String> = e.histogram.iter().map(|&n| thousands(n)).collect();
-    println!("positions by pushes from the start: {}", hist.join(" "));
-    println!(
+    outln!("positions by pushes from the start: {}", hist.join(" "));
+    outln!(
         "{} in {}, visited index {}{}",
         if e.limit.is_none() { "done" } else { "stopped" },
         human_time(e.stats.elapsed),
@@ -322,7 +333,8 @@ pub fn reach(a: ReachArgs) -> Result<Done, Error> {
     let mut limits: Limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, "reach");
     let t = Instant::now();
-    let r = reach_table(&level, rule, &limits)?;
+    let r = reach_table(&level, rule, &limits)
+        .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), e))?;
     let seconds = t.elapsed().as_secs_f64();
     drop(spinner);
     if a.json {
@@ -341,20 +353,20 @@ pub fn reach(a: ReachArgs) -> Result<Done, Error> {
             seconds,
         });
     } else {
-        println!(
-            "{}: {}×{} board, {} blocks, rules {}",
+        outln!(
+            "{}: {}×{} board, {}, rules {}",
             name.as_deref().unwrap_or("empty board"),
             r.rows,
             r.cols,
-            level.block_count(),
+            count(level.block_count() as u64, "block", "blocks"),
             rule
         );
-        println!("fewest pushes to rest a block on each cell ('-': never):");
-        print!("{}", reach_grid(&r));
+        outln!("fewest pushes to rest a block on each cell ('-': never):");
+        outp!("{}", reach_grid(&r));
         if let Some(l) = r.limit {
-            println!("stopped by --{l}: entries are upper bounds and cells may be missing");
+            outln!("stopped by --{l}: entries are upper bounds and cells may be missing");
         }
-        println!(
+        outln!(
             "max {}, mean {} over {} reachable cells; {} positions in {}",
             r.max().map_or("-".into(), |m| m.to_string()),
             r.mean().map_or("-".into(), |m| format!("{m:.2}")),
@@ -412,6 +424,11 @@ struct VerifyJson<'a> {
 }
 
 pub fn verify(a: VerifyArgs) -> Result<Done, Error> {
+    if a.level.file.as_os_str() == "-" && a.moves.as_os_str() == "-" {
+        return Err(Error::invalid(
+            "the level and the moves cannot both come from standard input",
+        ));
+    }
     let p = load_one(&a.level)?;
     let (text, name) = read_text(&a.moves)?;
     let moves = parse_pushes(&text, &name)?;
@@ -447,19 +464,21 @@ pub fn verify(a: VerifyArgs) -> Result<Done, Error> {
         };
         out::json(&j);
     } else {
-        println!("{}", describe(&p));
+        outln!("{}", describe(&p));
         match &result {
             Ok(r) => {
-                println!(
-                    "all {} pushes are legal: {} block change{}, difficulty {} at factor {}",
-                    r.pushes(),
-                    r.block_changes(),
-                    plural(r.block_changes() as usize),
-                    r.difficulty(a.factor),
-                    a.factor
-                );
+                match r.pushes() {
+                    0 => outln!("the move list is empty"),
+                    1 => outln!("the push is legal"),
+                    n => outln!(
+                        "all {n} pushes are legal: {}, difficulty {} at factor {}",
+                        count(r.block_changes(), "block change", "block changes"),
+                        r.difficulty(a.factor),
+                        a.factor
+                    ),
+                }
                 if r.solved {
-                    println!("the level is solved: every target holds a block");
+                    outln!("the level is solved: every target holds a block");
                 } else {
                     let empty: Vec<String> = r
                         .end
@@ -467,15 +486,15 @@ pub fn verify(a: VerifyArgs) -> Result<Done, Error> {
                         .filter(|&t| !r.end.has_block(t))
                         .map(|t| format!("({t})"))
                         .collect();
-                    println!(
+                    outln!(
                         "the level is NOT solved: empty target{} {}",
                         plural(empty.len()),
                         empty.join(", ")
                     );
-                    print!("{}", out::board(&r.end, "    "));
+                    outp!("{}", out::board(&r.end, "    "));
                 }
             }
-            Err(e) => println!("{e}"),
+            Err(e) => outln!("{e}"),
         }
     }
     Ok(Done::Answered)
@@ -514,7 +533,7 @@ pub fn convert(a: ConvertArgs) -> Result<Done, Error> {
             path: path.display().to_string(),
             source: e,
         })?,
-        None => print!("{text}"),
+        None => outp!("{text}"),
     }
     Ok(Done::Answered)
 }
@@ -551,7 +570,7 @@ pub fn levels(a: LevelsArgs) -> Result<Done, Error> {
         out::json(&infos);
     } else {
         for (l, info) in levels.iter().zip(&infos) {
-            println!(
+            outln!(
                 "{:>3}  {:<24} {:>2}×{:<2}  {} block{}, {} target{}{}",
                 info.index,
                 l.display_name(info.index - 1),
@@ -634,19 +653,26 @@ pub fn demo(a: DemoArgs) -> Result<Done, Error> {
         out::json(&rows);
         return Ok(Done::Answered);
     }
-    println!(
+    outln!(
         "The ice block rooms of The Legend of Zelda (Kluiver 2020, Appendix A), solved exactly."
     );
-    println!(
+    outln!(
         "Fewest pushes by breadth-first search; least difficulty = pushes + 5 × block changes.\n"
     );
-    println!(
-        "{:<8} {:>6} {:>6} {:>7} {:>9} {:>10}   {:<24} {:>9}",
-        "room", "rows×cols", "blocks", "pushes", "states", "bfs time", "least difficulty", "time"
+    outln!(
+        "{:<8} {:>9} {:>6} {:>7} {:>9} {:>10}   {:<24} {:>9}",
+        "room",
+        "rows×cols",
+        "blocks",
+        "pushes",
+        "states",
+        "bfs time",
+        "least difficulty",
+        "time"
     );
     for r in &rows {
-        println!(
-            "{:<8} {:>6} {:>6} {:>7} {:>9} {:>10}   {:<24} {:>9}",
+        outln!(
+            "{:<8} {:>9} {:>6} {:>7} {:>9} {:>10}   {:<24} {:>9}",
             r.level,
             format!("{}×{}", r.rows, r.cols),
             r.blocks,
@@ -660,10 +686,10 @@ pub fn demo(a: DemoArgs) -> Result<Done, Error> {
             human_time(std::time::Duration::from_secs_f64(r.difficulty_seconds)),
         );
     }
-    println!("\n(states: all positions reachable from the start; MCTOD's space: `floe space levels/zelda.txt --level MCTOD`)");
+    outln!("\n(states: all positions reachable from the start; MCTOD's space: `floe space levels/zelda.txt --level MCTOD`)");
     let r = floe::analysis::reach::reach_empty(5, 5, 3, &Limits::none())?;
-    println!("\nFewest pushes to rest a block on each cell of an empty 5×5 board, 3 blocks starting top left:");
-    print!("{}", reach_grid(&r));
-    println!("\nTry: floe solve levels/zelda.txt --level TPIBC2 --algo difficulty --boards");
+    outln!("\nFewest pushes to rest a block on each cell of an empty 5×5 board, 3 blocks starting top left:");
+    outp!("{}", reach_grid(&r));
+    outln!("\nTry: floe solve levels/zelda.txt --level TPIBC2 --algo difficulty --boards");
     Ok(Done::Answered)
 }

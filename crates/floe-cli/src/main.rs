@@ -3,6 +3,24 @@
 //! Exit codes (every command): 0 = answered (a solution, or a proof that there is none),
 //! 1 = no answer within the limits, 2 = bad input or usage.
 
+/// `println!` to standard output that ends the program quietly when the reader has gone
+/// (`floe … | head`) instead of panicking.
+macro_rules! outln {
+    () => {
+        $crate::out::emit(format_args!("\n"))
+    };
+    ($($t:tt)*) => {
+        $crate::out::emit(format_args!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// `print!` with the same care as [`outln!`].
+macro_rules! outp {
+    ($($t:tt)*) => {
+        $crate::out::emit(format_args!($($t)*))
+    };
+}
+
 mod cmd;
 mod out;
 
@@ -84,8 +102,9 @@ struct SolveArgs {
     /// astar or idastar (fewest pushes, guided by a lower bound).
     #[arg(long, default_value = "bfs", value_name = "ALGO")]
     algo: Algorithm,
-    /// Block-change factor of the difficulty.
-    #[arg(long, default_value_t = 5, value_name = "F")]
+    /// Block-change factor of the difficulty (0 to 1,000,000,000).
+    #[arg(long, default_value_t = 5, value_name = "F", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u64).range(..=floe::games::ice::MAX_FACTOR))]
     factor: u64,
     /// Print the board after every push.
     #[arg(long)]
@@ -146,8 +165,9 @@ struct VerifyArgs {
     /// text with one `row col dir` per push; `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     moves: PathBuf,
-    /// Block-change factor for the reported difficulty.
-    #[arg(long, default_value_t = 5, value_name = "F")]
+    /// Block-change factor for the reported difficulty (0 to 1,000,000,000).
+    #[arg(long, default_value_t = 5, value_name = "F", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u64).range(..=floe::games::ice::MAX_FACTOR))]
     factor: u64,
     /// One JSON document on standard output.
     #[arg(long)]

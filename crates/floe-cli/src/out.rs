@@ -8,10 +8,24 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Writes to standard output. When the reader has gone (`floe … | head`) the program ends
+/// quietly with status 0; any other write error ends it with status 2.
+pub fn emit(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("floe: cannot write to standard output: {e}");
+        std::process::exit(2);
+    }
+}
+
 /// Prints one JSON document on standard output.
 pub fn json<T: Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {
-        Ok(s) => println!("{s}"),
+        Ok(s) => outln!("{s}"),
         Err(e) => eprintln!("floe: cannot write JSON: {e}"),
     }
 }

@@ -102,7 +102,8 @@ impl<'a> Budget<'a> {
             limits,
             start,
             deadline: limits.timeout.map(|t| start + t),
-            ticks: 0,
+            // the first tick looks at the clock, so that a zero timeout stops at once
+            ticks: CLOCK_EVERY - 1,
             next_report: start + REPORT_EVERY,
         }
     }

@@ -45,6 +45,7 @@ impl FromStr for Format {
 
 /// Guesses the format from the first non-blank line: two whole numbers mean Kluiver's.
 pub fn detect(text: &str) -> Format {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     if size_line(first).is_some() {
         Format::Kluiver
@@ -55,6 +56,8 @@ pub fn detect(text: &str) -> Format {
 
 /// Parses `text` (from `file`, used in messages) in `format`, or the detected one.
 pub fn parse(text: &str, file: &str, format: Option<Format>) -> Result<Vec<Level>, ParseError> {
+    // A byte-order mark some editors write is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format.unwrap_or_else(|| detect(text)) {
         Format::Floe => parse_floe(text, file),
         Format::Kluiver => parse_kluiver(text, file),
@@ -79,7 +82,13 @@ pub fn load(path: &Path, format: Option<Format>) -> Result<Vec<Level>, Error> {
         let s = String::from_utf8(bytes).map_err(|e| {
             let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            // the prefix is valid UTF-8: count characters, not bytes
+            let col =
+                std::str::from_utf8(&before[line_start..]).map_or(1, |t| t.chars().count() + 1);
             Error::Parse(ParseError {
                 file: name.clone(),
                 line,
@@ -124,21 +133,36 @@ pub fn select<'a>(levels: &'a [Level], sel: &str) -> Result<(usize, &'a Level), 
         };
     }
     let want = sel.trim().to_lowercase();
-    levels
+    let matches: Vec<usize> = levels
         .iter()
         .enumerate()
-        .find(|(_, l)| l.title.as_deref().map(str::to_lowercase) == Some(want.clone()))
-        .ok_or_else(|| {
+        .filter(|(_, l)| {
+            l.title.as_deref().map(str::to_lowercase).as_deref() == Some(want.as_str())
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match matches[..] {
+        [i] => Ok((i, &levels[i])),
+        [] => {
             let names: Vec<String> = levels
                 .iter()
                 .enumerate()
                 .map(|(i, l)| l.display_name(i))
                 .collect();
-            Error::invalid(format!(
+            Err(Error::invalid(format!(
                 "no level named '{sel}'; the file has: {}",
                 names.join(", ")
-            ))
-        })
+            )))
+        }
+        _ => {
+            let numbers: Vec<String> = matches.iter().map(|i| (i + 1).to_string()).collect();
+            Err(Error::invalid(format!(
+                "{} levels are named '{sel}' (numbers {}); pick one by number",
+                matches.len(),
+                numbers.join(", ")
+            )))
+        }
+    }
 }
 
 fn size_line(line: &str) -> Option<(usize, usize)> {
@@ -186,10 +210,8 @@ const FLOE_CELLS: &str = "- = # . $ * @ +";
 pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
     let mut levels = Vec::new();
     let mut cur = Pending::default();
-    let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
-        last_line = n;
         let line = raw.trim_end();
         let first = line.trim_start();
         if first.is_empty() {
@@ -241,6 +263,9 @@ pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                     ' ' => "a space is not a cell (use '-' for ice floor, '=' for normal floor)"
                         .to_string(),
                     '\t' => "a tab is not a cell".to_string(),
+                    c if c.is_ascii_digit() && cur.rows.is_empty() && levels.is_empty() => format!(
+                        "unexpected character '{c}' (a Kluiver file starts with a 'width height' line of two numbers)"
+                    ),
                     c => format!("unexpected character '{c}'"),
                 };
                 return Err(err(
@@ -259,7 +284,7 @@ pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
         return Err(err(file, h, 1, "header lines without a board after them"));
     }
     if levels.is_empty() {
-        return Err(err(file, last_line.max(1), 1, "no level found"));
+        return Err(err(file, 1, 1, "no level found"));
     }
     Ok(levels)
 }
@@ -309,7 +334,7 @@ fn finish_floe(p: Pending, file: &str) -> Result<Level, ParseError> {
                         file,
                         *n,
                         c + 1,
-                        format!("a second player; the first stands at {pl}:{pc}"),
+                        format!("a second player; the first stands at line {pl}, column {pc}"),
                     ));
                 }
                 player = Some((pos, *n, c + 1));

@@ -69,7 +69,8 @@ impl FromStr for WalkRule {
 /// An ice block level. Cells are stored row-major; everything outside is normal floor.
 ///
 /// The invariants (checked by every constructor and setter): blocks stand only on ice or
-/// target cells, and the player, if any, stands on a cell that is neither wall nor block.
+/// target cells, and the player, if any, stands on an ice or target cell without a block
+/// (the text format has symbols for exactly these: `@` and `+`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Level {
     /// Name of the level (`Title:` line, or the file name for Kluiver's format).
@@ -182,9 +183,10 @@ impl Level {
                 cell_name(cell)
             )));
         }
-        if self.player == Some(p) && cell == Cell::Wall {
+        if self.player == Some(p) && !cell.holds_blocks() {
             return Err(Error::invalid(format!(
-                "the player stands at ({p}), so it cannot become a wall"
+                "the player stands at ({p}), so it cannot become {}",
+                cell_name(cell)
             )));
         }
         self.cells[i] = cell;
@@ -215,10 +217,16 @@ impl Level {
     pub fn set_player(&mut self, p: Option<Pos>) -> Result<(), Error> {
         if let Some(p) = p {
             let i = self.check(p)?;
-            if self.cells[i] == Cell::Wall || self.blocks[i] {
+            if self.blocks[i] {
                 return Err(Error::invalid(format!(
-                    "the player cannot stand on {} at ({p})",
-                    if self.blocks[i] { "a block" } else { "a wall" }
+                    "the player cannot stand on a block at ({p})"
+                )));
+            }
+            if !self.cells[i].holds_blocks() {
+                return Err(Error::invalid(format!(
+                    "the player's start must be ice floor or a target (the format writes him \
+                     as '@' or '+'), not {} at ({p})",
+                    cell_name(self.cells[i])
                 )));
             }
         }
@@ -352,6 +360,11 @@ mod tests {
         l.set_cell(Pos::new(0, 0), Cell::Wall).unwrap();
         assert!(l.set_block(Pos::new(0, 0), true).is_err());
         assert!(l.set_player(Some(Pos::new(0, 0))).is_err());
+        l.set_cell(Pos::new(0, 1), Cell::Floor).unwrap();
+        assert!(l.set_player(Some(Pos::new(0, 1))).is_err());
+        l.set_player(Some(Pos::new(0, 2))).unwrap();
+        assert!(l.set_cell(Pos::new(0, 2), Cell::Floor).is_err());
+        l.set_player(None).unwrap();
         l.set_block(Pos::new(1, 1), true).unwrap();
         assert!(l.set_cell(Pos::new(1, 1), Cell::Floor).is_err());
         assert!(l.set_player(Some(Pos::new(1, 1))).is_err());

@@ -17,5 +17,5 @@ pub mod validate;
 pub use engine::{with_puzzle, Free, IceMove, IcePuzzle, IceState, IceTask, Walk, Walking};
 pub use format::{load, parse, select, Format};
 pub use level::{Cell, Level, WalkRule};
-pub use solve::{solve, space, Algorithm, SolveOptions, SolveReport, Status};
+pub use solve::{solve, space, Algorithm, SolveOptions, SolveReport, Status, MAX_FACTOR};
 pub use validate::{replay, Illegal, IllegalMove, Replay, Step};

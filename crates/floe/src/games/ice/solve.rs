@@ -64,6 +64,9 @@ impl FromStr for Algorithm {
     }
 }
 
+/// Largest block-change factor [`solve`] accepts: difficulties stay far from overflow.
+pub const MAX_FACTOR: u64 = 1_000_000_000;
+
 /// Options of [`solve`].
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
@@ -71,7 +74,7 @@ pub struct SolveOptions {
     pub algorithm: Algorithm,
     /// The walking rule.
     pub rule: WalkRule,
-    /// Block-change factor of the difficulty (spec default 5).
+    /// Block-change factor of the difficulty (spec default 5), at most [`MAX_FACTOR`].
     pub factor: u64,
     /// Limits of the search.
     pub limits: Limits,
@@ -168,6 +171,12 @@ impl IceTask for SolveTask<'_> {
 /// returned; if the replay disagrees with the search, the result is [`Error::Internal`], never
 /// a wrong answer.
 pub fn solve(level: &Level, options: &SolveOptions) -> Result<SolveReport, Error> {
+    if options.factor > MAX_FACTOR {
+        return Err(Error::invalid(format!(
+            "the block-change factor {} is above the largest accepted, {MAX_FACTOR}",
+            options.factor
+        )));
+    }
     let (outcome, cost, stats) = with_puzzle(level, options.rule, SolveTask(options))?;
     let mut report = SolveReport {
         status: Status::Unsolvable,

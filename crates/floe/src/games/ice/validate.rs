@@ -25,7 +25,8 @@ pub struct Step {
 pub struct Replay {
     /// The pushes with where each block stopped.
     pub steps: Vec<Step>,
-    /// The board after the last push (the player where the last pusher stood).
+    /// The board after the last push, with the player where the last pusher stood if that
+    /// is an ice or target cell (a level records the player only there).
     pub end: Level,
     /// Whether every target holds a block at the end.
     pub solved: bool,
@@ -42,7 +43,8 @@ impl Replay {
     }
     /// Kluiver's difficulty: pushes + factor × block changes.
     pub fn difficulty(&self, factor: u64) -> u64 {
-        self.pushes() + factor * self.block_changes()
+        self.pushes()
+            .saturating_add(factor.saturating_mul(self.block_changes()))
     }
 }
 
@@ -116,7 +118,12 @@ impl std::error::Error for IllegalMove {}
 /// Replays `moves` from the start of `level` under `rule`.
 pub fn replay(level: &Level, rule: WalkRule, moves: &[Push]) -> Result<Replay, IllegalMove> {
     let mut board = level.clone();
+    // The player is tracked apart from the board: under `free` he does not stand in the way
+    // of a sliding block, and under `walk` he is always behind the block he pushes.
     let mut player = level.player();
+    board
+        .set_player(None)
+        .expect("removing the player always succeeds");
     let mut steps: Vec<Step> = Vec::with_capacity(moves.len());
     for (index, &push) in moves.iter().enumerate() {
         let illegal = |reason| IllegalMove {
@@ -175,8 +182,9 @@ pub fn replay(level: &Level, rule: WalkRule, moves: &[Push]) -> Result<Replay, I
             block_change,
         });
     }
-    // The player ends where the last pusher stood (off the board: none).
-    let _ = board.set_player(None);
+    // The player ends where the last pusher stood, or where he started if nothing was
+    // pushed. A level records a player only on ice or a target; elsewhere (normal floor,
+    // outside) the end board has none.
     if let Some(p) = player {
         let _ = board.set_player(Some(p));
     }
@@ -291,6 +299,18 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("push 2 (row 1, col 0, left) is illegal"));
+    }
+
+    #[test]
+    fn a_block_may_slide_over_the_players_start() {
+        // free rule: the player's start cell is no obstacle
+        let l = level("$-@-\n");
+        let r = replay(&l, WalkRule::Free, &[push(0, 0, Dir::Right)]).unwrap();
+        assert_eq!(r.steps[0].to, Pos::new(0, 3));
+        assert_eq!(r.end.player(), None); // he pushed from outside the board
+                                          // walk rule: he walks out and pushes from the left, ending there
+        let r = replay(&l, WalkRule::Walk, &[push(0, 0, Dir::Right)]).unwrap();
+        assert_eq!(r.steps[0].to, Pos::new(0, 3));
     }
 
     #[test]
