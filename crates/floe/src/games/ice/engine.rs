@@ -122,7 +122,6 @@ pub struct IcePuzzle<B: Bits, R: Walking> {
     slides: Vec<[Slide<B>; 4]>,
     targets: B,
     start: B,
-    k: usize,
     ranks: Option<(Binomials, u64)>,
     // walk rule
     pcols: usize,
@@ -249,7 +248,6 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
             slides,
             targets,
             start,
-            k,
             ranks,
             pcols,
             pwords,
@@ -272,10 +270,6 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
     pub fn cell_count(&self) -> usize {
         self.cells.len()
     }
-    /// Number of blocks.
-    pub fn block_count(&self) -> usize {
-        self.k
-    }
     /// Grid position of engine cell `i`.
     pub fn pos(&self, i: u16) -> Pos {
         self.cells[i as usize]
@@ -286,10 +280,6 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
             return None;
         }
         Some(self.number[p.row * self.cols + p.col]).filter(|&i| i != NONE)
-    }
-    /// The targets as a bit set.
-    pub fn targets(&self) -> B {
-        self.targets
     }
     /// A push in grid terms.
     pub fn push(&self, m: &IceMove) -> Push {
