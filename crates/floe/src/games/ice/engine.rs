@@ -19,6 +19,8 @@ use std::marker::PhantomData;
 pub const NONE: u16 = u16::MAX;
 /// Words of the padded grid bit set used for the player's region (4096 cells).
 const REGION_WORDS: usize = 64;
+/// The region argument under the `free` rule, which has none.
+static NO_REGION: [u64; REGION_WORDS] = [0; REGION_WORDS];
 
 /// The walking rule as a type, so that the `free` rule carries no player in its states.
 pub trait Walking: Copy + Default + Send + Sync + 'static {
@@ -365,57 +367,93 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         s: &IceState<B, R::Player>,
         mut f: F,
     ) {
-        let blocks = s.blocks;
-        let walk = R::RULE == WalkRule::Walk;
         let mut region = [0u64; REGION_WORDS];
-        if walk {
-            self.flood(blocks, R::unpack(s.player) as usize, &mut region);
-        }
-        for i in blocks.ones() {
-            let slides = &self.slides[i];
-            for (di, sl) in slides.iter().enumerate() {
-                let d = Dir::ALL[di];
-                if !sl.open {
-                    continue;
+        let region: &[u64; REGION_WORDS] = if R::RULE == WalkRule::Walk {
+            self.flood(s.blocks, R::unpack(s.player) as usize, &mut region);
+            &region
+        } else {
+            &NO_REGION
+        };
+        for i in s.blocks.ones() {
+            for (di, sl) in self.slides[i].iter().enumerate() {
+                if let Some((m, t)) = self.try_push(s.blocks, region, i, Dir::ALL[di], sl) {
+                    f(m, t);
                 }
-                if walk {
-                    if !Self::reaches(&region, sl.pusher_padded) {
-                        continue;
-                    }
-                } else if !blocks.and(sl.pusher).is_empty() {
-                    continue;
-                }
-                let hit = blocks.and(sl.ray);
-                let dest = match if d.is_forward() {
-                    hit.lowest()
-                } else {
-                    hit.highest()
-                } {
-                    None => sl.dest,
-                    Some(b) => self.nb[b][d.opposite().index()],
-                };
-                if dest as usize == i {
-                    continue;
-                }
-                let next = blocks.xor(B::bit(i)).xor(B::bit(dest as usize));
-                let player = if walk {
-                    R::pack(self.region_rep(next, sl.pusher_padded as usize))
-                } else {
-                    R::pack(0)
-                };
-                f(
-                    IceMove {
-                        from: i as u16,
-                        to: dest,
-                        dir: d,
-                    },
-                    IceState {
-                        blocks: next,
-                        player,
-                    },
-                );
             }
         }
+    }
+
+    /// The push of the block on engine cell `i` towards `d` in `s`, if it is legal.
+    pub fn push_block(
+        &self,
+        s: &IceState<B, R::Player>,
+        i: usize,
+        d: Dir,
+    ) -> Option<(IceMove, IceState<B, R::Player>)> {
+        if !s.blocks.get(i) {
+            return None;
+        }
+        if R::RULE == WalkRule::Walk {
+            let mut region = [0u64; REGION_WORDS];
+            self.flood(s.blocks, R::unpack(s.player) as usize, &mut region);
+            self.try_push(s.blocks, &region, i, d, &self.slides[i][d.index()])
+        } else {
+            self.try_push(s.blocks, &NO_REGION, i, d, &self.slides[i][d.index()])
+        }
+    }
+
+    /// The push of the block on `i` towards `d` (whose slide data is `sl`) given the
+    /// player's `region`, if legal.
+    #[inline(always)]
+    fn try_push(
+        &self,
+        blocks: B,
+        region: &[u64; REGION_WORDS],
+        i: usize,
+        d: Dir,
+        sl: &Slide<B>,
+    ) -> Option<(IceMove, IceState<B, R::Player>)> {
+        let walk = R::RULE == WalkRule::Walk;
+        if !sl.open {
+            return None;
+        }
+        if walk {
+            if !Self::reaches(region, sl.pusher_padded) {
+                return None;
+            }
+        } else if !blocks.and(sl.pusher).is_empty() {
+            return None;
+        }
+        let hit = blocks.and(sl.ray);
+        let first = if d.is_forward() {
+            hit.lowest()
+        } else {
+            hit.highest()
+        };
+        let dest = match first {
+            None => sl.dest,
+            Some(b) => self.nb[b][d.opposite().index()],
+        };
+        if dest as usize == i {
+            return None;
+        }
+        let next = blocks.xor(B::bit(i)).xor(B::bit(dest as usize));
+        let player = if walk {
+            R::pack(self.region_rep(next, sl.pusher_padded as usize))
+        } else {
+            R::pack(0)
+        };
+        Some((
+            IceMove {
+                from: i as u16,
+                to: dest,
+                dir: d,
+            },
+            IceState {
+                blocks: next,
+                player,
+            },
+        ))
     }
 
     /// The state with blocks at `blocks` and the player's region grown from padded `seed`.
