@@ -55,6 +55,154 @@ enum Command {
     Levels(LevelsArgs),
     /// Solve every bundled Zelda room and print the figures (no files needed).
     Demo(DemoArgs),
+    /// The theses' tables, computed exactly: search-space sizes, reach tables, strips.
+    #[command(subcommand)]
+    Table(TableCommand),
+    /// Annotate a solution with its movement patterns (trains and zigzags).
+    Patterns(PatternsArgs),
+    /// Reversibility and dead ends: components of the state graph, positions with no move,
+    /// positions that can no longer be solved, moves that cannot be undone.
+    Analyze(AnalyzeArgs),
+    /// Run a randomised solver many times and compare its solutions with the optimum.
+    BenchSolvers(BenchSolversArgs),
+    /// The least difficulty of every reachable position, per block-change factor, with the
+    /// cumulative curves of Kluiver's Figures 19–27.
+    Profile(ProfileArgs),
+}
+
+#[derive(Args, Debug)]
+struct ProfileArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Block-change factors (comma-separated).
+    #[arg(long, default_value = "0,1,2,3,4,5,100", value_delimiter = ',')]
+    factors: Vec<u64>,
+    /// Draw the cumulative curves into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Write `factor,difficulty,normalised,positions,cumulative` rows to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct AnalyzeArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct PatternsArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Annotate these pushes instead of a fewest-pushes solution (JSON or `row col dir` text;
+    /// `-` reads standard input).
+    #[arg(long, value_name = "FILE")]
+    moves: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum TableCommand {
+    /// Reachable positions on empty boards (Kluiver's Table 1) with his closed forms checked.
+    Space(TableSpaceArgs),
+    /// Reach tables of empty square boards (van den Akker's Tables 1–8, 10 and 11).
+    Reach(TableReachArgs),
+    /// Hardest cells of 2×n and 3×n boards (van den Akker's Tables 12 and 13), with closed
+    /// forms fitted and checked.
+    Strip(TableStripArgs),
+    /// Whether trains (and zigzags) are part of fastest ways to the hardest cells (van den
+    /// Akker's Table 9).
+    Patterns(TablePatternsArgs),
+}
+
+#[derive(Args, Debug)]
+struct TablePatternsArgs {
+    /// Smallest square side.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=32))]
+    min_size: u16,
+    /// Largest square side.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=32))]
+    max_size: u16,
+    /// Block counts (comma-separated).
+    #[arg(long, default_value = "3,4,5", value_delimiter = ',')]
+    blocks: Vec<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct TableSpaceArgs {
+    /// Largest number of rows (boards m×n with 2 ≤ m ≤ n).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u16).range(2..=16))]
+    max_rows: u16,
+    /// Largest number of columns.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u16).range(2..=16))]
+    max_cols: u16,
+    /// Largest number of blocks (rows of the table: 1 up to this).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    max_blocks: u16,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct TableReachArgs {
+    /// Smallest square side.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=32))]
+    min_size: u16,
+    /// Largest square side.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=32))]
+    max_size: u16,
+    /// Block counts (comma-separated).
+    #[arg(long, default_value = "3,4,5", value_delimiter = ',')]
+    blocks: Vec<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct TableStripArgs {
+    /// Board heights (comma-separated).
+    #[arg(long, default_value = "2,3", value_delimiter = ',')]
+    heights: Vec<usize>,
+    /// Largest width n.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u16).range(3..=64))]
+    max_width: u16,
+    /// Block counts (comma-separated).
+    #[arg(long, default_value = "3,4,5,6", value_delimiter = ',')]
+    blocks: Vec<usize>,
+    /// Width of the block-count comparison (van den Akker's Table 13 uses 15).
+    #[arg(long, default_value_t = 15)]
+    compare_width: usize,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Picking a level from a file.
@@ -99,9 +247,12 @@ struct SolveArgs {
     #[command(flatten)]
     level: LevelArgs,
     /// Search: bfs (fewest pushes), difficulty (least pushes + factor × block changes),
-    /// astar or idastar (fewest pushes, guided by a lower bound).
+    /// astar or idastar (fewest pushes, guided by a lower bound); or Kluiver's randomised
+    /// solvers random and mc (BasicMC), which may fail and give no proof.
     #[arg(long, default_value = "bfs", value_name = "ALGO")]
-    algo: Algorithm,
+    algo: SolveAlgo,
+    #[command(flatten)]
+    random: RandomArgs,
     /// Block-change factor of the difficulty (0 to 1,000,000,000).
     #[arg(long, default_value_t = 5, value_name = "F", allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(..=floe::games::ice::MAX_FACTOR))]
@@ -116,10 +267,86 @@ struct SolveArgs {
     json: bool,
 }
 
+/// Which solver `floe solve` runs.
+#[derive(Clone, Copy, Debug)]
+enum SolveAlgo {
+    /// An exact search.
+    Exact(Algorithm),
+    /// Kluiver's random algorithm.
+    Random,
+    /// Kluiver's BasicMC.
+    Mc,
+}
+
+impl std::str::FromStr for SolveAlgo {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SolveAlgo, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "random" => Ok(SolveAlgo::Random),
+            "mc" | "basicmc" | "monte-carlo" => Ok(SolveAlgo::Mc),
+            other => other.parse().map(SolveAlgo::Exact).map_err(|_| {
+                format!(
+                    "unknown algorithm '{s}': expected bfs, difficulty, astar, idastar, random or mc"
+                )
+            }),
+        }
+    }
+}
+
+/// Parameters of the randomised solvers.
+#[derive(Args, Debug, Clone)]
+struct RandomArgs {
+    /// Move cap of the random algorithm (default 1,000,000) or of BasicMC (default 15).
+    #[arg(long, value_name = "M")]
+    max_moves: Option<u32>,
+    /// BasicMC's random games per candidate move and step.
+    #[arg(long, default_value_t = floe::search::playout::KLUIVER_PLAYOUTS, value_name = "N")]
+    playouts: u32,
+    /// Seed of the random generator (the same seed gives the same run).
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    seed: u64,
+    /// What a random game's cap counts: pushes made (impossible draws are drawn again) or
+    /// every draw, possible or not.
+    #[arg(long, default_value = "pushes", value_name = "pushes|attempts")]
+    count: floe::analysis::solvers::CapCount,
+}
+
+impl RandomArgs {
+    fn spec(&self, mc: bool) -> floe::analysis::solvers::SolverSpec {
+        use floe::analysis::solvers::{SolverSpec, DEFAULT_RANDOM_MAX_MOVES};
+        if mc {
+            SolverSpec::Mc {
+                playouts: self.playouts,
+                max_moves: self
+                    .max_moves
+                    .unwrap_or(floe::search::playout::KLUIVER_MAX_MOVES),
+                count: self.count,
+            }
+        } else {
+            SolverSpec::Random {
+                max_moves: self.max_moves.unwrap_or(DEFAULT_RANDOM_MAX_MOVES),
+                count: self.count,
+            }
+        }
+    }
+}
+
 #[derive(Args, Debug)]
-struct SpaceArgs {
+struct BenchSolversArgs {
     #[command(flatten)]
     level: LevelArgs,
+    /// The randomised solver: random or mc.
+    #[arg(long, default_value = "mc", value_name = "random|mc")]
+    algo: SolveAlgo,
+    #[command(flatten)]
+    random: RandomArgs,
+    /// Runs (run i uses seed S + i).
+    #[arg(long, default_value_t = 100, value_name = "R")]
+    runs: u32,
+    /// Block-change factor of the difficulty.
+    #[arg(long, default_value_t = 5, value_name = "F", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u64).range(..=floe::games::ice::MAX_FACTOR))]
+    factor: u64,
     #[command(flatten)]
     limits: LimitArgs,
     /// One JSON document on standard output.
@@ -127,8 +354,9 @@ struct SpaceArgs {
     json: bool,
 }
 
-#[derive(Args, Debug)]
-struct ReachArgs {
+/// A level from a file, or an empty board.
+#[derive(Args, Debug, Clone)]
+struct BoardArgs {
     /// Level file; or give --rows, --cols and --blocks for an empty board.
     #[arg(required_unless_present_all = ["rows", "cols", "blocks"])]
     file: Option<PathBuf>,
@@ -138,7 +366,8 @@ struct ReachArgs {
     /// Columns of an empty board.
     #[arg(long, conflicts_with = "file", requires_all = ["rows", "blocks"])]
     cols: Option<usize>,
-    /// Blocks, starting in the top row from the left (then clockwise along the edge).
+    /// Blocks of an empty board, starting in the top row from the left, then clockwise
+    /// along the edge.
     #[arg(long, conflicts_with = "file", requires_all = ["rows", "cols"])]
     blocks: Option<usize>,
     /// Which level of the file: a 1-based number or a title.
@@ -150,6 +379,23 @@ struct ReachArgs {
     /// Walking rule (default: the level's, else free).
     #[arg(long, value_name = "free|walk")]
     rules: Option<WalkRule>,
+}
+
+#[derive(Args, Debug)]
+struct SpaceArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ReachArgs {
+    #[command(flatten)]
+    board: BoardArgs,
     #[command(flatten)]
     limits: LimitArgs,
     /// One JSON document on standard output.
@@ -259,6 +505,14 @@ fn main() -> ExitCode {
         Command::Convert(a) => cmd::convert(a),
         Command::Levels(a) => cmd::levels(a),
         Command::Demo(a) => cmd::demo(a),
+        Command::Table(TableCommand::Space(a)) => cmd::table_space(a),
+        Command::Table(TableCommand::Reach(a)) => cmd::table_reach(a),
+        Command::Table(TableCommand::Strip(a)) => cmd::table_strip(a),
+        Command::Table(TableCommand::Patterns(a)) => cmd::table_patterns(a),
+        Command::Patterns(a) => cmd::patterns(a),
+        Command::Analyze(a) => cmd::analyze(a),
+        Command::BenchSolvers(a) => cmd::bench_solvers(a),
+        Command::Profile(a) => cmd::profile(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

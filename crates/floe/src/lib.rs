@@ -6,12 +6,14 @@
 //! - [`analysis`]: measurements built on the search (reach tables).
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
+//! - [`render`]: SVG pictures and plots.
 
 pub mod analysis;
 pub mod bits;
 mod error;
 pub mod games;
 pub mod grid;
+pub mod render;
 pub mod search;
 
 pub use error::{Error, ParseError};

@@ -1,3 +1,8 @@
 //! Measurements built on the generic search.
 
+pub mod patterns;
+pub mod profile;
 pub mod reach;
+pub mod reversibility;
+pub mod solvers;
+pub mod tables;

@@ -2,8 +2,9 @@
 //! on each cell.
 
 use crate::bits::Bits;
+use crate::games::ice::solve::worth_parallel;
 use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
-use crate::search::{enumerate, LimitKind, Limits, Stats};
+use crate::search::{enumerate, enumerate_par, LimitKind, Limits, Stats};
 use crate::Error;
 
 /// A reach table.
@@ -39,27 +40,63 @@ impl Reach {
 
 struct ReachTask<'a>(&'a Limits);
 
-impl IceTask for ReachTask<'_> {
-    type Output = Reach;
-    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Reach {
-        let n = p.cell_count();
-        let mut best = vec![u32::MAX; n];
+/// Per-thread part of a reach table: fewest pushes per engine cell, and the cells not
+/// reached yet by this part (states come in order of distance within a part).
+struct Best<B> {
+    best: Vec<u32>,
+    unreached: B,
+}
+
+impl<B: Bits> Best<B> {
+    fn new(n: usize) -> Self {
         let mut unreached = B::empty();
         for i in 0..n {
             unreached.set(i);
         }
-        // States arrive in order of distance, so the first visit of a cell is its minimum.
-        let e = enumerate(p, self.0, |s, d| {
-            let fresh = s.blocks.and(unreached);
-            if !fresh.is_empty() {
-                for i in fresh.ones() {
-                    best[i] = d;
-                }
-                unreached = unreached.and_not(fresh);
+        Best {
+            best: vec![u32::MAX; n],
+            unreached,
+        }
+    }
+    #[inline]
+    fn visit(&mut self, blocks: B, d: u32) {
+        let fresh = blocks.and(self.unreached);
+        if !fresh.is_empty() {
+            for i in fresh.ones() {
+                self.best[i] = self.best[i].min(d);
             }
-        });
+            self.unreached = self.unreached.and_not(fresh);
+        }
+    }
+    fn merge(mut self, other: Self) -> Self {
+        for (a, b) in self.best.iter_mut().zip(other.best) {
+            *a = (*a).min(b);
+        }
+        self.unreached = self.unreached.and(other.unreached);
+        self
+    }
+}
+
+impl IceTask for ReachTask<'_> {
+    type Output = Reach;
+    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Reach {
+        let n = p.cell_count();
+        let (e, best) = if worth_parallel(p) {
+            enumerate_par(
+                p,
+                self.0,
+                || Best::<B>::new(n),
+                |b, s, d| b.visit(s.blocks, d),
+                Best::merge,
+            )
+            .expect("worth_parallel checks for a rank")
+        } else {
+            let mut best = Best::<B>::new(n);
+            let e = enumerate(p, self.0, |s, d| best.visit(s.blocks, d));
+            (e, best)
+        };
         let mut moves = vec![vec![None; p.cols()]; p.rows()];
-        for (i, &d) in best.iter().enumerate() {
+        for (i, &d) in best.best.iter().enumerate() {
             if d != u32::MAX {
                 let pos = p.pos(i as u16);
                 moves[pos.row][pos.col] = Some(d);

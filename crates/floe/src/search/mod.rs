@@ -10,6 +10,7 @@
 //! | [`astar`] | like [`dijkstra`], guided by [`Puzzle::lower_bound`] | reopens states, so an inconsistent bound stays exact |
 //! | [`ida_star`] | a solution with the fewest moves, in memory linear in its length (plus an optional transposition table) | |
 //! | [`enumerate`] | every reachable state: count, depth histogram, a visitor per state | perfect hashing when the puzzle offers it |
+//! | [`enumerate_par`] | the same on every core, folding states into per-thread accumulators | needs the perfect hash |
 //!
 //! Every search takes [`Limits`] (`max_states`, `timeout`, a progress callback) and stops
 //! cleanly with [`Outcome::Limit`] and the statistics of what it explored.
@@ -17,8 +18,11 @@
 mod best_first;
 mod bfs;
 mod cost;
+pub mod graph;
 mod ida;
 mod limits;
+mod par;
+pub mod playout;
 mod store;
 
 pub use best_first::{astar, dijkstra};
@@ -26,6 +30,8 @@ pub use bfs::{bfs, enumerate, Enumeration};
 pub use cost::{count_changes, ChangePenalty, CostModel, Lex, PieceMove, UnitCost};
 pub use ida::ida_star;
 pub use limits::{LimitKind, Limits, Progress};
+pub use par::enumerate_par;
+pub use store::DENSE_LIMIT;
 
 use std::hash::Hash;
 use std::time::Duration;

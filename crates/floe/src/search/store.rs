@@ -11,8 +11,8 @@ use rustc_hash::FxBuildHasher;
 use std::hash::{BuildHasher, Hash};
 
 /// Largest perfect-hash space given a dense bit array: 2^35 bits = 4 GiB of address space,
-/// of which only the touched pages are ever backed by memory.
-pub(crate) const DENSE_LIMIT: u64 = 1 << 35;
+/// of which only the touched pages are ever backed by memory. Larger spaces use a hash table.
+pub const DENSE_LIMIT: u64 = 1 << 35;
 
 /// A visited index keyed by states.
 pub(crate) enum Seen {

@@ -11,6 +11,7 @@
 pub mod engine;
 pub mod format;
 pub mod level;
+pub mod playout;
 pub mod solve;
 pub mod validate;
 

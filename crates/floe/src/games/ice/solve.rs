@@ -8,7 +8,7 @@ use super::validate::{replay, Replay};
 use crate::bits::Bits;
 use crate::grid::Push;
 use crate::search::{
-    self, ChangePenalty, Enumeration, LimitKind, Limits, Outcome, Stats, UnitCost,
+    self, ChangePenalty, Enumeration, LimitKind, Limits, Outcome, Puzzle, Stats, UnitCost,
 };
 use crate::Error;
 use std::fmt;
@@ -222,15 +222,29 @@ pub fn solve(level: &Level, options: &SolveOptions) -> Result<SolveReport, Error
 
 struct SpaceTask<'a>(&'a Limits);
 
+/// Whether an enumeration of `p` is worth running on every core: it needs the perfect hash
+/// with a space small enough for a bit array (see [`search::enumerate_par`]), and below about
+/// 100,000 possible positions the threads cost more than they save.
+pub fn worth_parallel<P: Puzzle>(p: &P) -> bool {
+    matches!(p.rank_space(), Some(n) if (100_000..=search::DENSE_LIMIT).contains(&n))
+}
+
 impl IceTask for SpaceTask<'_> {
     type Output = Enumeration;
     fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Enumeration {
-        search::enumerate(p, self.0, |_, _| {})
+        if worth_parallel(p) {
+            let (e, ()) = search::enumerate_par(p, self.0, || (), |_, _, _| {}, |_, _| ())
+                .expect("worth_parallel checks for a rank");
+            e
+        } else {
+            search::enumerate(p, self.0, |_, _| {})
+        }
     }
 }
 
 /// Enumerates every position reachable from the start of `level` (blocks indistinguishable;
-/// under `walk`, positions differ also by the player's region).
+/// under `walk`, positions differ also by the player's region), on every core when the
+/// space is large and has a perfect hash (the `free` rule).
 pub fn space(level: &Level, rule: WalkRule, limits: &Limits) -> Result<Enumeration, Error> {
     with_puzzle(level, rule, SpaceTask(limits))
 }

@@ -1,0 +1,511 @@
+//! The tables of the two theses, computed exactly on empty boards: search-space sizes
+//! (Kluiver's Table 1, with his closed forms A(2, m, n) and A(3, m, n)) and reach tables
+//! (van den Akker's Tables 1–8, 10–13).
+
+use super::reach::{reach_empty, Reach};
+use crate::games::ice::{space, Level, WalkRule};
+use crate::search::{LimitKind, Limits};
+use crate::Error;
+use serde::Serialize;
+use std::time::Instant;
+
+/// Kluiver's closed form for two blocks: A(2, m, n) = 12(m + n) − 50.
+pub fn kluiver_a2(m: usize, n: usize) -> i64 {
+    12 * (m + n) as i64 - 50
+}
+
+/// Kluiver's closed form for three blocks: A(3, m, n) = 492 − 100x + 12xy − 18y − 8x²
+/// with x = m + n and y = m·n.
+pub fn kluiver_a3(m: usize, n: usize) -> i64 {
+    let x = (m + n) as i64;
+    let y = (m * n) as i64;
+    492 - 100 * x + 12 * x * y - 18 * y - 8 * x * x
+}
+
+/// One cell of the search-space table.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SpaceCell {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Blocks, placed along the edge clockwise from the top-left corner.
+    pub blocks: usize,
+    /// Reachable positions (`None` when the blocks do not fit along the edge).
+    pub states: Option<u64>,
+    /// Largest distance from the start.
+    pub depth: Option<u32>,
+    /// Kluiver's closed form for this cell, for 2 and 3 blocks.
+    pub formula: Option<i64>,
+    /// Whether the closed form gives the enumerated count.
+    pub formula_holds: Option<bool>,
+    /// Set when a limit cut the enumeration short (`states` is then a lower bound).
+    pub limit: Option<&'static str>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Counts the positions reachable on an empty `rows × cols` board with `k` blocks.
+pub fn space_cell(rows: usize, cols: usize, k: usize, limits: &Limits) -> Result<SpaceCell, Error> {
+    let t = Instant::now();
+    let formula = match k {
+        2 => Some(kluiver_a2(rows, cols)),
+        3 => Some(kluiver_a3(rows, cols)),
+        _ => None,
+    };
+    let Ok(level) = Level::empty_board(rows, cols, k) else {
+        return Ok(SpaceCell {
+            rows,
+            cols,
+            blocks: k,
+            states: None,
+            depth: None,
+            formula,
+            formula_holds: None,
+            limit: None,
+            seconds: 0.0,
+        });
+    };
+    let e = space(&level, WalkRule::Free, limits)?;
+    let complete = e.limit.is_none();
+    Ok(SpaceCell {
+        rows,
+        cols,
+        blocks: k,
+        states: Some(e.states),
+        depth: complete.then(|| e.depth()),
+        formula,
+        formula_holds: formula.filter(|_| complete).map(|f| f == e.states as i64),
+        limit: e.limit.map(LimitKind::name),
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// The sizes of the table: every `m × n` with `2 ≤ m ≤ n`, `m ≤ max_rows`, `n ≤ max_cols`
+/// (an `n × m` board has the same count), in order of `m`, then `n`.
+pub fn table_sizes(max_rows: usize, max_cols: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for m in 2..=max_rows {
+        for n in m..=max_cols {
+            v.push((m, n));
+        }
+    }
+    v
+}
+
+/// The whole search-space table: blocks `1..=max_blocks` × [`table_sizes`]. `each` is
+/// called with every cell as it is finished (for progress output).
+pub fn space_table(
+    max_rows: usize,
+    max_cols: usize,
+    max_blocks: usize,
+    limits: &Limits,
+    mut each: impl FnMut(&SpaceCell),
+) -> Result<Vec<SpaceCell>, Error> {
+    let mut cells = Vec::new();
+    for k in 1..=max_blocks {
+        for (m, n) in table_sizes(max_rows, max_cols) {
+            let c = space_cell(m, n, k, limits)?;
+            each(&c);
+            cells.push(c);
+        }
+    }
+    Ok(cells)
+}
+
+/// The table as Markdown: one row per number of blocks, one column per size; `—` where the
+/// blocks do not fit, `≥ n` where a limit stopped the count. Below it, where Kluiver's closed
+/// forms hold and where they do not.
+pub fn space_table_markdown(cells: &[SpaceCell]) -> String {
+    let mut sizes: Vec<(usize, usize)> = Vec::new();
+    let mut blocks: Vec<usize> = Vec::new();
+    for c in cells {
+        if !sizes.contains(&(c.rows, c.cols)) {
+            sizes.push((c.rows, c.cols));
+        }
+        if !blocks.contains(&c.blocks) {
+            blocks.push(c.blocks);
+        }
+    }
+    let mut out = String::from("| blocks |");
+    for (m, n) in &sizes {
+        out.push_str(&format!(" {m}×{n} |"));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---:|".repeat(sizes.len()));
+    out.push('\n');
+    for k in &blocks {
+        out.push_str(&format!("| {k} |"));
+        for (m, n) in &sizes {
+            let c = cells
+                .iter()
+                .find(|c| c.blocks == *k && (c.rows, c.cols) == (*m, *n));
+            let text = match c {
+                Some(SpaceCell {
+                    states: Some(s),
+                    limit: None,
+                    ..
+                }) => thousands(*s),
+                Some(SpaceCell {
+                    states: Some(s), ..
+                }) => format!("≥ {}", thousands(*s)),
+                _ => "—".to_string(),
+            };
+            out.push_str(&format!(" {text} |"));
+        }
+        out.push('\n');
+    }
+    for (k, name) in [(2, "A(2, m, n) = 12(m + n) − 50"), (3, "A(3, m, n)")] {
+        let checked: Vec<&SpaceCell> = cells
+            .iter()
+            .filter(|c| c.blocks == k && c.formula_holds.is_some())
+            .collect();
+        if checked.is_empty() {
+            continue;
+        }
+        let fails: Vec<String> = checked
+            .iter()
+            .filter(|c| c.formula_holds == Some(false))
+            .map(|c| {
+                format!(
+                    "{}×{} ({} vs {})",
+                    c.rows,
+                    c.cols,
+                    c.formula.unwrap_or_default(),
+                    c.states.unwrap_or_default()
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "\n{name}: holds on {} of {} sizes",
+            checked.len() - fails.len(),
+            checked.len()
+        ));
+        if fails.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str(&format!("; fails on {}\n", fails.join(", ")));
+        }
+    }
+    out
+}
+
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// One reach table of an empty board, with its summary (van den Akker's Tables 1–8 give the
+/// grids, 10 the hardest cell, 11 the mean).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReachCell {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Blocks, starting in the top row from the left.
+    pub blocks: usize,
+    /// Fewest pushes per cell (`None` for cells no block can rest on, or when the blocks do
+    /// not fit in the top row: then the whole table is empty).
+    pub moves: Vec<Vec<Option<u32>>>,
+    /// The hardest cell's count.
+    pub max: Option<u32>,
+    /// Mean over the reachable cells.
+    pub mean: Option<f64>,
+    /// Reachable positions enumerated.
+    pub states: u64,
+    /// Set when a limit cut the enumeration short.
+    pub limit: Option<&'static str>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl ReachCell {
+    fn from_reach(r: &Reach, blocks: usize, seconds: f64) -> ReachCell {
+        ReachCell {
+            rows: r.rows,
+            cols: r.cols,
+            blocks,
+            moves: r.moves.clone(),
+            max: r.max(),
+            mean: r.mean(),
+            states: r.states,
+            limit: r.limit.map(LimitKind::name),
+            seconds,
+        }
+    }
+}
+
+/// The reach table of an empty board, or `None` when the `k` blocks do not fit in the top
+/// row (van den Akker leaves these cases out).
+pub fn reach_cell(
+    rows: usize,
+    cols: usize,
+    k: usize,
+    limits: &Limits,
+) -> Result<Option<ReachCell>, Error> {
+    if k > cols {
+        return Ok(None);
+    }
+    let t = Instant::now();
+    let r = reach_empty(rows, cols, k, limits)?;
+    Ok(Some(ReachCell::from_reach(
+        &r,
+        k,
+        t.elapsed().as_secs_f64(),
+    )))
+}
+
+/// Reach tables for every board and block count given, in that order.
+pub fn reach_table(
+    boards: &[(usize, usize)],
+    blocks: &[usize],
+    limits: &Limits,
+    mut each: impl FnMut(&ReachCell),
+) -> Result<Vec<ReachCell>, Error> {
+    let mut out = Vec::new();
+    for &(m, n) in boards {
+        for &k in blocks {
+            if let Some(c) = reach_cell(m, n, k, limits)? {
+                each(&c);
+                out.push(c);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A closed form `moves(n)` checked against computed values.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FormulaCheck {
+    /// The formula, as text.
+    pub formula: String,
+    /// The first `n` from which it holds for every computed value.
+    pub holds_from: Option<usize>,
+    /// `(n, computed, formula)` for every computed `n`.
+    pub values: Vec<(usize, u32, i64)>,
+}
+
+/// Checks `formula` against `values` (`(n, computed)`): from which `n` on it holds.
+pub fn check_formula(
+    text: &str,
+    values: &[(usize, u32)],
+    formula: impl Fn(usize) -> i64,
+) -> FormulaCheck {
+    let rows: Vec<(usize, u32, i64)> = values.iter().map(|&(n, v)| (n, v, formula(n))).collect();
+    let mut holds_from = None;
+    for (i, &(n, _, _)) in rows.iter().enumerate() {
+        if rows[i..].iter().all(|&(_, v, f)| v as i64 == f) {
+            holds_from = Some(n);
+            break;
+        }
+    }
+    FormulaCheck {
+        formula: text.to_string(),
+        holds_from,
+        values: rows,
+    }
+}
+
+/// An eventually periodic-linear sequence: from `from` on, `v(n) = (slope·n + offset[n mod
+/// period]) / period` (the division is exact). Hardest-cell counts of 2×n and 3×n boards
+/// take this form with period 2 and slope 3 (three pushes per two columns).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct QuasiLinear {
+    /// Period (1 or 2).
+    pub period: usize,
+    /// Growth over one period.
+    pub slope: i64,
+    /// Offsets by residue of `n` modulo the period.
+    pub offset: Vec<i64>,
+    /// First `n` from which the form holds for every value given.
+    pub from: usize,
+    /// The form as text, e.g. `⌊3n/2⌋ − 5`.
+    pub text: String,
+}
+
+/// Fits a [`QuasiLinear`] form to `(n, v(n))` for consecutive `n`: the smallest period (1,
+/// then 2) and the earliest start from which `v(n) − v(n − period)` is constant, with at least
+/// two full periods of evidence. `None` when the values never settle.
+pub fn fit_quasi_linear(values: &[(usize, u32)]) -> Option<QuasiLinear> {
+    for period in 1..=2usize {
+        if values.len() < 2 * period + 1 {
+            continue;
+        }
+        let v: Vec<i64> = values.iter().map(|&(_, x)| x as i64).collect();
+        let diffs: Vec<i64> = (period..v.len()).map(|i| v[i] - v[i - period]).collect();
+        let slope = *diffs.last()?;
+        // the earliest index from which every difference equals the slope
+        let mut start = diffs.len();
+        while start > 0 && diffs[start - 1] == slope {
+            start -= 1;
+        }
+        // values from index `start` on satisfy the recurrence
+        if diffs.len() - start < 2 * period {
+            continue;
+        }
+        let from = values[start].0;
+        let mut offset = vec![0i64; period];
+        for (&(n, x), _) in values[start..start + period].iter().zip(0..) {
+            offset[n % period] = period as i64 * x as i64 - slope * n as i64;
+        }
+        let text = quasi_linear_text(period, slope, &offset);
+        return Some(QuasiLinear {
+            period,
+            slope,
+            offset,
+            from,
+            text,
+        });
+    }
+    None
+}
+
+fn signed(c: i64) -> String {
+    match c {
+        0 => String::new(),
+        c if c > 0 => format!(" + {c}"),
+        c => format!(" − {}", -c),
+    }
+}
+
+fn quasi_linear_text(period: usize, slope: i64, offset: &[i64]) -> String {
+    let sn = if slope == 1 {
+        "n".to_string()
+    } else {
+        format!("{slope}n")
+    };
+    if period == 1 {
+        return format!("{sn}{}", signed(offset[0]));
+    }
+    let (ce, co) = (offset[0], offset[1]);
+    // (s·n + c)/2 with c even: write the constant outside the floor/ceiling
+    if slope % 2 != 0 && ce % 2 == 0 {
+        if co == ce - 1 {
+            return format!("⌊{sn}/2⌋{}", signed(ce / 2));
+        }
+        if co == ce + 1 {
+            return format!("⌈{sn}/2⌉{}", signed(ce / 2));
+        }
+    }
+    format!(
+        "({sn}{})/2 for even n, ({sn}{})/2 for odd n",
+        signed(ce),
+        signed(co)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closed_forms_match_the_thesis_examples() {
+        assert_eq!(kluiver_a2(3, 3), 22);
+        assert_eq!(kluiver_a2(4, 4), 46);
+        assert_eq!(kluiver_a2(5, 5), 70);
+        // Table 1's three-block row from 4×4 on; on 3×n boards the formula gives more than
+        // the thesis's own counts (74, 180, 334), which the enumeration confirms
+        assert_eq!(kluiver_a3(3, 3), 90);
+        assert_eq!(kluiver_a3(3, 5), 350);
+        for (m, n, want) in [
+            (4, 4, 428),
+            (4, 5, 744),
+            (4, 6, 1140),
+            (5, 5, 1242),
+            (5, 6, 1844),
+            (6, 6, 2676),
+            (7, 7, 4874),
+        ] {
+            assert_eq!(kluiver_a3(m, n), want, "{m}x{n}");
+        }
+    }
+
+    #[test]
+    fn space_cells_check_the_formulas() {
+        let c = space_cell(4, 4, 3, &Limits::none()).unwrap();
+        assert_eq!(c.states, Some(428));
+        assert_eq!(c.formula_holds, Some(true));
+        let c = space_cell(2, 3, 2, &Limits::none()).unwrap();
+        assert_eq!(c.states, Some(14));
+        assert_eq!(c.formula_holds, Some(false));
+        let c = space_cell(3, 3, 9, &Limits::none()).unwrap();
+        assert_eq!(c.states, None);
+        let c = space_cell(6, 6, 5, &Limits::none().max_states(1000)).unwrap();
+        assert_eq!(c.limit, Some("max-states"));
+        assert_eq!(c.formula_holds, None);
+    }
+
+    #[test]
+    fn markdown_table_reports_formulas() {
+        let cells = space_table(3, 4, 3, &Limits::none(), |_| {}).unwrap();
+        // sizes 2×2, 2×3, 2×4, 3×3, 3×4; blocks 1..=3
+        assert_eq!(cells.len(), 15);
+        let md = space_table_markdown(&cells);
+        assert!(
+            md.starts_with("| blocks | 2×2 | 2×3 | 2×4 | 3×3 | 3×4 |"),
+            "{md}"
+        );
+        assert!(md.contains("| 3 |"));
+        assert!(md.contains("A(2, m, n) = 12(m + n) − 50: holds on 2 of 5 sizes; fails on 2×2"));
+        assert!(md.contains("A(3, m, n)"));
+    }
+
+    #[test]
+    fn reach_cells_skip_blocks_that_do_not_fit() {
+        assert_eq!(reach_cell(3, 3, 4, &Limits::none()).unwrap(), None);
+        let c = reach_cell(3, 3, 3, &Limits::none()).unwrap().unwrap();
+        // van den Akker's Table 1
+        let want = [[0, 0, 0], [3, 3, 3], [1, 1, 1]];
+        for (r, row) in want.iter().enumerate() {
+            for (col, &v) in row.iter().enumerate() {
+                assert_eq!(c.moves[r][col], Some(v));
+            }
+        }
+        assert_eq!(c.max, Some(3));
+    }
+
+    #[test]
+    fn quasi_linear_fits() {
+        // 2×n with 3 blocks, as computed: ⌊3n/2⌋ − 5 from n = 6
+        let v: Vec<(usize, u32)> = [1, 2, 4, 4, 5, 7, 8, 10, 11, 13, 14]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i + 3, x))
+            .collect();
+        let f = fit_quasi_linear(&v).unwrap();
+        assert_eq!((f.period, f.slope, f.from), (2, 3, 6));
+        assert_eq!(f.text, "⌊3n/2⌋ − 5");
+        // a linear sequence: period 1
+        let v: Vec<(usize, u32)> = (2..10).map(|n| (n, 12 * n as u32 + 2)).collect();
+        let f = fit_quasi_linear(&v).unwrap();
+        assert_eq!((f.period, f.slope, f.from), (1, 12, 2));
+        assert_eq!(f.text, "12n + 2");
+        // ceiling form
+        let v: Vec<(usize, u32)> = (3..12).map(|n| (n, (3 * n as u32).div_ceil(2))).collect();
+        assert_eq!(fit_quasi_linear(&v).unwrap().text, "⌈3n/2⌉");
+        // too short to tell
+        assert_eq!(fit_quasi_linear(&[(3, 1), (4, 5)]), None);
+    }
+
+    #[test]
+    fn formula_checks_find_where_a_formula_starts_to_hold() {
+        let values = [(3, 4), (4, 5), (5, 7), (6, 9), (7, 10)];
+        let c = check_formula("n + 3", &values, |n| n as i64 + 3);
+        assert_eq!(c.holds_from, Some(6));
+        let c = check_formula("n", &values, |n| n as i64);
+        assert_eq!(c.holds_from, None);
+        let c = check_formula("⌊3n/2⌋", &[(4, 1), (5, 7), (6, 9)], |n| {
+            3 * n as i64 / 2
+        });
+        assert_eq!(c.holds_from, Some(5));
+        assert_eq!(c.values[0], (4, 1, 6));
+    }
+}

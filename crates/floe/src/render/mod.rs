@@ -1,0 +1,3 @@
+//! SVG pictures: plots (and, later, boards and solutions).
+
+pub mod plot;
