@@ -1339,3 +1339,253 @@ fn a_closed_stdout_is_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+// ---------------------------------------------------------------------------------------
+// analysis commands
+
+#[test]
+fn space_of_an_empty_board_and_the_table() {
+    let doc = floe(&[
+        "space", "--rows", "4", "--cols", "5", "--blocks", "3", "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(u(&doc["states"]), 744);
+    let doc = floe(&[
+        "table",
+        "space",
+        "--max-rows",
+        "4",
+        "--max-cols",
+        "5",
+        "--max-blocks",
+        "3",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    let cells = doc["cells"].as_array().unwrap();
+    // sizes 2×2..2×5, 3×3..3×5, 4×4, 4×5 = 9, blocks 1..=3
+    assert_eq!(cells.len(), 27);
+    let c = cells
+        .iter()
+        .find(|c| c["rows"] == 4 && c["cols"] == 4 && c["blocks"] == 3)
+        .unwrap();
+    assert_eq!(u(&c["states"]), 428);
+    assert_eq!(c["formula_holds"], true);
+    assert_eq!(doc["formulas"][0]["fails"][0], "2x2");
+    let md = floe(&[
+        "table",
+        "space",
+        "--max-rows",
+        "3",
+        "--max-cols",
+        "3",
+        "--max-blocks",
+        "2",
+    ])
+    .code(0)
+    .stdout;
+    assert!(md.contains("| blocks | 2×2 | 2×3 | 3×3 |"), "{md}");
+}
+
+#[test]
+fn reach_and_strip_tables() {
+    let doc = floe(&[
+        "table",
+        "reach",
+        "--min-size",
+        "4",
+        "--max-size",
+        "5",
+        "--blocks",
+        "3,4",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    let t = doc["tables"].as_array().unwrap();
+    assert_eq!(t.len(), 4);
+    let five = t
+        .iter()
+        .find(|c| c["rows"] == 5 && c["blocks"] == 3)
+        .unwrap();
+    assert_eq!(u(&five["max"]), 10);
+    let doc = floe(&[
+        "table",
+        "strip",
+        "--heights",
+        "2",
+        "--max-width",
+        "12",
+        "--blocks",
+        "3",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    let s = &doc["series"][0];
+    assert_eq!(s["closed_form"]["text"], "⌊3n/2⌋ − 5");
+    assert_eq!(u(&doc["thesis_pattern"][0]["holds_from"]), 7);
+    let text = floe(&["table", "patterns", "--max-size", "5", "--blocks", "3"])
+        .code(0)
+        .stdout;
+    assert!(text.contains("| 5×5 | Yes (10 pushes) |"), "{text}");
+}
+
+#[test]
+fn analyze_reports_the_contract_fields() {
+    let doc = floe(&["analyze", &zelda(), "-l", "STST3", "--json"])
+        .code(0)
+        .json();
+    for field in [
+        "states",
+        "sccs",
+        "largest_scc",
+        "dead_ends",
+        "solvable_states",
+        "unsolvable_states",
+        "irreversible_moves",
+        "entirely_reversible",
+    ] {
+        assert!(!doc[field].is_null(), "{field} missing: {doc}");
+    }
+    assert_eq!(u(&doc["states"]), 16);
+    assert_eq!(doc["entirely_reversible"], false);
+    assert_eq!(
+        u(&doc["solvable_states"]) + u(&doc["unsolvable_states"]),
+        16
+    );
+    let doc = floe(&[
+        "analyze",
+        &zelda(),
+        "-l",
+        "MCTOD",
+        "--max-states",
+        "1000",
+        "--json",
+    ])
+    .code(1)
+    .json();
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["limit"], "max-states");
+}
+
+#[test]
+fn profile_writes_json_csv_and_svg() {
+    let svg = Temp::new("profile.svg");
+    let csv = Temp::new("profile.csv");
+    let doc = floe(&[
+        "profile",
+        &zelda(),
+        "-l",
+        "TPSPR1",
+        "--factors",
+        "0,5,100",
+        "--svg",
+        &svg.path(),
+        "--csv",
+        &csv.path(),
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(u(&doc["states"]), 173);
+    let f = doc["factors"].as_array().unwrap();
+    assert_eq!(f.len(), 3);
+    assert_eq!(u(&f[0]["max"]), 11);
+    let last = f[2]["cumulative"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last[0].as_f64(), Some(1.0));
+    assert_eq!(u(&last[1]), 173);
+    let picture = svg.read();
+    assert!(picture.starts_with("<svg") && picture.contains("factor 100"));
+    assert_eq!(
+        picture.matches("<polyline").count() + picture.matches("<path").count() >= 3,
+        true
+    );
+    let table = csv.read();
+    assert!(table.starts_with("factor,difficulty,normalised,positions,cumulative\n"));
+    assert!(table.lines().any(|l| l.starts_with("100,")));
+}
+
+#[test]
+fn patterns_annotate_a_solution() {
+    let level = Temp::with(
+        "train.txt",
+        b"$$$---\n------\n------\n---.--\n------\n------\n",
+    );
+    let doc = floe(&["patterns", &level.path(), "--json"]).code(0).json();
+    assert_eq!(doc["solved"], true);
+    assert_eq!(u(&doc["trains"]), 1);
+    let moves = doc["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 12);
+    assert!(moves[8..].iter().all(|m| m["pattern"] == "train"));
+    assert!(moves[..8].iter().all(|m| m["pattern"].is_null()));
+}
+
+#[test]
+fn randomised_solvers_are_seeded() {
+    let run = |seed: &str| {
+        floe(&[
+            "solve",
+            &zelda(),
+            "-l",
+            "TPIBC1",
+            "--algo",
+            "mc",
+            "--playouts",
+            "500",
+            "--seed",
+            seed,
+            "--json",
+        ])
+        .json()
+    };
+    let a = run("7");
+    let b = run("7");
+    assert_eq!(a["moves"], b["moves"]);
+    assert_eq!(a["solver"]["name"], "mc");
+    if a["solved"] == true {
+        assert!(u(&a["pushes"]) >= 7);
+    }
+    // a cap too small to solve: no proof, so exit 1
+    let doc = floe(&[
+        "solve",
+        &zelda(),
+        "-l",
+        "TPIBC2",
+        "--algo",
+        "random",
+        "--max-moves",
+        "3",
+        "--json",
+    ])
+    .code(1)
+    .json();
+    assert_eq!(doc["solved"], false);
+    assert_eq!(doc["status"], "gave-up");
+    let doc = floe(&[
+        "bench-solvers",
+        &zelda(),
+        "-l",
+        "STST2",
+        "--algo",
+        "mc",
+        "--playouts",
+        "200",
+        "--runs",
+        "5",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(u(&doc["runs"]), 5);
+    assert_eq!(u(&doc["optimum"]["fewest_pushes"]["pushes"]), 7);
+    assert!(doc["success_rate"].as_f64().unwrap() >= 0.0);
+    floe(&["bench-solvers", &zelda(), "-l", "STST2", "--algo", "bfs"]).code(2);
+}

@@ -93,6 +93,8 @@ where
     let begin = Instant::now();
     let deadline = limits.timeout.map(|t| begin + t);
     let max = limits.max_states.unwrap_or(u64::MAX);
+    // Without a state limit, workers count privately and add up once per chunk.
+    let limited = limits.max_states.is_some();
     let rank = |s: &P::State| {
         p.rank(s)
             .expect("a puzzle with a rank space ranks every state")
@@ -141,21 +143,30 @@ where
                         hit(LimitKind::Timeout);
                         return (out, a);
                     }
-                    let mut found = Vec::new();
-                    let mut gen = 0u64;
+                    // Two passes: first every successor of the chunk with its rank, then the
+                    // probes of the bit array in a tight loop, which keeps many cache misses
+                    // in flight at once.
+                    let mut candidates: Vec<(u64, P::State)> = Vec::with_capacity(chunk.len() * 16);
                     for s in chunk.iter() {
-                        p.for_each_next(s, |t| {
-                            gen += 1;
-                            if !seen.claim(rank(&t)) {
-                                return;
-                            }
-                            if stored.fetch_add(1, Ordering::Relaxed) >= max {
-                                hit(LimitKind::MaxStates);
-                                return;
-                            }
-                            visit(&mut a, &t, depth);
-                            found.push(t);
-                        });
+                        p.for_each_next(s, |t| candidates.push((rank(&t), t)));
+                    }
+                    let gen = candidates.len() as u64;
+                    let mut found = Vec::new();
+                    let mut new_here = 0u64;
+                    for (r, t) in candidates {
+                        if !seen.claim(r) {
+                            continue;
+                        }
+                        if limited && stored.fetch_add(1, Ordering::Relaxed) >= max {
+                            hit(LimitKind::MaxStates);
+                            break;
+                        }
+                        new_here += 1;
+                        visit(&mut a, &t, depth);
+                        found.push(t);
+                    }
+                    if !limited {
+                        stored.fetch_add(new_here, Ordering::Relaxed);
                     }
                     expanded.fetch_add(chunk.len() as u64, Ordering::Relaxed);
                     generated.fetch_add(gen, Ordering::Relaxed);
