@@ -1,0 +1,428 @@
+//! The theses' tables, computed exactly.
+
+use super::solving::reach_grid;
+use super::*;
+
+#[derive(Serialize)]
+struct FormulaSummary {
+    formula: &'static str,
+    checked: usize,
+    holds: usize,
+    fails: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct TableSpaceJson<'a> {
+    cells: &'a [SpaceCell],
+    formulas: Vec<FormulaSummary>,
+    complete: bool,
+    seconds: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+pub fn table_space(a: TableSpaceArgs) -> Result<Done, Error> {
+    let t = Instant::now();
+    let limits = a.limits.limits();
+    let cells = space_table(
+        a.max_rows as usize,
+        a.max_cols as usize,
+        a.max_blocks as usize,
+        &limits,
+        |c| {
+            cell_progress(format!(
+                "{}×{} with {} blocks: {} ({:.1} s)",
+                c.rows,
+                c.cols,
+                c.blocks,
+                c.states.map_or("—".into(), thousands),
+                c.seconds
+            ))
+        },
+    )?;
+    clear_progress();
+    let complete = cells.iter().all(|c| c.limit.is_none());
+    if a.json {
+        let formulas = [
+            (2, "A(2,m,n) = 12(m+n) - 50"),
+            (3, "A(3,m,n) = 492 - 100x + 12xy - 18y - 8x^2"),
+        ]
+        .iter()
+        .map(|&(k, formula)| {
+            let checked: Vec<&SpaceCell> = cells
+                .iter()
+                .filter(|c| c.blocks == k && c.formula_holds.is_some())
+                .collect();
+            FormulaSummary {
+                formula,
+                checked: checked.len(),
+                holds: checked
+                    .iter()
+                    .filter(|c| c.formula_holds == Some(true))
+                    .count(),
+                fails: checked
+                    .iter()
+                    .filter(|c| c.formula_holds == Some(false))
+                    .map(|c| format!("{}x{}", c.rows, c.cols))
+                    .collect(),
+            }
+        })
+        .collect();
+        out::json(&TableSpaceJson {
+            cells: &cells,
+            formulas,
+            complete,
+            seconds: t.elapsed().as_secs_f64(),
+            peak_rss_bytes: out::peak_rss_bytes(),
+        });
+    } else {
+        outln!("Reachable positions on empty boards (blocks start along the edge, clockwise from the top-left corner)\n");
+        outp!("{}", space_table_markdown(&cells));
+        outln!("\n{} cells in {}", cells.len(), human_time(t.elapsed()));
+    }
+    Ok(if complete {
+        Done::Answered
+    } else {
+        Done::NoAnswer
+    })
+}
+
+#[derive(Serialize)]
+struct TableReachJson<'a> {
+    tables: &'a [ReachCell],
+    complete: bool,
+    seconds: f64,
+}
+
+pub fn table_reach(a: TableReachArgs) -> Result<Done, Error> {
+    let t = Instant::now();
+    let limits = a.limits.limits();
+    let boards: Vec<(usize, usize)> = (a.min_size..=a.max_size)
+        .map(|s| (s as usize, s as usize))
+        .collect();
+    let tables = reach_tables(&boards, &a.blocks, &limits, |c| {
+        cell_progress(format!(
+            "{}×{} with {} blocks: max {} ({:.1} s)",
+            c.rows,
+            c.cols,
+            c.blocks,
+            c.max.map_or("-".into(), |m| m.to_string()),
+            c.seconds
+        ))
+    })?;
+    clear_progress();
+    let complete = tables.iter().all(|c| c.limit.is_none());
+    if a.json {
+        out::json(&TableReachJson {
+            tables: &tables,
+            complete,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+        return Ok(if complete {
+            Done::Answered
+        } else {
+            Done::NoAnswer
+        });
+    }
+    outln!("Fewest pushes to rest a block on each cell of an empty board, blocks starting in the top row from the left\n");
+    for (m, n) in &boards {
+        let row: Vec<&ReachCell> = tables
+            .iter()
+            .filter(|c| (c.rows, c.cols) == (*m, *n))
+            .collect();
+        if row.is_empty() {
+            continue;
+        }
+        let heads: Vec<String> = row.iter().map(|c| format!("{} blocks", c.blocks)).collect();
+        outln!("{m}×{n}: {}", heads.join(" | "));
+        let grids: Vec<Vec<String>> = row
+            .iter()
+            .map(|c| {
+                reach_grid(&to_reach(c))
+                    .lines()
+                    .map(str::to_string)
+                    .collect()
+            })
+            .collect();
+        let width = grids
+            .iter()
+            .map(|g| g.iter().map(|l| l.chars().count()).max().unwrap_or(0))
+            .collect::<Vec<_>>();
+        for line in 0..*m {
+            let parts: Vec<String> = grids
+                .iter()
+                .zip(&width)
+                .map(|(g, w)| format!("{:<w$}", g.get(line).map_or("", String::as_str), w = *w))
+                .collect();
+            outln!("{}", parts.join("   "));
+        }
+        outln!();
+    }
+    let ks: Vec<usize> = a.blocks.clone();
+    outln!("Hardest cell (van den Akker's Table 10) and mean (Table 11):\n");
+    let mut head = String::from("| board |");
+    for k in &ks {
+        head.push_str(&format!(" max, {k} blocks | mean, {k} blocks |"));
+    }
+    outln!("{head}");
+    outln!("|---|{}", "---:|---:|".repeat(ks.len()));
+    for (m, n) in &boards {
+        let mut line = format!("| {m}×{n} |");
+        for k in &ks {
+            match tables
+                .iter()
+                .find(|c| (c.rows, c.cols, c.blocks) == (*m, *n, *k))
+            {
+                Some(c) => line.push_str(&format!(
+                    " {} | {} |",
+                    c.max.map_or("-".into(), |x| x.to_string()),
+                    c.mean.map_or("-".into(), |x| format!("{x:.2}"))
+                )),
+                None => line.push_str(" — | — |"),
+            }
+        }
+        outln!("{line}");
+    }
+    outln!("\n{} tables in {}", tables.len(), human_time(t.elapsed()));
+    Ok(if complete {
+        Done::Answered
+    } else {
+        Done::NoAnswer
+    })
+}
+
+fn to_reach(c: &ReachCell) -> Reach {
+    Reach {
+        rows: c.rows,
+        cols: c.cols,
+        moves: c.moves.clone(),
+        states: c.states,
+        limit: None,
+        stats: Default::default(),
+    }
+}
+
+#[derive(Serialize)]
+struct StripSeries {
+    height: usize,
+    blocks: usize,
+    /// (width, hardest cell)
+    hardest: Vec<(usize, u32)>,
+    closed_form: Option<QuasiLinear>,
+}
+
+#[derive(Serialize)]
+struct StripJson<'a> {
+    series: &'a [StripSeries],
+    thesis_pattern: Vec<PatternCheck>,
+    compare_width: usize,
+    complete: bool,
+    seconds: f64,
+}
+
+/// The thesis's description of the 2×n and 3×n hardest cells with 3 blocks: from some width
+/// on, each extra column adds 2 pushes at even n and 1 at odd n.
+#[derive(Serialize)]
+struct PatternCheck {
+    height: usize,
+    blocks: usize,
+    /// First n such that v(m) − v(m−1) is 2 for even m and 1 for odd m for every m ≥ n
+    /// computed.
+    holds_from: Option<usize>,
+}
+
+pub fn table_strip(a: TableStripArgs) -> Result<Done, Error> {
+    let t = Instant::now();
+    let limits = a.limits.limits();
+    let mut series = Vec::new();
+    let mut complete = true;
+    for &h in &a.heights {
+        for &k in &a.blocks {
+            let mut hardest = Vec::new();
+            for n in k.max(3)..=a.max_width as usize {
+                if let Some(c) = reach_cell(h, n, k, &limits)? {
+                    cell_progress(format!("{h}×{n} with {k} blocks ({:.1} s)", c.seconds));
+                    complete &= c.limit.is_none();
+                    if let Some(m) = c.max {
+                        hardest.push((n, m));
+                    }
+                }
+            }
+            let closed_form = fit_quasi_linear(&hardest);
+            series.push(StripSeries {
+                height: h,
+                blocks: k,
+                hardest,
+                closed_form,
+            });
+        }
+    }
+    clear_progress();
+    let thesis_pattern: Vec<PatternCheck> = series
+        .iter()
+        .filter(|s| s.blocks == 3)
+        .map(|s| PatternCheck {
+            height: s.height,
+            blocks: s.blocks,
+            holds_from: increments_hold_from(&s.hardest),
+        })
+        .collect();
+    if a.json {
+        out::json(&StripJson {
+            series: &series,
+            thesis_pattern,
+            compare_width: a.compare_width,
+            complete,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+        return Ok(if complete {
+            Done::Answered
+        } else {
+            Done::NoAnswer
+        });
+    }
+    outln!("Hardest cell (fewest pushes to its hardest cell) on h×n boards, blocks starting in the top row from the left\n");
+    let mut head = String::from("| n |");
+    for s in &series {
+        head.push_str(&format!(" {}×n, {} blocks |", s.height, s.blocks));
+    }
+    outln!("{head}");
+    outln!("|---|{}", "---:|".repeat(series.len()));
+    for n in 3..=a.max_width as usize {
+        let mut line = format!("| {n} |");
+        for s in &series {
+            match s.hardest.iter().find(|(w, _)| *w == n) {
+                Some((_, m)) => line.push_str(&format!(" {m} |")),
+                None => line.push_str(" — |"),
+            }
+        }
+        outln!("{line}");
+    }
+    outln!("\nClosed forms fitted to the values above (hardest(n) for n from the given width on):");
+    for s in &series {
+        match &s.closed_form {
+            Some(f) => outln!(
+                "  {}×n, {} blocks: {}   (n ≥ {})",
+                s.height,
+                s.blocks,
+                f.text,
+                f.from
+            ),
+            None => outln!(
+                "  {}×n, {} blocks: no closed form settles within n ≤ {}",
+                s.height,
+                s.blocks,
+                a.max_width
+            ),
+        }
+    }
+    for p in &thesis_pattern {
+        match p.holds_from {
+            Some(n) => outln!(
+                "  {}×n, 3 blocks: van den Akker's pattern (the step to n adds 2 at even n, 1 at odd n) holds for every n ≥ {n}",
+                p.height
+            ),
+            None => outln!("  {}×n, 3 blocks: van den Akker's pattern does not settle", p.height),
+        }
+    }
+    let w = a.compare_width;
+    outln!("\nHardest cell at width {w} by number of blocks (van den Akker's Table 13):");
+    for &h in &a.heights {
+        let vals: Vec<String> = series
+            .iter()
+            .filter(|s| s.height == h)
+            .filter_map(|s| {
+                s.hardest
+                    .iter()
+                    .find(|(n, _)| *n == w)
+                    .map(|(_, m)| format!("{} blocks: {m}", s.blocks))
+            })
+            .collect();
+        outln!("  {h}×{w}: {}", vals.join(", "));
+    }
+    outln!("\ncomputed in {}", human_time(t.elapsed()));
+    Ok(if complete {
+        Done::Answered
+    } else {
+        Done::NoAnswer
+    })
+}
+
+/// First n from which every step v(n) − v(n−1) is 2 at even n and 1 at odd n.
+fn increments_hold_from(values: &[(usize, u32)]) -> Option<usize> {
+    let ok = |i: usize| {
+        let (n, v) = values[i];
+        let (_, u) = values[i - 1];
+        v as i64 - u as i64 == if n % 2 == 0 { 2 } else { 1 }
+    };
+    let mut start = values.len();
+    while start > 1 && ok(start - 1) {
+        start -= 1;
+    }
+    (values.len() - start >= 2).then(|| values[start].0)
+}
+
+#[derive(Serialize)]
+struct PatternRow {
+    rows: usize,
+    cols: usize,
+    blocks: usize,
+    #[serde(flatten)]
+    result: HardestUse,
+    seconds: f64,
+}
+
+pub fn table_patterns(a: TablePatternsArgs) -> Result<Done, Error> {
+    let t = Instant::now();
+    let limits = a.limits.limits();
+    let mut rows = Vec::new();
+    for size in a.min_size as usize..=a.max_size as usize {
+        for &k in &a.blocks {
+            if k > size {
+                continue;
+            }
+            let c = Instant::now();
+            let level = Level::empty_board(size, size, k)?;
+            let result = hardest_use(&level, &limits)?;
+            cell_progress(format!(
+                "{size}×{size} with {k} blocks ({:.1} s)",
+                c.elapsed().as_secs_f64()
+            ));
+            rows.push(PatternRow {
+                rows: size,
+                cols: size,
+                blocks: k,
+                result,
+                seconds: c.elapsed().as_secs_f64(),
+            });
+        }
+    }
+    clear_progress();
+    if a.json {
+        out::json(&rows);
+        return Ok(Done::Answered);
+    }
+    outln!("Are trains (and zigzags) part of a fastest way to the hardest cells? (van den Akker's Table 9)\n");
+    let mut head = String::from("| board |");
+    for k in &a.blocks {
+        head.push_str(&format!(" {k} blocks |"));
+    }
+    outln!("{head}");
+    outln!("|---|{}", "---|".repeat(a.blocks.len()));
+    for size in a.min_size as usize..=a.max_size as usize {
+        let mut line = format!("| {size}×{size} |");
+        for k in &a.blocks {
+            match rows.iter().find(|r| (r.rows, r.blocks) == (size, *k)) {
+                Some(r) => line.push_str(&format!(
+                    " {} ({} pushes{}) |",
+                    if r.result.train { "Yes" } else { "No" },
+                    r.result.pushes,
+                    if r.result.zigzag { ", zigzag too" } else { "" }
+                )),
+                None => line.push_str(" — |"),
+            }
+        }
+        outln!("{line}");
+    }
+    outln!("\n{} boards in {}", rows.len(), human_time(t.elapsed()));
+    Ok(Done::Answered)
+}
