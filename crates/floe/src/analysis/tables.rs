@@ -395,6 +395,19 @@ fn quasi_linear_text(period: usize, slope: i64, offset: &[i64]) -> String {
             return format!("⌈{sn}/2⌉{}", signed(ce / 2));
         }
     }
+    if ce % 2 == 0 {
+        let s_floor = if slope == 1 {
+            String::new()
+        } else {
+            slope.to_string()
+        };
+        if co == ce - slope {
+            return format!("{s_floor}⌊n/2⌋{}", signed(ce / 2));
+        }
+        if co == ce + slope {
+            return format!("{s_floor}⌈n/2⌉{}", signed(ce / 2));
+        }
+    }
     format!(
         "({sn}{})/2 for even n, ({sn}{})/2 for odd n",
         signed(ce),
@@ -491,6 +504,9 @@ mod tests {
         // ceiling form
         let v: Vec<(usize, u32)> = (3..12).map(|n| (n, (3 * n as u32).div_ceil(2))).collect();
         assert_eq!(fit_quasi_linear(&v).unwrap().text, "⌈3n/2⌉");
+        // steps of 3 every other column: 3⌊n/2⌋ − 11
+        let v: Vec<(usize, u32)> = (14..21).map(|n| (n, 3 * (n as u32 / 2) - 11)).collect();
+        assert_eq!(fit_quasi_linear(&v).unwrap().text, "3⌊n/2⌋ − 11");
         // too short to tell
         assert_eq!(fit_quasi_linear(&[(3, 1), (4, 5)]), None);
     }

@@ -91,6 +91,12 @@ pub trait RandomMoves: Puzzle {
         state: &Self::State,
         rng: &mut G,
     ) -> Option<(Self::Move, Self::State)>;
+
+    /// Whether `None` from [`RandomMoves::random_move`] means that the position has no legal
+    /// move at all (true of [`LegalOnly`]): a random game then ends at once instead of
+    /// drawing on to its cap, which changes no outcome (the position can never change) but
+    /// saves the futile draws.
+    const NONE_MEANS_STUCK: bool = false;
 }
 
 /// Redrawn attempts of [`LegalOnly`] before it falls back to listing the successors.
@@ -139,6 +145,8 @@ impl<P: Puzzle> Puzzle for LegalOnly<'_, P> {
 }
 
 impl<P: RandomMoves> RandomMoves for LegalOnly<'_, P> {
+    const NONE_MEANS_STUCK: bool = true;
+
     #[inline]
     fn random_move<G: Rng + ?Sized>(
         &self,
@@ -210,10 +218,14 @@ where
             break;
         }
         attempts += 1;
-        if let Some((m, next)) = p.random_move(&state, rng) {
-            moves.push(m);
-            solved = p.is_goal(&next);
-            state = next;
+        match p.random_move(&state, rng) {
+            Some((m, next)) => {
+                moves.push(m);
+                solved = p.is_goal(&next);
+                state = next;
+            }
+            None if P::NONE_MEANS_STUCK => break,
+            None => {}
         }
     }
     Playout {
@@ -239,11 +251,15 @@ where
     }
     let mut state = from.clone();
     for attempt in 1..=max_moves {
-        if let Some((_, next)) = p.random_move(&state, rng) {
-            if p.is_goal(&next) {
-                return Some(attempt);
+        match p.random_move(&state, rng) {
+            Some((_, next)) => {
+                if p.is_goal(&next) {
+                    return Some(attempt);
+                }
+                state = next;
             }
-            state = next;
+            None if P::NONE_MEANS_STUCK => return None,
+            None => {}
         }
     }
     None
