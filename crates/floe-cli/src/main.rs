@@ -41,7 +41,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solve a level: fewest pushes (bfs, astar, idastar) or least difficulty.
+    /// Solve a level: fewest pushes (bfs, astar, idastar) or least difficulty. Ice blocks by
+    /// default; other games with --game or a `Game:` line in the file.
     Solve(SolveArgs),
     /// Count the positions reachable from a level's start.
     Space(SpaceArgs),
@@ -68,6 +69,44 @@ enum Command {
     /// The least difficulty of every reachable position, per block-change factor, with the
     /// cumulative curves of Kluiver's Figures 19–27.
     Profile(ProfileArgs),
+    /// Classify every board of one size: PushPush census with equivalence classes and
+    /// difficulty.
+    #[command(subcommand)]
+    Census(CensusCommand),
+    /// Monte Carlo experiments on challenge setups of the physical solitaire puzzles.
+    Experiment(cmd::solitaire::ExperimentArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum CensusCommand {
+    /// Every PushPush board of one size: fewest pushes, unsolvable boards, hardest boards,
+    /// equivalence classes.
+    Pushpush(CensusArgs),
+}
+
+#[derive(Args, Debug)]
+struct CensusArgs {
+    /// Board rows.
+    #[arg(long, value_name = "R")]
+    rows: usize,
+    /// Board columns.
+    #[arg(long, value_name = "C")]
+    cols: usize,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    k: usize,
+    /// Also compute every solvable board's difficulty (thesis equation 3) and its histograms.
+    #[arg(long)]
+    difficulty: bool,
+    /// Write the histograms as an SVG picture (with --difficulty also the difficulty plots).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// How many of the hardest boards to list (all of them have the most pushes).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    hardest: usize,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -260,6 +299,16 @@ struct SolveArgs {
     /// Print the board after every push.
     #[arg(long)]
     boards: bool,
+    /// The game: ice (default), pushpush, icetower, boxoff, pretzel or fujisan. Without it a
+    /// `Game:` line in the file decides.
+    #[arg(long, value_name = "GAME")]
+    game: Option<floe::games::Game>,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*).
+    #[arg(long, value_name = "K")]
+    k: Option<usize>,
+    /// Ice Tower: accept arrows and dispensers, with floe's documented semantics.
+    #[arg(long)]
+    dynamic: bool,
     #[command(flatten)]
     limits: LimitArgs,
     /// One JSON document on standard output.
@@ -513,6 +562,8 @@ fn main() -> ExitCode {
         Command::Analyze(a) => cmd::analyze(a),
         Command::BenchSolvers(a) => cmd::bench_solvers(a),
         Command::Profile(a) => cmd::profile(a),
+        Command::Census(CensusCommand::Pushpush(a)) => cmd::pushpush::census(a),
+        Command::Experiment(a) => cmd::solitaire::experiment(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@
 //! - [`analysis`]: measurements built on the search (reach tables).
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
+//! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
 //! - [`render`]: SVG pictures and plots.
 
 pub mod analysis;
@@ -13,6 +14,7 @@ pub mod bits;
 mod error;
 pub mod games;
 pub mod grid;
+pub mod input;
 pub mod render;
 pub mod search;
 

@@ -4,8 +4,13 @@
 //!   demo);
 //! - [`tables`]: the theses' tables (table space, reach, strip, patterns);
 //! - [`analysis`]: analyze, profile, patterns, bench-solvers.
+//! - [`pushpush`], [`icetower`], [`solitaire`]: solving the other games (`solve --game`),
+//!   the PushPush census and the solitaire experiments.
 
 mod analysis;
+pub mod icetower;
+pub mod pushpush;
+pub mod solitaire;
 mod solving;
 mod tables;
 

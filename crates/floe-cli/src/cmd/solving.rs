@@ -1,6 +1,7 @@
 //! Solving and the basic measurements of a level.
 
 use super::*;
+use floe::games::Game;
 
 #[derive(Serialize)]
 struct SolveJson<'a> {
@@ -28,7 +29,36 @@ fn status_name(s: Status) -> (&'static str, Option<&'static str>) {
     }
 }
 
+/// The game of `floe solve`: the `--game` flag, else the file's `Game:` line, else ice blocks.
+fn game_of_file(a: &SolveArgs) -> Result<Game, Error> {
+    if let Some(g) = a.game {
+        return Ok(g);
+    }
+    let (text, file) = floe::input::read_text(&a.level.file)?;
+    match floe::games::game_of(&text) {
+        Ok(g) => Ok(g.unwrap_or(Game::Ice)),
+        Err((line, col, message)) => Err(Error::Parse(floe::ParseError {
+            file,
+            line,
+            col,
+            message,
+        })),
+    }
+}
+
 pub fn solve(a: SolveArgs) -> Result<Done, Error> {
+    let game = game_of_file(&a)?;
+    match game {
+        Game::Ice => {}
+        Game::PushPush => return super::pushpush::solve(&a),
+        Game::IceTower => return super::icetower::solve(&a),
+        Game::BoxOff | Game::Pretzel | Game::Fujisan => return super::solitaire::solve(&a, game),
+    }
+    if a.k.is_some() || a.dynamic {
+        return Err(Error::invalid(
+            "--k is a PushPush option and --dynamic an Ice Tower option; this is an ice block level",
+        ));
+    }
     let p = load_one(&a.level)?;
     let algorithm = match a.algo {
         SolveAlgo::Exact(x) => x,

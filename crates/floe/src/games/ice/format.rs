@@ -66,38 +66,7 @@ pub fn parse(text: &str, file: &str, format: Option<Format>) -> Result<Vec<Level
 
 /// Reads and parses a level file; `-` reads standard input.
 pub fn load(path: &Path, format: Option<Format>) -> Result<Vec<Level>, Error> {
-    let (text, name) = if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::Io {
-            path: "<stdin>".into(),
-            source: e,
-        })?;
-        (s, "<stdin>".to_string())
-    } else {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| Error::Io {
-            path: name.clone(),
-            source: e,
-        })?;
-        let s = String::from_utf8(bytes).map_err(|e| {
-            let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let line_start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            // the prefix is valid UTF-8: count characters, not bytes
-            let col =
-                std::str::from_utf8(&before[line_start..]).map_or(1, |t| t.chars().count() + 1);
-            Error::Parse(ParseError {
-                file: name.clone(),
-                line,
-                col,
-                message: "the file is not valid UTF-8 text".into(),
-            })
-        })?;
-        (s, name)
-    };
+    let (text, name) = crate::input::read_text(path)?;
     let mut levels = parse(&text, &name, format)?;
     // Kluiver's files carry no names: use the file's stem.
     if levels.iter().all(|l| l.title.is_none()) {

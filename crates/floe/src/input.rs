@@ -1,0 +1,88 @@
+//! Reading level files: UTF-8 text with a clear error, `-` for standard input.
+
+use crate::error::{Error, ParseError};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Standard input, read once: every reader of `-` sees the same bytes (a command may look at
+/// a file twice, e.g. for its `Game:` line and then for its levels).
+static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+
+/// Reads a text file (`-` reads standard input) and returns its text, without a leading byte
+/// order mark, and the name to use in messages. Text that is not UTF-8 gives a
+/// `file:line:col` error at the first bad byte.
+pub fn read_text(path: &Path) -> Result<(String, String), Error> {
+    let (bytes, name) = if path.as_os_str() == "-" {
+        let name = "<stdin>".to_string();
+        let read = STDIN.get_or_init(|| {
+            let mut b = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+                .map(|_| b)
+                .map_err(|e| e.to_string())
+        });
+        match read {
+            Ok(b) => (b.clone(), name),
+            Err(m) => {
+                return Err(Error::Io {
+                    path: name,
+                    source: std::io::Error::other(m.clone()),
+                })
+            }
+        }
+    } else {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| Error::Io {
+            path: name.clone(),
+            source: e,
+        })?;
+        (bytes, name)
+    };
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok((strip_bom(&s).to_string(), name)),
+        Err(e) => {
+            let (line, col) = position(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
+            Err(Error::Parse(ParseError {
+                file: name,
+                line,
+                col,
+                message: "the file is not valid UTF-8 text".into(),
+            }))
+        }
+    }
+}
+
+fn strip_bom(s: &str) -> &str {
+    s.strip_prefix('\u{feff}').unwrap_or(s)
+}
+
+/// Line and column (1-based, columns in characters) of the byte after `before`.
+fn position(before: &[u8]) -> (usize, usize) {
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    // the prefix is valid UTF-8: count characters, not bytes
+    let col = std::str::from_utf8(&before[line_start..]).map_or(1, |t| t.chars().count() + 1);
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_utf8_is_located() {
+        let dir = std::env::temp_dir().join(format!("floe-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("bad.txt");
+        std::fs::write(&f, b"ok\nab\xffc\n").unwrap();
+        match read_text(&f) {
+            Err(Error::Parse(p)) => assert_eq!((p.line, p.col), (2, 3)),
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(&f, "\u{feff}x\n").unwrap();
+        assert_eq!(read_text(&f).unwrap().0, "x\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
