@@ -101,9 +101,11 @@ struct CensusArgs {
     /// Write the histograms as an SVG picture (with --difficulty also the difficulty plots).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// How many of the hardest boards to list (all of them have the most pushes).
+    /// How many classes of the hardest boards to list, each with a solution.
     #[arg(long, value_name = "N", default_value_t = 10)]
     hardest: usize,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// One JSON document on standard output.
     #[arg(long)]
     json: bool,

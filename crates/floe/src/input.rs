@@ -67,6 +67,48 @@ fn position(before: &[u8]) -> (usize, usize) {
     (line, col)
 }
 
+/// Picks one of the levels of a file: `sel` is a 1-based number or a title (compared without
+/// regard to case). Returns the 0-based index with the level; the error lists what there is.
+pub fn select_titled<'a, T>(
+    items: &'a [T],
+    sel: &str,
+    title: impl Fn(&T) -> Option<&str>,
+) -> Result<(usize, &'a T), Error> {
+    let name = |i: usize| title(&items[i]).map_or_else(|| format!("level {}", i + 1), String::from);
+    if let Ok(n) = sel.trim().parse::<usize>() {
+        return match n.checked_sub(1).and_then(|i| items.get(i).map(|l| (i, l))) {
+            Some(x) => Ok(x),
+            None => Err(Error::invalid(format!(
+                "no level {n}: the file has {} level{} (numbers start at 1)",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" }
+            ))),
+        };
+    }
+    let want = sel.trim().to_lowercase();
+    let matches: Vec<usize> = (0..items.len())
+        .filter(|&i| title(&items[i]).map(str::to_lowercase).as_deref() == Some(want.as_str()))
+        .collect();
+    match matches[..] {
+        [i] => Ok((i, &items[i])),
+        [] => {
+            let names: Vec<String> = (0..items.len()).map(name).collect();
+            Err(Error::invalid(format!(
+                "no level named '{sel}'; the file has: {}",
+                names.join(", ")
+            )))
+        }
+        _ => {
+            let numbers: Vec<String> = matches.iter().map(|i| (i + 1).to_string()).collect();
+            Err(Error::invalid(format!(
+                "{} levels are named '{sel}' (numbers {}); pick one by number",
+                matches.len(),
+                numbers.join(", ")
+            )))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,22 +139,9 @@ fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
+/// A text file (`-`: standard input, read once), UTF-8 checked.
 fn read_text(path: &Path) -> Result<(String, String), Error> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::Io {
-            path: "<stdin>".into(),
-            source: e,
-        })?;
-        return Ok((s, "<stdin>".into()));
-    }
-    let name = path.display().to_string();
-    std::fs::read_to_string(path)
-        .map(|s| (s, name.clone()))
-        .map_err(|e| Error::Io {
-            path: name,
-            source: e,
-        })
+    floe::input::read_text(path)
 }
 
 /// Reports each finished table cell on standard error when it is a terminal.

@@ -2,13 +2,555 @@
 
 use super::*;
 use crate::CensusArgs;
+use floe::games::pushpush::board::{self as ppboard, Board};
+use floe::games::pushpush::census::{
+    census as run_census, Census, CensusOptions, CensusOutcome, DIFFICULTY_BIN, DIFFICULTY_BINS,
+};
+use floe::games::pushpush::{self as pp, Difficulty, Search, Variant};
+use floe::render::plot::{BarChart, BarSeries};
+use floe::search::Outcome;
+use std::collections::BTreeMap;
 
-/// `floe solve` on a PushPush level.
-pub fn solve(_a: &SolveArgs) -> Result<Done, Error> {
-    Err(Error::invalid("PushPush levels cannot be solved yet"))
+fn variant_of(k: Option<usize>) -> Variant {
+    Variant::new(k.unwrap_or(1))
+}
+
+fn load(a: &SolveArgs) -> Result<(Board, String), Error> {
+    if a.level.format.is_some() || a.level.rules.is_some() {
+        return Err(Error::invalid(
+            "--format and --rules are ice block options; PushPush boards have one format and no walking rule",
+        ));
+    }
+    if a.dynamic {
+        return Err(Error::invalid("--dynamic is an Ice Tower option"));
+    }
+    let boards = ppboard::load(&a.level.file)?;
+    let (i, b) = match a.level.level.as_deref() {
+        Some(sel) => ppboard::select(&boards, sel)?,
+        None if boards.len() == 1 => (0, &boards[0]),
+        None => {
+            let names: Vec<String> = boards
+                .iter()
+                .enumerate()
+                .map(|(i, b)| format!("{} {}", i + 1, b.display_name(i)))
+                .collect();
+            return Err(Error::invalid(format!(
+                "{} holds {} boards; pick one with --level N or --level NAME ({})",
+                a.level.file.display(),
+                boards.len(),
+                names.join(", ")
+            )));
+        }
+    };
+    Ok((b.clone(), b.display_name(i)))
+}
+
+#[derive(Serialize)]
+struct SolveJson<'a> {
+    level: &'a str,
+    game: &'static str,
+    variant: String,
+    k: usize,
+    rows: usize,
+    cols: usize,
+    blocks: usize,
+    solved: bool,
+    status: &'static str,
+    limit: Option<&'static str>,
+    pushes: Option<u64>,
+    moves: &'a [Push],
+    difficulty: Option<Difficulty>,
+    states: u64,
+    expanded: u64,
+    seconds: f64,
+}
+
+/// `floe solve` on a PushPush board.
+pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
+    let (board, name) = load(a)?;
+    let search = match a.algo {
+        SolveAlgo::Exact(Algorithm::Bfs) => Search::Bfs,
+        SolveAlgo::Exact(Algorithm::AStar) => Search::AStar,
+        SolveAlgo::Exact(Algorithm::IdaStar) => Search::IdaStar,
+        _ => {
+            return Err(Error::invalid(
+                "PushPush boards are solved with --algo bfs, astar or idastar",
+            ))
+        }
+    };
+    let variant = variant_of(a.k);
+    let mut limits = a.limits.limits();
+    let spinner = Spinner::attach(&mut limits, &format!("solving {name}"));
+    let opts = pp::SolveOptions {
+        variant,
+        search,
+        limits,
+        difficulty: true,
+    };
+    let r = pp::solve(&board, &opts)?;
+    drop(spinner);
+    let (status, limit) = match &r.outcome {
+        Outcome::Solved(_) => ("solved", None),
+        Outcome::Unsolvable => ("unsolvable", None),
+        Outcome::Limit(l) => ("limit", Some(l.name())),
+    };
+    let moves: &[Push] = r.outcome.solution().unwrap_or(&[]);
+    if a.json {
+        out::json(&SolveJson {
+            level: &name,
+            game: "pushpush",
+            variant: variant.name(),
+            k: variant.k,
+            rows: board.rows(),
+            cols: board.cols(),
+            blocks: board.block_count(),
+            solved: status == "solved",
+            status,
+            limit,
+            pushes: r.pushes(),
+            moves,
+            difficulty: r.difficulty,
+            states: r.stats.states,
+            expanded: r.stats.expanded,
+            seconds: r.stats.elapsed.as_secs_f64(),
+        });
+    } else {
+        outln!(
+            "{name}: {}×{} PushPush board, {}, {}",
+            board.rows(),
+            board.cols(),
+            count(board.block_count() as u64, "block", "blocks"),
+            variant.name()
+        );
+        let explored = format!(
+            "{} explored in {}",
+            count(r.stats.states, "position", "positions"),
+            human_time(r.stats.elapsed)
+        );
+        match (&r.outcome, &r.replay) {
+            (Outcome::Solved(m), Some(rep)) => {
+                outln!(
+                    "solved in {} ({explored})",
+                    count(m.len() as u64, "push", "pushes")
+                );
+                if let Some(d) = r.difficulty {
+                    outln!(
+                        "difficulty {:.3} (thesis equation 3: {} of {} moves in the push tree to depth {} are solutions)",
+                        d.value,
+                        d.solutions,
+                        d.possible_moves,
+                        d.pushes
+                    );
+                }
+                if a.boards {
+                    outp!("{}", indent(&board.rows_text()));
+                }
+                for (i, s) in rep.steps.iter().enumerate() {
+                    outln!("{:>4}. {}", i + 1, s.push);
+                    if a.boards {
+                        outp!("{}", indent(&s.board.rows_text()));
+                    }
+                }
+            }
+            (Outcome::Unsolvable, _) => {
+                outln!("no solution: every reachable position explored ({explored})")
+            }
+            (Outcome::Limit(l), _) => outln!("stopped by --{l}: {explored}, no answer"),
+            (Outcome::Solved(_), None) => {
+                return Err(Error::Internal("a solution without its replay".into()))
+            }
+        }
+    }
+    Ok(match r.outcome {
+        Outcome::Limit(_) => Done::NoAnswer,
+        _ => Done::Answered,
+    })
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+#[derive(Serialize)]
+struct BlockJson {
+    blocks: usize,
+    solvable: u64,
+    unsolvable: u64,
+    by_pushes: BTreeMap<String, u64>,
+}
+
+#[derive(Serialize)]
+struct HardJson {
+    board: String,
+    boards_in_class: u64,
+    moves: Vec<Push>,
+}
+
+#[derive(Serialize)]
+struct HardestJson {
+    pushes: u32,
+    count: u64,
+    classes: u64,
+    boards: Vec<String>,
+    solutions: Vec<HardJson>,
+}
+
+#[derive(Serialize)]
+struct ClassesJson {
+    robot_region: u64,
+    symmetry: u64,
+    both: u64,
+}
+
+#[derive(Serialize)]
+struct DifficultyJson {
+    bin_width: f64,
+    by_pushes: BTreeMap<String, Vec<u64>>,
+    by_blocks: BTreeMap<String, Vec<u64>>,
+    mean_by_pushes: BTreeMap<String, f64>,
+    mean_by_blocks: BTreeMap<String, f64>,
+    saturated: u64,
+}
+
+#[derive(Serialize)]
+struct CensusJson {
+    game: &'static str,
+    rows: usize,
+    cols: usize,
+    variant: String,
+    k: usize,
+    boards: u64,
+    unsolvable: u64,
+    by_pushes: BTreeMap<String, u64>,
+    by_blocks: Vec<BlockJson>,
+    hardest: HardestJson,
+    classes: ClassesJson,
+    difficulty: Option<DifficultyJson>,
+    positions: u64,
+    table_bytes: u64,
+    peak_memory_bytes: Option<u64>,
+    seconds: f64,
+}
+
+fn keyed(v: &[u64]) -> BTreeMap<String, u64> {
+    v.iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(d, &n)| (d.to_string(), n))
+        .collect()
 }
 
 /// `floe census pushpush`.
-pub fn census(_a: CensusArgs) -> Result<Done, Error> {
-    Err(Error::invalid("the PushPush census is not available yet"))
+pub fn census(a: CensusArgs) -> Result<Done, Error> {
+    let mut o = CensusOptions::new(a.rows, a.cols);
+    o.variant = Variant::new(a.k);
+    o.difficulty = a.difficulty;
+    o.hardest = a.hardest;
+    o.limits = a.limits.limits();
+    let spinner = Spinner::attach(&mut o.limits, &format!("{}×{} census", a.rows, a.cols));
+    let c = match run_census(&o)? {
+        CensusOutcome::Done(c) => *c,
+        CensusOutcome::Limit {
+            kind,
+            steps,
+            positions,
+            seconds,
+        } => {
+            drop(spinner);
+            eprintln!(
+                "floe: the census stopped at --{kind} after {steps} push steps over {} positions ({}); no census is reported",
+                thousands(positions),
+                human_time(std::time::Duration::from_secs_f64(seconds))
+            );
+            return Ok(Done::NoAnswer);
+        }
+    };
+    drop(spinner);
+    // the hardest boards, solved one by one
+    let mut solutions = Vec::new();
+    for h in &c.hardest.boards {
+        let r = pp::solve(
+            &h.board,
+            &pp::SolveOptions {
+                variant: c.variant,
+                ..pp::SolveOptions::default()
+            },
+        )?;
+        match r.outcome {
+            Outcome::Solved(m) if m.len() as u32 == c.hardest.pushes => solutions.push(m),
+            _ => {
+                return Err(Error::Internal(format!(
+                    "a hardest board of the census does not need {} pushes when solved alone",
+                    c.hardest.pushes
+                )))
+            }
+        }
+    }
+    if let Some(path) = &a.svg {
+        write_svgs(&c, path)?;
+    }
+    if a.json {
+        out::json(&census_json(&c, &solutions));
+    } else {
+        print_census(&c, &solutions);
+    }
+    Ok(Done::Answered)
+}
+
+fn census_json(c: &Census, solutions: &[Vec<Push>]) -> CensusJson {
+    let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
+    CensusJson {
+        game: "pushpush",
+        rows: c.rows,
+        cols: c.cols,
+        variant: c.variant.name(),
+        k: c.variant.k,
+        boards: c.boards,
+        unsolvable: c.unsolvable,
+        by_pushes: keyed(&c.by_pushes),
+        by_blocks: c
+            .by_blocks
+            .iter()
+            .map(|r| BlockJson {
+                blocks: r.blocks,
+                solvable: r.solvable,
+                unsolvable: r.unsolvable,
+                by_pushes: keyed(&r.by_pushes),
+            })
+            .collect(),
+        hardest: HardestJson {
+            pushes: c.hardest.pushes,
+            count: c.hardest.count,
+            classes: c.hardest.classes,
+            boards: c
+                .hardest
+                .boards
+                .iter()
+                .map(|h| h.board.rows_text())
+                .collect(),
+            solutions: c
+                .hardest
+                .boards
+                .iter()
+                .zip(solutions)
+                .map(|(h, m)| HardJson {
+                    board: h.board.rows_text(),
+                    boards_in_class: h.boards_in_class,
+                    moves: m.clone(),
+                })
+                .collect(),
+        },
+        classes: ClassesJson {
+            robot_region: c.classes.robot_region,
+            symmetry: c.classes.symmetry,
+            both: c.classes.both,
+        },
+        difficulty: c.difficulty.as_ref().map(|d| DifficultyJson {
+            bin_width: DIFFICULTY_BIN,
+            by_pushes: d
+                .by_pushes
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(p, v)| (p.to_string(), v.clone()))
+                .collect(),
+            by_blocks: d
+                .by_blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.iter().any(|&x| x > 0))
+                .map(|(b, v)| (b.to_string(), v.clone()))
+                .collect(),
+            mean_by_pushes: d
+                .sum_by_pushes
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(p, &s)| (p.to_string(), mean(s, c.by_pushes[p])))
+                .collect(),
+            mean_by_blocks: d
+                .sum_by_blocks
+                .iter()
+                .enumerate()
+                .filter(|(b, _)| c.by_blocks[*b].solvable > c.by_blocks[*b].by_pushes[0])
+                .map(|(b, &s)| {
+                    let row = &c.by_blocks[b];
+                    (b.to_string(), mean(s, row.solvable - row.by_pushes[0]))
+                })
+                .collect(),
+            saturated: d.saturated,
+        }),
+        positions: c.positions,
+        table_bytes: c.table_bytes,
+        peak_memory_bytes: out::peak_rss_bytes(),
+        seconds: c.seconds,
+    }
+}
+
+fn pct(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".into()
+    } else {
+        format!("{:.2}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+fn print_census(c: &Census, solutions: &[Vec<Push>]) {
+    outln!(
+        "{}×{} {} census: {} boards, {} unsolvable ({}); {} positions solved in {}",
+        c.rows,
+        c.cols,
+        c.variant.name(),
+        thousands(c.boards),
+        thousands(c.unsolvable),
+        pct(c.unsolvable, c.boards),
+        thousands(c.positions),
+        human_time(std::time::Duration::from_secs_f64(c.seconds))
+    );
+    outln!();
+    outln!("| pushes | boards | share |");
+    outln!("|---:|---:|---:|");
+    for (d, &n) in c.by_pushes.iter().enumerate() {
+        outln!("| {d} | {} | {} |", thousands(n), pct(n, c.boards));
+    }
+    outln!(
+        "| unsolvable | {} | {} |",
+        thousands(c.unsolvable),
+        pct(c.unsolvable, c.boards)
+    );
+    outln!();
+    outln!("| blocks | solvable | unsolvable | unsolvable share |");
+    outln!("|---:|---:|---:|---:|");
+    for r in &c.by_blocks {
+        if r.solvable + r.unsolvable > 0 {
+            outln!(
+                "| {} | {} | {} | {} |",
+                r.blocks,
+                thousands(r.solvable),
+                thousands(r.unsolvable),
+                pct(r.unsolvable, r.solvable + r.unsolvable)
+            );
+        }
+    }
+    outln!();
+    outln!(
+        "classes: {} after merging robot cells within a region, {} after merging symmetries, {} after both",
+        thousands(c.classes.robot_region),
+        thousands(c.classes.symmetry),
+        thousands(c.classes.both)
+    );
+    if let Some(d) = &c.difficulty {
+        outln!();
+        outln!("| pushes | mean difficulty |");
+        outln!("|---:|---:|");
+        for (p, &s) in d.sum_by_pushes.iter().enumerate().skip(1) {
+            if c.by_pushes[p] > 0 {
+                outln!("| {p} | {:.3} |", s / c.by_pushes[p] as f64);
+            }
+        }
+    }
+    outln!();
+    outln!(
+        "hardest: {} boards need {} pushes ({} classes); {} listed with a solution:",
+        thousands(c.hardest.count),
+        c.hardest.pushes,
+        thousands(c.hardest.classes),
+        c.hardest.boards.len()
+    );
+    for (h, m) in c.hardest.boards.iter().zip(solutions) {
+        outln!();
+        outp!("{}", indent(&h.board.rows_text()));
+        let moves: Vec<String> = m.iter().map(|p| p.to_string()).collect();
+        outln!("    {}", moves.join(", "));
+    }
+}
+
+/// Figure 11 (solvable and unsolvable boards per number of blocks), the histogram of fewest
+/// pushes, and with `--difficulty` the mean difficulty per pushes and per blocks.
+fn write_svgs(c: &Census, path: &Path) -> Result<(), Error> {
+    let title = format!("{}×{} {}", c.rows, c.cols, c.variant.name());
+    let blocks: Vec<&floe::games::pushpush::census::BlockRow> = c
+        .by_blocks
+        .iter()
+        .filter(|r| r.solvable + r.unsolvable > 0)
+        .collect();
+    BarChart::new(format!("{title}: boards by number of blocks"))
+        .x_label("blocks")
+        .y_label("boards")
+        .integer_bins(0, blocks.len() as i64 - 1)
+        .series(BarSeries::new(
+            "solvable",
+            blocks.iter().map(|r| r.solvable as f64),
+        ))
+        .series(BarSeries::new(
+            "unsolvable",
+            blocks.iter().map(|r| r.unsolvable as f64),
+        ))
+        .stacked()
+        .save(path)?;
+    let stem = path.with_extension("");
+    let sibling =
+        |suffix: &str| std::path::PathBuf::from(format!("{}-{suffix}.svg", stem.display()));
+    let max_d = c.by_pushes.len() as i64 - 1;
+    BarChart::new(format!("{title}: solvable boards by fewest pushes"))
+        .x_label("fewest pushes")
+        .y_label("boards")
+        .integer_bins(0, max_d)
+        .series(BarSeries::new(
+            "boards",
+            c.by_pushes.iter().map(|&n| n as f64),
+        ))
+        .save(sibling("pushes"))?;
+    // Figure 14: pushes against blocks, one stacked bar per number of blocks
+    let mut chart = BarChart::new(format!("{title}: fewest pushes by number of blocks"))
+        .x_label("blocks")
+        .y_label("solvable boards")
+        .integer_bins(0, blocks.len() as i64 - 1);
+    for d in 0..c.by_pushes.len() {
+        chart = chart.series(BarSeries::new(
+            format!("{d} pushes"),
+            blocks
+                .iter()
+                .map(|r| r.by_pushes.get(d).copied().unwrap_or(0) as f64),
+        ));
+    }
+    chart.stacked().save(sibling("pushes-by-blocks"))?;
+    if let Some(d) = &c.difficulty {
+        // Figure 13: difficulty against pushes, one stacked bar per difficulty band
+        let bands = 5;
+        let per = DIFFICULTY_BINS / bands;
+        let mut chart = BarChart::new(format!("{title}: difficulty by fewest pushes"))
+            .x_label("fewest pushes")
+            .y_label("solvable boards")
+            .integer_bins(1, max_d);
+        for band in 0..bands {
+            let lo = band as f64 * per as f64 * DIFFICULTY_BIN;
+            chart = chart.series(BarSeries::new(
+                format!("difficulty {lo:.0}–{:.0}", lo + 1.0),
+                d.by_pushes
+                    .iter()
+                    .skip(1)
+                    .map(|bins| bins[band * per..(band + 1) * per].iter().sum::<u64>() as f64),
+            ));
+        }
+        chart.stacked().save(sibling("difficulty-by-pushes"))?;
+        // Figure 15: difficulty against blocks
+        let mut chart = BarChart::new(format!("{title}: difficulty by number of blocks"))
+            .x_label("blocks")
+            .y_label("boards needing a push")
+            .integer_bins(0, blocks.len() as i64 - 1);
+        for band in 0..bands {
+            let lo = band as f64 * per as f64 * DIFFICULTY_BIN;
+            chart = chart.series(BarSeries::new(
+                format!("difficulty {lo:.0}–{:.0}", lo + 1.0),
+                blocks.iter().map(|r| {
+                    d.by_blocks[r.blocks][band * per..(band + 1) * per]
+                        .iter()
+                        .sum::<u64>() as f64
+                }),
+            ));
+        }
+        chart.stacked().save(sibling("difficulty-by-blocks"))?;
+    }
+    Ok(())
 }

@@ -91,47 +91,7 @@ pub fn load(path: &Path, format: Option<Format>) -> Result<Vec<Level>, Error> {
 /// Picks one level: `sel` is a 1-based number or a title (case-insensitive). Returns the
 /// 0-based index with the level.
 pub fn select<'a>(levels: &'a [Level], sel: &str) -> Result<(usize, &'a Level), Error> {
-    if let Ok(n) = sel.trim().parse::<usize>() {
-        return match n.checked_sub(1).and_then(|i| levels.get(i).map(|l| (i, l))) {
-            Some(x) => Ok(x),
-            None => Err(Error::invalid(format!(
-                "no level {n}: the file has {} level{} (numbers start at 1)",
-                levels.len(),
-                if levels.len() == 1 { "" } else { "s" }
-            ))),
-        };
-    }
-    let want = sel.trim().to_lowercase();
-    let matches: Vec<usize> = levels
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| {
-            l.title.as_deref().map(str::to_lowercase).as_deref() == Some(want.as_str())
-        })
-        .map(|(i, _)| i)
-        .collect();
-    match matches[..] {
-        [i] => Ok((i, &levels[i])),
-        [] => {
-            let names: Vec<String> = levels
-                .iter()
-                .enumerate()
-                .map(|(i, l)| l.display_name(i))
-                .collect();
-            Err(Error::invalid(format!(
-                "no level named '{sel}'; the file has: {}",
-                names.join(", ")
-            )))
-        }
-        _ => {
-            let numbers: Vec<String> = matches.iter().map(|i| (i + 1).to_string()).collect();
-            Err(Error::invalid(format!(
-                "{} levels are named '{sel}' (numbers {}); pick one by number",
-                matches.len(),
-                numbers.join(", ")
-            )))
-        }
-    }
+    crate::input::select_titled(levels, sel, |l| l.title.as_deref())
 }
 
 fn size_line(line: &str) -> Option<(usize, usize)> {

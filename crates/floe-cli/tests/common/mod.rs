@@ -1,0 +1,136 @@
+//! Running the `floe` binary in tests: exit code, standard output and error, JSON, temporary
+//! files. Shared by the integration test files (`mod common;`).
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub const FLOE: &str = env!("CARGO_BIN_EXE_floe");
+
+pub fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+pub fn path_str(p: &Path) -> String {
+    p.to_str().expect("test paths are UTF-8").to_string()
+}
+
+/// What one run of the binary did.
+#[derive(Debug)]
+pub struct Run {
+    pub args: Vec<String>,
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts the exit code and returns the run.
+    pub fn code(self, want: i32) -> Run {
+        assert_eq!(
+            self.code, want,
+            "floe {:?}: exit code {} (want {want})\nstdout:\n{}\nstderr:\n{}",
+            self.args, self.code, self.stdout, self.stderr
+        );
+        self
+    }
+
+    /// Standard output parsed as exactly one JSON document (nothing before or after it).
+    pub fn json(&self) -> Value {
+        let mut docs = serde_json::Deserializer::from_str(&self.stdout).into_iter::<Value>();
+        let first = match docs.next() {
+            Some(Ok(v)) => v,
+            other => panic!(
+                "floe {:?}: stdout is not a JSON document ({other:?}):\n{}",
+                self.args, self.stdout
+            ),
+        };
+        assert!(
+            docs.next().is_none(),
+            "floe {:?}: stdout holds more than one JSON document:\n{}",
+            self.args,
+            self.stdout
+        );
+        // and the strict parser agrees: one document, then only white space
+        serde_json::from_str::<Value>(&self.stdout).expect("exactly one JSON document");
+        first
+    }
+}
+
+pub fn run_with(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = Command::new(FLOE);
+    cmd.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().expect("the floe binary runs");
+    if let Some(input) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        // The binary may stop reading early (an error): a broken pipe here is not a failure.
+        let _ = pipe.write_all(input);
+    }
+    let out = child.wait_with_output().expect("floe finishes");
+    let run = Run {
+        args: args.iter().map(|s| s.to_string()).collect(),
+        code: out
+            .status
+            .code()
+            .expect("floe exits with a code, not a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    for (what, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+        assert!(
+            !text.contains("panicked") && !text.contains("RUST_BACKTRACE"),
+            "floe {:?} panicked ({what}):\n{text}",
+            run.args
+        );
+    }
+    run
+}
+
+pub fn floe(args: &[&str]) -> Run {
+    run_with(args, None)
+}
+
+pub fn floe_stdin(args: &[&str], input: &[u8]) -> Run {
+    run_with(args, Some(input))
+}
+
+/// A temporary file with a unique name, removed when dropped.
+pub struct Temp(pub PathBuf);
+
+impl Temp {
+    pub fn new(name: &str) -> Temp {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        Temp(std::env::temp_dir().join(format!("floe-cli-test-{}-{n}-{name}", std::process::id())))
+    }
+
+    pub fn with(name: &str, contents: &[u8]) -> Temp {
+        let t = Temp::new(name);
+        std::fs::write(&t.0, contents).expect("write a temporary file");
+        t
+    }
+
+    pub fn path(&self) -> String {
+        path_str(&self.0)
+    }
+
+    pub fn read(&self) -> String {
+        std::fs::read_to_string(&self.0).expect("read a temporary file")
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}

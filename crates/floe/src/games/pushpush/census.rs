@@ -1,0 +1,1019 @@
+//! The census: every PushPush board of one size classified at once.
+//!
+//! A board is a robot cell, a target cell and a set of blocks. The pushes a robot can make
+//! depend only on the blocks and on the robot's walkable *region*, not on the target, so the
+//! census solves *positions* (block set, region), each once, for every target together:
+//!
+//! `reach_d(P)` = the cells the robot can stand on within `d` pushes from position `P`
+//! = `region(P) ∪ ⋃ reach_{d−1}(P')` over the pushes `P → P'`.
+//!
+//! Each `reach_d` is a bit mask of cells; the iteration runs until no mask changes. A board
+//! (robot `r`, target `t`, blocks `B`) needs exactly `d` pushes when `t` enters
+//! `reach_d(B, region of r)` at step `d`, and is unsolvable when it never does. A position
+//! with region `R` stands for `|R|` boards per target, one per robot cell.
+//!
+//! Positions are numbered by block set (`offset[B]`), then by region in order of their lowest
+//! cell, so the successor of a push is found with one lookup and a short scan. Masks are
+//! `u32`: boards of up to 32 cells.
+//!
+//! With `difficulty`, the same iteration also counts, per position, the push sequences of
+//! each length (the edges of the thesis's search tree, equation 3) and, per position and
+//! target, the number of optimal solutions (shortest-path counting: a position at distance
+//! `d` sums the counts of its successors at distance `d − 1`).
+//!
+//! Equivalence classes: boards that differ only in the robot's cell within its region are
+//! one class per (position, target); symmetries of the rectangle (8 for a square, 4 otherwise)
+//! are counted with Burnside's lemma (the average number of classes fixed by each symmetry),
+//! exactly and without listing the classes.
+
+use super::board::Board;
+use super::engine::Variant;
+use crate::error::Error;
+use crate::grid::{Dir, Pos};
+use crate::search::{LimitKind, Limits, Progress, Stats};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Instant;
+
+/// Largest board the census takes, in cells (masks are `u32`).
+pub const MAX_CELLS: usize = 32;
+
+/// Difficulty histograms use bins of this width over [0, 5] (the last bin includes 5).
+pub const DIFFICULTY_BIN: f64 = 0.1;
+/// Number of difficulty bins.
+pub const DIFFICULTY_BINS: usize = 50;
+
+/// What to count.
+#[derive(Clone, Debug)]
+pub struct CensusOptions {
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// PushPush-1, -k or -*.
+    pub variant: Variant,
+    /// Also the difficulty of every solvable board.
+    pub difficulty: bool,
+    /// How many classes of hardest boards to keep (as boards).
+    pub hardest: usize,
+    /// Refuse to start when the tables would need more than this many bytes.
+    pub max_bytes: u64,
+    /// `max_states` caps the number of positions; `timeout` stops between steps; `progress`
+    /// hears after every step (`states` = positions, `depth` = pushes).
+    pub limits: Limits,
+}
+
+impl CensusOptions {
+    /// A PushPush-1 census of a `rows × cols` board, hardest 10, up to 16 GiB of tables.
+    pub fn new(rows: usize, cols: usize) -> CensusOptions {
+        CensusOptions {
+            rows,
+            cols,
+            variant: Variant::default(),
+            difficulty: false,
+            hardest: 10,
+            max_bytes: 16 << 30,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Boards with one number of blocks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockRow {
+    /// Number of blocks.
+    pub blocks: usize,
+    /// Solvable boards.
+    pub solvable: u64,
+    /// Unsolvable boards.
+    pub unsolvable: u64,
+    /// Solvable boards by fewest pushes (index = pushes).
+    pub by_pushes: Vec<u64>,
+}
+
+/// Equivalence classes of boards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Classes {
+    /// Classes after merging robot cells within one walkable region.
+    pub robot_region: u64,
+    /// Classes after merging the symmetries of the rectangle.
+    pub symmetry: u64,
+    /// Classes after both.
+    pub both: u64,
+}
+
+/// One of the hardest boards, with a solution.
+#[derive(Clone, Debug)]
+pub struct HardBoard {
+    /// The board (robot at the lowest cell of its region).
+    pub board: Board,
+    /// Boards in its class (robot cells × symmetric images).
+    pub boards_in_class: u64,
+}
+
+/// The boards that need the most pushes.
+#[derive(Clone, Debug, Default)]
+pub struct Hardest {
+    /// Their fewest pushes.
+    pub pushes: u32,
+    /// How many boards.
+    pub count: u64,
+    /// How many classes (robot region and symmetry merged).
+    pub classes: u64,
+    /// Representatives of the first classes (canonical order), at most the number asked for.
+    pub boards: Vec<HardBoard>,
+}
+
+/// Difficulty histograms over the solvable boards that need at least one push (boards solved
+/// without a push have difficulty 0 and are counted in `by_pushes[0]`).
+#[derive(Clone, Debug, Default)]
+pub struct DifficultyCensus {
+    /// `by_pushes[d][bin]`: boards with fewest pushes `d` and difficulty in the bin.
+    pub by_pushes: Vec<Vec<u64>>,
+    /// `by_blocks[b][bin]`: boards with `b` blocks (solvable, any pushes) per bin.
+    pub by_blocks: Vec<Vec<u64>>,
+    /// Sum of difficulties per fewest pushes (for means).
+    pub sum_by_pushes: Vec<f64>,
+    /// Sum of difficulties per number of blocks.
+    pub sum_by_blocks: Vec<f64>,
+    /// Boards whose optimal-solution count did not fit 32 bits (their difficulty is then
+    /// computed from the saturated count: slightly too high). Zero in every census run so far.
+    pub saturated: u64,
+}
+
+/// The result.
+#[derive(Clone, Debug)]
+pub struct Census {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The variant.
+    pub variant: Variant,
+    /// Every board: n·(n−1)·2^(n−1).
+    pub boards: u64,
+    /// Boards with no solution.
+    pub unsolvable: u64,
+    /// Boards by fewest pushes (index = pushes).
+    pub by_pushes: Vec<u64>,
+    /// Boards by number of blocks (index = blocks).
+    pub by_blocks: Vec<BlockRow>,
+    /// The hardest boards.
+    pub hardest: Hardest,
+    /// Equivalence classes.
+    pub classes: Classes,
+    /// Difficulty histograms, when asked for.
+    pub difficulty: Option<DifficultyCensus>,
+    /// Positions (block set, region) solved.
+    pub positions: u64,
+    /// Bytes of the tables.
+    pub table_bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The geometry of a `rows × cols` rectangle as `u32` masks.
+#[derive(Clone, Copy, Debug)]
+struct Geo {
+    rows: usize,
+    cols: usize,
+    n: usize,
+    full: u32,
+    col0: u32,
+    col_last: u32,
+}
+
+impl Geo {
+    fn new(rows: usize, cols: usize) -> Geo {
+        let n = rows * cols;
+        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut col0 = 0;
+        let mut col_last = 0;
+        for r in 0..rows {
+            col0 |= 1 << (r * cols);
+            col_last |= 1 << (r * cols + cols - 1);
+        }
+        Geo {
+            rows,
+            cols,
+            n,
+            full,
+            col0,
+            col_last,
+        }
+    }
+
+    /// Every cell of `m` moved one step towards `d`; cells that would leave the board vanish.
+    #[inline]
+    fn shift(&self, m: u32, d: Dir) -> u32 {
+        match d {
+            Dir::Up => m >> self.cols,
+            Dir::Down => (m << self.cols) & self.full,
+            Dir::Left => (m & !self.col0) >> 1,
+            Dir::Right => (m & !self.col_last) << 1,
+        }
+    }
+
+    #[inline]
+    fn grow(&self, m: u32) -> u32 {
+        m | ((m & !self.col0) >> 1)
+            | ((m & !self.col_last) << 1)
+            | (m >> self.cols)
+            | ((m << self.cols) & self.full)
+    }
+
+    /// The component of `free` containing `seed`.
+    #[inline]
+    fn fill(&self, seed: u32, free: u32) -> u32 {
+        let mut r = seed;
+        loop {
+            let next = self.grow(r) & free;
+            if next == r {
+                return r;
+            }
+            r = next;
+        }
+    }
+
+    /// The walkable regions of block set `b`, in order of their lowest cell.
+    #[inline]
+    fn regions(&self, b: u32, mut f: impl FnMut(u32)) {
+        let mut free = self.full & !b;
+        while free != 0 {
+            let region = self.fill(free & free.wrapping_neg(), free);
+            f(region);
+            free &= !region;
+        }
+    }
+
+    /// The symmetries of the rectangle as cell permutations (identity first): the half turn
+    /// and the two mirrors, and for a square the two diagonal mirrors and the quarter turns.
+    fn symmetries(&self) -> Vec<Vec<usize>> {
+        let (r, c) = (self.rows, self.cols);
+        let count = if r == c { 8 } else { 4 };
+        (0..count)
+            .map(|g| {
+                (0..self.n)
+                    .map(|k| {
+                        let (i, j) = (k / c, k % c);
+                        let (a, b) = match g {
+                            0 => (i, j),
+                            1 => (r - 1 - i, c - 1 - j),
+                            2 => (r - 1 - i, j),
+                            3 => (i, c - 1 - j),
+                            4 => (j, i),
+                            5 => (c - 1 - j, r - 1 - i),
+                            6 => (j, r - 1 - i),
+                            _ => (c - 1 - j, i),
+                        };
+                        a * c + b
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// A cell permutation applied to `u32` masks a byte at a time.
+struct Perm {
+    table: [[u32; 256]; 4],
+    /// Cells the permutation fixes.
+    fixed: u32,
+}
+
+impl Perm {
+    fn new(map: &[usize]) -> Perm {
+        let mut table = [[0u32; 256]; 4];
+        for (k, t) in table.iter_mut().enumerate() {
+            for (byte, out) in t.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    let cell = k * 8 + bit;
+                    if byte >> bit & 1 == 1 && cell < map.len() {
+                        *out |= 1 << map[cell];
+                    }
+                }
+            }
+        }
+        let fixed = (0..map.len())
+            .filter(|&i| map[i] == i)
+            .fold(0u32, |m, i| m | 1 << i);
+        Perm { table, fixed }
+    }
+    #[inline]
+    fn apply(&self, m: u32) -> u32 {
+        self.table[0][(m & 255) as usize]
+            | self.table[1][(m >> 8 & 255) as usize]
+            | self.table[2][(m >> 16 & 255) as usize]
+            | self.table[3][(m >> 24) as usize]
+    }
+}
+
+/// Block sets per parallel work unit (as a power of two).
+const CHUNK_BITS: usize = 12;
+/// The hardest-board candidates of one step are kept while there are at most this many.
+const HARDEST_CAP: usize = 1 << 20;
+
+/// The position tables.
+struct Tables {
+    geo: Geo,
+    variant: Variant,
+    /// `offset[b]`: index of the first position with block set `b`; `offset[2^n]` = total.
+    offset: Vec<u32>,
+    /// Region of each position.
+    region: Vec<u32>,
+}
+
+impl Tables {
+    /// Block set of position `i`.
+    fn blocks_of(&self, i: usize) -> u32 {
+        (self.offset.partition_point(|&o| o as usize <= i) - 1) as u32
+    }
+    /// The index of the position with blocks `b` whose region contains `cell_bit`.
+    #[inline]
+    fn index(&self, b: u32, cell_bit: u32) -> usize {
+        let lo = self.offset[b as usize] as usize;
+        let hi = self.offset[b as usize + 1] as usize;
+        let mut i = lo;
+        while i < hi {
+            if self.region[i] & cell_bit != 0 {
+                return i;
+            }
+            i += 1;
+        }
+        unreachable!("the robot's cell is free, so some region holds it")
+    }
+
+    /// Calls `f` with the index of every successor of position (`b`, `region`).
+    #[inline]
+    fn successors(&self, b: u32, region: u32, mut f: impl FnMut(usize)) {
+        let g = &self.geo;
+        for d in Dir::ALL {
+            let mut pushable = g.shift(region, d) & b;
+            while pushable != 0 {
+                let one = pushable & pushable.wrapping_neg();
+                pushable &= pushable - 1;
+                // the row of blocks from `one` towards d
+                let mut row = one;
+                let mut len = 1;
+                let mut next = g.shift(one, d);
+                while next & b != 0 {
+                    row |= next;
+                    len += 1;
+                    next = g.shift(next, d);
+                }
+                if next == 0 || !self.variant.allows(len) {
+                    continue; // the edge is right beyond the row, or the row is too long
+                }
+                let mut front = next;
+                let mut moved = g.shift(row, d);
+                loop {
+                    let ahead = g.shift(front, d);
+                    if ahead == 0 || ahead & b != 0 {
+                        break;
+                    }
+                    front = ahead;
+                    moved = g.shift(moved, d);
+                }
+                let nb = (b & !row) | moved;
+                let behind = g.shift(one, d.opposite());
+                f(self.index(nb, behind));
+            }
+        }
+    }
+}
+
+/// Per-step totals of one work unit.
+#[derive(Default)]
+struct StepOut {
+    changed: bool,
+    /// Newly solved boards by number of blocks.
+    by_blocks: Vec<u64>,
+    hardest: Vec<(u32, u32)>,
+    diff_pushes: Vec<u64>,
+    diff_blocks: Vec<Vec<u64>>,
+    diff_sum_blocks: Vec<f64>,
+    diff_sum: f64,
+    saturated: u64,
+}
+
+impl StepOut {
+    fn new(n: usize, difficulty: bool) -> StepOut {
+        StepOut {
+            by_blocks: vec![0; n + 1],
+            diff_pushes: if difficulty {
+                vec![0; DIFFICULTY_BINS]
+            } else {
+                Vec::new()
+            },
+            diff_blocks: if difficulty {
+                vec![vec![0; DIFFICULTY_BINS]; n + 1]
+            } else {
+                Vec::new()
+            },
+            diff_sum_blocks: if difficulty {
+                vec![0.0; n + 1]
+            } else {
+                Vec::new()
+            },
+            ..StepOut::default()
+        }
+    }
+    fn merge(mut self, o: StepOut) -> StepOut {
+        self.changed |= o.changed;
+        add(&mut self.by_blocks, &o.by_blocks);
+        if self.hardest.len() <= HARDEST_CAP {
+            self.hardest.extend(o.hardest);
+        }
+        add(&mut self.diff_pushes, &o.diff_pushes);
+        for (a, b) in self.diff_blocks.iter_mut().zip(&o.diff_blocks) {
+            add(a, b);
+        }
+        for (a, b) in self.diff_sum_blocks.iter_mut().zip(&o.diff_sum_blocks) {
+            *a += b;
+        }
+        self.diff_sum += o.diff_sum;
+        self.saturated += o.saturated;
+        self
+    }
+}
+
+fn add(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn bin(value: f64) -> usize {
+    ((value / DIFFICULTY_BIN).floor() as usize).min(DIFFICULTY_BINS - 1)
+}
+
+/// Splits `v` into the slices of positions of each work unit.
+fn split_by_chunks<'a, T>(v: &'a mut [T], offset: &[u32], chunks: usize) -> Vec<&'a mut [T]> {
+    let per = (offset.len() - 1) / chunks;
+    let mut out = Vec::with_capacity(chunks);
+    let mut rest = v;
+    for c in 0..chunks {
+        let len = (offset[(c + 1) * per] - offset[c * per]) as usize;
+        let (head, tail) = rest.split_at_mut(len);
+        out.push(head);
+        rest = tail;
+    }
+    out
+}
+
+/// How a census ended.
+#[derive(Clone, Debug)]
+pub enum CensusOutcome {
+    /// Every board classified.
+    Done(Box<Census>),
+    /// A limit stopped it between two push steps; nothing is reported but how far it got.
+    Limit {
+        /// Which limit.
+        kind: LimitKind,
+        /// Push steps completed.
+        steps: u32,
+        /// Positions in the tables.
+        positions: u64,
+        /// Wall-clock seconds.
+        seconds: f64,
+    },
+}
+
+/// Runs the census.
+pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
+    let t0 = Instant::now();
+    let (rows, cols) = (o.rows, o.cols);
+    if rows == 0 || cols == 0 {
+        return Err(Error::invalid(
+            "a board needs at least one row and one column",
+        ));
+    }
+    let n = rows * cols;
+    if n < 2 {
+        return Err(Error::invalid(
+            "a board needs two cells at least: one for the robot, one for the target",
+        ));
+    }
+    if n > MAX_CELLS {
+        return Err(Error::invalid(format!(
+            "a {rows}×{cols} board has {n} cells; the census handles at most {MAX_CELLS} (see BENCHMARKS.md for what a 6×6 census would take)"
+        )));
+    }
+    let geo = Geo::new(rows, cols);
+    let sets = 1usize << n;
+    let offset_bytes = (sets as u64 + 1) * 4;
+    if offset_bytes > o.max_bytes {
+        return Err(too_big(
+            offset_bytes,
+            o.max_bytes,
+            "the position index alone",
+        ));
+    }
+    let chunk_bits = CHUNK_BITS.min(n);
+    let chunks = sets >> chunk_bits;
+
+    // 1. count the regions of every block set
+    let mut offset = vec![0u32; sets + 1];
+    offset[..sets]
+        .par_chunks_mut(1 << chunk_bits)
+        .enumerate()
+        .for_each(|(c, out)| {
+            for (k, o) in out.iter_mut().enumerate() {
+                let b = ((c << chunk_bits) + k) as u32;
+                let mut count = 0;
+                geo.regions(b, |_| count += 1);
+                *o = count;
+            }
+        });
+    let mut total: u64 = 0;
+    for o in offset.iter_mut() {
+        let c = *o as u64;
+        *o = total as u32;
+        total += c;
+        if total > u32::MAX as u64 {
+            return Err(Error::invalid(format!(
+                "a {rows}×{cols} census has more than 2^32 positions"
+            )));
+        }
+    }
+    let positions = total as usize;
+    let per_position = 4 * 3
+        + if o.difficulty {
+            8 * 3 + 4 * n as u64
+        } else {
+            0
+        };
+    let table_bytes = offset_bytes + positions as u64 * per_position;
+    if table_bytes > o.max_bytes {
+        return Err(too_big(table_bytes, o.max_bytes, "the census tables"));
+    }
+    if o.limits.max_states.is_some_and(|m| positions as u64 > m) {
+        return Ok(CensusOutcome::Limit {
+            kind: LimitKind::MaxStates,
+            steps: 0,
+            positions: positions as u64,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+
+    // 2. the regions, and the equivalence classes
+    let mut region = vec![0u32; positions];
+    let perms: Vec<Perm> = geo.symmetries().iter().map(|m| Perm::new(m)).collect();
+    let both_fixed: u64 = split_by_chunks(&mut region, &offset, chunks)
+        .into_par_iter()
+        .enumerate()
+        .map(|(c, out)| {
+            let mut k = 0;
+            let mut fixed = 0u64;
+            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
+                let b = b as u32;
+                let images: Vec<u32> = perms.iter().map(|p| p.apply(b)).collect();
+                geo.regions(b, |r| {
+                    out[k] = r;
+                    k += 1;
+                    for (p, &img) in perms.iter().zip(&images) {
+                        if img == b && p.apply(r) == r {
+                            fixed += u64::from((p.fixed & !r).count_ones());
+                            if r.count_ones() >= 2 {
+                                fixed += u64::from((p.fixed & r).count_ones());
+                            }
+                        }
+                    }
+                });
+            }
+            fixed
+        })
+        .sum();
+    let tables = Tables {
+        geo,
+        variant: o.variant,
+        offset,
+        region,
+    };
+    let group = perms.len() as u64;
+    if both_fixed % group != 0 {
+        return Err(Error::Internal(
+            "Burnside's count of classes is not a whole number".into(),
+        ));
+    }
+    let robot_region: u64 = tables
+        .region
+        .par_iter()
+        .map(|r| {
+            if r.count_ones() >= 2 {
+                n as u64
+            } else {
+                n as u64 - 1
+            }
+        })
+        .sum();
+    // boards fixed by a symmetry: robot and target on distinct fixed cells, blocks a union
+    // of the other cycles of the permutation
+    let symmetry_fixed: u64 = perms
+        .iter()
+        .map(|p| {
+            let f = u64::from(p.fixed.count_ones());
+            if f < 2 {
+                0
+            } else {
+                f * (f - 1) * (1u64 << (cycle_count(p, n) - 1))
+            }
+        })
+        .sum();
+    let classes = Classes {
+        robot_region,
+        symmetry: symmetry_fixed / group,
+        both: both_fixed / group,
+    };
+
+    // 3. iterate
+    let mut reach = tables.region.clone();
+    let mut next = vec![0u32; positions];
+    let mut by_pushes = vec![0u64];
+    let mut pushes_by_blocks: Vec<Vec<u64>> = vec![vec![0]; n + 1];
+    // step 0: targets inside the robot's region
+    let zero: Vec<u64> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut by_blocks = vec![0u64; n + 1];
+            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
+                let k = (b as u32).count_ones() as usize;
+                for &r in &tables.region[tables.offset[b] as usize..tables.offset[b + 1] as usize] {
+                    let s = u64::from(r.count_ones());
+                    by_blocks[k] += s * (s - 1);
+                }
+            }
+            by_blocks
+        })
+        .reduce(
+            || vec![0u64; n + 1],
+            |mut a, b| {
+                add(&mut a, &b);
+                a
+            },
+        );
+    for (k, &v) in zero.iter().enumerate() {
+        pushes_by_blocks[k][0] = v;
+        by_pushes[0] += v;
+    }
+
+    let mut diff = o.difficulty.then(|| DiffState::new(positions, n));
+    let mut dc = o.difficulty.then(|| DifficultyCensus {
+        by_pushes: vec![vec![0; DIFFICULTY_BINS]],
+        by_blocks: vec![vec![0; DIFFICULTY_BINS]; n + 1],
+        sum_by_pushes: vec![0.0],
+        sum_by_blocks: vec![0.0; n + 1],
+        saturated: 0,
+    });
+    let mut next_walks = if o.difficulty {
+        vec![0.0f64; positions]
+    } else {
+        Vec::new()
+    };
+    let mut hardest_candidates: Vec<(u32, u32)> = Vec::new();
+    let mut hardest_overflow = false;
+    let mut depth = 0u32;
+    loop {
+        let d = depth + 1;
+        if let Some(t) = o.limits.timeout {
+            if t0.elapsed() >= t {
+                return Ok(CensusOutcome::Limit {
+                    kind: LimitKind::Timeout,
+                    steps: depth,
+                    positions: positions as u64,
+                    seconds: t0.elapsed().as_secs_f64(),
+                });
+            }
+        }
+        let slices = split_by_chunks(&mut next, &tables.offset, chunks);
+        let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
+            split_by_chunks(&mut next_walks, &tables.offset, chunks)
+                .into_iter()
+                .map(Some)
+                .collect()
+        } else {
+            (0..chunks).map(|_| None).collect()
+        };
+        let reach_ref = &reach;
+        let diff_ref = diff.as_ref();
+        let tables_ref = &tables;
+        let out = slices
+            .into_par_iter()
+            .zip(walk_slices)
+            .enumerate()
+            .map(|(c, (out, mut walks_out))| {
+                let t = tables_ref;
+                let mut so = StepOut::new(n, diff_ref.is_some());
+                let mut succ: Vec<u32> = Vec::with_capacity(64);
+                let mut i = t.offset[c << chunk_bits] as usize;
+                let mut k = 0;
+                for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
+                    let b = b as u32;
+                    let blocks = b.count_ones() as usize;
+                    let end = t.offset[b as usize + 1] as usize;
+                    while i < end {
+                        let r = t.region[i];
+                        let old = reach_ref[i];
+                        let mut m = old;
+                        succ.clear();
+                        t.successors(b, r, |j| {
+                            m |= reach_ref[j];
+                            succ.push(j as u32);
+                        });
+                        out[k] = m;
+                        let new = m & !old;
+                        if let (Some(ds), Some(w)) = (diff_ref, walks_out.as_deref_mut()) {
+                            w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
+                            if new != 0 {
+                                ds.visit(t, reach_ref, &succ, r, i, new, w[k], blocks, &mut so);
+                            }
+                        }
+                        if new != 0 {
+                            so.changed = true;
+                            let s = u64::from(r.count_ones());
+                            so.by_blocks[blocks] += s * u64::from(new.count_ones());
+                            if so.hardest.len() < HARDEST_CAP {
+                                so.hardest.push((i as u32, new));
+                            }
+                        }
+                        i += 1;
+                        k += 1;
+                    }
+                }
+                so
+            })
+            .reduce(|| StepOut::new(n, o.difficulty), StepOut::merge);
+        if !out.changed {
+            break;
+        }
+        depth = d;
+        by_pushes.push(out.by_blocks.iter().sum());
+        for (k, v) in out.by_blocks.iter().enumerate() {
+            pushes_by_blocks[k].push(*v);
+        }
+        hardest_overflow = out.hardest.len() >= HARDEST_CAP;
+        hardest_candidates = out.hardest;
+        if let Some(dc) = dc.as_mut() {
+            dc.by_pushes.push(out.diff_pushes);
+            dc.sum_by_pushes.push(out.diff_sum);
+            for (a, b) in dc.by_blocks.iter_mut().zip(&out.diff_blocks) {
+                add(a, b);
+            }
+            for (a, b) in dc.sum_by_blocks.iter_mut().zip(&out.diff_sum_blocks) {
+                *a += b;
+            }
+            dc.saturated += out.saturated;
+        }
+        if let Some(ds) = diff.as_mut() {
+            for (c, w) in ds.cumulative.iter_mut().zip(&next_walks) {
+                *c += w;
+            }
+            std::mem::swap(&mut ds.walks, &mut next_walks);
+        }
+        std::mem::swap(&mut reach, &mut next);
+        if let Some(f) = &o.limits.progress {
+            f(&Progress {
+                stats: Stats {
+                    states: positions as u64,
+                    expanded: positions as u64 * u64::from(depth),
+                    generated: 0,
+                    depth,
+                    elapsed: t0.elapsed(),
+                },
+            });
+        }
+    }
+
+    // 4. unsolvable boards
+    let unsolved: Vec<u64> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut by_blocks = vec![0u64; n + 1];
+            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
+                let k = (b as u32).count_ones() as usize;
+                let lo = tables.offset[b] as usize;
+                let hi = tables.offset[b + 1] as usize;
+                for (r, m) in tables.region[lo..hi].iter().zip(&reach[lo..hi]) {
+                    let s = u64::from(r.count_ones());
+                    by_blocks[k] += s * u64::from((geo.full & !m).count_ones());
+                }
+            }
+            by_blocks
+        })
+        .reduce(
+            || vec![0u64; n + 1],
+            |mut a, b| {
+                add(&mut a, &b);
+                a
+            },
+        );
+    let by_blocks: Vec<BlockRow> = (0..=n)
+        .map(|k| BlockRow {
+            blocks: k,
+            solvable: pushes_by_blocks[k].iter().sum(),
+            unsolvable: unsolved[k],
+            by_pushes: pushes_by_blocks[k].clone(),
+        })
+        .collect();
+    let unsolvable: u64 = unsolved.iter().sum();
+    let boards = by_pushes.iter().sum::<u64>() + unsolvable;
+
+    // 5. the hardest boards
+    let hardest = if depth == 0 {
+        Hardest::default()
+    } else {
+        hardest_boards(
+            &tables,
+            &perms,
+            depth,
+            by_pushes[depth as usize],
+            &hardest_candidates,
+            hardest_overflow,
+            o.hardest,
+        )?
+    };
+    Ok(CensusOutcome::Done(Box::new(Census {
+        rows,
+        cols,
+        variant: o.variant,
+        boards,
+        unsolvable,
+        by_pushes,
+        by_blocks,
+        hardest,
+        classes,
+        difficulty: dc,
+        positions: positions as u64,
+        table_bytes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })))
+}
+
+fn too_big(need: u64, max: u64, what: &str) -> Error {
+    Error::invalid(format!(
+        "{what} would need {:.1} GiB, more than the {:.1} GiB allowed",
+        need as f64 / (1u64 << 30) as f64,
+        max as f64 / (1u64 << 30) as f64
+    ))
+}
+
+/// Number of cycles of a cell permutation.
+fn cycle_count(p: &Perm, n: usize) -> u64 {
+    let map: Vec<usize> = (0..n)
+        .map(|i| p.apply(1 << i).trailing_zeros() as usize)
+        .collect();
+    let mut seen = vec![false; n];
+    let mut cycles = 0;
+    for s in 0..n {
+        if !seen[s] {
+            cycles += 1;
+            let mut i = s;
+            while !seen[i] {
+                seen[i] = true;
+                i = map[i];
+            }
+        }
+    }
+    cycles
+}
+
+/// Per-position counters of the difficulty (equation 3).
+struct DiffState {
+    /// Push sequences of length `d − 1` from each position (during step `d`).
+    walks: Vec<f64>,
+    /// Push sequences of length 1 ..= `d − 1` from each position.
+    cumulative: Vec<f64>,
+    /// Optimal solutions per position and target (saturating), set at the step that finds
+    /// the target.
+    optimal: Vec<AtomicU32>,
+    n: usize,
+}
+
+impl DiffState {
+    fn new(positions: usize, n: usize) -> DiffState {
+        DiffState {
+            walks: vec![1.0; positions],
+            cumulative: vec![0.0; positions],
+            optimal: (0..positions * n).map(|_| AtomicU32::new(0)).collect(),
+            n,
+        }
+    }
+
+    /// At step `d`, position `i` (region `r`, successors `succ`, `walks_d` push sequences of
+    /// length `d`) reaches the targets `new` in exactly `d` pushes. `reach` is `reach_{d−1}`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn visit(
+        &self,
+        t: &Tables,
+        reach: &[u32],
+        succ: &[u32],
+        r: u32,
+        i: usize,
+        new: u32,
+        walks_d: f64,
+        blocks: usize,
+        so: &mut StepOut,
+    ) {
+        let edges = self.cumulative[i] + walks_d;
+        let robots = u64::from(r.count_ones());
+        let mut targets = new;
+        while targets != 0 {
+            let target = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let bit = 1u32 << target;
+            // optimal solutions: over the successors that reach the target in exactly d − 1
+            // pushes (none reaches it in fewer, or this position would in fewer than d)
+            let mut count: u64 = 0;
+            for &j in succ {
+                let j = j as usize;
+                if t.region[j] & bit != 0 {
+                    count += 1;
+                } else if reach[j] & bit != 0 {
+                    count += u64::from(self.optimal[j * self.n + target].load(Ordering::Relaxed));
+                }
+            }
+            if count > u64::from(u32::MAX) {
+                so.saturated += robots;
+            }
+            let stored = count.min(u64::from(u32::MAX)) as u32;
+            self.optimal[i * self.n + target].store(stored, Ordering::Relaxed);
+            let value = (1.0 - count as f64 / edges) * 5.0;
+            let k = bin(value);
+            so.diff_pushes[k] += robots;
+            so.diff_blocks[blocks][k] += robots;
+            so.diff_sum += robots as f64 * value;
+            so.diff_sum_blocks[blocks] += robots as f64 * value;
+        }
+    }
+}
+
+/// Lists the hardest boards: classes under robot region and symmetry, canonical order.
+fn hardest_boards(
+    t: &Tables,
+    perms: &[Perm],
+    pushes: u32,
+    count: u64,
+    candidates: &[(u32, u32)],
+    overflow: bool,
+    keep: usize,
+) -> Result<Hardest, Error> {
+    let g = &t.geo;
+    let mut classes: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
+    for &(i, targets) in candidates {
+        let b = t.blocks_of(i as usize);
+        let r = t.region[i as usize];
+        let mut ts = targets;
+        while ts != 0 {
+            let target = ts.trailing_zeros();
+            ts &= ts - 1;
+            let canon = perms
+                .iter()
+                .map(|p| {
+                    (
+                        p.apply(b),
+                        p.apply(r),
+                        p.apply(1 << target).trailing_zeros(),
+                    )
+                })
+                .min()
+                .expect("the identity is there");
+            classes.insert(canon);
+        }
+    }
+    let class_count = if overflow { 0 } else { classes.len() as u64 };
+    let mut boards = Vec::new();
+    for &(b, r, target) in classes.iter().take(keep) {
+        let robot = r.trailing_zeros() as usize;
+        let pos = |i: usize| Pos::new(i / g.cols, i % g.cols);
+        let mut board = Board::new(g.rows, g.cols, pos(robot), pos(target as usize))?;
+        for c in 0..g.n {
+            if b >> c & 1 == 1 {
+                board.set_block(pos(c), true)?;
+            }
+        }
+        // boards in the class: every robot cell of every distinct symmetric image
+        let images: BTreeSet<(u32, u32, u32)> = perms
+            .iter()
+            .map(|p| {
+                (
+                    p.apply(b),
+                    p.apply(r),
+                    p.apply(1 << target).trailing_zeros(),
+                )
+            })
+            .collect();
+        let boards_in_class = images.len() as u64 * u64::from(r.count_ones());
+        boards.push(HardBoard {
+            board,
+            boards_in_class,
+        });
+    }
+    Ok(Hardest {
+        pushes,
+        count,
+        classes: class_count,
+        boards,
+    })
+}

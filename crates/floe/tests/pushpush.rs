@@ -1,0 +1,232 @@
+//! PushPush: the census against the spec's 4×4 figures and against boards solved one at a
+//! time (the thesis's iterative deepening and floe's breadth-first search).
+
+use floe::games::pushpush::census::{census, Census, CensusOptions, CensusOutcome};
+use floe::games::pushpush::{difficulty, solve, Board, SolveOptions, Variant};
+use floe::grid::Pos;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn run(rows: usize, cols: usize, k: usize, diff: bool) -> Census {
+    let mut o = CensusOptions::new(rows, cols);
+    o.variant = Variant::new(k);
+    o.difficulty = diff;
+    o.hardest = 1000;
+    match census(&o).unwrap() {
+        CensusOutcome::Done(c) => *c,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Every board of a size: (robot, target, blocks).
+fn boards(rows: usize, cols: usize) -> impl Iterator<Item = Board> {
+    let n = rows * cols;
+    let pos = move |i: usize| Pos::new(i / cols, i % cols);
+    (0..n).flat_map(move |r| {
+        (0..n).filter(move |&t| t != r).flat_map(move |t| {
+            (0u32..1 << n)
+                .filter(move |b| b >> r & 1 == 0)
+                .map(move |b| {
+                    let mut board = Board::new(rows, cols, pos(r), pos(t)).unwrap();
+                    for c in 0..n {
+                        if b >> c & 1 == 1 {
+                            board.set_block(pos(c), true).unwrap();
+                        }
+                    }
+                    board
+                })
+        })
+    })
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[test]
+fn spec_figures_4x4() {
+    let c = run(4, 4, 1, false);
+    assert_eq!(c.boards, 7_864_320);
+    assert_eq!(c.unsolvable, 3_668_048);
+    assert_eq!(c.by_pushes[0], 2_424_312);
+    assert_eq!(c.by_pushes[1], 1_356_840);
+    assert_eq!(
+        (c.by_blocks[0].solvable, c.by_blocks[0].unsolvable),
+        (240, 0)
+    );
+    assert_eq!(
+        (c.by_blocks[15].solvable, c.by_blocks[15].unsolvable),
+        (0, 240)
+    );
+    // the thesis's Table 1: boards per number of blocks, n(n−1)·C(n−1, k)
+    for row in &c.by_blocks[..16] {
+        assert_eq!(
+            row.solvable + row.unsolvable,
+            16 * 15 * binomial(15, row.blocks as u64),
+            "{} blocks",
+            row.blocks
+        );
+    }
+    // the hardest boards replay and need exactly that many pushes
+    assert!(c.hardest.count > 0 && !c.hardest.boards.is_empty());
+    for h in &c.hardest.boards {
+        let r = solve(&h.board, &SolveOptions::default()).unwrap();
+        assert_eq!(r.pushes(), Some(u64::from(c.hardest.pushes)));
+    }
+    let in_classes: u64 = c.hardest.boards.iter().map(|h| h.boards_in_class).sum();
+    assert_eq!(
+        in_classes, c.hardest.count,
+        "the classes listed are all of them"
+    );
+}
+
+/// The census histogram (per number of blocks and pushes) equals the one of boards solved
+/// one at a time.
+fn check_against_single_boards(rows: usize, cols: usize, k: usize, iddfs: bool) {
+    let c = run(rows, cols, k, true);
+    let variant = Variant::new(k);
+    let mut hist: BTreeMap<(usize, Option<u64>), u64> = BTreeMap::new();
+    let mut diff_sum: BTreeMap<u64, f64> = BTreeMap::new();
+    let mut diff_bins: BTreeMap<(u64, usize), u64> = BTreeMap::new();
+    for b in boards(rows, cols) {
+        let r = solve(
+            &b,
+            &SolveOptions {
+                variant,
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap();
+        let d = r.pushes();
+        if iddfs {
+            // the thesis's bound, 3 × blocks, with room to spare
+            let bound = 3 * b.block_count() as u32 + 3;
+            assert_eq!(
+                floe::games::pushpush::solve::iterative_deepening(&b, variant, bound),
+                d.map(|d| d as u32),
+                "{}",
+                b.rows_text()
+            );
+        }
+        *hist.entry((b.block_count(), d)).or_default() += 1;
+        if let Some(d) = d.filter(|&d| d > 0) {
+            let x = difficulty(&b, variant, d as u32).unwrap();
+            *diff_sum.entry(d).or_default() += x.value;
+            let bin = ((x.value / 0.1).floor() as usize).min(49);
+            *diff_bins.entry((d, bin)).or_default() += 1;
+        }
+    }
+    for row in &c.by_blocks {
+        assert_eq!(
+            row.unsolvable,
+            hist.get(&(row.blocks, None)).copied().unwrap_or(0),
+            "{rows}×{cols} k={k}: unsolvable with {} blocks",
+            row.blocks
+        );
+        for (d, &count) in row.by_pushes.iter().enumerate() {
+            assert_eq!(
+                count,
+                hist.get(&(row.blocks, Some(d as u64)))
+                    .copied()
+                    .unwrap_or(0),
+                "{rows}×{cols} k={k}: {} blocks, {d} pushes",
+                row.blocks
+            );
+        }
+    }
+    let dc = c.difficulty.as_ref().unwrap();
+    for (d, bins) in dc.by_pushes.iter().enumerate().skip(1) {
+        for (bin, &count) in bins.iter().enumerate() {
+            assert_eq!(
+                count,
+                diff_bins.get(&(d as u64, bin)).copied().unwrap_or(0),
+                "{rows}×{cols} k={k}: difficulty bin {bin} at {d} pushes"
+            );
+        }
+        let want = diff_sum.get(&(d as u64)).copied().unwrap_or(0.0);
+        assert!((dc.sum_by_pushes[d] - want).abs() < 1e-6 * want.max(1.0));
+    }
+    assert_eq!(dc.saturated, 0);
+}
+
+#[test]
+fn census_3x3_equals_iterative_deepening_board_by_board() {
+    check_against_single_boards(3, 3, 1, true);
+}
+
+#[test]
+fn census_of_rectangles_and_pushpush_k_equals_single_boards() {
+    check_against_single_boards(2, 4, 1, false);
+    check_against_single_boards(3, 3, 2, false);
+    check_against_single_boards(3, 3, 0, false);
+    check_against_single_boards(1, 5, 0, false);
+}
+
+/// Classes counted by listing: robot cells merged within their region, symmetric images
+/// merged, and both.
+fn check_classes(rows: usize, cols: usize) {
+    let c = run(rows, cols, 1, false);
+    let n = rows * cols;
+    let index = |p: Pos| p.row * cols + p.col;
+    let sym: Vec<Box<dyn Fn(usize) -> usize>> = {
+        let (r, cc) = (rows, cols);
+        let mut v: Vec<Box<dyn Fn(usize) -> usize>> = vec![
+            Box::new(|i| i),
+            Box::new(move |i| n - 1 - i),
+            Box::new(move |i| (r - 1 - i / cc) * cc + i % cc),
+            Box::new(move |i| (i / cc) * cc + cc - 1 - i % cc),
+        ];
+        if rows == cols {
+            v.push(Box::new(move |i| (i % cc) * cc + i / cc));
+            v.push(Box::new(move |i| (cc - 1 - i % cc) * cc + (r - 1 - i / cc)));
+            v.push(Box::new(move |i| (i % cc) * cc + (r - 1 - i / cc)));
+            v.push(Box::new(move |i| (cc - 1 - i % cc) * cc + i / cc));
+        }
+        v
+    };
+    let mut robot_region = BTreeSet::new();
+    let mut symmetry = BTreeSet::new();
+    let mut both = BTreeSet::new();
+    for b in boards(rows, cols) {
+        let blocks: Vec<usize> = (0..n).filter(|&i| b.has_block(b.pos(i))).collect();
+        let walk = floe::games::pushpush::validate::walkable(&b);
+        let region: Vec<usize> = (0..n).filter(|&i| walk[i]).collect();
+        let (r, t) = (index(b.robot()), index(b.target()));
+        let image = |g: &dyn Fn(usize) -> usize, cells: &[usize]| {
+            let mut v: Vec<usize> = cells.iter().map(|&i| g(i)).collect();
+            v.sort();
+            v
+        };
+        robot_region.insert((blocks.clone(), region.clone(), t));
+        symmetry.insert(
+            sym.iter()
+                .map(|g| (image(g, &blocks), g(r), g(t)))
+                .min()
+                .unwrap(),
+        );
+        both.insert(
+            sym.iter()
+                .map(|g| (image(g, &blocks), image(g, &region), g(t)))
+                .min()
+                .unwrap(),
+        );
+    }
+    assert_eq!(c.classes.robot_region, robot_region.len() as u64);
+    assert_eq!(c.classes.symmetry, symmetry.len() as u64);
+    assert_eq!(c.classes.both, both.len() as u64);
+}
+
+#[test]
+fn classes_by_listing() {
+    check_classes(3, 3);
+    check_classes(2, 3);
+}
+
+#[test]
+fn board_counts_3x3() {
+    let c = run(3, 3, 1, false);
+    assert_eq!(c.boards, 18_432);
+    let want = [72, 576, 2016, 4032, 5040, 4032, 2016, 576, 72];
+    for (row, w) in c.by_blocks.iter().zip(want) {
+        assert_eq!(row.solvable + row.unsolvable, w);
+    }
+}
