@@ -104,6 +104,10 @@ struct CensusArgs {
     /// How many classes of the hardest boards to list, each with a solution.
     #[arg(long, value_name = "N", default_value_t = 10)]
     hardest: usize,
+    /// Memory the census tables may use, in GiB; with --difficulty, less memory means more
+    /// passes over the positions (one per batch of targets).
+    #[arg(long, value_name = "GIB", default_value_t = 16.0)]
+    max_memory: f64,
     #[command(flatten)]
     limits: LimitArgs,
     /// One JSON document on standard output.

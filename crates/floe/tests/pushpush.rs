@@ -58,7 +58,8 @@ fn spec_figures_4x4() {
         (0, 240)
     );
     // the thesis's Table 1: boards per number of blocks, n(n−1)·C(n−1, k)
-    for row in &c.by_blocks[..16] {
+    assert_eq!(c.by_blocks.len(), 16, "0 to 15 blocks");
+    for row in &c.by_blocks {
         assert_eq!(
             row.solvable + row.unsolvable,
             16 * 15 * binomial(15, row.blocks as u64),
@@ -229,4 +230,26 @@ fn board_counts_3x3() {
     for (row, w) in c.by_blocks.iter().zip(want) {
         assert_eq!(row.solvable + row.unsolvable, w);
     }
+}
+
+#[test]
+fn difficulty_in_batches_of_targets_equals_one_pass() {
+    let one = run(3, 3, 1, true);
+    let mut o = CensusOptions::new(3, 3);
+    o.difficulty = true;
+    // room for the fixed tables and two targets' counts per position: five passes
+    let positions = one.positions;
+    o.max_bytes = (1 << 9) * 4 + 4 + positions * (12 + 24) + positions * 4 * 2;
+    let CensusOutcome::Done(batched) = census(&o).unwrap() else {
+        panic!("limit")
+    };
+    assert_eq!(batched.table_bytes, o.max_bytes);
+    let (a, b) = (
+        one.difficulty.as_ref().unwrap(),
+        batched.difficulty.as_ref().unwrap(),
+    );
+    assert_eq!(a.by_pushes, b.by_pushes);
+    assert_eq!(a.by_blocks, b.by_blocks);
+    assert_eq!(batched.by_pushes, one.by_pushes);
+    assert_eq!(batched.hardest.count, one.hardest.count);
 }

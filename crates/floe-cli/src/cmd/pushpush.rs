@@ -9,7 +9,6 @@ use floe::games::pushpush::census::{
 use floe::games::pushpush::{self as pp, Difficulty, Search, Variant};
 use floe::render::plot::{BarChart, BarSeries};
 use floe::search::Outcome;
-use std::collections::BTreeMap;
 
 fn variant_of(k: Option<usize>) -> Variant {
     Variant::new(k.unwrap_or(1))
@@ -135,10 +134,10 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
                 );
                 if let Some(d) = r.difficulty {
                     outln!(
-                        "difficulty {:.3} (thesis equation 3: {} of {} moves in the push tree to depth {} are solutions)",
+                        "difficulty {:.3} (thesis equation 3: {} solutions among the {} moves of the tree of push sequences up to {} pushes)",
                         d.value,
-                        d.solutions,
-                        d.possible_moves,
+                        thousands_u128(d.solutions),
+                        thousands_u128(d.possible_moves),
                         d.pushes
                     );
                 }
@@ -167,6 +166,10 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
     })
 }
 
+fn thousands_u128(n: u128) -> String {
+    u64::try_from(n).map_or_else(|_| n.to_string(), thousands)
+}
+
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
@@ -176,7 +179,7 @@ struct BlockJson {
     blocks: usize,
     solvable: u64,
     unsolvable: u64,
-    by_pushes: BTreeMap<String, u64>,
+    by_pushes: NumMap<u64>,
 }
 
 #[derive(Serialize)]
@@ -205,10 +208,10 @@ struct ClassesJson {
 #[derive(Serialize)]
 struct DifficultyJson {
     bin_width: f64,
-    by_pushes: BTreeMap<String, Vec<u64>>,
-    by_blocks: BTreeMap<String, Vec<u64>>,
-    mean_by_pushes: BTreeMap<String, f64>,
-    mean_by_blocks: BTreeMap<String, f64>,
+    by_pushes: NumMap<Vec<u64>>,
+    by_blocks: NumMap<Vec<u64>>,
+    mean_by_pushes: NumMap<f64>,
+    mean_by_blocks: NumMap<f64>,
     saturated: u64,
 }
 
@@ -221,7 +224,7 @@ struct CensusJson {
     k: usize,
     boards: u64,
     unsolvable: u64,
-    by_pushes: BTreeMap<String, u64>,
+    by_pushes: NumMap<u64>,
     by_blocks: Vec<BlockJson>,
     hardest: HardestJson,
     classes: ClassesJson,
@@ -232,12 +235,28 @@ struct CensusJson {
     seconds: f64,
 }
 
-fn keyed(v: &[u64]) -> BTreeMap<String, u64> {
-    v.iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(d, &n)| (d.to_string(), n))
-        .collect()
+/// A JSON object keyed by small numbers, in numeric order (`{"0": …, "1": …, "10": …}`).
+struct NumMap<T>(Vec<(usize, T)>);
+
+impl<T: Serialize> Serialize for NumMap<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(&k.to_string(), v)?;
+        }
+        m.end()
+    }
+}
+
+fn keyed(v: &[u64]) -> NumMap<u64> {
+    NumMap(
+        v.iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(d, &n)| (d, n))
+            .collect(),
+    )
 }
 
 /// `floe census pushpush`.
@@ -246,6 +265,12 @@ pub fn census(a: CensusArgs) -> Result<Done, Error> {
     o.variant = Variant::new(a.k);
     o.difficulty = a.difficulty;
     o.hardest = a.hardest;
+    if !(a.max_memory.is_finite() && a.max_memory > 0.0) {
+        return Err(Error::invalid(
+            "--max-memory must be a positive number of GiB",
+        ));
+    }
+    o.max_bytes = (a.max_memory * (1u64 << 30) as f64) as u64;
     o.limits = a.limits.limits();
     let spinner = Spinner::attach(&mut o.limits, &format!("{}×{} census", a.rows, a.cols));
     let c = match run_census(&o)? {
@@ -347,37 +372,45 @@ fn census_json(c: &Census, solutions: &[Vec<Push>]) -> CensusJson {
         },
         difficulty: c.difficulty.as_ref().map(|d| DifficultyJson {
             bin_width: DIFFICULTY_BIN,
-            by_pushes: d
-                .by_pushes
-                .iter()
-                .enumerate()
-                .skip(1)
-                .map(|(p, v)| (p.to_string(), v.clone()))
-                .collect(),
-            by_blocks: d
-                .by_blocks
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.iter().any(|&x| x > 0))
-                .map(|(b, v)| (b.to_string(), v.clone()))
-                .collect(),
-            mean_by_pushes: d
-                .sum_by_pushes
-                .iter()
-                .enumerate()
-                .skip(1)
-                .map(|(p, &s)| (p.to_string(), mean(s, c.by_pushes[p])))
-                .collect(),
-            mean_by_blocks: d
-                .sum_by_blocks
-                .iter()
-                .enumerate()
-                .filter(|(b, _)| c.by_blocks[*b].solvable > c.by_blocks[*b].by_pushes[0])
-                .map(|(b, &s)| {
-                    let row = &c.by_blocks[b];
-                    (b.to_string(), mean(s, row.solvable - row.by_pushes[0]))
-                })
-                .collect(),
+            by_pushes: NumMap(
+                d.by_pushes
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(p, v)| (p, v.clone()))
+                    .collect(),
+            ),
+            by_blocks: NumMap(
+                d.by_blocks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| v.iter().any(|&x| x > 0))
+                    .map(|(b, v)| (b, v.clone()))
+                    .collect(),
+            ),
+            mean_by_pushes: NumMap(
+                d.sum_by_pushes
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(p, &s)| (p, mean(s, c.by_pushes[p])))
+                    .collect(),
+            ),
+            mean_by_blocks: NumMap(
+                d.sum_by_blocks
+                    .iter()
+                    .enumerate()
+                    .filter(|(b, _)| {
+                        c.by_blocks.get(*b).is_some_and(|row| {
+                            row.solvable > row.by_pushes.first().copied().unwrap_or(0)
+                        })
+                    })
+                    .map(|(b, &s)| {
+                        let row = &c.by_blocks[b];
+                        (b, mean(s, row.solvable - row.by_pushes[0]))
+                    })
+                    .collect(),
+            ),
             saturated: d.saturated,
         }),
         positions: c.positions,

@@ -157,7 +157,7 @@ pub struct Census {
     pub unsolvable: u64,
     /// Boards by fewest pushes (index = pushes).
     pub by_pushes: Vec<u64>,
-    /// Boards by number of blocks (index = blocks).
+    /// Boards by number of blocks (index = blocks, 0 to cells − 1).
     pub by_blocks: Vec<BlockRow>,
     /// The hardest boards.
     pub hardest: Hardest,
@@ -538,16 +538,35 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         }
     }
     let positions = total as usize;
-    let per_position = 4 * 3
-        + if o.difficulty {
-            8 * 3 + 4 * n as u64
-        } else {
-            0
-        };
-    let table_bytes = offset_bytes + positions as u64 * per_position;
-    if table_bytes > o.max_bytes {
-        return Err(too_big(table_bytes, o.max_bytes, "the census tables"));
+    // bytes per position: region and two reach masks; with the difficulty also two walk
+    // counts, the cumulative count and an optimal-solution count per target of a batch
+    let fixed = offset_bytes + positions as u64 * (4 * 3 + if o.difficulty { 8 * 3 } else { 0 });
+    if fixed > o.max_bytes {
+        return Err(too_big(fixed, o.max_bytes, "the census tables"));
     }
+    let batch_size = if o.difficulty {
+        let room = (o.max_bytes - fixed) / (4 * positions.max(1) as u64);
+        if room == 0 {
+            return Err(too_big(
+                fixed + 4 * positions as u64,
+                o.max_bytes,
+                "the census tables with the difficulty",
+            ));
+        }
+        room.min(n as u64) as usize
+    } else {
+        0
+    };
+    let table_bytes = fixed + 4 * positions as u64 * batch_size as u64;
+    // the targets are split into batches when their counts do not all fit: one pass each
+    let batches: Vec<u32> = if o.difficulty {
+        (0..n)
+            .step_by(batch_size)
+            .map(|lo| (lo..(lo + batch_size).min(n)).fold(0u32, |m, t| m | 1 << t))
+            .collect()
+    } else {
+        vec![0]
+    };
     if o.limits.max_states.is_some_and(|m| positions as u64 > m) {
         return Ok(CensusOutcome::Limit {
             kind: LimitKind::MaxStates,
@@ -658,7 +677,7 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         by_pushes[0] += v;
     }
 
-    let mut diff = o.difficulty.then(|| DiffState::new(positions, n));
+    let mut diff = o.difficulty.then(|| DiffState::new(positions, batch_size));
     let mut dc = o.difficulty.then(|| DifficultyCensus {
         by_pushes: vec![vec![0; DIFFICULTY_BINS]],
         by_blocks: vec![vec![0; DIFFICULTY_BINS]; n + 1],
@@ -674,114 +693,132 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
     let mut hardest_candidates: Vec<(u32, u32)> = Vec::new();
     let mut hardest_overflow = false;
     let mut depth = 0u32;
-    loop {
-        let d = depth + 1;
-        if let Some(t) = o.limits.timeout {
-            if t0.elapsed() >= t {
-                return Ok(CensusOutcome::Limit {
-                    kind: LimitKind::Timeout,
-                    steps: depth,
-                    positions: positions as u64,
-                    seconds: t0.elapsed().as_secs_f64(),
-                });
-            }
-        }
-        let slices = split_by_chunks(&mut next, &tables.offset, chunks);
-        let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
-            split_by_chunks(&mut next_walks, &tables.offset, chunks)
-                .into_iter()
-                .map(Some)
-                .collect()
-        } else {
-            (0..chunks).map(|_| None).collect()
-        };
-        let reach_ref = &reach;
-        let diff_ref = diff.as_ref();
-        let tables_ref = &tables;
-        let out = slices
-            .into_par_iter()
-            .zip(walk_slices)
-            .enumerate()
-            .map(|(c, (out, mut walks_out))| {
-                let t = tables_ref;
-                let mut so = StepOut::new(n, diff_ref.is_some());
-                let mut succ: Vec<u32> = Vec::with_capacity(64);
-                let mut i = t.offset[c << chunk_bits] as usize;
-                let mut k = 0;
-                for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
-                    let b = b as u32;
-                    let blocks = b.count_ones() as usize;
-                    let end = t.offset[b as usize + 1] as usize;
-                    while i < end {
-                        let r = t.region[i];
-                        let old = reach_ref[i];
-                        let mut m = old;
-                        succ.clear();
-                        t.successors(b, r, |j| {
-                            m |= reach_ref[j];
-                            succ.push(j as u32);
-                        });
-                        out[k] = m;
-                        let new = m & !old;
-                        if let (Some(ds), Some(w)) = (diff_ref, walks_out.as_deref_mut()) {
-                            w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
-                            if new != 0 {
-                                ds.visit(t, reach_ref, &succ, r, i, new, w[k], blocks, &mut so);
-                            }
-                        }
-                        if new != 0 {
-                            so.changed = true;
-                            let s = u64::from(r.count_ones());
-                            so.by_blocks[blocks] += s * u64::from(new.count_ones());
-                            if so.hardest.len() < HARDEST_CAP {
-                                so.hardest.push((i as u32, new));
-                            }
-                        }
-                        i += 1;
-                        k += 1;
-                    }
-                }
-                so
-            })
-            .reduce(|| StepOut::new(n, o.difficulty), StepOut::merge);
-        if !out.changed {
-            break;
-        }
-        depth = d;
-        by_pushes.push(out.by_blocks.iter().sum());
-        for (k, v) in out.by_blocks.iter().enumerate() {
-            pushes_by_blocks[k].push(*v);
-        }
-        hardest_overflow = out.hardest.len() >= HARDEST_CAP;
-        hardest_candidates = out.hardest;
-        if let Some(dc) = dc.as_mut() {
-            dc.by_pushes.push(out.diff_pushes);
-            dc.sum_by_pushes.push(out.diff_sum);
-            for (a, b) in dc.by_blocks.iter_mut().zip(&out.diff_blocks) {
-                add(a, b);
-            }
-            for (a, b) in dc.sum_by_blocks.iter_mut().zip(&out.diff_sum_blocks) {
-                *a += b;
-            }
-            dc.saturated += out.saturated;
+    let passes = batches.len() as u64;
+    for (pass, &batch) in batches.iter().enumerate() {
+        let first = pass == 0;
+        let mut steps = 0u32;
+        if !first {
+            reach.copy_from_slice(&tables.region);
         }
         if let Some(ds) = diff.as_mut() {
-            for (c, w) in ds.cumulative.iter_mut().zip(&next_walks) {
-                *c += w;
-            }
-            std::mem::swap(&mut ds.walks, &mut next_walks);
+            ds.start(batch);
         }
-        std::mem::swap(&mut reach, &mut next);
-        if let Some(f) = &o.limits.progress {
-            f(&Progress {
-                stats: Stats {
-                    states: positions as u64,
-                    expanded: positions as u64 * u64::from(depth),
-                    generated: 0,
-                    depth,
-                    elapsed: t0.elapsed(),
-                },
-            });
+        loop {
+            let d = steps + 1;
+            if let Some(t) = o.limits.timeout {
+                if t0.elapsed() >= t {
+                    return Ok(CensusOutcome::Limit {
+                        kind: LimitKind::Timeout,
+                        steps,
+                        positions: positions as u64,
+                        seconds: t0.elapsed().as_secs_f64(),
+                    });
+                }
+            }
+            let slices = split_by_chunks(&mut next, &tables.offset, chunks);
+            let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
+                split_by_chunks(&mut next_walks, &tables.offset, chunks)
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            } else {
+                (0..chunks).map(|_| None).collect()
+            };
+            let reach_ref = &reach;
+            let diff_ref = diff.as_ref();
+            let tables_ref = &tables;
+            let out = slices
+                .into_par_iter()
+                .zip(walk_slices)
+                .enumerate()
+                .map(|(c, (out, mut walks_out))| {
+                    let t = tables_ref;
+                    let mut so = StepOut::new(n, diff_ref.is_some());
+                    let mut succ: Vec<u32> = Vec::with_capacity(64);
+                    let mut i = t.offset[c << chunk_bits] as usize;
+                    let mut k = 0;
+                    for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
+                        let b = b as u32;
+                        let blocks = b.count_ones() as usize;
+                        let end = t.offset[b as usize + 1] as usize;
+                        while i < end {
+                            let r = t.region[i];
+                            let old = reach_ref[i];
+                            let mut m = old;
+                            succ.clear();
+                            t.successors(b, r, |j| {
+                                m |= reach_ref[j];
+                                succ.push(j as u32);
+                            });
+                            out[k] = m;
+                            let new = m & !old;
+                            if let (Some(ds), Some(w)) = (diff_ref, walks_out.as_deref_mut()) {
+                                w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
+                                if new != 0 {
+                                    ds.visit(t, reach_ref, &succ, r, i, new, w[k], blocks, &mut so);
+                                }
+                            }
+                            if new != 0 {
+                                so.changed = true;
+                                let s = u64::from(r.count_ones());
+                                so.by_blocks[blocks] += s * u64::from(new.count_ones());
+                                if so.hardest.len() < HARDEST_CAP {
+                                    so.hardest.push((i as u32, new));
+                                }
+                            }
+                            i += 1;
+                            k += 1;
+                        }
+                    }
+                    so
+                })
+                .reduce(|| StepOut::new(n, o.difficulty), StepOut::merge);
+            if !out.changed {
+                break;
+            }
+            steps = d;
+            if first {
+                depth = d;
+                by_pushes.push(out.by_blocks.iter().sum());
+                for (k, v) in out.by_blocks.iter().enumerate() {
+                    pushes_by_blocks[k].push(*v);
+                }
+                hardest_overflow = out.hardest.len() >= HARDEST_CAP;
+                hardest_candidates = out.hardest;
+            }
+            if let Some(dc) = dc.as_mut() {
+                if dc.by_pushes.len() <= d as usize {
+                    dc.by_pushes.push(vec![0; DIFFICULTY_BINS]);
+                    dc.sum_by_pushes.push(0.0);
+                }
+                add(&mut dc.by_pushes[d as usize], &out.diff_pushes);
+                dc.sum_by_pushes[d as usize] += out.diff_sum;
+                for (a, b) in dc.by_blocks.iter_mut().zip(&out.diff_blocks) {
+                    add(a, b);
+                }
+                for (a, b) in dc.sum_by_blocks.iter_mut().zip(&out.diff_sum_blocks) {
+                    *a += b;
+                }
+                dc.saturated += out.saturated;
+            }
+            if let Some(ds) = diff.as_mut() {
+                for (c, w) in ds.cumulative.iter_mut().zip(&next_walks) {
+                    *c += w;
+                }
+                std::mem::swap(&mut ds.walks, &mut next_walks);
+            }
+            std::mem::swap(&mut reach, &mut next);
+            if let Some(f) = &o.limits.progress {
+                f(&Progress {
+                    stats: Stats {
+                        states: positions as u64,
+                        expanded: positions as u64 * u64::from(steps),
+                        generated: passes,
+                        depth: steps,
+                        elapsed: t0.elapsed(),
+                    },
+                });
+            }
         }
     }
 
@@ -808,7 +845,8 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
                 a
             },
         );
-    let by_blocks: Vec<BlockRow> = (0..=n)
+    // a board has at most n − 1 blocks: the robot stands on the last cell
+    let by_blocks: Vec<BlockRow> = (0..n)
         .map(|k| BlockRow {
             blocks: k,
             solvable: pushes_by_blocks[k].iter().sum(),
@@ -884,20 +922,40 @@ struct DiffState {
     walks: Vec<f64>,
     /// Push sequences of length 1 ..= `d − 1` from each position.
     cumulative: Vec<f64>,
-    /// Optimal solutions per position and target (saturating), set at the step that finds
-    /// the target.
+    /// Optimal solutions per position and target of the batch (saturating), set at the
+    /// step that finds the target.
     optimal: Vec<AtomicU32>,
-    n: usize,
+    /// Slots per position in `optimal`.
+    slots: usize,
+    /// The targets of this pass.
+    batch: u32,
 }
 
 impl DiffState {
-    fn new(positions: usize, n: usize) -> DiffState {
+    fn new(positions: usize, slots: usize) -> DiffState {
         DiffState {
             walks: vec![1.0; positions],
             cumulative: vec![0.0; positions],
-            optimal: (0..positions * n).map(|_| AtomicU32::new(0)).collect(),
-            n,
+            optimal: (0..positions * slots).map(|_| AtomicU32::new(0)).collect(),
+            slots,
+            batch: 0,
         }
+    }
+
+    /// Starts a pass over the targets of `batch`.
+    fn start(&mut self, batch: u32) {
+        self.batch = batch;
+        self.walks.fill(1.0);
+        self.cumulative.fill(0.0);
+        self.optimal
+            .par_iter()
+            .for_each(|c| c.store(0, Ordering::Relaxed));
+    }
+
+    /// Where the count of position `i` for `target` (in the batch) is kept.
+    #[inline]
+    fn slot(&self, i: usize, target: usize) -> usize {
+        i * self.slots + (self.batch & ((1u32 << target) - 1)).count_ones() as usize
     }
 
     /// At step `d`, position `i` (region `r`, successors `succ`, `walks_d` push sequences of
@@ -918,7 +976,7 @@ impl DiffState {
     ) {
         let edges = self.cumulative[i] + walks_d;
         let robots = u64::from(r.count_ones());
-        let mut targets = new;
+        let mut targets = new & self.batch;
         while targets != 0 {
             let target = targets.trailing_zeros() as usize;
             targets &= targets - 1;
@@ -931,14 +989,14 @@ impl DiffState {
                 if t.region[j] & bit != 0 {
                     count += 1;
                 } else if reach[j] & bit != 0 {
-                    count += u64::from(self.optimal[j * self.n + target].load(Ordering::Relaxed));
+                    count += u64::from(self.optimal[self.slot(j, target)].load(Ordering::Relaxed));
                 }
             }
             if count > u64::from(u32::MAX) {
                 so.saturated += robots;
             }
             let stored = count.min(u64::from(u32::MAX)) as u32;
-            self.optimal[i * self.n + target].store(stored, Ordering::Relaxed);
+            self.optimal[self.slot(i, target)].store(stored, Ordering::Relaxed);
             let value = (1.0 - count as f64 / edges) * 5.0;
             let k = bin(value);
             so.diff_pushes[k] += robots;
