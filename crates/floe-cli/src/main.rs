@@ -466,6 +466,12 @@ struct VerifyArgs {
     /// text with one `row col dir` per push; `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     moves: PathBuf,
+    /// The game: ice (default) or pushpush. Without it a `Game:` line in the file decides.
+    #[arg(long, value_name = "GAME")]
+    game: Option<floe::games::Game>,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*).
+    #[arg(long, value_name = "K")]
+    k: Option<usize>,
     /// Block-change factor for the reported difficulty (0 to 1,000,000,000).
     #[arg(long, default_value_t = 5, value_name = "F", allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(..=floe::games::ice::MAX_FACTOR))]

@@ -221,3 +221,58 @@ fn census_refuses_what_it_cannot_do() {
     ])
     .code(1);
 }
+
+#[test]
+fn verify_replays_and_names_the_illegal_push() {
+    let levels = pushpush_levels();
+    let sol = Temp::new("sol.json");
+    let out = floe(&["solve", &levels, "-l", "hardest-5x5", "--json"]).code(0);
+    std::fs::write(&sol.0, &out.stdout).unwrap();
+    let doc = floe(&[
+        "verify",
+        &levels,
+        "-l",
+        "hardest-5x5",
+        "--moves",
+        &sol.path(),
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(
+        (doc["valid"].as_bool(), doc["solved"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(u(&doc["pushes"]), 13);
+    // the first push, repeated: the block has gone
+    let moves = Temp::with("moves.txt", b"1 4 up\n1 4 up\n");
+    let doc = floe(&[
+        "verify",
+        &levels,
+        "-l",
+        "hardest-5x5",
+        "--moves",
+        &moves.path(),
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(doc["valid"], false);
+    assert_eq!(u(&doc["error"]["move"]), 2);
+    assert!(doc["error"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("no block"));
+    // legal but not solved
+    let moves = Temp::with("one.txt", b"1 4 up\n");
+    let out = floe(&[
+        "verify",
+        &levels,
+        "-l",
+        "hardest-5x5",
+        "--moves",
+        &moves.path(),
+    ])
+    .code(0);
+    assert!(out.stdout.contains("can NOT reach"), "{}", out.stdout);
+}

@@ -14,17 +14,14 @@ fn variant_of(k: Option<usize>) -> Variant {
     Variant::new(k.unwrap_or(1))
 }
 
-fn load(a: &SolveArgs) -> Result<(Board, String), Error> {
-    if a.level.format.is_some() || a.level.rules.is_some() {
+fn load(a: &LevelArgs) -> Result<(Board, String), Error> {
+    if a.format.is_some() || a.rules.is_some() {
         return Err(Error::invalid(
             "--format and --rules are ice block options; PushPush boards have one format and no walking rule",
         ));
     }
-    if a.dynamic {
-        return Err(Error::invalid("--dynamic is an Ice Tower option"));
-    }
-    let boards = ppboard::load(&a.level.file)?;
-    let (i, b) = match a.level.level.as_deref() {
+    let boards = ppboard::load(&a.file)?;
+    let (i, b) = match a.level.as_deref() {
         Some(sel) => ppboard::select(&boards, sel)?,
         None if boards.len() == 1 => (0, &boards[0]),
         None => {
@@ -35,7 +32,7 @@ fn load(a: &SolveArgs) -> Result<(Board, String), Error> {
                 .collect();
             return Err(Error::invalid(format!(
                 "{} holds {} boards; pick one with --level N or --level NAME ({})",
-                a.level.file.display(),
+                a.file.display(),
                 boards.len(),
                 names.join(", ")
             )));
@@ -66,7 +63,10 @@ struct SolveJson<'a> {
 
 /// `floe solve` on a PushPush board.
 pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
-    let (board, name) = load(a)?;
+    if a.dynamic {
+        return Err(Error::invalid("--dynamic is an Ice Tower option"));
+    }
+    let (board, name) = load(&a.level)?;
     let search = match a.algo {
         SolveAlgo::Exact(Algorithm::Bfs) => Search::Bfs,
         SolveAlgo::Exact(Algorithm::AStar) => Search::AStar,
@@ -164,6 +164,77 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
         Outcome::Limit(_) => Done::NoAnswer,
         _ => Done::Answered,
     })
+}
+
+#[derive(Serialize)]
+struct VerifyJson<'a> {
+    level: &'a str,
+    game: &'static str,
+    variant: String,
+    valid: bool,
+    solved: bool,
+    pushes: Option<usize>,
+    error: Option<VerifyError>,
+}
+
+#[derive(Serialize)]
+struct VerifyError {
+    /// 1-based index of the first illegal push.
+    #[serde(rename = "move")]
+    index: usize,
+    push: Push,
+    reason: String,
+}
+
+/// `floe verify` on a PushPush board: replays the pushes and names the first illegal one.
+pub fn verify(a: &VerifyArgs) -> Result<Done, Error> {
+    let (board, name) = load(&a.level)?;
+    let (text, file) = read_text(&a.moves)?;
+    let moves = parse_pushes(&text, &file)?;
+    let variant = variant_of(a.k);
+    let result = pp::replay(&board, &moves, variant);
+    if a.json {
+        out::json(&match &result {
+            Ok(r) => VerifyJson {
+                level: &name,
+                game: "pushpush",
+                variant: variant.name(),
+                valid: true,
+                solved: r.solved,
+                pushes: Some(r.steps.len()),
+                error: None,
+            },
+            Err(e) => VerifyJson {
+                level: &name,
+                game: "pushpush",
+                variant: variant.name(),
+                valid: false,
+                solved: false,
+                pushes: None,
+                error: Some(VerifyError {
+                    index: e.index + 1,
+                    push: e.push,
+                    reason: e.reason.to_string(),
+                }),
+            },
+        });
+    } else {
+        match &result {
+            Ok(r) => {
+                outln!(
+                    "{name}: {}, every one legal ({}); the robot {} reach the target",
+                    count(r.steps.len() as u64, "push", "pushes"),
+                    variant.name(),
+                    if r.solved { "can" } else { "can NOT" }
+                );
+                if let Some(last) = r.steps.last().filter(|_| !r.solved) {
+                    outp!("{}", indent(&last.board.rows_text()));
+                }
+            }
+            Err(e) => outln!("{name}: {e}"),
+        }
+    }
+    Ok(Done::Answered)
 }
 
 fn thousands_u128(n: u128) -> String {
@@ -527,7 +598,8 @@ fn write_svgs(c: &Census, path: &Path) -> Result<(), Error> {
     let max_d = c.by_pushes.len() as i64 - 1;
     BarChart::new(format!("{title}: solvable boards by fewest pushes"))
         .x_label("fewest pushes")
-        .y_label("boards")
+        .y_label("boards (logarithmic)")
+        .log_y()
         .integer_bins(0, max_d)
         .series(BarSeries::new(
             "boards",
@@ -549,39 +621,49 @@ fn write_svgs(c: &Census, path: &Path) -> Result<(), Error> {
     }
     chart.stacked().save(sibling("pushes-by-blocks"))?;
     if let Some(d) = &c.difficulty {
-        // Figure 13: difficulty against pushes, one stacked bar per difficulty band
+        // Figures 13 and 15: each bar is one number of pushes (blocks), split into difficulty
+        // bands, as shares of its boards (the thesis colours dots by share)
         let bands = 5;
         let per = DIFFICULTY_BINS / bands;
+        let band_shares = |rows: &[&Vec<u64>]| -> Vec<Vec<f64>> {
+            (0..bands)
+                .map(|band| {
+                    rows.iter()
+                        .map(|bins| {
+                            let total: u64 = bins.iter().sum();
+                            let part: u64 = bins[band * per..(band + 1) * per].iter().sum();
+                            if total == 0 {
+                                0.0
+                            } else {
+                                100.0 * part as f64 / total as f64
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let label = |band: usize| {
+            let lo = (band * per) as f64 * DIFFICULTY_BIN;
+            format!("difficulty {lo:.0}–{:.0}", lo + per as f64 * DIFFICULTY_BIN)
+        };
+        let by_pushes: Vec<&Vec<u64>> = d.by_pushes.iter().skip(1).collect();
         let mut chart = BarChart::new(format!("{title}: difficulty by fewest pushes"))
             .x_label("fewest pushes")
-            .y_label("solvable boards")
-            .integer_bins(1, max_d);
-        for band in 0..bands {
-            let lo = band as f64 * per as f64 * DIFFICULTY_BIN;
-            chart = chart.series(BarSeries::new(
-                format!("difficulty {lo:.0}–{:.0}", lo + 1.0),
-                d.by_pushes
-                    .iter()
-                    .skip(1)
-                    .map(|bins| bins[band * per..(band + 1) * per].iter().sum::<u64>() as f64),
-            ));
+            .y_label("share of the boards (%)")
+            .integer_bins(1, max_d)
+            .y_range(0.0, 100.0);
+        for (band, shares) in band_shares(&by_pushes).into_iter().enumerate() {
+            chart = chart.series(BarSeries::new(label(band), shares));
         }
         chart.stacked().save(sibling("difficulty-by-pushes"))?;
-        // Figure 15: difficulty against blocks
+        let by_blocks: Vec<&Vec<u64>> = blocks.iter().map(|r| &d.by_blocks[r.blocks]).collect();
         let mut chart = BarChart::new(format!("{title}: difficulty by number of blocks"))
             .x_label("blocks")
-            .y_label("boards needing a push")
-            .integer_bins(0, blocks.len() as i64 - 1);
-        for band in 0..bands {
-            let lo = band as f64 * per as f64 * DIFFICULTY_BIN;
-            chart = chart.series(BarSeries::new(
-                format!("difficulty {lo:.0}–{:.0}", lo + 1.0),
-                blocks.iter().map(|r| {
-                    d.by_blocks[r.blocks][band * per..(band + 1) * per]
-                        .iter()
-                        .sum::<u64>() as f64
-                }),
-            ));
+            .y_label("share of the boards needing a push (%)")
+            .integer_bins(0, blocks.len() as i64 - 1)
+            .y_range(0.0, 100.0);
+        for (band, shares) in band_shares(&by_blocks).into_iter().enumerate() {
+            chart = chart.series(BarSeries::new(label(band), shares));
         }
         chart.stacked().save(sibling("difficulty-by-blocks"))?;
     }

@@ -29,12 +29,12 @@ fn status_name(s: Status) -> (&'static str, Option<&'static str>) {
     }
 }
 
-/// The game of `floe solve`: the `--game` flag, else the file's `Game:` line, else ice blocks.
-fn game_of_file(a: &SolveArgs) -> Result<Game, Error> {
-    if let Some(g) = a.game {
+/// The game of a level file: the `--game` flag, else the file's `Game:` line, else ice blocks.
+fn game_of_file(level: &LevelArgs, flag: Option<Game>) -> Result<Game, Error> {
+    if let Some(g) = flag {
         return Ok(g);
     }
-    let (text, file) = floe::input::read_text(&a.level.file)?;
+    let (text, file) = floe::input::read_text(&level.file)?;
     match floe::games::game_of(&text) {
         Ok(g) => Ok(g.unwrap_or(Game::Ice)),
         Err((line, col, message)) => Err(Error::Parse(floe::ParseError {
@@ -47,7 +47,7 @@ fn game_of_file(a: &SolveArgs) -> Result<Game, Error> {
 }
 
 pub fn solve(a: SolveArgs) -> Result<Done, Error> {
-    let game = game_of_file(&a)?;
+    let game = game_of_file(&a.level, a.game)?;
     match game {
         Game::Ice => {}
         Game::PushPush => return super::pushpush::solve(&a),
@@ -447,6 +447,20 @@ pub fn verify(a: VerifyArgs) -> Result<Done, Error> {
     if a.level.file.as_os_str() == "-" && a.moves.as_os_str() == "-" {
         return Err(Error::invalid(
             "the level and the moves cannot both come from standard input",
+        ));
+    }
+    match game_of_file(&a.level, a.game)? {
+        Game::Ice => {}
+        Game::PushPush => return super::pushpush::verify(&a),
+        g => {
+            return Err(Error::invalid(format!(
+                "floe verify checks ice block and PushPush solutions; {g} solutions are checked by `floe solve`, which replays every answer"
+            )))
+        }
+    }
+    if a.k.is_some() {
+        return Err(Error::invalid(
+            "--k is a PushPush option; this is an ice block level",
         ));
     }
     let p = load_one(&a.level)?;
