@@ -14,8 +14,11 @@ struct TowerJson<'a> {
     limit: Option<&'static str>,
     pushes: Option<u64>,
     moves: &'a [Push],
-    /// Lower bound on the fewest pushes, proved at the start.
+    /// The fewest pushes are at least this many: proved by the search (the solution's
+    /// length when solved).
     lower_bound: u32,
+    /// The lower bound of the start position alone.
+    start_bound: u32,
     /// Why the start position is dead, when the proof of "no solution" is immediate.
     dead: Option<String>,
     states: u64,
@@ -117,7 +120,8 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
             limit,
             pushes: r.pushes(),
             moves: &r.moves,
-            lower_bound: r.start_bound,
+            lower_bound: r.proved,
+            start_bound: r.start_bound,
             dead: r.dead_start.map(dead_text),
             states: r.stats.states,
             expanded: r.stats.expanded,
@@ -188,7 +192,7 @@ fn print_human(t: &Tower, r: &tower::SolveReport) {
         (tower::Status::Limit(l), _) => outln!(
             "no answer: stopped by --{l} at depth {}; at least {} pushes are needed ({explored})",
             r.stats.depth,
-            r.start_bound
+            r.proved
         ),
         (tower::Status::Solved, None) => unreachable!("a solved report carries its replay"),
     }

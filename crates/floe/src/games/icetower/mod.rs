@@ -9,9 +9,11 @@
 //!   bit-parallel walking; implements [`Puzzle`](crate::search::Puzzle).
 //! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
 //!   admissible lower bound (matching distances, line cover).
+//! - [`hunt`]: A* over f-buckets that proves a bound when stopped, and beam search.
 //! - [`solve`](mod@solve): fewest pushes with any search, every answer replayed.
 
 pub mod engine;
+pub mod hunt;
 pub mod level;
 pub mod prune;
 pub mod rules;

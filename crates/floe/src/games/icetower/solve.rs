@@ -3,13 +3,14 @@
 //! [`rules::replay`](super::rules::replay) before it is returned.
 
 use super::engine::{with_tower, TMove, TowerPuzzle, TowerTask};
+use super::hunt::astar_proving;
 use super::level::{parse, Tower};
 use super::prune::Dead;
 use super::rules::{replay, PlainPuzzle, Replay};
 use crate::bits::Bits;
 use crate::error::ParseError;
 use crate::grid::Push;
-use crate::search::{self, LimitKind, Limits, Outcome, Puzzle, SearchResult, Stats, UnitCost};
+use crate::search::{self, LimitKind, Limits, Outcome, Puzzle, SearchResult, Stats};
 use crate::Error;
 use std::fmt;
 use std::path::Path;
@@ -18,7 +19,9 @@ use std::str::FromStr;
 /// Which search to run. All three find the fewest pushes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algorithm {
-    /// A* with the bound of [`prune`](super::prune) (the default: fastest).
+    /// A* with the bound of [`prune`](super::prune), over f-buckets
+    /// ([`astar_proving`](super::hunt::astar_proving)): the fastest, and when a limit stops
+    /// it, it still proves a lower bound.
     #[default]
     AStar,
     /// Breadth-first search (dead positions pruned all the same).
@@ -121,6 +124,10 @@ pub struct SolveReport {
     pub engine: &'static str,
     /// The lower bound at the start (0 without pruning or on the plain engine).
     pub start_bound: u32,
+    /// The fewest pushes are at least this many: the solution's length, or what the search
+    /// proved before a limit stopped it (A*: the smallest open f; otherwise the start bound,
+    /// or for BFS the depth it completed).
+    pub proved: u32,
     /// Why the start position is dead, when it is (then nothing was searched).
     pub dead_start: Option<Dead>,
 }
@@ -143,17 +150,39 @@ pub fn load(path: &Path) -> Result<Tower, Error> {
     Ok(parse(&text, &file, &name)?)
 }
 
-fn run<P: Puzzle>(p: &P, o: &SolveOptions) -> SearchResult<P::Move, u64> {
+/// Runs the chosen search; also returns the bound it proved.
+fn run<P: Puzzle>(p: &P, o: &SolveOptions) -> (SearchResult<P::Move, u64>, u32)
+where
+    P::Move: Copy,
+{
+    let start = p.lower_bound(&p.start());
     match o.algorithm {
-        Algorithm::Bfs => search::bfs(p, &o.limits),
-        Algorithm::AStar => search::astar(p, &UnitCost, &o.limits),
-        Algorithm::IdaStar => search::ida_star(p, &o.limits, 1 << 22),
+        Algorithm::Bfs => {
+            let r = search::bfs(p, &o.limits);
+            // every position at depth < stats.depth was expanded without reaching a goal
+            let proved = r.stats.depth.max(start);
+            (r, proved)
+        }
+        Algorithm::AStar => {
+            let r = astar_proving(p, &o.limits);
+            let cost = r.outcome.solution().map(|m| m.len() as u64);
+            let proved = r.proved;
+            (
+                SearchResult {
+                    outcome: r.outcome,
+                    cost,
+                    stats: r.stats,
+                },
+                proved,
+            )
+        }
+        Algorithm::IdaStar => (search::ida_star(p, &o.limits, 1 << 22), start),
     }
 }
 
 struct Task<'a>(&'a SolveOptions);
 
-type Found = (Outcome<Push>, Option<u64>, Stats, u32, Option<Dead>);
+type Found = (Outcome<Push>, Option<u64>, Stats, u32, u32, Option<Dead>);
 
 impl TowerTask for Task<'_> {
     type Output = Found;
@@ -163,16 +192,16 @@ impl TowerTask for Task<'_> {
                 states: 1,
                 ..Stats::default()
             };
-            return (Outcome::Unsolvable, None, stats, 0, Some(d));
+            return (Outcome::Unsolvable, None, stats, 0, 0, Some(d));
         }
         let bound = p.lower_bound(&p.start());
-        let r = run(p, self.0);
+        let (r, proved) = run(p, self.0);
         let outcome = match r.outcome {
             Outcome::Solved(m) => Outcome::Solved(m.iter().map(|m: &TMove| p.push(m)).collect()),
             Outcome::Unsolvable => Outcome::Unsolvable,
             Outcome::Limit(l) => Outcome::Limit(l),
         };
-        (outcome, r.cost, r.stats, bound, None)
+        (outcome, r.cost, r.stats, bound, proved, None)
     }
 }
 
@@ -195,12 +224,12 @@ pub fn solve(tower: &Tower, options: &SolveOptions) -> Result<SolveReport, Error
             ),
         }));
     }
-    let (outcome, cost, stats, start_bound, dead_start, engine) = if dynamic.is_some() {
-        let r = run(&PlainPuzzle::new(tower), options);
-        (r.outcome, r.cost, r.stats, 0, None, "plain")
+    let (outcome, cost, stats, start_bound, proved, dead_start, engine) = if dynamic.is_some() {
+        let (r, proved) = run(&PlainPuzzle::new(tower), options);
+        (r.outcome, r.cost, r.stats, 0, proved, None, "plain")
     } else {
-        let (o, c, s, b, d) = with_tower(tower, options.prune, Task(options))?;
-        (o, c, s, b, d, "fast")
+        let (o, c, s, b, pr, d) = with_tower(tower, options.prune, Task(options))?;
+        (o, c, s, b, pr, d, "fast")
     };
     let mut report = SolveReport {
         status: Status::Unsolvable,
@@ -210,6 +239,7 @@ pub fn solve(tower: &Tower, options: &SolveOptions) -> Result<SolveReport, Error
         algorithm: options.algorithm,
         engine,
         start_bound,
+        proved,
         dead_start,
     };
     match outcome {
