@@ -263,6 +263,7 @@ pub fn solve(tower: &Tower, options: &SolveOptions) -> Result<SolveReport, Error
                 )));
             }
             report.status = Status::Solved;
+            report.proved = moves.len() as u32;
             report.moves = moves;
             report.replay = Some(r);
         }
