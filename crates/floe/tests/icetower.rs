@@ -312,3 +312,22 @@ proptest! {
         }
     }
 }
+
+/// The straightforward exhaustive search the pruning replaces: BFS on the same engine with
+/// no dead positions and no bound. `cargo test --release -p floe --test icetower --
+/// --ignored --nocapture w21_without_pruning` (figures in BENCHMARKS.md).
+#[test]
+#[ignore = "seconds to minutes and a large amount of memory"]
+fn w21_without_pruning() {
+    struct Plain;
+    impl TowerTask for Plain {
+        type Output = (Option<u64>, u64, f64);
+        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output {
+            let r = search::bfs(p, &Limits::none());
+            (r.cost, r.stats.states, r.stats.elapsed.as_secs_f64())
+        }
+    }
+    let (cost, states, secs) = with_tower(&qits("w21"), false, Plain).unwrap();
+    eprintln!("w21 without pruning: {cost:?} pushes, {states} positions, {secs:.2} s");
+    assert_eq!(cost, Some(21));
+}
