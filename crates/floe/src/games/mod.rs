@@ -4,6 +4,7 @@
 //! carry, so that commands can pick the rules without a flag.
 
 pub mod ice;
+pub mod icetower;
 pub mod pushpush;
 
 use std::fmt;

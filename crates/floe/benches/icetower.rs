@@ -1,0 +1,69 @@
+//! Ice Tower hot paths: optimal solving of the qits levels with A* and BFS (pruning on), and
+//! the plain exhaustive search it replaces.
+//!
+//! Run: `cargo bench -p floe --bench icetower`. Figures are recorded in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use floe::bits::Bits;
+use floe::games::icetower::{
+    load, solve, with_tower, Algorithm, SolveOptions, TowerPuzzle, TowerTask,
+};
+use floe::search::{self, Limits};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn level(name: &str) -> floe::games::icetower::Tower {
+    let p = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/levels/qits-icetower"
+    ))
+    .join(name);
+    load(&p).unwrap()
+}
+
+fn solving(c: &mut Criterion) {
+    let mut g = c.benchmark_group("icetower solve");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    for (name, algorithm, pushes) in [
+        ("w21", Algorithm::AStar, 21),
+        ("w21", Algorithm::Bfs, 21),
+        ("c99", Algorithm::AStar, 12),
+        ("qits001", Algorithm::AStar, 10),
+        ("c99-2", Algorithm::AStar, 7),
+    ] {
+        let t = level(name);
+        let o = SolveOptions {
+            algorithm,
+            ..SolveOptions::default()
+        };
+        g.bench_function(format!("{name} {algorithm}"), |b| {
+            b.iter(|| {
+                let r = solve(black_box(&t), &o).unwrap();
+                assert_eq!(r.pushes(), Some(pushes));
+            })
+        });
+    }
+    g.finish();
+}
+
+/// Breadth-first search without pruning, for comparison (c99: 2.9 million positions).
+fn exhaustive(c: &mut Criterion) {
+    struct Plain;
+    impl TowerTask for Plain {
+        type Output = Option<u64>;
+        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Option<u64> {
+            search::bfs(p, &Limits::none()).cost
+        }
+    }
+    let mut g = c.benchmark_group("icetower exhaustive");
+    g.sample_size(10).measurement_time(Duration::from_secs(30));
+    let t = level("c99");
+    g.bench_function("c99 bfs without pruning", |b| {
+        b.iter(|| assert_eq!(with_tower(black_box(&t), false, Plain).unwrap(), Some(12)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, solving, exhaustive);
+criterion_main!(benches);

@@ -1,0 +1,634 @@
+//! The fast engine: a static level compiled to row and column masks, compact positions, and
+//! the [`Puzzle`] implementation every generic search runs on.
+//!
+//! - **Cells.** The open (non-wall) cells are numbered row-major; a position holds the regular
+//!   and the golden blocks as two bit sets `B` over those numbers (`u64`, `u128`, `Wide<3>` or
+//!   `Wide<5>`, the narrowest that fits), the fires still burning as a `u64` bit mask, and the
+//!   magician as the first cell of his region (row-major): two positions that differ only by
+//!   where he stands inside one region are one position. Plus one byte: the lower bound,
+//!   computed once when the position is made.
+//! - **Slides.** Per row and per column the engine keeps masks of walls (with a sentinel
+//!   for the map's edge), recyclers and floor. Expanding a position lays its blocks and fires
+//!   into row and column masks (a few dozen bit operations); then a slide is a shift and a
+//!   bit scan: the first obstacle beyond the block, and within the path the first fire or
+//!   recycler (regular ice) or every fire (golden ice).
+//! - **Walking.** The magician's region is a flood fill over the rows: within a row a whole
+//!   run fills at once by carry propagation (`(f + s) ^ f`), and rows exchange seeds until
+//!   nothing changes.
+//! - **Pruning.** Every new position is judged by [`Analysis::judge`] (module
+//!   [`prune`](super::prune)): dead positions are never generated, the others carry their
+//!   lower bound for A* and IDA*.
+
+use super::level::{Block, Tile, Tower, MAX_COLS, MAX_ROWS};
+use super::prune::{Analysis, Dead};
+use crate::bits::{Bits, Wide};
+use crate::grid::{Dir, Pos, Push};
+use crate::search::Puzzle;
+use crate::Error;
+
+const NONE: u16 = u16::MAX;
+/// Largest number of fires the engine handles (one `u64` mask).
+pub const MAX_FIRES: usize = 64;
+
+/// A position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TState<B> {
+    /// Regular blocks (open cells).
+    pub ice: B,
+    /// Golden blocks (open cells).
+    pub gold: B,
+    /// Fires still burning (fire numbers).
+    pub fires: u64,
+    /// The first open cell of the magician's region.
+    pub man: u16,
+    /// Lower bound on the pushes still needed (a function of the rest).
+    lb: u8,
+}
+
+/// A push in engine terms: the open cell of the block and the direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TMove {
+    /// Open cell of the pushed block.
+    pub from: u16,
+    /// Direction.
+    pub dir: Dir,
+}
+
+/// How a slide ends, in line bits (column + 1 in a row, row + 1 in a column).
+struct Slide {
+    /// Rest bit, or `None` when a regular block vanished.
+    rest: Option<u32>,
+    /// Line bits of the fires put out.
+    fires: u32,
+}
+
+/// A static level compiled for search.
+pub struct TowerPuzzle<B> {
+    rows: usize,
+    cols: usize,
+    /// Cell (row-major over the map) → open number or `NONE`.
+    open: Vec<u16>,
+    an: Analysis,
+    wall_row: [u32; MAX_ROWS],
+    wall_col: [u32; MAX_COLS],
+    recyc_row: [u32; MAX_ROWS],
+    recyc_col: [u32; MAX_COLS],
+    /// Floor and fire cells: walkable when free and not burning.
+    floor_row: [u32; MAX_ROWS],
+    /// Cell → fire number or `u8::MAX`.
+    fire_at: Vec<u8>,
+    start: TState<B>,
+    start_dead: Option<Dead>,
+}
+
+/// Layout of one position in masks.
+struct View {
+    blk_row: [u32; MAX_ROWS],
+    blk_col: [u32; MAX_COLS],
+    fire_row: [u32; MAX_ROWS],
+    fire_col: [u32; MAX_COLS],
+}
+
+/// Fills the runs of `f` that hold a seed of `s` (⊆ `f`); bit 0 and bit 31 are never in `f`.
+#[inline]
+fn row_fill(f: u32, s: u32) -> u32 {
+    if s == 0 {
+        return 0;
+    }
+    let up = (((f.wrapping_add(s)) ^ f) & f) | s;
+    let (rf, rs) = (f.reverse_bits(), s.reverse_bits());
+    let down = ((((rf.wrapping_add(rs)) ^ rf) & rf) | rs).reverse_bits();
+    up | down
+}
+
+/// The region of `walk` (row masks) connected to the seed bits `seed` of row `r0`.
+#[inline]
+fn flood(walk: &[u32; MAX_ROWS], rows: usize, r0: usize, seed: u32) -> [u32; MAX_ROWS] {
+    let mut reg = [0u32; MAX_ROWS];
+    reg[r0] = row_fill(walk[r0], seed & walk[r0]);
+    loop {
+        let mut changed = false;
+        for r in 1..rows {
+            let s = reg[r - 1] & walk[r] & !reg[r];
+            if s != 0 {
+                reg[r] = row_fill(walk[r], s | reg[r]);
+                changed = true;
+            }
+        }
+        for r in (0..rows.saturating_sub(1)).rev() {
+            let s = reg[r + 1] & walk[r] & !reg[r];
+            if s != 0 {
+                reg[r] = row_fill(walk[r], s | reg[r]);
+                changed = true;
+            }
+        }
+        if !changed {
+            return reg;
+        }
+    }
+}
+
+/// Bits `lo..=hi` of a `u32`.
+#[inline]
+fn span(lo: u32, hi: u32) -> u32 {
+    let upto = |x: u32| -> u32 {
+        if x >= 31 {
+            u32::MAX
+        } else {
+            (2u32 << x) - 1
+        }
+    };
+    upto(hi) & !(if lo == 0 { 0 } else { upto(lo - 1) })
+}
+
+/// The slide of a block at line bit `at` along a line with obstacles `obst` (the block
+/// itself may be among them), fires `fire` and recyclers `recyc`, towards higher bits when
+/// `forward`. `None` when the next cell stops it at once.
+#[inline]
+fn slide(at: u32, obst: u32, fire: u32, recyc: u32, forward: bool, golden: bool) -> Option<Slide> {
+    let (stop, path) = if forward {
+        let o = at + 1 + (obst >> (at + 1)).trailing_zeros();
+        if o == at + 1 {
+            return None;
+        }
+        (o - 1, span(at + 1, o - 1))
+    } else {
+        let below = obst & ((1u32 << at) - 1);
+        let o = 31 - below.leading_zeros();
+        if o + 1 == at {
+            return None;
+        }
+        (o + 1, span(o + 1, at - 1))
+    };
+    if golden {
+        return Some(Slide {
+            rest: Some(stop),
+            fires: fire & path,
+        });
+    }
+    let haz = (fire | recyc) & path;
+    if haz == 0 {
+        return Some(Slide {
+            rest: Some(stop),
+            fires: 0,
+        });
+    }
+    let h = if forward {
+        haz.trailing_zeros()
+    } else {
+        31 - haz.leading_zeros()
+    };
+    Some(Slide {
+        rest: None,
+        fires: fire & (1 << h),
+    })
+}
+
+impl<B: Bits> TowerPuzzle<B> {
+    /// Compiles `tower` (static, at most [`MAX_FIRES`] fires, open cells fitting `B`).
+    /// With `prune` off, no position is dead and the bound is 0: a plain exhaustive search.
+    pub fn new(tower: &Tower, prune: bool) -> TowerPuzzle<B> {
+        let (rows, cols) = (tower.rows(), tower.cols());
+        assert!(tower.first_dynamic().is_none(), "static levels only");
+        let mut open = vec![NONE; rows * cols];
+        let mut n = 0u16;
+        for p in tower.positions() {
+            if tower.tile(p) != Tile::Wall {
+                open[p.row * cols + p.col] = n;
+                n += 1;
+            }
+        }
+        assert!(n as usize <= B::CAPACITY && tower.fires().len() <= MAX_FIRES);
+        let an = Analysis::new(tower, &open, prune);
+        // sentinels: bit 0 and everything past the last column (row) are walls
+        let mut wall_row = [0u32; MAX_ROWS];
+        let mut wall_col = [0u32; MAX_COLS];
+        for w in wall_row.iter_mut() {
+            *w = 1 | !span(0, cols as u32);
+        }
+        for w in wall_col.iter_mut() {
+            *w = 1 | !span(0, rows as u32);
+        }
+        let mut recyc_row = [0u32; MAX_ROWS];
+        let mut recyc_col = [0u32; MAX_COLS];
+        let mut floor_row = [0u32; MAX_ROWS];
+        let mut fire_at = vec![u8::MAX; rows * cols];
+        for (f, p) in an.fires.iter().enumerate() {
+            fire_at[p.row * cols + p.col] = f as u8;
+        }
+        for p in tower.positions() {
+            let (rb, cb) = (1u32 << (p.col + 1), 1u32 << (p.row + 1));
+            match tower.tile(p) {
+                Tile::Wall => {
+                    wall_row[p.row] |= rb;
+                    wall_col[p.col] |= cb;
+                }
+                Tile::Recycler => {
+                    recyc_row[p.row] |= rb;
+                    recyc_col[p.col] |= cb;
+                }
+                Tile::Floor | Tile::Fire => floor_row[p.row] |= rb,
+                Tile::Arrow(_) | Tile::Dispenser => unreachable!("static levels only"),
+            }
+        }
+        let mut ice = B::empty();
+        let mut gold = B::empty();
+        for p in tower.positions() {
+            let i = open[p.row * cols + p.col] as usize;
+            match tower.block(p) {
+                Some(Block::Ice) => ice.set(i),
+                Some(Block::Golden) => gold.set(i),
+                None => {}
+            }
+        }
+        let fires = if an.fires.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << an.fires.len()) - 1
+        };
+        let mut p = TowerPuzzle {
+            rows,
+            cols,
+            open,
+            an,
+            wall_row,
+            wall_col,
+            recyc_row,
+            recyc_col,
+            floor_row,
+            fire_at,
+            start: TState {
+                ice,
+                gold,
+                fires,
+                man: 0,
+                lb: 0,
+            },
+            start_dead: None,
+        };
+        let m = tower.magician();
+        let v = p.view(&p.start);
+        let walk = p.walk(&v);
+        let reg = flood(&walk, rows, m.row, 1 << (m.col + 1));
+        p.start.man = p.first_cell(&reg);
+        match p.an.judge(ice, gold, fires) {
+            Ok(lb) => p.start.lb = lb.min(u8::MAX as u32) as u8,
+            Err(d) => p.start_dead = Some(d),
+        }
+        p
+    }
+
+    /// Why the start is dead, if it is.
+    pub fn start_dead(&self) -> Option<Dead> {
+        self.start_dead
+    }
+
+    /// The tables behind the pruning.
+    pub fn analysis(&self) -> &Analysis {
+        &self.an
+    }
+
+    /// The grid push of an engine move.
+    pub fn push(&self, m: &TMove) -> Push {
+        Push::new(self.an.pos[m.from as usize], m.dir)
+    }
+
+    /// Open cell → position.
+    pub fn pos(&self, i: u16) -> Pos {
+        self.an.pos[i as usize]
+    }
+
+    fn view(&self, s: &TState<B>) -> View {
+        let mut v = View {
+            blk_row: [0; MAX_ROWS],
+            blk_col: [0; MAX_COLS],
+            fire_row: [0; MAX_ROWS],
+            fire_col: [0; MAX_COLS],
+        };
+        for b in s.ice.or(s.gold).ones() {
+            let p = self.an.pos[b];
+            v.blk_row[p.row] |= 1 << (p.col + 1);
+            v.blk_col[p.col] |= 1 << (p.row + 1);
+        }
+        let mut f = s.fires;
+        while f != 0 {
+            let p = self.an.fires[f.trailing_zeros() as usize];
+            f &= f - 1;
+            v.fire_row[p.row] |= 1 << (p.col + 1);
+            v.fire_col[p.col] |= 1 << (p.row + 1);
+        }
+        v
+    }
+
+    fn walk(&self, v: &View) -> [u32; MAX_ROWS] {
+        let mut w = [0u32; MAX_ROWS];
+        for (r, x) in w.iter_mut().enumerate().take(self.rows) {
+            *x = self.floor_row[r] & !v.blk_row[r] & !v.fire_row[r];
+        }
+        w
+    }
+
+    fn first_cell(&self, reg: &[u32; MAX_ROWS]) -> u16 {
+        let r = (0..self.rows)
+            .find(|&r| reg[r] != 0)
+            .expect("the region holds the magician");
+        let c = reg[r].trailing_zeros() as usize - 1;
+        self.open[r * self.cols + c]
+    }
+
+    /// Calls `f(move, next position)` for every push from `s` whose result is not dead.
+    pub fn generate(&self, s: &TState<B>, mut f: impl FnMut(TMove, TState<B>)) {
+        let v = self.view(s);
+        let walk = self.walk(&v);
+        let man = self.an.pos[s.man as usize];
+        let region = flood(&walk, self.rows, man.row, 1 << (man.col + 1));
+        for b in s.ice.or(s.gold).ones() {
+            let golden = s.gold.get(b);
+            let p = self.an.pos[b];
+            for d in Dir::ALL {
+                let Some(stand) = p.step(d.opposite(), self.rows, self.cols) else {
+                    continue;
+                };
+                if region[stand.row] >> (stand.col + 1) & 1 == 0 {
+                    continue;
+                }
+                let horizontal = matches!(d, Dir::Left | Dir::Right);
+                let sl = if horizontal {
+                    let r = p.row;
+                    slide(
+                        p.col as u32 + 1,
+                        self.wall_row[r] | v.blk_row[r],
+                        v.fire_row[r],
+                        self.recyc_row[r],
+                        d.is_forward(),
+                        golden,
+                    )
+                } else {
+                    let c = p.col;
+                    slide(
+                        p.row as u32 + 1,
+                        self.wall_col[c] | v.blk_col[c],
+                        v.fire_col[c],
+                        self.recyc_col[c],
+                        d.is_forward(),
+                        golden,
+                    )
+                };
+                let Some(sl) = sl else { continue };
+                let cell = |bit: u32| -> Pos {
+                    if horizontal {
+                        Pos::new(p.row, bit as usize - 1)
+                    } else {
+                        Pos::new(bit as usize - 1, p.col)
+                    }
+                };
+                let mut t = *s;
+                let mut w = walk;
+                if golden {
+                    t.gold.clear(b);
+                } else {
+                    t.ice.clear(b);
+                }
+                // the cell left behind: walkable unless it is a recycler
+                w[p.row] |= self.floor_row[p.row] & (1 << (p.col + 1));
+                let mut hit = sl.fires;
+                while hit != 0 {
+                    let q = cell(hit.trailing_zeros());
+                    hit &= hit - 1;
+                    let fi = self.fire_at[q.row * self.cols + q.col];
+                    t.fires &= !(1u64 << fi);
+                    w[q.row] |= 1 << (q.col + 1);
+                }
+                if let Some(bit) = sl.rest {
+                    let q = cell(bit);
+                    let i = self.open[q.row * self.cols + q.col] as usize;
+                    if golden {
+                        t.gold.set(i);
+                    } else {
+                        t.ice.set(i);
+                    }
+                    w[q.row] &= !(1 << (q.col + 1));
+                }
+                let reg = flood(&w, self.rows, stand.row, 1 << (stand.col + 1));
+                t.man = self.first_cell(&reg);
+                match self.an.judge(t.ice, t.gold, t.fires) {
+                    Ok(lb) => t.lb = lb.min(u8::MAX as u32) as u8,
+                    Err(_) => continue,
+                }
+                f(
+                    TMove {
+                        from: b as u16,
+                        dir: d,
+                    },
+                    t,
+                );
+            }
+        }
+    }
+}
+
+impl<B: Bits> Puzzle for TowerPuzzle<B> {
+    type State = TState<B>;
+    type Move = TMove;
+    fn start(&self) -> TState<B> {
+        self.start
+    }
+    fn successors(&self, s: &TState<B>, out: &mut Vec<(TMove, TState<B>)>) {
+        self.generate(s, |m, t| out.push((m, t)));
+    }
+    fn for_each_next<F: FnMut(TState<B>)>(&self, s: &TState<B>, mut f: F) {
+        self.generate(s, |_, t| f(t));
+    }
+    fn is_goal(&self, s: &TState<B>) -> bool {
+        s.fires == 0
+    }
+    fn lower_bound(&self, s: &TState<B>) -> u32 {
+        s.lb as u32
+    }
+}
+
+/// A computation over the engine, whatever bit-set width the level needs.
+pub trait TowerTask {
+    /// What it returns.
+    type Output;
+    /// Runs on the compiled level.
+    fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output;
+}
+
+/// Compiles `tower` with the narrowest bit set that holds its open cells and runs `task`.
+/// Fails on levels with arrows or dispensers, or more than [`MAX_FIRES`] fires.
+pub fn with_tower<T: TowerTask>(tower: &Tower, prune: bool, task: T) -> Result<T::Output, Error> {
+    if let Some((p, t)) = tower.first_dynamic() {
+        return Err(Error::invalid(format!(
+            "{} at row {}, col {}: the fast engine takes static levels only",
+            t.name(),
+            p.row,
+            p.col
+        )));
+    }
+    let nf = tower.fires().len();
+    if nf > MAX_FIRES {
+        return Err(Error::invalid(format!(
+            "the level has {nf} fires; the solver handles at most {MAX_FIRES}"
+        )));
+    }
+    let n = tower
+        .positions()
+        .filter(|&p| tower.tile(p) != Tile::Wall)
+        .count();
+    Ok(if n <= 64 {
+        task.run(&TowerPuzzle::<u64>::new(tower, prune))
+    } else if n <= 128 {
+        task.run(&TowerPuzzle::<u128>::new(tower, prune))
+    } else if n <= 192 {
+        task.run(&TowerPuzzle::<Wide<3>>::new(tower, prune))
+    } else {
+        task.run(&TowerPuzzle::<Wide<5>>::new(tower, prune))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::icetower::level::parse;
+    use crate::games::icetower::rules::PlainPuzzle;
+    use crate::search::{bfs, Limits};
+    use std::collections::HashSet;
+
+    fn tower(text: &str) -> Tower {
+        parse(text, "t", "t").unwrap()
+    }
+
+    #[test]
+    fn row_fill_fills_runs_with_seeds() {
+        let f = 0b0111_0111_1110;
+        assert_eq!(row_fill(f, 0b0000_0000_1000), 0b0000_0111_1110);
+        assert_eq!(row_fill(f, 0b0010_0000_0000), 0b0111_0000_0000);
+        assert_eq!(row_fill(f, 0b0010_0000_0100), f);
+        assert_eq!(row_fill(f, 0b0000_0110_0000), 0b0000_0111_1110);
+        assert_eq!(row_fill(f, 0), 0);
+    }
+
+    #[test]
+    fn spans_and_slides() {
+        assert_eq!(span(1, 3), 0b1110);
+        assert_eq!(span(0, 31), u32::MAX);
+        // walls at bits 0 and 6, block at 2: right from 2 rests at 5
+        let obst = 1 | 1 << 6 | 1 << 2;
+        let s = slide(2, obst, 0, 0, true, false).unwrap();
+        assert_eq!((s.rest, s.fires), (Some(5), 0));
+        // left from 2 is stuck against bit 1? no: bit 1 is free, rests at 1
+        let s = slide(2, obst, 0, 0, false, false).unwrap();
+        assert_eq!(s.rest, Some(1));
+        assert!(slide(5, obst, 0, 0, true, false).is_none());
+        // regular ice vanishes in the first fire, golden puts out both
+        let fire = 1 << 3 | 1 << 5;
+        let s = slide(2, obst, fire, 0, true, false).unwrap();
+        assert_eq!((s.rest, s.fires), (None, 1 << 3));
+        let s = slide(2, obst, fire, 0, true, true).unwrap();
+        assert_eq!((s.rest, s.fires), (Some(5), fire));
+        // a recycler before the fire eats regular ice; golden passes and rests on it
+        let s = slide(2, obst, 1 << 5, 1 << 4, true, false).unwrap();
+        assert_eq!((s.rest, s.fires), (None, 0));
+        let s = slide(2, 1 | 1 << 5, 0, 1 << 4, true, true).unwrap();
+        assert_eq!(s.rest, Some(4));
+    }
+
+    /// The successors of the engine and of the plain rules agree on every position reached
+    /// (without pruning), compared as sets of (push, board text with the region's key).
+    fn same_moves(text: &str) {
+        let t = tower(text);
+        struct Check<'a>(&'a Tower);
+        impl TowerTask for Check<'_> {
+            type Output = ();
+            fn run<B: Bits>(self, p: &TowerPuzzle<B>) {
+                let plain = PlainPuzzle::new(self.0);
+                // walk both spaces in step from the start, breadth first, a few hundred states
+                let mut queue = vec![(p.start(), plain.start())];
+                let mut seen = HashSet::new();
+                while let Some((s, b)) = queue.pop() {
+                    if !seen.insert(s) || seen.len() > 300 {
+                        continue;
+                    }
+                    let mut fast = Vec::new();
+                    p.successors(&s, &mut fast);
+                    let mut slow = Vec::new();
+                    plain.successors(&b, &mut slow);
+                    let fast_pushes: HashSet<Push> = fast.iter().map(|(m, _)| p.push(m)).collect();
+                    let slow_pushes: HashSet<Push> = slow.iter().map(|(m, _)| *m).collect();
+                    assert_eq!(fast_pushes, slow_pushes, "\n{}", b.to_text());
+                    for (m, t) in fast {
+                        let push = p.push(&m);
+                        let (_, bt) = slow.iter().find(|(q, _)| *q == push).unwrap();
+                        assert_eq!(t.fires.count_ones() as usize, bt.fires_left());
+                        assert_eq!(p.pos(t.man), bt.man(), "{push}\n{}", bt.to_text());
+                        queue.push((t, bt.clone()));
+                    }
+                }
+            }
+        }
+        with_tower(&t, false, Check(&t)).unwrap();
+    }
+
+    #[test]
+    fn engine_agrees_with_the_rules() {
+        same_moves("#######\n#@% **#\n#  %  #\n#$ -  #\n#######\n");
+        same_moves("##-****$ @##\n");
+        same_moves("  *\n@$-#\n    \n");
+        same_moves("@%  *\n %$ -\n*  % \n");
+        same_moves(
+            "####################\n#*################*#\n#         @        #\n#     %      %     #\n##    *      *    ##\n",
+        );
+    }
+
+    #[test]
+    fn the_start_is_judged() {
+        struct Dead;
+        impl TowerTask for Dead {
+            type Output = Option<super::Dead>;
+            fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output {
+                p.start_dead()
+            }
+        }
+        let t = tower("#####\n#@*%#\n#####\n");
+        assert!(with_tower(&t, true, Dead).unwrap().is_some());
+        assert!(with_tower(&t, false, Dead).unwrap().is_none());
+        let t = tower("#####\n#@%*#\n#####\n");
+        assert!(with_tower(&t, true, Dead).unwrap().is_none());
+    }
+
+    #[test]
+    fn refuses_dynamic_levels() {
+        struct Nothing;
+        impl TowerTask for Nothing {
+            type Output = ();
+            fn run<B: Bits>(self, _: &TowerPuzzle<B>) {}
+        }
+        let e = with_tower(&tower("@%>*\n"), true, Nothing).unwrap_err();
+        assert!(e.to_string().contains("an arrow at row 0, col 2"), "{e}");
+    }
+
+    #[test]
+    fn bfs_matches_plain_bfs() {
+        for text in [
+            "#######\n#@% **#\n#  %  #\n#$ -  #\n#######\n",
+            "@%  *\n %$ -\n*  % \n",
+            "#######\n#@%*  #\n#  # %#\n#####*#\n",
+        ] {
+            let t = tower(text);
+            let plain = bfs(&PlainPuzzle::new(&t), &Limits::none()).cost;
+            struct Bfs;
+            impl TowerTask for Bfs {
+                type Output = Option<u64>;
+                fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Option<u64> {
+                    if p.start_dead().is_some() {
+                        return None;
+                    }
+                    bfs(p, &Limits::none()).cost
+                }
+            }
+            assert_eq!(with_tower(&t, false, Bfs).unwrap(), plain, "{text}");
+            assert_eq!(with_tower(&t, true, Bfs).unwrap(), plain, "{text}");
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Ice Tower, 氷塔 (spec: `icetower.md`): push ice into fires until every fire is out.
+//!
+//! - [`level`]: the level as data ([`Tower`], [`Tile`], [`Block`]) and the community's map
+//!   notation.
+//! - [`rules`]: the rules on a plain grid: one push at a time, the replay that names the
+//!   first illegal push, and a plain [`Puzzle`](crate::search::Puzzle) (also the only search
+//!   for arrows and dispensers, whose semantics it defines).
+//! - [`engine`]: the fast engine for static levels: compact positions, row and column masks,
+//!   bit-parallel walking; implements [`Puzzle`](crate::search::Puzzle).
+//! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
+//!   admissible lower bound (matching distances, line cover).
+//! - [`hunt`]: A* over f-buckets that proves a bound when stopped, and beam search.
+//! - [`solve`](mod@solve): fewest pushes with any search, every answer replayed.
+
+pub mod engine;
+pub mod hunt;
+pub mod level;
+pub mod prune;
+pub mod rules;
+pub mod solve;
+
+pub use engine::{with_tower, TMove, TState, TowerPuzzle, TowerTask};
+pub use level::{parse, Block, Tile, Tower};
+pub use prune::{Analysis, Dead};
+pub use rules::{replay, Board, End, Illegal, IllegalMove, PlainPuzzle, Replay, Step};
+pub use solve::{load, solve, Algorithm, SolveOptions, SolveReport, Status};

@@ -1,0 +1,523 @@
+//! Dead positions and the lower bound: what lets the solver skip most of the space and stay
+//! exact.
+//!
+//! Everything rests on a *relaxed* model of a block's moves computed once per level: a block
+//! resting on cell `c` can be pushed in direction `d` when the cell behind it could ever hold
+//! the magician (floor or fire, not a wall or recycler) and the cell ahead is not a wall; it
+//! may then come to rest on any cell of its path (some block might stop it there), passing
+//! fires (they might be out already). A regular block's path ends in a recycler; a golden
+//! block's does not. Real play is one of the relaxed plays, so for every block and fire the
+//! relaxed fewest pushes `dist(block, fire)` never exceed the real ones.
+//!
+//! Per position, in this order:
+//! 1. **Frozen blocks.** A set of blocks that can never move again is found as a greatest
+//!    fixpoint: start from all blocks and drop each one that could move if the blocks still
+//!    in the set stood for ever (it needs a cell behind it that is not a wall, recycler, edge
+//!    or frozen block, and a cell ahead that is not a wall, edge or frozen block). Whatever
+//!    remains cannot move first, so it never moves: walls' corners, two blocks side by side
+//!    along a wall, and larger jams.
+//! 2. **Fires only regular ice can reach.** A fire that no golden block (not frozen) can
+//!    reach must be put out by its own regular block. If no regular block can reach it, or
+//!    more such fires remain than regular blocks that can reach them (a bipartite matching),
+//!    the position is dead.
+//! 3. **Lower bound.** Those fires take at least the least total `dist` of a matching of
+//!    fires to distinct regular blocks (Hungarian method); the pushes of those blocks put out
+//!    nothing else (a regular block puts out one fire, on its last push). The other fires
+//!    need at least as many pushes as the fewest wall-to-wall lines (row or column runs)
+//!    covering them, since one push, golden or not, puts out fires on one line only: a
+//!    minimum vertex cover of the fires' row–column bipartite graph, which is its maximum
+//!    matching (König). The bound is the sum.
+//!
+//! Each rule is tested below on positions where it must fire and where it must not.
+
+use super::level::{Block, Tile, Tower};
+use crate::bits::Bits;
+use crate::grid::{Dir, Pos};
+use std::collections::VecDeque;
+
+/// No path: the relaxed distance of a block to a fire it can never reach.
+pub const FAR: u8 = u8::MAX;
+const NONE: u16 = u16::MAX;
+
+/// Why a position is dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dead {
+    /// No block can ever reach this fire.
+    Unreachable(Pos),
+    /// More fires need their own regular block than regular blocks can reach them.
+    TooFewBlocks,
+}
+
+/// The static tables of one level, over its open (non-wall) cells in row-major order.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Open cell → position.
+    pub pos: Vec<Pos>,
+    /// Neighbour in each direction (`NONE`: wall or edge).
+    nb: Vec<[u16; 4]>,
+    /// Whether the magician could ever stand there (floor or fire).
+    standable: Vec<bool>,
+    /// Fire number → position.
+    pub fires: Vec<Pos>,
+    /// Open cell × fire → relaxed fewest pushes of a regular block ([`FAR`]: never).
+    dist_ice: Vec<u8>,
+    /// Open cell → fires a regular block resting there can reach.
+    reach_ice: Vec<u64>,
+    /// Open cell → fires a golden block resting there can reach.
+    reach_gold: Vec<u64>,
+    /// Fire → its row run and column run (numbered apart).
+    row_run: Vec<u8>,
+    col_run: Vec<u8>,
+    /// Row run → fires on it.
+    fires_on_row_run: Vec<u64>,
+    /// Whether pruning is on (off: every position is alive and the bound is 0).
+    pub enabled: bool,
+}
+
+impl Analysis {
+    /// The tables of `tower` (static: no arrows or dispensers). `open` maps every cell
+    /// (row-major over the whole map) to its open-cell number or `u16::MAX`.
+    pub fn new(tower: &Tower, open: &[u16], enabled: bool) -> Analysis {
+        let (rows, cols) = (tower.rows(), tower.cols());
+        let pos: Vec<Pos> = tower
+            .positions()
+            .filter(|&p| open[p.row * cols + p.col] != NONE)
+            .collect();
+        let n = pos.len();
+        let fires = tower.fires();
+        let nf = fires.len();
+        let fire_of = |p: Pos| fires.iter().position(|&f| f == p);
+        let nb: Vec<[u16; 4]> = pos
+            .iter()
+            .map(|&p| {
+                let mut a = [NONE; 4];
+                for d in Dir::ALL {
+                    if let Some(q) = p.step(d, rows, cols) {
+                        a[d.index()] = open[q.row * cols + q.col];
+                    }
+                }
+                a
+            })
+            .collect();
+        let standable: Vec<bool> = pos
+            .iter()
+            .map(|&p| matches!(tower.tile(p), Tile::Floor | Tile::Fire))
+            .collect();
+        let recycler: Vec<bool> = pos
+            .iter()
+            .map(|&p| tower.tile(p) == Tile::Recycler)
+            .collect();
+        let fire_idx: Vec<Option<usize>> = pos.iter().map(|&p| fire_of(p)).collect();
+
+        let relaxed = |kind: Block| -> Vec<u8> {
+            let mut dist = vec![FAR; n * nf];
+            let mut depth = vec![u8::MAX; n];
+            let mut queue = VecDeque::new();
+            for s in 0..n {
+                depth.iter_mut().for_each(|x| *x = u8::MAX);
+                depth[s] = 0;
+                queue.clear();
+                queue.push_back(s);
+                while let Some(x) = queue.pop_front() {
+                    let k = depth[x].saturating_add(1);
+                    for d in Dir::ALL {
+                        let behind = nb[x][d.opposite().index()];
+                        if behind == NONE || !standable[behind as usize] {
+                            continue;
+                        }
+                        let mut y = nb[x][d.index()];
+                        while y != NONE {
+                            let yu = y as usize;
+                            if let Some(f) = fire_idx[yu] {
+                                let e = &mut dist[s * nf + f];
+                                *e = (*e).min(k);
+                            }
+                            if recycler[yu] && kind == Block::Ice {
+                                break;
+                            }
+                            if depth[yu] == u8::MAX {
+                                depth[yu] = k;
+                                queue.push_back(yu);
+                            }
+                            y = nb[yu][d.index()];
+                        }
+                    }
+                }
+            }
+            dist
+        };
+        let dist_ice = relaxed(Block::Ice);
+        let dist_gold = relaxed(Block::Golden);
+        let mask = |dist: &[u8], c: usize| -> u64 {
+            (0..nf)
+                .filter(|&f| dist[c * nf + f] != FAR)
+                .fold(0u64, |m, f| m | 1 << f)
+        };
+        let reach_ice = (0..n).map(|c| mask(&dist_ice, c)).collect();
+        let reach_gold = (0..n).map(|c| mask(&dist_gold, c)).collect();
+
+        // wall-to-wall runs through each fire
+        let run_id = |f: Pos, d: Dir| -> (usize, usize) {
+            // (start cell of the run, as a row-major index; direction to walk back)
+            let mut p = f;
+            while let Some(q) = p.step(d, rows, cols) {
+                if tower.tile(q) == Tile::Wall {
+                    break;
+                }
+                p = q;
+            }
+            (p.row * cols + p.col, 0)
+        };
+        let mut row_keys: Vec<usize> = Vec::new();
+        let mut col_keys: Vec<usize> = Vec::new();
+        let mut row_run = Vec::new();
+        let mut col_run = Vec::new();
+        for &f in &fires {
+            let (rk, _) = run_id(f, Dir::Left);
+            let (ck, _) = run_id(f, Dir::Up);
+            let ri = row_keys.iter().position(|&k| k == rk).unwrap_or_else(|| {
+                row_keys.push(rk);
+                row_keys.len() - 1
+            });
+            let ci = col_keys.iter().position(|&k| k == ck).unwrap_or_else(|| {
+                col_keys.push(ck);
+                col_keys.len() - 1
+            });
+            row_run.push(ri as u8);
+            col_run.push(ci as u8);
+        }
+        let mut fires_on_row_run = vec![0u64; row_keys.len()];
+        for (f, &r) in row_run.iter().enumerate() {
+            fires_on_row_run[r as usize] |= 1 << f;
+        }
+        Analysis {
+            pos,
+            nb,
+            standable,
+            fires,
+            dist_ice,
+            reach_ice,
+            reach_gold,
+            row_run,
+            col_run,
+            fires_on_row_run,
+            enabled,
+        }
+    }
+
+    /// Relaxed fewest pushes for a regular block on open cell `c` to put out fire `f`.
+    pub fn dist(&self, c: usize, f: usize) -> u8 {
+        self.dist_ice[c * self.fires.len() + f]
+    }
+
+    /// The blocks of `blocks` (open cells) that can never move again.
+    pub fn frozen<B: Bits>(&self, blocks: B) -> B {
+        let mut frozen = blocks;
+        loop {
+            let mut changed = false;
+            for b in frozen.ones() {
+                let movable = Dir::ALL.iter().any(|d| {
+                    let behind = self.nb[b][d.opposite().index()];
+                    let ahead = self.nb[b][d.index()];
+                    behind != NONE
+                        && self.standable[behind as usize]
+                        && !frozen.get(behind as usize)
+                        && ahead != NONE
+                        && !frozen.get(ahead as usize)
+                });
+                if movable {
+                    frozen.clear(b);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return frozen;
+            }
+        }
+    }
+
+    /// Judges a position: regular blocks `ice`, golden blocks `gold` (open cells), fires
+    /// still burning `live`. Returns the lower bound on the pushes still needed, or why the
+    /// position is dead.
+    pub fn judge<B: Bits>(&self, ice: B, gold: B, live: u64) -> Result<u32, Dead> {
+        if !self.enabled || live == 0 {
+            return Ok(0);
+        }
+        let frozen = self.frozen(ice.or(gold));
+        let ice = ice.and_not(frozen);
+        let gold = gold.and_not(frozen);
+        let mut by_gold = 0u64;
+        for g in gold.ones() {
+            by_gold |= self.reach_gold[g];
+        }
+        let by_gold = by_gold & live;
+        let own = live & !by_gold;
+        let mut cost = 0;
+        if own != 0 {
+            let mut by_ice = 0u64;
+            let mut useful: Vec<usize> = Vec::new();
+            for b in ice.ones() {
+                if self.reach_ice[b] & own != 0 {
+                    by_ice |= self.reach_ice[b];
+                    useful.push(b);
+                }
+            }
+            let missing = own & !by_ice;
+            if missing != 0 {
+                let f = missing.trailing_zeros() as usize;
+                return Err(Dead::Unreachable(self.fires[f]));
+            }
+            if (useful.len() as u32) < own.count_ones() {
+                return Err(Dead::TooFewBlocks);
+            }
+            cost = self.assignment(own, &useful)?;
+        }
+        Ok(cost + self.line_cover(by_gold))
+    }
+
+    /// Least total relaxed distance of a matching of the fires `own` to distinct blocks of
+    /// `blocks` (Hungarian method, O(n² m)).
+    fn assignment(&self, own: u64, blocks: &[usize]) -> Result<u32, Dead> {
+        const BIG: i32 = 1 << 20;
+        let fires: Vec<usize> = (0..64).filter(|&f| own >> f & 1 == 1).collect();
+        let (n, m) = (fires.len(), blocks.len());
+        let cost = |i: usize, j: usize| -> i32 {
+            let d = self.dist(blocks[j - 1], fires[i - 1]);
+            if d == FAR {
+                BIG
+            } else {
+                d as i32
+            }
+        };
+        let mut u = vec![0i32; n + 1];
+        let mut v = vec![0i32; m + 1];
+        let mut p = vec![0usize; m + 1];
+        let mut way = vec![0usize; m + 1];
+        let mut minv = vec![0i32; m + 1];
+        let mut used = vec![false; m + 1];
+        for i in 1..=n {
+            p[0] = i;
+            let mut j0 = 0;
+            minv.iter_mut().for_each(|x| *x = i32::MAX);
+            used.iter_mut().for_each(|x| *x = false);
+            loop {
+                used[j0] = true;
+                let i0 = p[j0];
+                let mut delta = i32::MAX;
+                let mut j1 = 0;
+                for j in 1..=m {
+                    if !used[j] {
+                        let cur = cost(i0, j) - u[i0] - v[j];
+                        if cur < minv[j] {
+                            minv[j] = cur;
+                            way[j] = j0;
+                        }
+                        if minv[j] < delta {
+                            delta = minv[j];
+                            j1 = j;
+                        }
+                    }
+                }
+                for j in 0..=m {
+                    if used[j] {
+                        u[p[j]] += delta;
+                        v[j] -= delta;
+                    } else {
+                        minv[j] -= delta;
+                    }
+                }
+                j0 = j1;
+                if p[j0] == 0 {
+                    break;
+                }
+            }
+            loop {
+                let j1 = way[j0];
+                p[j0] = p[j1];
+                j0 = j1;
+                if j0 == 0 {
+                    break;
+                }
+            }
+        }
+        let total: i32 = (1..=m).filter(|&j| p[j] != 0).map(|j| cost(p[j], j)).sum();
+        if total >= BIG {
+            Err(Dead::TooFewBlocks)
+        } else {
+            Ok(total as u32)
+        }
+    }
+
+    /// Fewest row or column runs covering the fires `set`: the maximum matching of the
+    /// bipartite graph whose edges are the fires (Kuhn's augmenting paths).
+    fn line_cover(&self, set: u64) -> u32 {
+        if set == 0 {
+            return 0;
+        }
+        let mut col_match = [u8::MAX; 64]; // column run → matched fire
+        let mut size = 0;
+        let mut rows = 0u64;
+        for f in (0..64).filter(|&f| set >> f & 1 == 1) {
+            rows |= 1 << self.row_run[f];
+        }
+        for r in (0..64).filter(|&r| rows >> r & 1 == 1) {
+            let mut seen = 0u64; // column runs visited
+            if self.augment(r, set, &mut col_match, &mut seen) {
+                size += 1;
+            }
+        }
+        size
+    }
+
+    fn augment(&self, r: usize, set: u64, col_match: &mut [u8; 64], seen: &mut u64) -> bool {
+        let mut edges = self.fires_on_row_run[r] & set;
+        while edges != 0 {
+            let f = edges.trailing_zeros() as usize;
+            edges &= edges - 1;
+            let c = self.col_run[f] as usize;
+            if *seen >> c & 1 == 1 {
+                continue;
+            }
+            *seen |= 1 << c;
+            let m = col_match[c];
+            if m == u8::MAX || self.augment(self.row_run[m as usize] as usize, set, col_match, seen)
+            {
+                col_match[c] = f as u8;
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::icetower::level::parse;
+
+    fn analysis(text: &str) -> (Analysis, Tower) {
+        let t = parse(text, "t", "t").unwrap();
+        let cols = t.cols();
+        let mut open = vec![NONE; t.rows() * cols];
+        let mut k = 0;
+        for p in t.positions() {
+            if t.tile(p) != Tile::Wall {
+                open[p.row * cols + p.col] = k;
+                k += 1;
+            }
+        }
+        (Analysis::new(&t, &open, true), t)
+    }
+
+    /// The start position's blocks and fires as the judge takes them.
+    fn start(a: &Analysis, t: &Tower) -> (u128, u128, u64) {
+        let mut ice = 0u128;
+        let mut gold = 0u128;
+        for (i, &p) in a.pos.iter().enumerate() {
+            match t.block(p) {
+                Some(Block::Ice) => ice.set(i),
+                Some(Block::Golden) => gold.set(i),
+                None => {}
+            }
+        }
+        (ice, gold, (1u64 << a.fires.len()) - 1)
+    }
+
+    fn judge(text: &str) -> Result<u32, Dead> {
+        let (a, t) = analysis(text);
+        let (i, g, f) = start(&a, &t);
+        a.judge(i, g, f)
+    }
+
+    #[test]
+    fn frozen_blocks() {
+        // a block in a corner never moves; one with room does
+        let (a, t) = analysis("#####\n#%  #\n#  %#\n# @ #\n#####\n");
+        let (ice, _, _) = start(&a, &t);
+        let frozen = a.frozen(ice);
+        assert_eq!(frozen.count(), 1);
+        assert_eq!(a.pos[frozen.lowest().unwrap()], Pos::new(1, 1));
+        // two blocks side by side along a wall freeze each other
+        let (a, t) = analysis("######\n# %% #\n#    #\n# @  #\n######\n");
+        let (ice, _, _) = start(&a, &t);
+        assert_eq!(a.frozen(ice).count(), 2);
+        // one of them alone is free to slide along the wall
+        let (a, t) = analysis("######\n# %  #\n#    #\n# @  #\n######\n");
+        let (ice, _, _) = start(&a, &t);
+        assert_eq!(a.frozen(ice).count(), 0);
+        // a block with a recycler behind it can still be pushed into the recycler
+        let (a, t) = analysis("#####\n#-%@#\n#####\n");
+        let (ice, _, _) = start(&a, &t);
+        assert_eq!(a.frozen(ice).count(), 0);
+        // ... but not one with a recycler behind and a wall ahead
+        let (a, t) = analysis("####@\n#-%##\n#####\n");
+        let (ice, _, _) = start(&a, &t);
+        assert_eq!(a.frozen(ice).count(), 1);
+    }
+
+    #[test]
+    fn unreachable_fire_is_dead() {
+        // the fire in the corner pocket can only be entered from below, with the magician
+        // two cells below it: impossible here (wall)
+        assert_eq!(
+            judge("#####\n#*###\n# % #\n##@ #\n#####\n"),
+            Err(Dead::Unreachable(Pos::new(1, 1)))
+        );
+        // with room below, it can
+        assert!(judge("#####\n#*###\n# % #\n#  @#\n#####\n").is_ok());
+    }
+
+    #[test]
+    fn frozen_ice_does_not_count() {
+        // the only block is in a corner: the fire is out of reach
+        assert_eq!(
+            judge("######\n#%   #\n#  * #\n#@   #\n######\n"),
+            Err(Dead::Unreachable(Pos::new(2, 3)))
+        );
+        // two blocks side by side along the bottom wall jam each other: the fire is lost
+        assert_eq!(
+            judge("#######\n#@    #\n#  %%*#\n#######\n"),
+            Err(Dead::Unreachable(Pos::new(2, 5)))
+        );
+        // with a gap between them the right one can be pushed into the fire
+        assert_eq!(judge("#######\n#@    #\n# % %*#\n#######\n"), Ok(1));
+    }
+
+    #[test]
+    fn too_few_blocks() {
+        // two fires, one regular block, no golden ice
+        assert_eq!(
+            judge("#######\n#@% **#\n#     #\n#######\n"),
+            Err(Dead::TooFewBlocks)
+        );
+        // a golden block that can reach them makes it alive
+        assert!(judge("#######\n#@% **#\n# $   #\n#     #\n#######\n").is_ok());
+        // three fires, three blocks, every fire reachable by some block, but the two blocks
+        // of the top corridor can only reach its one fire: the matching finds it dead
+        let text = "########\n#@% % *#\n########\n# %* * #\n########\n";
+        assert_eq!(judge(text), Err(Dead::TooFewBlocks));
+        // give the lower corridor a second block and it is alive
+        let text = "########\n#@% % *#\n########\n# %*%* #\n########\n";
+        assert!(judge(text).is_ok());
+    }
+
+    #[test]
+    fn bound_counts_distances_and_lines() {
+        // one block, one push from its fire
+        assert_eq!(judge("#####\n#@%*#\n#####\n"), Ok(1));
+        // the block must first go down, then right: two pushes
+        assert_eq!(
+            judge("######\n#    #\n# %  #\n#    #\n#   *#\n#@   #\n######\n"),
+            Ok(2)
+        );
+        // golden ice: three fires in one row need one push at least
+        assert_eq!(judge("########\n#@$***##\n########\n"), Ok(1));
+        // three fires on an L need two lines
+        assert_eq!(
+            judge("########\n#      #\n#@ $ * #\n#    * #\n#    **#\n#      #\n########\n"),
+            Ok(2)
+        );
+        // no fires: nothing to do
+        assert_eq!(judge("####\n#@%#\n####\n"), Ok(0));
+    }
+}

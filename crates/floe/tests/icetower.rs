@@ -1,0 +1,333 @@
+//! Ice Tower: the spec's reference figures, floe's figures for the other qits levels,
+//! hand-made cases for each element, and property-based cross-checks of the fast solver
+//! (pruning, bound, engine) against a plain breadth-first search on the simple rules.
+//!
+//! Levels are read from `../shared/levels/qits-icetower/`. h49 is in `icetower_h49.rs`
+//! (ignored: minutes of search).
+
+use floe::bits::Bits;
+use floe::games::icetower::{
+    load, parse, replay, solve, with_tower, Algorithm, Block, PlainPuzzle, SolveOptions,
+    SolveReport, Status, Tile, Tower, TowerPuzzle, TowerTask,
+};
+use floe::grid::Pos;
+use floe::search::{self, Limits, Outcome};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+fn qits(name: &str) -> Tower {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/levels/qits-icetower"
+    ))
+    .join(name);
+    load(&path).unwrap()
+}
+
+fn run(t: &Tower, algorithm: Algorithm) -> SolveReport {
+    let o = SolveOptions {
+        algorithm,
+        ..SolveOptions::default()
+    };
+    solve(t, &o).unwrap()
+}
+
+fn text(s: &str) -> Tower {
+    parse(s, "t", "t").unwrap()
+}
+
+/// Fewest pushes, checked against the replay.
+fn pushes(r: &SolveReport) -> Option<usize> {
+    match r.status {
+        Status::Solved => {
+            let rep = r.replay.as_ref().unwrap();
+            assert!(rep.solved);
+            assert_eq!(rep.steps.len(), r.moves.len());
+            Some(r.moves.len())
+        }
+        Status::Unsolvable => None,
+        Status::Limit(l) => panic!("stopped by {l}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The spec's table and the other qits levels
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn spec_reference_figures() {
+    assert_eq!(pushes(&run(&qits("w21"), Algorithm::AStar)), Some(21));
+    assert_eq!(pushes(&run(&qits("c99-2"), Algorithm::AStar)), Some(7));
+    assert_eq!(pushes(&run(&qits("qits002"), Algorithm::AStar)), Some(8));
+    assert_eq!(pushes(&run(&qits("qits003"), Algorithm::AStar)), None);
+}
+
+#[test]
+fn w21_by_breadth_first_search_too() {
+    // BFS proves 21 with no help from the bound (dead positions are still pruned)
+    assert_eq!(pushes(&run(&qits("w21"), Algorithm::Bfs)), Some(21));
+}
+
+#[test]
+fn the_other_qits_levels() {
+    // floe's figures (proved optimal by A*; c99-2 and qits002 also agree with BFS below)
+    assert_eq!(pushes(&run(&qits("c99"), Algorithm::AStar)), Some(12));
+    assert_eq!(pushes(&run(&qits("c99-1"), Algorithm::AStar)), Some(7));
+    assert_eq!(pushes(&run(&qits("qits001"), Algorithm::AStar)), Some(10));
+}
+
+#[test]
+fn algorithms_agree_on_small_levels() {
+    for name in ["c99-2", "qits002", "c99-1", "qits003"] {
+        let t = qits(name);
+        let a = pushes(&run(&t, Algorithm::AStar));
+        assert_eq!(pushes(&run(&t, Algorithm::Bfs)), a, "{name}");
+        assert_eq!(pushes(&run(&t, Algorithm::IdaStar)), a, "{name}");
+        let plain = search::bfs(&PlainPuzzle::new(&t), &Limits::none());
+        assert_eq!(plain.cost.map(|c| c as usize), a, "{name} plain rules");
+    }
+}
+
+#[test]
+fn qits003_file_reads_only_its_map() {
+    // the note after the map ("should have no solution!") is not part of it
+    let t = qits("qits003");
+    assert_eq!((t.rows(), t.cols()), (14, 20));
+    assert_eq!(t.magician(), Pos::new(8, 10));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-made cases
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn golden_ice_through_several_fires() {
+    // one push puts out all three fires
+    let t = text("#########\n#@$ * **#\n#########\n");
+    let r = run(&t, Algorithm::AStar);
+    assert_eq!(pushes(&r), Some(1));
+    assert_eq!(r.replay.unwrap().steps[0].fires_out.len(), 3);
+    // two lines of fires: two pushes of the golden block (right, then down)
+    let t = text("#######\n#  @  #\n#  $  #\n#  *  #\n#  *  #\n#   **#\n#######\n");
+    assert_eq!(pushes(&run(&t, Algorithm::AStar)), Some(2));
+}
+
+#[test]
+fn golden_ice_resting_on_a_recycler() {
+    // the golden block rests on the recycler by the wall, then goes up into the fire
+    let t = text("###*#\n#@$-#\n#   #\n#####\n");
+    let r = run(&t, Algorithm::AStar);
+    assert_eq!(pushes(&r), Some(2));
+    let rep = r.replay.unwrap();
+    assert_eq!(rep.boards[0].block(Pos::new(1, 3)), Some(Block::Golden));
+    assert_eq!(rep.boards[0].tile(Pos::new(1, 3)), Tile::Recycler);
+    // a regular block in its place falls into the recycler: no solution
+    let t = text("###*#\n#@%-#\n#   #\n#####\n");
+    assert_eq!(pushes(&run(&t, Algorithm::AStar)), None);
+    assert_eq!(pushes(&run(&t, Algorithm::Bfs)), None);
+}
+
+#[test]
+fn magician_walled_in_by_fire() {
+    let t = text("#######\n#@*%  #\n#######\n");
+    let r = run(&t, Algorithm::AStar);
+    assert_eq!(pushes(&r), None);
+    // once another block puts out the fire, he gets through
+    let t = text("########\n#@%*% *#\n########\n");
+    assert_eq!(pushes(&run(&t, Algorithm::AStar)), Some(2));
+}
+
+#[test]
+fn unsolvable_positions() {
+    // more fires than blocks
+    let r = run(&text("######\n#@%**#\n######\n"), Algorithm::AStar);
+    assert_eq!(pushes(&r), None);
+    assert!(r.dead_start.is_some(), "proved at the start");
+    // a fire in a pocket no block can enter
+    let r = run(
+        &text("#####\n#*###\n# % #\n##@ #\n#####\n"),
+        Algorithm::AStar,
+    );
+    assert_eq!(pushes(&r), None);
+    // the plain rules agree
+    for s in [
+        "######\n#@%**#\n######\n",
+        "#####\n#*###\n# % #\n##@ #\n#####\n",
+    ] {
+        let plain = search::bfs(&PlainPuzzle::new(&text(s)), &Limits::none());
+        assert_eq!(plain.outcome, Outcome::Unsolvable, "{s}");
+    }
+}
+
+#[test]
+fn pruning_shrinks_the_search() {
+    // the same search without pruning needs more positions (and is still optimal)
+    struct Count;
+    impl TowerTask for Count {
+        type Output = (Option<u64>, u64);
+        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> (Option<u64>, u64) {
+            let r = search::bfs(p, &Limits::none().max_states(3_000_000));
+            (r.cost, r.stats.states)
+        }
+    }
+    let t = qits("c99");
+    let (pruned, n_pruned) = with_tower(&t, true, Count).unwrap();
+    let (plain, n_plain) = with_tower(&t, false, Count).unwrap();
+    assert_eq!(pruned, Some(12));
+    assert_eq!(plain, Some(12));
+    assert!(n_pruned * 3 < n_plain * 2, "{n_pruned} vs {n_plain}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property-based cross-checks on small random levels
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone)]
+struct Level(Tower);
+
+impl std::fmt::Debug for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\n{}", self.0.to_text())
+    }
+}
+
+/// What a cell starts as: tile plus block.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    Floor,
+    Wall,
+    Fire,
+    Recycler,
+    Ice,
+    Golden,
+}
+
+fn start_cell() -> impl Strategy<Value = Start> {
+    prop_oneof![
+        10 => Just(Start::Floor),
+        3 => Just(Start::Wall),
+        3 => Just(Start::Fire),
+        1 => Just(Start::Recycler),
+        4 => Just(Start::Ice),
+        1 => Just(Start::Golden),
+    ]
+}
+
+/// Random levels up to 4 × 6 with the magician on some floor cell.
+fn levels() -> impl Strategy<Value = Level> {
+    (2usize..=4, 2usize..=6)
+        .prop_flat_map(|(r, c)| {
+            (
+                Just((r, c)),
+                proptest::collection::vec(start_cell(), r * c),
+                any::<proptest::sample::Index>(),
+            )
+        })
+        .prop_filter_map("needs a floor cell", |((r, c), cells, ix)| {
+            let tiles: Vec<Tile> = cells
+                .iter()
+                .map(|s| match s {
+                    Start::Wall => Tile::Wall,
+                    Start::Fire => Tile::Fire,
+                    Start::Recycler => Tile::Recycler,
+                    _ => Tile::Floor,
+                })
+                .collect();
+            let blocks: Vec<Option<Block>> = cells
+                .iter()
+                .map(|s| match s {
+                    Start::Ice => Some(Block::Ice),
+                    Start::Golden => Some(Block::Golden),
+                    _ => None,
+                })
+                .collect();
+            let free: Vec<usize> = (0..r * c)
+                .filter(|&k| matches!(cells[k], Start::Floor))
+                .collect();
+            if free.is_empty() {
+                return None;
+            }
+            let k = free[ix.index(free.len())];
+            Tower::from_parts("p", r, c, tiles, blocks, Pos::new(k / c, k % c))
+                .ok()
+                .map(Level)
+        })
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// Pruning and the bound never change the answer: pruned A*, pruned BFS and IDA* give
+    /// the fewest pushes of a plain BFS over the simple rules, or all find none.
+    #[test]
+    fn fast_solvers_match_plain_bfs(l in levels()) {
+        let t = &l.0;
+        let plain = search::bfs(&PlainPuzzle::new(t), &Limits::none().max_states(200_000));
+        prop_assume!(!matches!(plain.outcome, Outcome::Limit(_)));
+        let want = plain.cost.map(|c| c as usize);
+        for a in [Algorithm::AStar, Algorithm::Bfs, Algorithm::IdaStar] {
+            let r = run(t, a);
+            prop_assert_eq!(pushes(&r), want, "{}", a);
+            if let Some(n) = want {
+                prop_assert!(r.start_bound as usize <= n, "bound {} > {}", r.start_bound, n);
+            }
+        }
+    }
+
+    /// Without pruning the engine reaches exactly the positions of the plain rules.
+    #[test]
+    fn engine_reaches_what_the_rules_reach(l in levels()) {
+        let t = &l.0;
+        let limits = Limits::none().max_states(100_000);
+        let plain = search::enumerate(&PlainPuzzle::new(t), &limits, |_, _| {});
+        prop_assume!(plain.limit.is_none());
+        struct Space(Limits);
+        impl TowerTask for Space {
+            type Output = (u64, Vec<u64>);
+            fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> (u64, Vec<u64>) {
+                let e = search::enumerate(p, &self.0, |_, _| {});
+                (e.states, e.histogram)
+            }
+        }
+        let (n, hist) = with_tower(t, false, Space(limits)).unwrap();
+        prop_assert_eq!(n, plain.states);
+        prop_assert_eq!(hist, plain.histogram);
+    }
+
+    /// Every solution replays, push by push, on the plain rules.
+    #[test]
+    fn solutions_replay(l in levels()) {
+        let r = run(&l.0, Algorithm::AStar);
+        if r.status == Status::Solved {
+            let rep = replay(&l.0, &r.moves).unwrap();
+            prop_assert!(rep.solved);
+        }
+    }
+}
+
+/// The straightforward exhaustive search the pruning replaces: BFS on the same engine with
+/// no dead positions and no bound. `cargo test --release -p floe --test icetower --
+/// --ignored --nocapture w21_without_pruning` (figures in BENCHMARKS.md).
+#[test]
+#[ignore = "seconds to minutes and a large amount of memory"]
+fn w21_without_pruning() {
+    struct Plain;
+    impl TowerTask for Plain {
+        type Output = (Option<u64>, u64, f64);
+        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output {
+            let r = search::bfs(p, &Limits::none());
+            (r.cost, r.stats.states, r.stats.elapsed.as_secs_f64())
+        }
+    }
+    let (cost, states, secs) = with_tower(&qits("w21"), false, Plain).unwrap();
+    eprintln!("w21 without pruning: {cost:?} pushes, {states} positions, {secs:.2} s");
+    assert_eq!(cost, Some(21));
+}

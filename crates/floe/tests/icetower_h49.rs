@@ -1,0 +1,85 @@
+//! h49 (25 fires, 19 regular and 2 golden blocks): too large for the default test run.
+//!
+//! `cargo test --release -p floe --test icetower_h49 -- --ignored --nocapture` prints the
+//! best solution the beam search finds (replayed by the rules) and the lower bound A* proves
+//! within the time given by `FLOE_H49_SECONDS` (default 60). docs/icetower.md records a run.
+
+use floe::bits::Bits;
+use floe::games::icetower::hunt::{astar_proving, beam};
+use floe::games::icetower::{load, replay, with_tower, TowerPuzzle, TowerTask};
+use floe::grid::Push;
+use floe::search::{Limits, Outcome, Puzzle};
+use std::path::Path;
+use std::time::Duration;
+
+const H49: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/levels/qits-icetower/h49"
+);
+
+struct Beam(usize);
+impl TowerTask for Beam {
+    type Output = Option<Vec<Push>>;
+    fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Option<Vec<Push>> {
+        let (o, stats) = beam(p, self.0, &Limits::none(), |s| {
+            (s.fires.count_ones(), p.lower_bound(s))
+        });
+        eprintln!(
+            "beam width {}: {:?} pushes, {} positions, {:.1} s",
+            self.0,
+            o.solution().map(|m| m.len()),
+            stats.states,
+            stats.elapsed.as_secs_f64()
+        );
+        o.solution().map(|m| m.iter().map(|m| p.push(m)).collect())
+    }
+}
+
+struct Prove(Duration);
+impl TowerTask for Prove {
+    type Output = (Outcome<usize>, u32);
+    fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> (Outcome<usize>, u32) {
+        let r = astar_proving(p, &Limits::none().timeout(self.0).max_states(60_000_000));
+        eprintln!(
+            "A*: proved at least {} pushes; {} positions stored, {} expanded, {:.1} s",
+            r.proved,
+            r.stats.states,
+            r.stats.expanded,
+            r.stats.elapsed.as_secs_f64()
+        );
+        let o = match r.outcome {
+            Outcome::Solved(m) => Outcome::Solved(vec![m.len()]),
+            Outcome::Unsolvable => Outcome::Unsolvable,
+            Outcome::Limit(l) => Outcome::Limit(l),
+        };
+        (o, r.proved)
+    }
+}
+
+#[test]
+#[ignore = "minutes of search; run by hand"]
+fn h49_best_solution_and_proved_bound() {
+    let t = load(Path::new(H49)).unwrap();
+    let mut best: Option<Vec<Push>> = None;
+    for width in [1_000, 10_000, 100_000] {
+        if let Some(m) = with_tower(&t, true, Beam(width)).unwrap() {
+            let r = replay(&t, &m).expect("beam solutions replay");
+            assert!(r.solved);
+            if best.as_ref().is_none_or(|b| m.len() < b.len()) {
+                best = Some(m);
+            }
+        }
+    }
+    let best = best.expect("the beam finds a solution");
+    eprintln!("best: {} pushes", best.len());
+    eprintln!("{}", serde_json::to_string(&best).unwrap());
+    let secs = std::env::var("FLOE_H49_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let (o, proved) = with_tower(&t, true, Prove(Duration::from_secs(secs))).unwrap();
+    assert!(proved as usize <= best.len());
+    if let Outcome::Solved(m) = o {
+        assert!(m[0] <= best.len());
+    }
+}
