@@ -293,9 +293,10 @@ struct SolveArgs {
     level: LevelArgs,
     /// Search: bfs (fewest pushes), difficulty (least pushes + factor × block changes),
     /// astar or idastar (fewest pushes, guided by a lower bound); or Kluiver's randomised
-    /// solvers random and mc (BasicMC), which may fail and give no proof.
-    #[arg(long, default_value = "bfs", value_name = "ALGO")]
-    algo: SolveAlgo,
+    /// solvers random and mc (BasicMC), which may fail and give no proof. Default: bfs; for
+    /// Ice Tower astar.
+    #[arg(long, value_name = "ALGO")]
+    algo: Option<SolveAlgo>,
     #[command(flatten)]
     random: RandomArgs,
     /// Block-change factor of the difficulty (0 to 1,000,000,000).

@@ -4,110 +4,21 @@
 //! Levels are read from `../shared/levels/qits-icetower/`; every run is checked for panic
 //! text. The whole file runs in a few seconds in release mode.
 
+mod common;
+
+use common::*;
 use floe::games::icetower::{load, replay};
 use floe::grid::Push;
 use serde_json::Value;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-const FLOE: &str = env!("CARGO_BIN_EXE_floe");
+use std::path::Path;
 
 fn level(name: &str) -> String {
-    let p = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/levels/qits-icetower"
-    ))
-    .join(name);
-    p.to_str().unwrap().to_string()
+    path_str(&root().join("../shared/levels/qits-icetower").join(name))
 }
 
-struct Run {
-    args: Vec<String>,
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn code(self, want: i32) -> Run {
-        assert_eq!(
-            self.code, want,
-            "floe {:?}: exit {} (want {want})\nstdout:\n{}\nstderr:\n{}",
-            self.args, self.code, self.stdout, self.stderr
-        );
-        self
-    }
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "floe {:?}: not one JSON document ({e}):\n{}",
-                self.args, self.stdout
-            )
-        })
-    }
-}
-
-fn floe_with(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(FLOE)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("floe runs");
-    if let Some(input) = stdin {
-        let _ = child.stdin.take().unwrap().write_all(input);
-    }
-    let out = child.wait_with_output().unwrap();
-    let run = Run {
-        args: args.iter().map(|s| s.to_string()).collect(),
-        code: out.status.code().expect("an exit code"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    };
-    for t in [&run.stdout, &run.stderr] {
-        assert!(
-            !t.contains("panicked"),
-            "floe {:?} panicked:\n{t}",
-            run.args
-        );
-    }
-    run
-}
-
-fn floe(args: &[&str]) -> Run {
-    floe_with(args, None)
-}
-
-/// A temporary level file, removed when dropped.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn with(name: &str, contents: &str) -> Temp {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let p = std::env::temp_dir().join(format!(
-            "floe-icetower-test-{}-{n}-{name}",
-            std::process::id()
-        ));
-        std::fs::write(&p, contents).unwrap();
-        Temp(p)
-    }
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+/// A temporary level file from text.
+fn temp(name: &str, contents: &str) -> Temp {
+    Temp::with(name, contents.as_bytes())
 }
 
 fn moves(doc: &Value) -> Vec<Push> {
@@ -177,10 +88,9 @@ fn human_output_shows_every_board() {
         "{}",
         r.stdout
     );
-    // the default search of `floe solve` is breadth-first
+    // the default search for Ice Tower is A*
     assert!(
-        r.stdout
-            .contains("solved (breadth-first search): 7 pushes at fewest"),
+        r.stdout.contains("solved (A*): 7 pushes at fewest"),
         "{}",
         r.stdout
     );
@@ -201,8 +111,8 @@ fn human_output_shows_every_board() {
 
 #[test]
 fn game_line_selects_the_rules() {
-    let f = Temp::with("tiny.txt", "Game: icetower\n#######\n#@% * #\n#######\n");
-    let doc = floe(&["solve", f.path(), "--json"]).code(0).json();
+    let f = temp("tiny.txt", "Game: icetower\n#######\n#@% * #\n#######\n");
+    let doc = floe(&["solve", &f.path(), "--json"]).code(0).json();
     assert_eq!(doc["game"], "icetower");
     assert_eq!(doc["pushes"], 1);
     assert_eq!(
@@ -210,7 +120,7 @@ fn game_line_selects_the_rules() {
         "rows count from the first map line"
     );
     // standard input works too
-    let doc = floe_with(
+    let doc = run_with(
         &["solve", "-", "--game", "icetower", "--json"],
         Some(b"#@% *#\n"),
     )
@@ -221,11 +131,11 @@ fn game_line_selects_the_rules() {
 
 #[test]
 fn notation_underscores_short_lines_and_notes() {
-    let f = Temp::with(
+    let f = temp(
         "lvl",
         "#######\n#@%_*\n#######\n\nthis note is not part of the map\n",
     );
-    let doc = floe(&["solve", f.path(), "--game", "icetower", "--json"])
+    let doc = floe(&["solve", &f.path(), "--game", "icetower", "--json"])
         .code(0)
         .json();
     assert_eq!(doc["pushes"], 1);
@@ -262,22 +172,22 @@ fn limits_exit_with_one_and_report_a_bound() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let f = Temp::with("bad", "#####\n#@%x#\n#####\n");
-    let r = floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("bad", "#####\n#@%x#\n#####\n");
+    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     assert!(
         r.stderr
             .contains(&format!("{}:2:4: unexpected 'x'", f.path())),
         "{}",
         r.stderr
     );
-    let f = Temp::with("two", "#@@#\n");
-    let r = floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("two", "#@@#\n");
+    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     assert!(r.stderr.contains(":1:3: a second magician"), "{}", r.stderr);
-    let f = Temp::with("none", "# % * #\n");
-    let r = floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("none", "# % * #\n");
+    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     assert!(r.stderr.contains("no magician"), "{}", r.stderr);
-    let f = Temp::with("wide", &format!("@{}\n", " ".repeat(20)));
-    let r = floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("wide", &format!("@{}\n", " ".repeat(20)));
+    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     assert!(
         r.stderr.contains(":1:21: the map is wider than 20 columns"),
         "{}",
@@ -285,8 +195,8 @@ fn bad_input_is_a_clear_error() {
     );
     let r = floe(&["solve", "/nonexistent/level", "--game", "icetower"]).code(2);
     assert!(r.stderr.contains("/nonexistent/level"), "{}", r.stderr);
-    let f = Temp::with("bin", "\u{0}\u{1}");
-    floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("bin", "\u{0}\u{1}");
+    floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     // options of other games are refused, not ignored
     let r = floe(&[
         "solve",
@@ -312,8 +222,8 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn dynamic_elements_need_the_flag() {
-    let f = Temp::with("arrows", "#######\n#@% v #\n#   * #\n#######\n");
-    let r = floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("arrows", "#######\n#@% v #\n#   * #\n#######\n");
+    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     assert!(
         r.stderr.contains(&format!(
             "{}:2:5: an arrow (v) is a dynamic element",
@@ -324,7 +234,7 @@ fn dynamic_elements_need_the_flag() {
     );
     let doc = floe(&[
         "solve",
-        f.path(),
+        &f.path(),
         "--game",
         "icetower",
         "--dynamic",
@@ -334,11 +244,11 @@ fn dynamic_elements_need_the_flag() {
     .json();
     assert_eq!(doc["pushes"], 1);
     assert_eq!(doc["engine"], "plain");
-    let f = Temp::with("dispenser", "#####\n#@+*#\n#####\n");
-    floe(&["solve", f.path(), "--game", "icetower"]).code(2);
+    let f = temp("dispenser", "#####\n#@+*#\n#####\n");
+    floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     let doc = floe(&[
         "solve",
-        f.path(),
+        &f.path(),
         "--game",
         "icetower",
         "--dynamic",

@@ -59,7 +59,7 @@ fn refuse_foreign(a: &SolveArgs) -> Result<(), Error> {
 }
 
 fn algorithm(a: &SolveArgs) -> Result<tower::Algorithm, Error> {
-    match a.algo {
+    match a.algo.unwrap_or(SolveAlgo::Exact(Algorithm::AStar)) {
         SolveAlgo::Exact(Algorithm::Bfs) => Ok(tower::Algorithm::Bfs),
         SolveAlgo::Exact(Algorithm::AStar) => Ok(tower::Algorithm::AStar),
         SolveAlgo::Exact(Algorithm::IdaStar) => Ok(tower::Algorithm::IdaStar),

@@ -67,7 +67,7 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
         return Err(Error::invalid("--dynamic is an Ice Tower option"));
     }
     let (board, name) = load(&a.level)?;
-    let search = match a.algo {
+    let search = match a.algo.unwrap_or(SolveAlgo::Exact(Algorithm::Bfs)) {
         SolveAlgo::Exact(Algorithm::Bfs) => Search::Bfs,
         SolveAlgo::Exact(Algorithm::AStar) => Search::AStar,
         SolveAlgo::Exact(Algorithm::IdaStar) => Search::IdaStar,

@@ -60,7 +60,7 @@ pub fn solve(a: SolveArgs) -> Result<Done, Error> {
         ));
     }
     let p = load_one(&a.level)?;
-    let algorithm = match a.algo {
+    let algorithm = match a.algo.unwrap_or(SolveAlgo::Exact(Algorithm::Bfs)) {
         SolveAlgo::Exact(x) => x,
         SolveAlgo::Random | SolveAlgo::Mc => return solve_random(&a, &p),
     };
@@ -124,7 +124,7 @@ struct RandomSolveJson<'a> {
 
 /// `floe solve --algo random|mc`: one seeded run; failing is no proof, so it exits with 1.
 fn solve_random(a: &SolveArgs, p: &Picked) -> Result<Done, Error> {
-    let spec = a.random.spec(matches!(a.algo, SolveAlgo::Mc));
+    let spec = a.random.spec(matches!(a.algo, Some(SolveAlgo::Mc)));
     let limits = a.limits.limits();
     let r = run_once(&p.level, p.rule, &spec, a.random.seed, &limits)
         .map_err(|e| in_level(&p.name, e))?;
