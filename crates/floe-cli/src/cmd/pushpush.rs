@@ -1,5 +1,6 @@
 //! PushPush: `floe solve --game pushpush` and `floe census pushpush`.
 
+use super::solving::VerifyError;
 use super::*;
 use crate::CensusArgs;
 use floe::games::pushpush::board::{self as ppboard, Board};
@@ -175,15 +176,6 @@ struct VerifyJson<'a> {
     solved: bool,
     pushes: Option<usize>,
     error: Option<VerifyError>,
-}
-
-#[derive(Serialize)]
-struct VerifyError {
-    /// 1-based index of the first illegal push.
-    #[serde(rename = "move")]
-    index: usize,
-    push: Push,
-    reason: String,
 }
 
 /// `floe verify` on a PushPush board: replays the pushes and names the first illegal one.

@@ -421,13 +421,14 @@ pub fn reach_grid(r: &Reach) -> String {
     s
 }
 
+/// The first illegal push of a move list, in `floe verify --json`.
 #[derive(Serialize)]
-struct VerifyError {
+pub(super) struct VerifyError {
     /// 1-based index of the illegal push.
     #[serde(rename = "move")]
-    index: usize,
-    push: Push,
-    reason: String,
+    pub index: usize,
+    pub push: Push,
+    pub reason: String,
 }
 
 #[derive(Serialize)]
