@@ -4,6 +4,7 @@
 //! carry, so that commands can pick the rules without a flag.
 
 pub mod ice;
+pub mod solitaire;
 
 use std::fmt;
 use std::str::FromStr;
