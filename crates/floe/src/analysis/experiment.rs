@@ -6,7 +6,7 @@
 //!
 //! `challenges` challenges are split into `trials` consecutive groups (10 × 100 in the
 //! paper). Challenge `i` draws everything from its own generator, `Pcg64Mcg` seeded with
-//! [`challenge_seed`]`(seed, i)`: first the setup, then the random playout. So a run is the same
+//! [`challenge_seed`]`(seed, setup, i)`: first the setup, then the random playout. So a run is the same
 //! on any number of threads, challenge `i` can be regenerated alone, and runs with more
 //! challenges extend runs with fewer. For each challenge:
 //!
@@ -71,14 +71,23 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The seed of challenge `index` of a run seeded with `seed`.
-pub fn challenge_seed(seed: u64, index: u64) -> u64 {
-    mix(seed ^ mix(index))
+/// FNV-1a of a name: a stable number per setup, whatever the order of [`Setup`]'s variants.
+fn name_hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The seed of challenge `index` of a run of `setup` seeded with `seed`. The setup takes part,
+/// so that two setups of one run draw independent challenges (their t-tests assume it), even
+/// when they deal the same way (Sequential and Banded Suits when k = n).
+pub fn challenge_seed(seed: u64, setup: Setup, index: u64) -> u64 {
+    mix(seed ^ mix(index ^ name_hash(setup.name())))
 }
 
 /// Challenge `index` of a run: the same challenge the experiment solves.
 pub fn challenge(size: Size, setup: Setup, seed: u64, index: u64) -> Result<Challenge, Error> {
-    let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, index));
+    let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, setup, index));
     generate::generate(size, setup, &mut rng)
 }
 
@@ -139,7 +148,7 @@ pub fn run_challenge(
     playout_cap: u32,
     limits: &Limits,
 ) -> Result<Record, Error> {
-    let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, index));
+    let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, setup, index));
     let c = generate::generate(size, setup, &mut rng)?;
     let random = random_playout_challenge(&c, playout_cap, &mut rng).is_some();
     let report = solitaire::solve(&c, Algorithm::Auto, limits)?;
@@ -183,6 +192,22 @@ pub fn run_challenge(
         states: report.stats.states,
         diagnostic,
     })
+}
+
+/// Runs `f` on a pool of `threads` worker threads (default: one per core). The experiments'
+/// results do not depend on the number.
+pub fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, Error> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(Error::invalid("the number of threads must be at least 1"));
+        }
+        b = b.num_threads(t);
+    }
+    let pool = b
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start worker threads: {e}")))?;
+    Ok(pool.install(f))
 }
 
 /// Runs every challenge of `config` in parallel (results in challenge order);

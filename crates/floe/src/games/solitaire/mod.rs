@@ -345,6 +345,16 @@ pub fn random_playout_challenge<G: Rng + ?Sized>(
     }
 }
 
+/// [`random_solve`] with a `Pcg64Mcg` seeded with `seed`.
+pub fn random_solve_seeded(
+    c: &Challenge,
+    cap: u32,
+    seed: u64,
+) -> Result<(Option<Vec<AnyMove>>, u32), Error> {
+    use rand::SeedableRng;
+    random_solve(c, cap, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed))
+}
+
 /// The random playout again, keeping the moves (for `floe solve --algo random`).
 pub fn random_solve<G: Rng + ?Sized>(
     c: &Challenge,
