@@ -89,7 +89,7 @@ fn file(text: &str) -> PathBuf {
     p
 }
 
-fn path(p: &PathBuf) -> &str {
+fn path(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
 }
 
