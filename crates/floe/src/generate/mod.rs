@@ -655,8 +655,8 @@ mod tests {
 
     #[test]
     fn piecepack_never_puts_two_coins_of_one_suit_in_a_column() {
-        // track suits by drawing with a generator replayed in step: the suit of each space is
-        // fixed by the procedure; check it through the values' multiset per suit column set
+        // the suit of each space is fixed by the procedure; each suit's six spaces must hold
+        // its six values 0–5 once each
         let mut r = rng(4);
         for _ in 0..500 {
             let v = piecepack(false, &mut r);
