@@ -453,10 +453,13 @@ pub fn verify(a: VerifyArgs) -> Result<Done, Error> {
     match game_of_file(&a.level, a.game)? {
         Game::Ice => {}
         Game::PushPush => return super::pushpush::verify(&a),
-        g => {
-            return Err(Error::invalid(format!(
-                "floe verify checks ice block and PushPush solutions; {g} solutions are checked by `floe solve`, which replays every answer"
-            )))
+        g @ (Game::BoxOff | Game::Pretzel | Game::Fujisan) => {
+            return super::solitaire::verify(&a, g)
+        }
+        Game::IceTower => {
+            return Err(Error::invalid(
+                "floe verify does not read Ice Tower move lists; `floe solve --game icetower` replays every answer",
+            ))
         }
     }
     if a.k.is_some() {

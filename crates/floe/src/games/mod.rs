@@ -6,6 +6,7 @@
 pub mod ice;
 pub mod icetower;
 pub mod pushpush;
+pub mod solitaire;
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,0 +1,166 @@
+//! The solitaire solvers: exact searches over batches of generated challenges (throughput in
+//! states stored per second), the largest configurations of the paper, and random playouts.
+//!
+//! Run: `cargo bench -p floe --bench solitaire`. Figures are recorded in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use floe::analysis::experiment::challenge;
+use floe::games::solitaire::{self, random_playout_challenge, Algorithm, Challenge};
+use floe::generate::{Setup, Size};
+use floe::search::Limits;
+use rand::SeedableRng;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// Challenges 0..n of the run with seed 1.
+fn batch(size: Size, setup: Setup, n: u64) -> Vec<Challenge> {
+    (0..n)
+        .map(|i| challenge(size, setup, 1, i).unwrap())
+        .collect()
+}
+
+/// States stored by `algorithm` over the batch.
+fn states(cs: &[Challenge], algorithm: Algorithm) -> u64 {
+    cs.iter()
+        .map(|c| {
+            solitaire::solve(c, algorithm, &Limits::none())
+                .unwrap()
+                .stats
+                .states
+        })
+        .sum()
+}
+
+fn exact(c: &mut Criterion) {
+    let mut g = c.benchmark_group("exact");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    let cases: [(&str, Size, Setup, u64, Algorithm); 9] = [
+        (
+            "boxoff 4x6x4 shuffled, 100 challenges, dfs",
+            Size::BoxOff {
+                rows: 4,
+                cols: 6,
+                colours: 4,
+            },
+            Setup::Shuffled,
+            100,
+            Algorithm::Auto,
+        ),
+        (
+            "boxoff 4x6x4 shuffled, 100 challenges, bfs",
+            Size::BoxOff {
+                rows: 4,
+                cols: 6,
+                colours: 4,
+            },
+            Setup::Shuffled,
+            100,
+            Algorithm::Bfs,
+        ),
+        (
+            "boxoff 4x6x4 ltiles, 100 challenges, dfs",
+            Size::BoxOff {
+                rows: 4,
+                cols: 6,
+                colours: 4,
+            },
+            Setup::LTiles,
+            100,
+            Algorithm::Auto,
+        ),
+        (
+            "boxoff 6x6x6 ltiles, 20 challenges, dfs",
+            Size::BoxOff {
+                rows: 6,
+                cols: 6,
+                colours: 6,
+            },
+            Setup::LTiles,
+            20,
+            Algorithm::Auto,
+        ),
+        (
+            "pretzel 4x4 shuffled, 100 challenges, bfs",
+            Size::Pretzel { suits: 4, ranks: 4 },
+            Setup::Shuffled,
+            100,
+            Algorithm::Auto,
+        ),
+        (
+            "pretzel 4x9 shuffled, 20 challenges, bfs",
+            Size::Pretzel { suits: 4, ranks: 9 },
+            Setup::Shuffled,
+            20,
+            Algorithm::Auto,
+        ),
+        (
+            "pretzel 4x9 sequential, 20 challenges, bfs",
+            Size::Pretzel { suits: 4, ranks: 9 },
+            Setup::Sequential,
+            20,
+            Algorithm::Auto,
+        ),
+        (
+            "fujisan shuffled, 100 challenges, astar",
+            Size::Fujisan,
+            Setup::Shuffled,
+            100,
+            Algorithm::Auto,
+        ),
+        (
+            "fujisan shuffled, 100 challenges, bfs",
+            Size::Fujisan,
+            Setup::Shuffled,
+            100,
+            Algorithm::Bfs,
+        ),
+    ];
+    for (name, size, setup, n, algorithm) in cases {
+        let cs = batch(size, setup, n);
+        g.throughput(Throughput::Elements(states(&cs, algorithm)));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for c in &cs {
+                    black_box(solitaire::solve(black_box(c), algorithm, &Limits::none()).unwrap());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random playouts");
+    for (name, size, setup) in [
+        (
+            "boxoff 6x6x6 ltiles",
+            Size::BoxOff {
+                rows: 6,
+                cols: 6,
+                colours: 6,
+            },
+            Setup::LTiles,
+        ),
+        (
+            "pretzel 4x9 banded",
+            Size::Pretzel { suits: 4, ranks: 9 },
+            Setup::Banded,
+        ),
+        ("fujisan dominoes", Size::Fujisan, Setup::Dominoes),
+    ] {
+        let cs = batch(size, setup, 100);
+        g.throughput(Throughput::Elements(100));
+        g.bench_function(format!("{name}, 100 playouts"), |b| {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+            b.iter(|| {
+                for c in &cs {
+                    black_box(random_playout_challenge(c, 1000, &mut rng));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, exact, playouts);
+criterion_main!(benches);

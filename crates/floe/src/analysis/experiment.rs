@@ -1,0 +1,1120 @@
+//! The Monte Carlo experiments of Goadrich and Droscha (spec `solitaire.md`, section
+//! "Experiments"): generate challenges with a setup, solve each exactly, play one random game
+//! on each, and summarise per setup; compare setups with t-tests and a Kruskal–Wallis test.
+//!
+//! # Protocol
+//!
+//! `challenges` challenges are split into `trials` consecutive groups (10 × 100 in the
+//! paper). Challenge `i` draws everything from its own generator, `Pcg64Mcg` seeded with
+//! [`challenge_seed`]`(seed, setup, i)`: first the setup, then the random playout. So a run is the same
+//! on any number of threads, challenge `i` can be regenerated alone, and runs with more
+//! challenges extend runs with fewer. For each challenge:
+//!
+//! - **solvable** (P(Sp)): the exact solver ([`Algorithm::Auto`]: depth-first with a dead-state
+//!   table for BoxOff, breadth-first for Pretzel, A* with "empty summit spaces" for Fujisan);
+//!   its solution has the fewest moves, which is the **length**;
+//! - **random** (P(Sr)): one random playout, a uniformly random legal move each step, until
+//!   solved, stuck, or `playout_cap` moves (Pretzel and Fujisan positions can repeat);
+//! - the game's **diagnostic**: BoxOff pair equality; Pretzel cyclic blockades in the deal;
+//!   Fujisan connectivity, counter-intuitive moves on the shortest solution found, and whether
+//!   all steps are distinct pairs.
+//!
+//! A challenge whose search hits a limit is counted as not solvable and reported under
+//! `limit_hits`, so the fractions are then lower bounds.
+//!
+//! [`exact_pretzel`] replaces sampling by enumeration for small Pretzel deals.
+
+use super::stats::{self, KruskalWallis, TTest};
+use crate::error::Error;
+use crate::games::solitaire::pretzel::{Deal, Pretzel};
+use crate::games::solitaire::{
+    self, random_playout_challenge, Algorithm, AnyMove, Challenge, Status,
+};
+use crate::generate::{self, Setup, Size};
+use crate::search::{self, Limits};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Default cap on a random playout's moves. BoxOff games end by themselves within
+/// h·w/2 moves; Pretzel and Fujisan positions can repeat.
+pub const DEFAULT_PLAYOUT_CAP: u32 = 1000;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Game and size.
+    pub size: Size,
+    /// The setup.
+    pub setup: Setup,
+    /// Challenges in all.
+    pub challenges: u64,
+    /// Groups of consecutive challenges (the paper: 10).
+    pub trials: u32,
+    /// The run's seed.
+    pub seed: u64,
+    /// Most moves of a random playout.
+    pub playout_cap: u32,
+    /// Limits for each challenge's exact search.
+    pub limits: Limits,
+}
+
+/// SplitMix64's finaliser.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// FNV-1a of a name: a stable number per setup, whatever the order of [`Setup`]'s variants.
+fn name_hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The seed of challenge `index` of a run of `setup` seeded with `seed`. The setup takes part,
+/// so that two setups of one run draw independent challenges (their t-tests assume it), even
+/// when they deal the same way (Sequential and Banded Suits when k = n).
+pub fn challenge_seed(seed: u64, setup: Setup, index: u64) -> u64 {
+    mix(seed ^ mix(index ^ name_hash(setup.name())))
+}
+
+/// Challenge `index` of a run: the same challenge the experiment solves.
+pub fn challenge(size: Size, setup: Setup, seed: u64, index: u64) -> Result<Challenge, Error> {
+    let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, setup, index));
+    generate::generate(size, setup, &mut rng)
+}
+
+/// The game-specific diagnostic of one challenge.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Diagnostic {
+    /// BoxOff: pair equality of the board.
+    BoxOff {
+        /// Share of adjacent cell pairs with equal colours.
+        pair_equality: f64,
+    },
+    /// Pretzel: cyclic blockades present in the deal.
+    Pretzel {
+        /// A ducking crab.
+        crab: bool,
+        /// Duelling deuces (a cycle of 2s in column 0).
+        deuces: bool,
+    },
+    /// Fujisan.
+    Fujisan {
+        /// Step connectivity.
+        connectivity: f64,
+        /// Counter-intuitive moves on the shortest solution found (solvable challenges).
+        counter_intuitive: Option<u32>,
+        /// Whether every step is a different pair of values.
+        distinct_steps: bool,
+    },
+}
+
+/// The outcome for one challenge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Exact solver's verdict.
+    pub status: Status,
+    /// Fewest moves, when solvable.
+    pub length: Option<u32>,
+    /// Whether the random playout solved it.
+    pub random: bool,
+    /// States the exact search stored.
+    pub states: u64,
+    /// The diagnostic.
+    pub diagnostic: Diagnostic,
+}
+
+impl Record {
+    /// Whether the exact solver found a solution.
+    pub fn solvable(&self) -> bool {
+        self.status == Status::Solved
+    }
+}
+
+/// Generates, solves and plays challenge `index` of a run.
+pub fn run_challenge(
+    size: Size,
+    setup: Setup,
+    seed: u64,
+    index: u64,
+    playout_cap: u32,
+    limits: &Limits,
+) -> Result<Record, Error> {
+    let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, setup, index));
+    let c = generate::generate(size, setup, &mut rng)?;
+    let random = random_playout_challenge(&c, playout_cap, &mut rng).is_some();
+    let report = solitaire::solve(&c, Algorithm::Auto, limits)?;
+    let length = (report.status == Status::Solved).then_some(report.moves.len() as u32);
+    let diagnostic = match &c {
+        Challenge::BoxOff(b) => Diagnostic::BoxOff {
+            pair_equality: b.pair_equality(),
+        },
+        Challenge::Pretzel(d) => {
+            let b = d.blockades();
+            Diagnostic::Pretzel {
+                crab: !b.ducking_crabs.is_empty(),
+                deuces: !b.duelling_deuces.is_empty(),
+            }
+        }
+        Challenge::Fujisan(m) => {
+            let moves: Vec<_> = report
+                .moves
+                .iter()
+                .filter_map(|x| match x {
+                    AnyMove::Fujisan(m) => Some(*m),
+                    _ => None,
+                })
+                .collect();
+            Diagnostic::Fujisan {
+                connectivity: m.connectivity(),
+                counter_intuitive: length.map(|_| m.counter_intuitive(&moves) as u32),
+                distinct_steps: m.distinct_steps(),
+            }
+        }
+    };
+    if random && report.status == Status::Unsolvable {
+        return Err(Error::Internal(format!(
+            "challenge {index}: a random game solved a challenge the exact solver calls unsolvable"
+        )));
+    }
+    Ok(Record {
+        status: report.status,
+        length,
+        random,
+        states: report.stats.states,
+        diagnostic,
+    })
+}
+
+/// Runs `f` on a pool of `threads` worker threads (default: one per core). The experiments'
+/// results do not depend on the number.
+pub fn in_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, Error> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(Error::invalid("the number of threads must be at least 1"));
+        }
+        b = b.num_threads(t);
+    }
+    let pool = b
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start worker threads: {e}")))?;
+    Ok(pool.install(f))
+}
+
+/// Runs every challenge of `config` in parallel (results in challenge order);
+/// `progress(done)` is called now and then from worker threads.
+pub fn run_records(config: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Vec<Record>, Error> {
+    generate::check(config.size, config.setup)?;
+    if config.trials == 0 || u64::from(config.trials) > config.challenges {
+        return Err(Error::invalid(format!(
+            "{} trials need at least as many challenges (given {})",
+            config.trials, config.challenges
+        )));
+    }
+    let done = AtomicU64::new(0);
+    (0..config.challenges)
+        .into_par_iter()
+        .map(|i| {
+            let r = run_challenge(
+                config.size,
+                config.setup,
+                config.seed,
+                i,
+                config.playout_cap,
+                &config.limits,
+            );
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if d % 64 == 0 || d == config.challenges {
+                progress(d);
+            }
+            r
+        })
+        .collect()
+}
+
+/// Mean and standard deviation (over trials or challenges).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MeanSd {
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation (0 for one value).
+    pub sd: f64,
+    /// Values.
+    pub n: usize,
+}
+
+impl MeanSd {
+    /// Of some values.
+    pub fn of(x: &[f64]) -> MeanSd {
+        let sd = if x.len() < 2 { 0.0 } else { stats::sd(x) };
+        MeanSd {
+            mean: if x.is_empty() { 0.0 } else { stats::mean(x) },
+            sd,
+            n: x.len(),
+        }
+    }
+}
+
+/// One trial's fractions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Trial {
+    /// P(Sp) in this trial.
+    pub solvable: f64,
+    /// P(Sr) in this trial.
+    pub random_solvable: f64,
+    /// P(Sp) − P(Sr).
+    pub interest: f64,
+    /// Challenges in the trial.
+    pub challenges: u64,
+}
+
+/// Solution lengths of the solvable challenges.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lengths {
+    /// Median (null when nothing was solvable).
+    pub median: Option<f64>,
+    /// Mean.
+    pub mean: Option<f64>,
+    /// Shortest.
+    pub min: Option<u32>,
+    /// Longest.
+    pub max: Option<u32>,
+    /// Challenges per length.
+    pub histogram: BTreeMap<u32, u64>,
+}
+
+/// A value split by solvability, with the t-test between the two sides.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Split {
+    /// Over all challenges.
+    pub all: MeanSd,
+    /// Over the solvable ones.
+    pub solvable: MeanSd,
+    /// Over the unsolvable ones.
+    pub unsolvable: MeanSd,
+    /// Welch's t-test, solvable against unsolvable.
+    pub t_test: Option<TTest>,
+}
+
+impl Split {
+    fn of(pairs: &[(f64, bool)]) -> Split {
+        let all: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+        let yes: Vec<f64> = pairs.iter().filter(|p| p.1).map(|p| p.0).collect();
+        let no: Vec<f64> = pairs.iter().filter(|p| !p.1).map(|p| p.0).collect();
+        Split {
+            all: MeanSd::of(&all),
+            solvable: MeanSd::of(&yes),
+            unsolvable: MeanSd::of(&no),
+            t_test: stats::welch_t(&yes, &no),
+        }
+    }
+}
+
+/// The game's diagnostic metrics over a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Metrics {
+    /// BoxOff.
+    BoxOff {
+        /// Pair equality by solvability.
+        pair_equality: Split,
+    },
+    /// Pretzel.
+    Pretzel {
+        /// Cyclic blockades in the deals.
+        blockades: BlockadeCounts,
+    },
+    /// Fujisan.
+    Fujisan {
+        /// Step connectivity by solvability.
+        connectivity: Split,
+        /// Counter-intuitive moves on the shortest solutions found.
+        counter_intuitive: CounterIntuitive,
+        /// Challenges whose steps are all different pairs of values.
+        distinct_steps: DistinctSteps,
+    },
+}
+
+/// Pretzel deals with a cyclic blockade at the deal (all of them unsolvable).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlockadeCounts {
+    /// Deals with a ducking crab.
+    pub ducking_crab: u64,
+    /// Deals with duelling deuces.
+    pub duelling_deuces: u64,
+    /// Deals with either.
+    pub any: u64,
+    /// Share of all deals with either.
+    pub share: f64,
+    /// Share of the unsolvable deals that a blockade at the deal explains.
+    pub share_of_unsolvable: Option<f64>,
+}
+
+/// Counter-intuitive moves (away from the summit) on shortest solutions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CounterIntuitive {
+    /// Mean and spread.
+    pub moves: MeanSd,
+    /// Fewest.
+    pub min: Option<u32>,
+    /// Most.
+    pub max: Option<u32>,
+    /// Solutions per count.
+    pub histogram: BTreeMap<u32, u64>,
+}
+
+/// The distinct-steps restriction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DistinctSteps {
+    /// Challenges whose 12 steps are 12 different pairs.
+    pub challenges: u64,
+    /// Their solvable fraction.
+    pub solvable: Option<f64>,
+    /// The solvable fraction of the others.
+    pub others_solvable: Option<f64>,
+}
+
+/// The summary of one run (one game, size and setup).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// `boxoff`, `pretzel` or `fujisan`.
+    pub game: &'static str,
+    /// Size, e.g. "BoxOff (4, 6, 4)".
+    pub size: String,
+    /// Setup name.
+    pub setup: &'static str,
+    /// The paper's name of the setup.
+    pub label: &'static str,
+    /// The run's seed.
+    pub seed: u64,
+    /// Challenges.
+    pub challenges: u64,
+    /// P(Sp).
+    pub solvable: f64,
+    /// P(Sr).
+    pub random_solvable: f64,
+    /// P(Sp) − P(Sr).
+    pub interest: f64,
+    /// 95% Wilson interval of P(Sp).
+    pub solvable_ci: [f64; 2],
+    /// 95% Wilson interval of P(Sr).
+    pub random_solvable_ci: [f64; 2],
+    /// Per trial.
+    pub trials: Vec<Trial>,
+    /// P(Sp) over the trials.
+    pub trial_solvable: MeanSd,
+    /// P(Sr) over the trials.
+    pub trial_random_solvable: MeanSd,
+    /// Interest over the trials.
+    pub trial_interest: MeanSd,
+    /// Solution lengths.
+    pub length: Lengths,
+    /// The game's diagnostics.
+    pub metrics: Metrics,
+    /// Challenges whose search stopped at a limit (counted as not solvable).
+    pub limit_hits: u64,
+    /// Random playout cap.
+    pub playout_cap: u32,
+    /// States stored by all exact searches.
+    pub states: u64,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+    /// Raw lengths of the solvable challenges (for the tests between setups).
+    #[serde(skip)]
+    pub lengths: Vec<u32>,
+    /// Counter-intuitive counts (Fujisan).
+    #[serde(skip)]
+    pub counter_intuitive: Vec<u32>,
+}
+
+/// Runs an experiment and summarises it.
+pub fn run(config: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Error> {
+    let start = Instant::now();
+    let records = run_records(config, progress)?;
+    Ok(summarise(config, &records, start.elapsed().as_secs_f64()))
+}
+
+/// Summarises the records of a run.
+pub fn summarise(config: &Config, records: &[Record], seconds: f64) -> Summary {
+    let n = records.len() as u64;
+    let t = u64::from(config.trials).min(n).max(1);
+    let trials: Vec<Trial> = (0..t)
+        .map(|j| {
+            let group = &records[(j * n / t) as usize..((j + 1) * n / t) as usize];
+            let m = group.len() as f64;
+            let sp = group.iter().filter(|r| r.solvable()).count() as f64 / m;
+            let sr = group.iter().filter(|r| r.random).count() as f64 / m;
+            Trial {
+                solvable: sp,
+                random_solvable: sr,
+                interest: sp - sr,
+                challenges: group.len() as u64,
+            }
+        })
+        .collect();
+    let solvable = records.iter().filter(|r| r.solvable()).count() as u64;
+    let random = records.iter().filter(|r| r.random).count() as u64;
+    let lengths: Vec<u32> = records.iter().filter_map(|r| r.length).collect();
+    let lf: Vec<f64> = lengths.iter().map(|&x| f64::from(x)).collect();
+    let mut histogram = BTreeMap::new();
+    for &l in &lengths {
+        *histogram.entry(l).or_insert(0) += 1;
+    }
+    let col = |f: fn(&Trial) -> f64| MeanSd::of(&trials.iter().map(f).collect::<Vec<_>>());
+    let mut counter = Vec::new();
+    let metrics = match config.size.game() {
+        crate::games::Game::BoxOff => Metrics::BoxOff {
+            pair_equality: Split::of(
+                &records
+                    .iter()
+                    .filter_map(|r| match r.diagnostic {
+                        Diagnostic::BoxOff { pair_equality } => Some((pair_equality, r.solvable())),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        },
+        crate::games::Game::Pretzel => {
+            let (mut crab, mut deuces, mut any) = (0, 0, 0);
+            for r in records {
+                if let Diagnostic::Pretzel { crab: c, deuces: d } = r.diagnostic {
+                    crab += u64::from(c);
+                    deuces += u64::from(d);
+                    any += u64::from(c || d);
+                }
+            }
+            let unsolvable = records
+                .iter()
+                .filter(|r| r.status == Status::Unsolvable)
+                .count() as u64;
+            Metrics::Pretzel {
+                blockades: BlockadeCounts {
+                    ducking_crab: crab,
+                    duelling_deuces: deuces,
+                    any,
+                    share: any as f64 / n.max(1) as f64,
+                    share_of_unsolvable: (unsolvable > 0).then(|| any as f64 / unsolvable as f64),
+                },
+            }
+        }
+        _ => {
+            let mut conn = Vec::new();
+            let (mut distinct, mut distinct_solved, mut other_solved) = (0u64, 0u64, 0u64);
+            for r in records {
+                if let Diagnostic::Fujisan {
+                    connectivity,
+                    counter_intuitive,
+                    distinct_steps,
+                } = r.diagnostic
+                {
+                    conn.push((connectivity, r.solvable()));
+                    counter.extend(counter_intuitive);
+                    if distinct_steps {
+                        distinct += 1;
+                        distinct_solved += u64::from(r.solvable());
+                    } else {
+                        other_solved += u64::from(r.solvable());
+                    }
+                }
+            }
+            let mut hist = BTreeMap::new();
+            for &c in &counter {
+                *hist.entry(c).or_insert(0) += 1;
+            }
+            let cf: Vec<f64> = counter.iter().map(|&x| f64::from(x)).collect();
+            Metrics::Fujisan {
+                connectivity: Split::of(&conn),
+                counter_intuitive: CounterIntuitive {
+                    moves: MeanSd::of(&cf),
+                    min: counter.iter().copied().min(),
+                    max: counter.iter().copied().max(),
+                    histogram: hist,
+                },
+                distinct_steps: DistinctSteps {
+                    challenges: distinct,
+                    solvable: (distinct > 0).then(|| distinct_solved as f64 / distinct as f64),
+                    others_solvable: (n > distinct)
+                        .then(|| other_solved as f64 / (n - distinct) as f64),
+                },
+            }
+        }
+    };
+    let sp = solvable as f64 / n.max(1) as f64;
+    let sr = random as f64 / n.max(1) as f64;
+    Summary {
+        game: config.size.game().name(),
+        size: config.size.to_string(),
+        setup: config.setup.name(),
+        label: config.setup.label(),
+        seed: config.seed,
+        challenges: n,
+        solvable: sp,
+        random_solvable: sr,
+        interest: sp - sr,
+        solvable_ci: stats::wilson(solvable, n),
+        random_solvable_ci: stats::wilson(random, n),
+        trial_solvable: col(|t| t.solvable),
+        trial_random_solvable: col(|t| t.random_solvable),
+        trial_interest: col(|t| t.interest),
+        trials,
+        length: Lengths {
+            median: (!lf.is_empty()).then(|| stats::median(&lf)),
+            mean: (!lf.is_empty()).then(|| stats::mean(&lf)),
+            min: lengths.iter().copied().min(),
+            max: lengths.iter().copied().max(),
+            histogram,
+        },
+        metrics,
+        limit_hits: records
+            .iter()
+            .filter(|r| matches!(r.status, Status::Limit(_)))
+            .count() as u64,
+        playout_cap: config.playout_cap,
+        states: records.iter().map(|r| r.states).sum(),
+        seconds,
+        lengths,
+        counter_intuitive: counter,
+    }
+}
+
+/// A t-test between two setups on one measure, over the trials.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SetupTTest {
+    /// First setup.
+    pub a: &'static str,
+    /// Second setup.
+    pub b: &'static str,
+    /// `solvable`, `random_solvable` or `interest`.
+    pub measure: &'static str,
+    /// Mean of a minus mean of b.
+    pub difference: f64,
+    /// Student's t-test (pooled variance).
+    pub student: Option<TTest>,
+    /// Welch's t-test.
+    pub welch: Option<TTest>,
+}
+
+/// Tests between setups.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// Every pair of setups, every measure.
+    pub t_tests: Vec<SetupTTest>,
+    /// Kruskal–Wallis on the solution lengths of the solvable challenges.
+    pub kruskal_wallis: Option<KruskalWallis>,
+    /// Kruskal–Wallis on the counter-intuitive moves (Fujisan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kruskal_wallis_counter_intuitive: Option<KruskalWallis>,
+}
+
+/// The tests between the setups of one size.
+pub fn compare(runs: &[Summary]) -> Comparison {
+    let mut t_tests = Vec::new();
+    type Pick = fn(&Trial) -> f64;
+    let measures: [(&'static str, Pick); 3] = [
+        ("solvable", |t| t.solvable),
+        ("random_solvable", |t| t.random_solvable),
+        ("interest", |t| t.interest),
+    ];
+    for i in 0..runs.len() {
+        for j in i + 1..runs.len() {
+            for (name, f) in measures {
+                let a: Vec<f64> = runs[i].trials.iter().map(f).collect();
+                let b: Vec<f64> = runs[j].trials.iter().map(f).collect();
+                t_tests.push(SetupTTest {
+                    a: runs[i].setup,
+                    b: runs[j].setup,
+                    measure: name,
+                    difference: stats::mean(&a) - stats::mean(&b),
+                    student: stats::student_t(&a, &b),
+                    welch: stats::welch_t(&a, &b),
+                });
+            }
+        }
+    }
+    let groups: Vec<Vec<f64>> = runs
+        .iter()
+        .map(|r| r.lengths.iter().map(|&x| f64::from(x)).collect())
+        .collect();
+    let ci: Vec<Vec<f64>> = runs
+        .iter()
+        .map(|r| r.counter_intuitive.iter().map(|&x| f64::from(x)).collect())
+        .collect();
+    let any_ci = ci.iter().any(|g| !g.is_empty());
+    Comparison {
+        t_tests,
+        kruskal_wallis: stats::kruskal_wallis(&groups),
+        kruskal_wallis_counter_intuitive: if any_ci {
+            stats::kruskal_wallis(&ci)
+        } else {
+            None
+        },
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Exact fractions by enumeration (Pretzel)
+
+/// The exact solvable fraction of a Pretzel setup, by solving every deal.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exact {
+    /// Size.
+    pub size: String,
+    /// Setup.
+    pub setup: &'static str,
+    /// Distinct deals (Shuffled: placements of the non-ace cards and the holes, each equally
+    /// likely; Sequential and Banded: (n!)^k suit orders).
+    pub deals: u64,
+    /// Deals actually solved (one per class of the suit-relabelling symmetry for Shuffled).
+    pub solved_classes: u64,
+    /// Solvable deals.
+    pub solvable: u64,
+    /// The exact fraction.
+    pub fraction: f64,
+    /// Deals with a cyclic blockade at the deal.
+    pub blockaded: u64,
+    /// Mean shortest solution over the solvable deals.
+    pub mean_length: Option<f64>,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// Most deals [`exact_pretzel`] will enumerate.
+pub const EXACT_LIMIT: u64 = 50_000_000;
+
+/// Solves every deal of a Pretzel setup. Shuffled deals are enumerated as placements of the
+/// k·(n − 1) non-ace cards and k holes (every shuffled deck gives one, each equally often),
+/// one per orbit of the suit relabelling (rename the suits by a permutation σ and move row r
+/// to row σ(r): the rules do not change), weighted by the orbit's size. Sequential and Banded
+/// deals are enumerated as the (n!)^k orders of the suit decks.
+pub fn exact_pretzel(suits: usize, ranks: usize, setup: Setup) -> Result<Exact, Error> {
+    generate::check(Size::Pretzel { suits, ranks }, setup)?;
+    let start = Instant::now();
+    let (k, n) = (suits, ranks);
+    let size = Size::Pretzel { suits, ranks }.to_string();
+    let solve = |cells: &[u8]| -> Result<(bool, Option<u32>, bool), Error> {
+        let d = Deal::new(k, n, cells.to_vec())?;
+        let blocked = d.blockades().any();
+        let p = Pretzel::new(&d);
+        let r = search::bfs(&p, &Limits::none());
+        Ok((
+            r.outcome.solution().is_some(),
+            r.cost.map(|c| c as u32),
+            blocked,
+        ))
+    };
+    match setup {
+        Setup::Shuffled => {
+            let cells = k * n;
+            let total = factorial_ratio(cells, k);
+            if total.is_none_or(|t| t > EXACT_LIMIT * 24) {
+                return Err(Error::invalid(format!(
+                    "{size} has too many shuffled deals to enumerate"
+                )));
+            }
+            let perms = permutations(k);
+            // the multiset: k holes and the cards
+            let mut items: Vec<u8> = vec![0; k];
+            for s in 0..k {
+                for r in 2..=n {
+                    items.push((s * n + r) as u8);
+                }
+            }
+            // split the work by the first cell's content
+            let firsts: Vec<u8> = {
+                let mut f = items.clone();
+                f.dedup();
+                f
+            };
+            let parts: Vec<Result<[u64; 6], Error>> = firsts
+                .par_iter()
+                .map(|&first| {
+                    let mut rest = items.clone();
+                    let pos = rest.iter().position(|&x| x == first).expect("present");
+                    rest.remove(pos);
+                    rest.sort_unstable();
+                    let mut acc = [0u64; 6]; // deals, classes, solvable, blockaded, length sum, solvable deals for mean
+                    let mut cellv = vec![0u8; cells];
+                    cellv[0] = first;
+                    loop {
+                        cellv[1..].copy_from_slice(&rest);
+                        if let Some(orbit) = canonical_orbit(&cellv, k, n, &perms) {
+                            let (ok, len, blocked) = solve(&cellv)?;
+                            acc[1] += 1;
+                            acc[0] += orbit;
+                            if ok {
+                                acc[2] += orbit;
+                                acc[4] += orbit * u64::from(len.unwrap_or(0));
+                            }
+                            if blocked {
+                                acc[3] += orbit;
+                            }
+                        }
+                        if !next_permutation(&mut rest) {
+                            break;
+                        }
+                    }
+                    Ok(acc)
+                })
+                .collect();
+            let mut acc = [0u64; 6];
+            for p in parts {
+                let p = p?;
+                for i in 0..6 {
+                    acc[i] += p[i];
+                }
+            }
+            if Some(acc[0]) != total {
+                return Err(Error::Internal(format!(
+                    "orbit sizes add up to {} deals, expected {total:?}",
+                    acc[0]
+                )));
+            }
+            Ok(Exact {
+                size,
+                setup: setup.name(),
+                deals: acc[0],
+                solved_classes: acc[1],
+                solvable: acc[2],
+                fraction: acc[2] as f64 / acc[0] as f64,
+                blockaded: acc[3],
+                mean_length: (acc[2] > 0).then(|| acc[4] as f64 / acc[2] as f64),
+                seconds: start.elapsed().as_secs_f64(),
+            })
+        }
+        _ => {
+            let per_suit = (1..=n as u64).product::<u64>();
+            let total = per_suit.checked_pow(k as u32).filter(|&t| t <= EXACT_LIMIT);
+            let Some(total) = total else {
+                return Err(Error::invalid(format!(
+                    "{size} has too many {} deals to enumerate",
+                    setup.name()
+                )));
+            };
+            let orders = all_orders(n);
+            let results: Vec<Result<(u64, u64, u64), Error>> = (0..total)
+                .into_par_iter()
+                .map(|mut code| {
+                    let mut decks = Vec::with_capacity(k);
+                    for s in 0..k {
+                        let o = &orders[(code % per_suit) as usize];
+                        code /= per_suit;
+                        decks.push(
+                            o.iter()
+                                .map(|&r| crate::games::solitaire::pretzel::Card {
+                                    suit: s as u8,
+                                    rank: r,
+                                })
+                                .collect::<Vec<_>>(),
+                        );
+                    }
+                    let layout = layout_from_decks(&decks, k, n, setup);
+                    let d = Deal::from_layout(k, n, &layout)?;
+                    let (ok, len, blocked) = solve(d.cells())?;
+                    Ok((
+                        u64::from(ok),
+                        u64::from(len.unwrap_or(0)),
+                        u64::from(blocked),
+                    ))
+                })
+                .collect();
+            let (mut solvable, mut len_sum, mut blockaded) = (0, 0, 0);
+            for r in results {
+                let (a, b, c) = r?;
+                solvable += a;
+                len_sum += b;
+                blockaded += c;
+            }
+            Ok(Exact {
+                size,
+                setup: setup.name(),
+                deals: total,
+                solved_classes: total,
+                solvable,
+                fraction: solvable as f64 / total as f64,
+                blockaded,
+                mean_length: (solvable > 0).then(|| len_sum as f64 / solvable as f64),
+                seconds: start.elapsed().as_secs_f64(),
+            })
+        }
+    }
+}
+
+/// The layout Sequential or Banded deals from given suit decks (the same dealing as the
+/// generator's, without the shuffles).
+fn layout_from_decks(
+    decks: &[Vec<crate::games::solitaire::pretzel::Card>],
+    k: usize,
+    n: usize,
+    setup: Setup,
+) -> Vec<crate::games::solitaire::pretzel::Card> {
+    let mut layout = vec![decks[0][0]; k * n];
+    for q in 0..k * n {
+        match setup {
+            Setup::Banded => layout[(q % k) * n + q / k] = decks[q / n][q % n],
+            _ => layout[q] = decks[q % k][q / k],
+        }
+    }
+    layout
+}
+
+/// Every order of the ranks 1..=n.
+fn all_orders(n: usize) -> Vec<Vec<u8>> {
+    let mut v: Vec<u8> = (1..=n as u8).collect();
+    let mut out = vec![v.clone()];
+    while next_permutation(&mut v) {
+        out.push(v.clone());
+    }
+    out
+}
+
+/// (cells)! / k!, if it fits.
+fn factorial_ratio(cells: usize, k: usize) -> Option<u64> {
+    (k + 1..=cells).try_fold(1u64, |acc, x| acc.checked_mul(x as u64))
+}
+
+/// Every permutation of 0..k.
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    let mut v: Vec<usize> = (0..k).collect();
+    let mut out = vec![v.clone()];
+    while next_permutation(&mut v) {
+        out.push(v.clone());
+    }
+    out
+}
+
+/// The next permutation in lexicographic order (duplicates allowed); false after the last.
+fn next_permutation<T: Ord>(v: &mut [T]) -> bool {
+    if v.len() < 2 {
+        return false;
+    }
+    let mut i = v.len() - 1;
+    while i > 0 && v[i - 1] >= v[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        return false;
+    }
+    let mut j = v.len() - 1;
+    while v[j] <= v[i - 1] {
+        j -= 1;
+    }
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
+}
+
+/// When `cells` is the smallest of its images under the suit relabellings (rename suit s to
+/// σ(s) and move row r to row σ(r)), the size of its orbit; otherwise `None`.
+fn canonical_orbit(cells: &[u8], k: usize, n: usize, perms: &[Vec<usize>]) -> Option<u64> {
+    let mut stabiliser = 0u64;
+    let mut inverse = vec![0usize; k];
+    'perm: for sigma in perms {
+        for (s, &t) in sigma.iter().enumerate() {
+            inverse[t] = s;
+        }
+        // compare the image with `cells` lexicographically, cell by cell
+        for (i, &own) in cells.iter().enumerate() {
+            let (row, col) = (i / n, i % n);
+            let src = cells[inverse[row] * n + col];
+            let img = if src == 0 {
+                0
+            } else {
+                let s = (src as usize - 1) / n;
+                let r = (src as usize - 1) % n + 1;
+                (sigma[s] * n + r) as u8
+            };
+            match img.cmp(&own) {
+                std::cmp::Ordering::Less => return None,
+                std::cmp::Ordering::Greater => continue 'perm,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        stabiliser += 1;
+    }
+    Some(perms.len() as u64 / stabiliser)
+}
+
+/// The exact fraction of Pretzel deals of a given placement that are solvable, for tests:
+/// every placement solved, no symmetry.
+#[cfg(test)]
+fn brute_force_shuffled(k: usize, n: usize) -> (u64, u64) {
+    let mut items: Vec<u8> = vec![0; k];
+    for s in 0..k {
+        for r in 2..=n {
+            items.push((s * n + r) as u8);
+        }
+    }
+    let (mut total, mut ok) = (0, 0);
+    loop {
+        let d = Deal::new(k, n, items.clone()).unwrap();
+        total += 1;
+        ok += u64::from(
+            search::bfs(&Pretzel::new(&d), &Limits::none())
+                .outcome
+                .solution()
+                .is_some(),
+        );
+        if !next_permutation(&mut items) {
+            break;
+        }
+    }
+    (ok, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(size: Size, setup: Setup, challenges: u64) -> Config {
+        Config {
+            size,
+            setup,
+            challenges,
+            trials: 10,
+            seed: 1,
+            playout_cap: DEFAULT_PLAYOUT_CAP,
+            limits: Limits::none(),
+        }
+    }
+
+    #[test]
+    fn runs_are_deterministic_and_thread_independent() {
+        let c = config(Size::Pretzel { suits: 4, ranks: 4 }, Setup::Shuffled, 60);
+        let a = run_records(&c, &|_| {}).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let b = pool.install(|| run_records(&c, &|_| {}).unwrap());
+        assert_eq!(a, b);
+        // more challenges extend fewer
+        let mut c2 = c.clone();
+        c2.challenges = 30;
+        assert_eq!(run_records(&c2, &|_| {}).unwrap(), a[..30].to_vec());
+    }
+
+    #[test]
+    fn summaries_add_up() {
+        let c = config(
+            Size::BoxOff {
+                rows: 4,
+                cols: 6,
+                colours: 4,
+            },
+            Setup::LTiles,
+            50,
+        );
+        let s = run(&c, &|_| {}).unwrap();
+        assert_eq!(s.trials.len(), 10);
+        assert!(s.trials.iter().all(|t| t.challenges == 5));
+        let mean: f64 = s.trials.iter().map(|t| t.solvable).sum::<f64>() / 10.0;
+        assert!((mean - s.solvable).abs() < 1e-12);
+        assert_eq!(
+            s.length.histogram.values().sum::<u64>(),
+            s.lengths.len() as u64
+        );
+        // every BoxOff (4, 6, 4) solution has 12 moves
+        assert!(s.lengths.iter().all(|&l| l == 12));
+        assert!(s.random_solvable <= s.solvable);
+        match &s.metrics {
+            Metrics::BoxOff { pair_equality } => {
+                // L-tiles have at least 8 equal adjacent pairs of 38
+                assert!(pair_equality.all.mean >= 8.0 / 38.0);
+            }
+            m => panic!("{m:?}"),
+        }
+    }
+
+    #[test]
+    fn sequential_four_three_blockade_rates() {
+        // The paper: a ducking crab in spades in 1 of 6 deals, equally for diamonds (so at
+        // least 1 in 3 unsolvable: exactly 1 − (5/6)² with both); duelling deuces (2♣ and 2♥)
+        // in 1 of 9. Enumerate all 6⁴ deals.
+        let orders = all_orders(3);
+        let (mut crab, mut deuces) = (0u32, 0u32);
+        for code in 0..1296usize {
+            let mut c = code;
+            let decks: Vec<Vec<_>> = (0..4)
+                .map(|s| {
+                    let o = &orders[c % 6];
+                    c /= 6;
+                    o.iter()
+                        .map(|&r| crate::games::solitaire::pretzel::Card { suit: s, rank: r })
+                        .collect()
+                })
+                .collect();
+            let d = Deal::from_layout(4, 3, &layout_from_decks(&decks, 4, 3, Setup::Sequential))
+                .unwrap();
+            let b = d.blockades();
+            crab += u32::from(!b.ducking_crabs.is_empty());
+            deuces += u32::from(!b.duelling_deuces.is_empty());
+            if !b.ducking_crabs.is_empty() {
+                assert!(b.ducking_crabs.iter().all(|&s| s == 0 || s == 2));
+            }
+            if let Some(cy) = b.duelling_deuces.first() {
+                assert_eq!(cy, &vec![1, 3]);
+            }
+        }
+        assert_eq!(crab as f64 / 1296.0, 1.0 - 25.0 / 36.0);
+        assert_eq!(deuces as f64 / 1296.0, 1.0 / 9.0);
+    }
+
+    #[test]
+    fn exact_fraction_with_symmetry_matches_brute_force() {
+        let e = exact_pretzel(3, 3, Setup::Shuffled).unwrap();
+        let (ok, total) = brute_force_shuffled(3, 3);
+        assert_eq!((e.solvable, e.deals), (ok, total));
+        assert!(e.solved_classes < total / 4);
+        let e = exact_pretzel(4, 2, Setup::Shuffled).unwrap();
+        let (ok, total) = brute_force_shuffled(4, 2);
+        assert_eq!((e.solvable, e.deals), (ok, total));
+        assert_eq!(total, 1680);
+        // Sequential and Banded deal the same suit pattern when k = n
+        let a = exact_pretzel(3, 3, Setup::Sequential).unwrap();
+        let b = exact_pretzel(3, 3, Setup::Banded).unwrap();
+        assert_eq!(a.deals, 216);
+        assert_eq!(a.solvable, b.solvable);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_the_exact_fraction() {
+        let e = exact_pretzel(4, 2, Setup::Shuffled).unwrap();
+        let c = config(Size::Pretzel { suits: 4, ranks: 2 }, Setup::Shuffled, 4000);
+        let s = run(&c, &|_| {}).unwrap();
+        // within 4 standard errors
+        let se = (e.fraction * (1.0 - e.fraction) / 4000.0).sqrt();
+        assert!(
+            (s.solvable - e.fraction).abs() < 4.0 * se,
+            "{} vs {}",
+            s.solvable,
+            e.fraction
+        );
+    }
+
+    #[test]
+    fn comparisons_have_every_pair() {
+        let runs: Vec<Summary> = [Setup::Shuffled, Setup::Sequential, Setup::Banded]
+            .iter()
+            .map(|&s| {
+                run(
+                    &config(Size::Pretzel { suits: 4, ranks: 4 }, s, 100),
+                    &|_| {},
+                )
+                .unwrap()
+            })
+            .collect();
+        let c = compare(&runs);
+        assert_eq!(c.t_tests.len(), 9);
+        assert!(c.kruskal_wallis.is_some());
+        assert!(c.kruskal_wallis_counter_intuitive.is_none());
+    }
+}
