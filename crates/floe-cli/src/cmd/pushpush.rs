@@ -661,3 +661,35 @@ fn write_svgs(c: &Census, path: &Path) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The PushPush part of `floe demo`: the 4×4 census, its hardest board solved.
+pub fn demo() -> Result<(), Error> {
+    let c = match run_census(&CensusOptions::new(4, 4))? {
+        CensusOutcome::Done(c) => *c,
+        CensusOutcome::Limit { .. } => {
+            return Err(Error::Internal("the 4×4 census has no limits".into()))
+        }
+    };
+    outln!(
+        "\nPushPush (van der Velden 2023): all {} boards of 4×4 classified in {}: {} unsolvable,",
+        thousands(c.boards),
+        human_time(std::time::Duration::from_secs_f64(c.seconds)),
+        thousands(c.unsolvable)
+    );
+    outln!(
+        "{} solved without a push, {} with one; the hardest {} boards need {} pushes, for example:",
+        thousands(c.by_pushes[0]),
+        thousands(c.by_pushes.get(1).copied().unwrap_or(0)),
+        thousands(c.hardest.count),
+        c.hardest.pushes
+    );
+    if let Some(h) = c.hardest.boards.first() {
+        outp!("{}", indent(&h.board.rows_text()));
+        let r = pp::solve(&h.board, &pp::SolveOptions::default())?;
+        if let Some(m) = r.outcome.solution() {
+            let moves: Vec<String> = m.iter().map(|p| p.to_string()).collect();
+            outln!("    {}", moves.join(", "));
+        }
+    }
+    Ok(())
+}

@@ -710,6 +710,10 @@ pub fn demo(a: DemoArgs) -> Result<Done, Error> {
     let r = floe::analysis::reach::reach_empty(5, 5, 3, &Limits::none())?;
     outln!("\nFewest pushes to rest a block on each cell of an empty 5×5 board, 3 blocks starting top left:");
     outp!("{}", reach_grid(&r));
+    super::pushpush::demo()?;
     outln!("\nTry: floe solve levels/zelda.txt --level TPIBC2 --algo difficulty --boards");
+    outln!(
+        "     floe census pushpush --rows 5 --cols 5   (every 5×5 PushPush board, a few minutes)"
+    );
     Ok(Done::Answered)
 }
