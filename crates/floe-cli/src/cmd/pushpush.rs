@@ -89,10 +89,9 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
     };
     let r = pp::solve(&board, &opts)?;
     drop(spinner);
-    let (status, limit) = match &r.outcome {
-        Outcome::Solved(_) => ("solved", None),
-        Outcome::Unsolvable => ("unsolvable", None),
-        Outcome::Limit(l) => ("limit", Some(l.name())),
+    let (status, limit) = match Status::from(&r.outcome) {
+        Status::Limit(l) => ("limit", Some(l.name())),
+        s => (s.name(), None),
     };
     let moves: &[Push] = r.outcome.solution().unwrap_or(&[]);
     if a.json {

@@ -99,6 +99,39 @@ impl<M> Outcome<M> {
     }
 }
 
+/// How a solve ended, as the games report it: solved (the solution replayed), proved
+/// unsolvable (everything reachable explored), or stopped by a limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A solution was found.
+    Solved,
+    /// Every reachable state was explored: there is no solution.
+    Unsolvable,
+    /// A limit stopped the search.
+    Limit(LimitKind),
+}
+
+impl Status {
+    /// `solved`, `unsolvable` or `limit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::Limit(_) => "limit",
+        }
+    }
+}
+
+impl<M> From<&Outcome<M>> for Status {
+    fn from(o: &Outcome<M>) -> Status {
+        match o {
+            Outcome::Solved(_) => Status::Solved,
+            Outcome::Unsolvable => Status::Unsolvable,
+            Outcome::Limit(l) => Status::Limit(*l),
+        }
+    }
+}
+
 /// What a search explored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {

@@ -7,9 +7,7 @@ use super::level::{Level, WalkRule};
 use super::validate::{replay, Replay};
 use crate::bits::Bits;
 use crate::grid::Push;
-use crate::search::{
-    self, ChangePenalty, Enumeration, LimitKind, Limits, Outcome, Puzzle, Stats, UnitCost,
-};
+use crate::search::{self, ChangePenalty, Enumeration, Limits, Outcome, Puzzle, Stats, UnitCost};
 use crate::Error;
 use std::fmt;
 use std::str::FromStr;
@@ -91,16 +89,7 @@ impl Default for SolveOptions {
     }
 }
 
-/// How a solve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// A solution was found (and replayed).
-    Solved,
-    /// The whole reachable space was searched: there is no solution.
-    Unsolvable,
-    /// A limit stopped the search.
-    Limit(LimitKind),
-}
+pub use crate::search::Status;
 
 /// The answer of [`solve`].
 #[derive(Clone, Debug)]

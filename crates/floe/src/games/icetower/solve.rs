@@ -10,7 +10,7 @@ use super::rules::{replay, PlainPuzzle, Replay};
 use crate::bits::Bits;
 use crate::error::ParseError;
 use crate::grid::Push;
-use crate::search::{self, LimitKind, Limits, Outcome, Puzzle, SearchResult, Stats};
+use crate::search::{self, Limits, Outcome, Puzzle, SearchResult, Stats};
 use crate::Error;
 use std::fmt;
 use std::path::Path;
@@ -85,27 +85,7 @@ impl Default for SolveOptions {
     }
 }
 
-/// How a solve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Solved with the fewest pushes (replayed).
-    Solved,
-    /// Every reachable position that is not provably dead was searched: no solution.
-    Unsolvable,
-    /// A limit stopped the search.
-    Limit(LimitKind),
-}
-
-impl Status {
-    /// `solved`, `unsolvable` or `limit`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Solved => "solved",
-            Status::Unsolvable => "unsolvable",
-            Status::Limit(_) => "limit",
-        }
-    }
-}
+pub use crate::search::Status;
 
 /// The answer of [`solve`].
 #[derive(Clone, Debug)]
@@ -276,6 +256,7 @@ pub fn solve(tower: &Tower, options: &SolveOptions) -> Result<SolveReport, Error
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::LimitKind;
 
     fn solve_text(text: &str, algorithm: Algorithm, prune: bool) -> SolveReport {
         let t = parse(text, "t", "t").unwrap();

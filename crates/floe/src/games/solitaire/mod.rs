@@ -142,27 +142,7 @@ impl Algorithm {
     }
 }
 
-/// How a solve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// A shortest solution was found.
-    Solved,
-    /// Every reachable position was explored: there is no solution.
-    Unsolvable,
-    /// A limit stopped the search.
-    Limit(search::LimitKind),
-}
-
-impl Status {
-    /// `solved`, `unsolvable` or `limit`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Solved => "solved",
-            Status::Unsolvable => "unsolvable",
-            Status::Limit(_) => "limit",
-        }
-    }
-}
+pub use crate::search::Status;
 
 /// The answer of [`solve`].
 #[derive(Clone, Debug)]
