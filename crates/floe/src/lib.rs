@@ -4,6 +4,7 @@
 //!   [`search::Puzzle`] interface; they know no game.
 //! - [`games`]: one module per game: rules, text formats, fast engines.
 //! - [`analysis`]: measurements built on the search (reach tables).
+//! - [`generate`]: creation: retrograde level generation and pictures drawn with ice blocks.
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
@@ -13,6 +14,7 @@ pub mod analysis;
 pub mod bits;
 mod error;
 pub mod games;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod render;

@@ -1,0 +1,11 @@
+//! Creation: pictures drawn with ice blocks.
+//!
+//! - [`picture`]: black-and-white pictures (PBM `P1`/`P4`, ASCII art).
+//! - [`image`]: van den Akker's drawing board, the placement search, the recursion that
+//!   decides a picture, the push sequence that draws it, and the census of small pictures.
+
+pub mod image;
+pub mod picture;
+
+pub use image::{census, draw, Census, DrawLimits, DrawingBoard, ImageReport, Placement, Witness};
+pub use picture::Picture;
