@@ -75,6 +75,9 @@ enum Command {
     Census(CensusCommand),
     /// Monte Carlo experiments on challenge setups of the physical solitaire puzzles.
     Experiment(cmd::solitaire::ExperimentArgs),
+    /// Can a black-and-white picture be drawn with ice blocks (van den Akker, section 5)?
+    /// The drawing order, the complete push sequence, or why not.
+    Image(cmd::create::ImageArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -577,6 +580,7 @@ fn main() -> ExitCode {
         Command::Profile(a) => cmd::profile(a),
         Command::Census(CensusCommand::Pushpush(a)) => cmd::pushpush::census(a),
         Command::Experiment(a) => cmd::solitaire::experiment(a),
+        Command::Image(a) => cmd::create::image(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

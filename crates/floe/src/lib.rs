@@ -4,7 +4,8 @@
 //!   [`search::Puzzle`] interface; they know no game.
 //! - [`games`]: one module per game: rules, text formats, fast engines.
 //! - [`analysis`]: measurements built on the search (reach tables).
-//! - [`generate`]: challenge setups of the physical solitaire puzzles.
+//! - [`generate`]: creation: challenge setups of the solitaire puzzles, pictures drawn with ice
+//!   blocks.
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).

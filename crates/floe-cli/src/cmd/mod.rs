@@ -8,6 +8,7 @@
 //!   the PushPush census and the solitaire experiments.
 
 mod analysis;
+pub mod create;
 pub mod icetower;
 pub mod pushpush;
 pub mod solitaire;
