@@ -286,3 +286,32 @@ fn generate_report_counts_before_and_after_repair() {
         assert!(before <= after && after + r["unsettled"].as_u64().unwrap() <= n);
     }
 }
+
+/// Larger boards: five unique 8×8 levels with three targets (about 50 s in
+/// release on two cores).
+#[test]
+#[ignore]
+fn generate_unique_8x8() {
+    let doc = floe(&[
+        "generate",
+        "--rows",
+        "8",
+        "--cols",
+        "8",
+        "--targets",
+        "3",
+        "--max-blocks",
+        "5",
+        "--min-pushes",
+        "8",
+        "--unique",
+        "--count",
+        "5",
+        "--seed",
+        "1",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(doc["levels"].as_array().unwrap().len(), 5);
+}

@@ -192,9 +192,9 @@ pub struct GenerateArgs {
     /// Board columns.
     #[arg(long, value_name = "C", required_unless_present = "report")]
     cols: Option<usize>,
-    /// Targets (each starts the generation with a block on it).
-    #[arg(long, value_name = "T", default_value_t = 1)]
-    targets: usize,
+    /// Targets (each starts the generation with a block on it; default 1).
+    #[arg(long, value_name = "T")]
+    targets: Option<usize>,
     /// Most blocks on the board: the targets' blocks plus stopper blocks (default: targets + 2).
     #[arg(long, value_name = "B")]
     max_blocks: Option<usize>,
@@ -237,7 +237,8 @@ pub struct GenerateArgs {
     json: bool,
     /// Instead of levels: how often the fewest pushes equal the intended pushes, before and
     /// after the shortcut repair, for sizes 5×5, 6×6, 7×7, 1–3 targets and 4, 6, 8 pushes
-    /// (or the --rows/--cols/--targets/--min-pushes given).
+    /// (or the --rows/--cols, --targets, and --min-pushes or --min-pushes to --max-pushes
+    /// given).
     #[arg(long)]
     report: bool,
     /// Levels per setting of --report.
@@ -251,6 +252,7 @@ pub fn generate(a: GenerateArgs) -> Result<Done, Error> {
         return generate_report(&a);
     }
     let (rows, cols) = (a.rows.expect("clap"), a.cols.expect("clap"));
+    let targets = a.targets.unwrap_or(1);
     let deadline = match a.timeout {
         Some(t) if !(t.is_finite() && t >= 0.0) => {
             return Err(Error::invalid(format!("--timeout {t}: give seconds ≥ 0")))
@@ -277,8 +279,8 @@ pub fn generate(a: GenerateArgs) -> Result<Done, Error> {
         params: GenParams {
             rows,
             cols,
-            targets: a.targets,
-            max_blocks: a.max_blocks.unwrap_or(a.targets + 2),
+            targets,
+            max_blocks: a.max_blocks.unwrap_or(targets + 2),
             pushes: 0,
             walls: a.walls,
         },
@@ -348,18 +350,18 @@ fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {
             ))
         }
     };
-    let given_targets = a.targets != 1 || a.rows.is_some();
-    let targets = if given_targets {
-        vec![a.targets]
-    } else {
-        vec![1, 2, 3]
+    let targets = match a.targets {
+        Some(t) => vec![t],
+        None => vec![1, 2, 3],
     };
     let pushes = match a.max_pushes {
         Some(q) => (a.min_pushes..=q).map(|p| p as usize).collect(),
         None if a.rows.is_some() => vec![a.min_pushes as usize],
         None => vec![4, 6, 8],
     };
-    let extra = a.max_blocks.map_or(2, |b| b.saturating_sub(a.targets));
+    let extra = a
+        .max_blocks
+        .map_or(2, |b| b.saturating_sub(a.targets.unwrap_or(1)));
     let start = Instant::now();
     let rows = shortcut_report(&sizes, &targets, &pushes, extra, a.samples, a.seed)?;
     if a.json {
