@@ -78,6 +78,9 @@ enum Command {
     /// Can a black-and-white picture be drawn with ice blocks (van den Akker, section 5)?
     /// The drawing order, the complete push sequence, or why not.
     Image(cmd::create::ImageArgs),
+    /// Generate ice block levels with Kluiver's retrograde generator; every level verified
+    /// by exact search (fewest pushes, least difficulty, optimal solutions, reachable states).
+    Generate(cmd::create::GenerateArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -581,6 +584,7 @@ fn main() -> ExitCode {
         Command::Census(CensusCommand::Pushpush(a)) => cmd::pushpush::census(a),
         Command::Experiment(a) => cmd::solitaire::experiment(a),
         Command::Image(a) => cmd::create::image(a),
+        Command::Generate(a) => cmd::create::generate(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

@@ -101,3 +101,217 @@ fn smiley_is_creatable() {
     assert_eq!(doc["creatable"], true);
     assert_eq!(doc["order"].as_array().unwrap().len(), 58);
 }
+
+/// The figures a generated level's header states, by key.
+fn header(text: &str, level: usize, key: &str) -> String {
+    let block = text.split("\n\n").nth(level).expect("the level exists");
+    let line = block
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("; {key}: ")))
+        .unwrap_or_else(|| panic!("no '{key}' in\n{block}"));
+    line.to_string()
+}
+
+#[test]
+fn generate_same_seed_same_file_and_headers_match_the_solver() {
+    let a = Temp::new("a.txt");
+    let b = Temp::new("b.txt");
+    let args = |out: &str| {
+        vec![
+            "generate",
+            "--rows",
+            "5",
+            "--cols",
+            "6",
+            "--targets",
+            "2",
+            "--max-blocks",
+            "4",
+            "--min-pushes",
+            "4",
+            "--max-pushes",
+            "7",
+            "--count",
+            "3",
+            "--seed",
+            "11",
+            "--out",
+        ]
+        .into_iter()
+        .map(String::from)
+        .chain([out.to_string()])
+        .collect::<Vec<_>>()
+    };
+    let run = |out: &str| {
+        let v = args(out);
+        floe(&v.iter().map(String::as_str).collect::<Vec<_>>()).code(0);
+    };
+    run(&a.path());
+    run(&b.path());
+    let text = a.read();
+    assert_eq!(text, b.read());
+    for k in 0..3 {
+        let n = (k + 1).to_string();
+        let solved = floe(&["solve", &a.path(), "--level", &n, "--json"])
+            .code(0)
+            .json();
+        let pushes = solved["pushes"].as_u64().unwrap();
+        assert_eq!(header(&text, k, "fewest pushes"), pushes.to_string());
+        assert!((4..=7).contains(&pushes));
+        let intended: u64 = header(&text, k, "intended pushes").parse().unwrap();
+        assert!(pushes <= intended);
+        let dif = floe(&[
+            "solve",
+            &a.path(),
+            "--level",
+            &n,
+            "--algo",
+            "difficulty",
+            "--json",
+        ])
+        .code(0)
+        .json();
+        assert!(header(&text, k, "least difficulty")
+            .starts_with(&format!("{} (factor 5)", dif["difficulty"])));
+    }
+}
+
+#[test]
+fn generate_unique_json_and_filters() {
+    let doc = floe(&[
+        "generate",
+        "--rows",
+        "6",
+        "--cols",
+        "6",
+        "--targets",
+        "2",
+        "--min-pushes",
+        "5",
+        "--min-difficulty",
+        "12",
+        "--unique",
+        "--count",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(doc["complete"], true);
+    let levels = doc["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 2);
+    for l in levels {
+        let v = &l["verified"];
+        assert_eq!(v["unique"], true);
+        assert!(v["pushes"].as_u64().unwrap() >= 5);
+        assert!(v["difficulty"].as_u64().unwrap() >= 12);
+        assert!(v["optimal"].as_u64().unwrap() >= 1);
+        assert!(v["states"].as_u64().unwrap() >= 1);
+    }
+}
+
+#[test]
+fn generate_reports_a_shortfall_and_refuses_bad_settings() {
+    let run = floe(&[
+        "generate",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--min-pushes",
+        "40",
+        "--count",
+        "2",
+        "--timeout",
+        "0.3",
+    ])
+    .code(1);
+    assert!(run.stderr.contains("found 0 of the 2"), "{}", run.stderr);
+    floe(&[
+        "generate",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--targets",
+        "3",
+        "--max-blocks",
+        "2",
+    ])
+    .code(2);
+    floe(&[
+        "generate",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--min-pushes",
+        "5",
+        "--max-pushes",
+        "3",
+    ])
+    .code(2);
+}
+
+#[test]
+fn generate_report_counts_before_and_after_repair() {
+    let doc = floe(&[
+        "generate",
+        "--report",
+        "--rows",
+        "5",
+        "--cols",
+        "5",
+        "--targets",
+        "2",
+        "--min-pushes",
+        "4",
+        "--max-pushes",
+        "6",
+        "--samples",
+        "10",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    let rows = doc.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        let n = r["levels"].as_u64().unwrap();
+        let before = r["exact_before"].as_u64().unwrap();
+        let after = r["exact_after"].as_u64().unwrap();
+        assert_eq!(n, 10);
+        assert!(before <= after && after + r["unsettled"].as_u64().unwrap() <= n);
+    }
+}
+
+/// Larger boards: five unique 8×8 levels with three targets (about 50 s in
+/// release on two cores).
+#[test]
+#[ignore]
+fn generate_unique_8x8() {
+    let doc = floe(&[
+        "generate",
+        "--rows",
+        "8",
+        "--cols",
+        "8",
+        "--targets",
+        "3",
+        "--max-blocks",
+        "5",
+        "--min-pushes",
+        "8",
+        "--unique",
+        "--count",
+        "5",
+        "--seed",
+        "1",
+        "--json",
+    ])
+    .code(0)
+    .json();
+    assert_eq!(doc["levels"].as_array().unwrap().len(), 5);
+}

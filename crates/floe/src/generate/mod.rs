@@ -5,9 +5,13 @@
 //! - [`picture`]: black-and-white pictures (PBM `P1`/`P4`, ASCII art).
 //! - [`image`]: van den Akker's drawing board, the placement search, the recursion that
 //!   decides a picture, the push sequence that draws it, and the census of small pictures.
+//! - [`retrograde`]: Kluiver's retrograde generator of ice block levels, the shortcut repair,
+//!   exact verification (fewest pushes, least difficulty, optimal solutions, reachable
+//!   states) and the report on intended versus fewest pushes.
 
 pub mod image;
 pub mod picture;
+pub mod retrograde;
 pub mod setups;
 
 pub use image::{census, draw, Census, DrawLimits, DrawingBoard, ImageReport, Placement, Witness};
