@@ -205,25 +205,9 @@ impl Tower {
 
     /// The map in the community notation (floor as spaces, no trailing spaces).
     pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        for r in 0..self.rows {
-            let mut line: String = (0..self.cols)
-                .map(|c| {
-                    let p = Pos::new(r, c);
-                    if p == self.magician {
-                        '@'
-                    } else if let Some(b) = self.block(p) {
-                        b.symbol()
-                    } else {
-                        self.tile(p).symbol()
-                    }
-                })
-                .collect();
-            line.truncate(line.trim_end_matches(' ').len());
-            s.push_str(&line);
-            s.push('\n');
-        }
-        s
+        map_text(self.rows, self.cols, self.magician, |p| {
+            self.block(p).map_or(self.tile(p).symbol(), |b| b.symbol())
+        })
     }
 }
 
@@ -398,6 +382,33 @@ pub fn parse(text: &str, file: &str, name: &str) -> Result<Tower, ParseError> {
         magician,
         first_line: start + 1,
     })
+}
+
+/// A map in the community notation: `@` for the magician, `symbol(p)` elsewhere, trailing
+/// spaces trimmed.
+pub(crate) fn map_text(
+    rows: usize,
+    cols: usize,
+    magician: Pos,
+    symbol: impl Fn(Pos) -> char,
+) -> String {
+    let mut s = String::new();
+    for r in 0..rows {
+        let mut line: String = (0..cols)
+            .map(|c| {
+                let p = Pos::new(r, c);
+                if p == magician {
+                    '@'
+                } else {
+                    symbol(p)
+                }
+            })
+            .collect();
+        line.truncate(line.trim_end_matches(' ').len());
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
 }
 
 #[cfg(test)]

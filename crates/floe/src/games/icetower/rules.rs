@@ -287,25 +287,9 @@ impl Board {
     /// The board in the community notation (no trailing spaces). A golden block on a
     /// recycler and the magician on an arrow show as the block and `@`.
     pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        for r in 0..self.rows {
-            let mut line: String = (0..self.cols)
-                .map(|c| {
-                    let p = Pos::new(r, c);
-                    if p == self.man {
-                        '@'
-                    } else if let Some(b) = self.block(p) {
-                        b.symbol()
-                    } else {
-                        self.tile(p).symbol()
-                    }
-                })
-                .collect();
-            line.truncate(line.trim_end_matches(' ').len());
-            s.push_str(&line);
-            s.push('\n');
-        }
-        s
+        super::level::map_text(self.rows, self.cols, self.man, |p| {
+            self.block(p).map_or(self.tile(p).symbol(), |b| b.symbol())
+        })
     }
 }
 
