@@ -28,8 +28,18 @@
 //! `S \ {p}` is drawable. [`Decider`] follows this from the full picture down, trying the
 //! pixels with the most black neighbours first (a pixel stacked against its neighbours is the
 //! usual last move), remembers every sub-picture found not drawable, and remembers per drawn
-//! set `W` the set of pixels one search showed placeable on it (one search answers for all
-//! pixels at once: the goal positions are all reached or not in the same enumeration).
+//! set `W` what the searches on it found. A search asks for one pixel and stops when a block
+//! rests on it with the train home, noting every other pixel placed on the way (their pushes
+//! are kept for the push sequence); a search that runs out without placing it has seen the
+//! whole space, so it answers for every pixel on `W`.
+//!
+//! # Speed
+//! A position is three cells; the visited set is one bit per set of three cells (ranked
+//! combinatorially). Slides use a table of where a block stops on the empty stage, cut short
+//! by the other two blocks. Whether the player can reach a cell is a flood fill from that
+//! cell over per-row bit masks that fills whole runs of a row at once and stops as soon as it
+//! touches the edge; a cheap test (the cell is on the edge or next to a free edge cell)
+//! answers first. The 16×16 smiley takes about 2 s.
 
 use super::picture::Picture;
 use crate::error::Error;
@@ -71,6 +81,8 @@ pub struct DrawingBoard {
     pixels: Vec<Pos>,
     rows: usize,
     cols: usize,
+    /// Pixel index of each rectangle cell (`NONE` for white cells).
+    cell_pixel: Vec<u16>,
 }
 
 /// Where the cell behind a block (the pusher's cell) is.
@@ -95,6 +107,10 @@ struct Stage {
     nb: Vec<[u16; 4]>,
     behind: Vec<[Behind; 4]>,
     wall_rows: Vec<u64>,
+    /// Where a block slides from each cell towards each direction with no other block.
+    stop: Vec<[u16; 4]>,
+    /// Row and column of each cell (tube cells above column 0 at negative rows).
+    line: Vec<(i32, i32)>,
 }
 
 enum Place {
@@ -162,6 +178,21 @@ impl Stage {
                 };
             }
         }
+        // where a block slides to on an otherwise empty board, and each cell's place on
+        // its lines (the tube continues column 0 upwards)
+        let mut stop = vec![[NONE; 4]; n];
+        let mut line = vec![(0i32, 0i32); n];
+        for i in 0..n {
+            let (r, c) = coord(i);
+            line[i] = (r as i32, c as i32);
+            for d in Dir::ALL {
+                let mut j = i;
+                while nb[j][d.index()] != NONE {
+                    j = nb[j][d.index()] as usize;
+                }
+                stop[i][d.index()] = j as u16;
+            }
+        }
         Stage {
             rows,
             cols,
@@ -169,55 +200,111 @@ impl Stage {
             nb,
             behind,
             wall_rows,
+            stop,
+            line,
         }
     }
 
-    /// The player's region: rectangle cells connected to the floor around it, per row.
-    fn region(&self, s: &[u16; 3], out: &mut [u64]) {
+    /// Where block `k` of `s` stops when pushed towards `d`: the end of its slide on the
+    /// empty board, or the cell before the nearest other block on the way.
+    #[inline]
+    fn slide(&self, s: &[u16; 3], k: usize, d: Dir) -> usize {
+        let i = s[k] as usize;
+        let end = self.stop[i][d.index()] as usize;
+        if end == i {
+            return i;
+        }
+        let (dr, dc) = d.delta();
+        let (dr, dc) = (dr as i32, dc as i32);
+        let (ri, ci) = self.line[i];
+        let reach = (self.line[end].0 - ri) * dr + (self.line[end].1 - ci) * dc;
+        let mut nearest: Option<(i32, usize)> = None;
+        for (m, &b) in s.iter().enumerate() {
+            if m == k {
+                continue;
+            }
+            let (rb, cb) = self.line[b as usize];
+            let on_line = if dc == 0 { cb == ci } else { rb == ri };
+            let dist = (rb - ri) * dr + (cb - ci) * dc;
+            if on_line && dist > 0 && dist <= reach && nearest.is_none_or(|(n, _)| dist < n) {
+                nearest = Some((dist, b as usize));
+            }
+        }
+        match nearest {
+            None => end,
+            Some((_, b)) => self.nb[b][d.opposite().index()] as usize,
+        }
+    }
+
+    /// The free cells of the rectangle with blocks `s`, per row.
+    fn free_rows(&self, s: &[u16; 3], free: &mut [u64]) {
         let full = if self.cols == 64 {
             u64::MAX
         } else {
             (1u64 << self.cols) - 1
         };
-        let mut free = [0u64; 64];
         for (f, w) in free.iter_mut().zip(&self.wall_rows) {
             *f = full & !w;
         }
         for &b in s {
-            let b = b as usize;
-            if b < self.n_rect {
-                free[b / self.cols] &= !(1 << (b % self.cols));
-            }
+            self.toggle(free, b);
         }
-        let edge = 1u64 | 1 << (self.cols - 1);
-        for r in 0..self.rows {
-            out[r] = if r == 0 || r + 1 == self.rows {
-                free[r]
-            } else {
-                free[r] & edge
-            };
+    }
+
+    /// Flips the free bit of cell `c` (nothing for tube cells, which are not in `free`).
+    #[inline]
+    fn toggle(&self, free: &mut [u64], c: u16) {
+        let c = c as usize;
+        if c < self.n_rect {
+            free[c / self.cols] ^= 1 << (c % self.cols);
         }
-        loop {
+    }
+
+    /// Whether the free cell `p` is connected to the floor around the rectangle through the
+    /// free cells `free` (per row). A flood fill from `p` that fills whole runs of a row at
+    /// once (carry propagation) and stops as soon as it touches the edge; `out` is scratch
+    /// space, all zero on entry and on return.
+    fn reaches_outside(&self, free: &[u64], p: u16, out: &mut [u64]) -> bool {
+        let cols = self.cols;
+        let last = self.rows - 1;
+        let edge = 1u64 | 1 << (cols - 1);
+        let touches = |r: usize, g: u64| {
+            r == 0
+                || r == last
+                || g & edge != 0
+                || (r == 1 && g & free[0] != 0)
+                || (r + 1 == last && g & free[last] != 0)
+        };
+        let (r0, c0) = (p as usize / cols, p as usize % cols);
+        let x = run_fill(1 << c0, free[r0]);
+        if touches(r0, x) {
+            return true;
+        }
+        out[r0] = x;
+        let (mut lo, mut hi) = (r0, r0);
+        let reached = 'flood: loop {
             let mut changed = false;
-            for r in (0..self.rows).chain((0..self.rows).rev()) {
-                let x = out[r];
-                let mut g = x | x << 1 | x >> 1;
-                if r > 0 {
-                    g |= out[r - 1];
-                }
-                if r + 1 < self.rows {
-                    g |= out[r + 1];
-                }
-                g &= free[r];
-                if g != x {
+            let from = lo.saturating_sub(1).max(1);
+            let to = (hi + 1).min(last - 1);
+            for r in (from..=to).chain((from..=to).rev()) {
+                let g = out[r] | ((out[r - 1] | out[r + 1]) & free[r]);
+                if g != out[r] {
+                    let g = run_fill(g, free[r]);
                     out[r] = g;
                     changed = true;
+                    lo = lo.min(r);
+                    hi = hi.max(r);
+                    if touches(r, g) {
+                        break 'flood true;
+                    }
                 }
             }
             if !changed {
-                break;
+                break false;
             }
-        }
+        };
+        out[lo..=hi].fill(0);
+        reached
     }
 
     /// A quick sufficient test that the free cell `p` reaches the outside with blocks `s`:
@@ -238,31 +325,24 @@ impl Stage {
         free_edge(r - 1, c) || free_edge(r + 1, c) || free_edge(r, c - 1) || free_edge(r, c + 1)
     }
 
-    fn in_region(&self, region: &[u64], p: u16) -> bool {
-        let p = p as usize;
-        region[p / self.cols] >> (p % self.cols) & 1 == 1
-    }
-
-    /// Breadth-first search from `start`. With `goal`, stops there and returns the pushes
-    /// (engine cell, direction); without, enumerates everything and returns the visited set.
-    fn search(&self, start: [u16; 3], goal: Option<u64>) -> Explored {
-        let mut seen: FxHashSet<u64> = FxHashSet::default();
+    /// Breadth-first search from `start`. `stop` sees every position when it is first
+    /// reached; when it returns `true` the search ends there and returns the pushes (engine
+    /// cell, direction) that lead to it; otherwise every reachable position is visited.
+    fn search(&self, start: [u16; 3], mut stop: impl FnMut([u16; 3]) -> bool) -> Explored {
+        let mut seen = Visited::new(self.nb.len());
         // node: state, parent index, pushed cell, direction
         let mut nodes: Vec<(u64, u32, u16, u8)> = Vec::new();
         let s0 = pack(start);
-        seen.insert(s0);
+        seen.insert(start);
         nodes.push((s0, u32::MAX, 0, 0));
-        let mut region = vec![0u64; self.rows];
-        let mut region2 = vec![0u64; self.rows];
+        let mut free = vec![0u64; self.rows];
+        let mut scratch = vec![0u64; self.rows];
         let mut head = 0;
-        let mut found = None;
-        if goal == Some(s0) {
-            found = Some(0);
-        }
+        let mut found = stop(start).then_some(0);
         while head < nodes.len() && found.is_none() {
             let (key, _, _, _) = nodes[head];
             let s = unpack(key);
-            let mut have_region = false;
+            let mut have_free = false;
             'blocks: for k in 0..3 {
                 let i = s[k] as usize;
                 for d in Dir::ALL {
@@ -273,11 +353,11 @@ impl Stage {
                         Behind::Rect(p) => {
                             !s.contains(&p)
                                 && (self.near_outside(&s, p) || {
-                                    if !have_region {
-                                        self.region(&s, &mut region);
-                                        have_region = true;
+                                    if !have_free {
+                                        self.free_rows(&s, &mut free);
+                                        have_free = true;
                                     }
-                                    self.in_region(&region, p)
+                                    self.reaches_outside(&free, p, &mut scratch)
                                 })
                         }
                         Behind::Tube(p) => !s.contains(&p),
@@ -285,36 +365,37 @@ impl Stage {
                     if !ok {
                         continue;
                     }
-                    let mut j = i;
-                    loop {
-                        let n = self.nb[j][d.index()];
-                        if n == NONE || s.contains(&n) {
-                            break;
-                        }
-                        j = n as usize;
-                    }
+                    let j = self.slide(&s, k, d);
                     if j == i {
                         continue;
                     }
                     let mut t = s;
                     t[k] = j as u16;
                     t.sort_unstable();
-                    let tk = pack(t);
-                    if seen.contains(&tk) {
+                    if seen.contains(t) {
                         continue;
                     }
                     if let Behind::Rect(p) = pusher {
                         // the player must not wall himself off from the outside
                         if !self.near_outside(&t, p) {
-                            self.region(&t, &mut region2);
-                            if !self.in_region(&region2, p) {
+                            if !have_free {
+                                self.free_rows(&s, &mut free);
+                                have_free = true;
+                            }
+                            // the rows of `t`: the block left `i` and stopped on `j`
+                            self.toggle(&mut free, i as u16);
+                            self.toggle(&mut free, j as u16);
+                            let kept = self.reaches_outside(&free, p, &mut scratch);
+                            self.toggle(&mut free, i as u16);
+                            self.toggle(&mut free, j as u16);
+                            if !kept {
                                 continue;
                             }
                         }
                     }
-                    seen.insert(tk);
-                    nodes.push((tk, head as u32, i as u16, d.index() as u8));
-                    if goal == Some(tk) {
+                    seen.insert(t);
+                    nodes.push((pack(t), head as u32, i as u16, d.index() as u8));
+                    if stop(t) {
                         found = Some(nodes.len() - 1);
                         break 'blocks;
                     }
@@ -333,15 +414,86 @@ impl Stage {
         });
         Explored {
             states: nodes.len() as u64,
-            seen,
             path,
+        }
+    }
+}
+
+/// Fills `seed` along the runs of set bits of `free` it touches, in both directions.
+#[inline]
+fn run_fill(seed: u64, free: u64) -> u64 {
+    let seed = seed & free;
+    // carries run from each seed bit up through its run of free cells
+    let up = (free.wrapping_add(seed) ^ free) & free;
+    let (rf, rs) = (free.reverse_bits(), seed.reverse_bits());
+    let down = ((rf.wrapping_add(rs) ^ rf) & rf).reverse_bits();
+    seed | up | down
+}
+
+/// The positions a search has reached: one bit per set of three cells (ranked
+/// combinatorially) while that fits in 64 MiB, a hash set beyond.
+enum Visited {
+    Dense {
+        bits: Vec<u64>,
+        c2: Vec<u64>,
+        c3: Vec<u64>,
+    },
+    Sparse(FxHashSet<u64>),
+}
+
+impl Visited {
+    const DENSE_LIMIT: u64 = 1 << 29;
+
+    fn new(cells: usize) -> Visited {
+        let n = cells as u64;
+        let total = n * n.saturating_sub(1) * n.saturating_sub(2) / 6;
+        if total > Self::DENSE_LIMIT {
+            return Visited::Sparse(FxHashSet::default());
+        }
+        let c2 = (0..n).map(|x| x * x.saturating_sub(1) / 2).collect();
+        let c3 = (0..n)
+            .map(|x| x * x.saturating_sub(1) * x.saturating_sub(2) / 6)
+            .collect();
+        Visited::Dense {
+            bits: vec![0; total.div_ceil(64) as usize],
+            c2,
+            c3,
+        }
+    }
+
+    /// `s` sorted ascending, three distinct cells.
+    #[inline]
+    fn index(c2: &[u64], c3: &[u64], s: [u16; 3]) -> usize {
+        (s[0] as u64 + c2[s[1] as usize] + c3[s[2] as usize]) as usize
+    }
+
+    #[inline]
+    fn contains(&self, s: [u16; 3]) -> bool {
+        match self {
+            Visited::Dense { bits, c2, c3 } => {
+                let i = Self::index(c2, c3, s);
+                bits[i / 64] >> (i % 64) & 1 == 1
+            }
+            Visited::Sparse(set) => set.contains(&pack(s)),
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, s: [u16; 3]) {
+        match self {
+            Visited::Dense { bits, c2, c3 } => {
+                let i = Self::index(c2, c3, s);
+                bits[i / 64] |= 1 << (i % 64);
+            }
+            Visited::Sparse(set) => {
+                set.insert(pack(s));
+            }
         }
     }
 }
 
 struct Explored {
     states: u64,
-    seen: FxHashSet<u64>,
     path: Option<Vec<(u16, Dir)>>,
 }
 
@@ -373,11 +525,17 @@ impl DrawingBoard {
                 64 - 2 * MARGIN
             )));
         }
+        let (rows, cols) = (picture.rows() + 2 * MARGIN, picture.cols() + 2 * MARGIN);
+        let mut cell_pixel = vec![NONE; rows * cols];
+        for (i, p) in pixels.iter().enumerate() {
+            cell_pixel[(p.row + MARGIN) * cols + p.col + MARGIN] = i as u16;
+        }
         Ok(DrawingBoard {
             picture: picture.clone(),
-            rows: picture.rows() + 2 * MARGIN,
-            cols: picture.cols() + 2 * MARGIN,
+            rows,
+            cols,
             pixels,
+            cell_pixel,
         })
     }
     /// The picture.
@@ -415,6 +573,19 @@ impl DrawingBoard {
         // k blocks fed: the tube is 2k cells long, capped by a stored block or the wall
         let walls: Vec<usize> = drawn.iter().map(|&i| self.cell(i) as usize).collect();
         Stage::new(self.rows, self.cols, &walls, 2 * drawn.len())
+    }
+    /// The pixel a position places: the two other blocks home and this one on a pixel.
+    #[inline]
+    fn placed(&self, t: [u16; 3]) -> Option<usize> {
+        let [a, b] = self.home();
+        if !(t.contains(&a) && t.contains(&b)) {
+            return None;
+        }
+        let c = *t.iter().find(|&&c| c != a && c != b)?;
+        match self.cell_pixel.get(c as usize) {
+            Some(&q) if q != NONE => Some(q as usize),
+            _ => None,
+        }
     }
     fn goal(&self, pixel: usize) -> u64 {
         let [a, b] = self.home();
@@ -556,10 +727,21 @@ pub struct Stopped {
     pub searches: u64,
 }
 
+/// What is known about the pixels placeable on one drawn set.
+#[derive(Clone, Copy)]
+struct Known {
+    /// Pixels found placeable.
+    yes: PixSet,
+    /// Whether a search ran to the end, so that every other pixel is not placeable.
+    complete: bool,
+}
+
 /// The recursion of section 5.3 with memoisation.
 pub struct Decider<'a> {
     board: &'a DrawingBoard,
-    placeable: FxHashMap<PixSet, PixSet>,
+    known: FxHashMap<PixSet, Known>,
+    /// The pushes of each successful targeted search, for the push sequence.
+    paths: FxHashMap<(PixSet, usize), Vec<(u16, Dir)>>,
     failed: FxHashSet<PixSet>,
     limits: DrawLimits,
     /// Placement searches run.
@@ -583,7 +765,8 @@ impl<'a> Decider<'a> {
             .collect();
         Decider {
             board,
-            placeable: FxHashMap::default(),
+            known: FxHashMap::default(),
+            paths: FxHashMap::default(),
             failed: FxHashSet::default(),
             limits,
             searches: 0,
@@ -621,10 +804,15 @@ impl<'a> Decider<'a> {
         })
     }
 
-    /// The pixels (outside `drawn`) that can be placed with `drawn` done.
-    fn placeable(&mut self, drawn: PixSet) -> Result<PixSet, Stopped> {
-        if let Some(&x) = self.placeable.get(&drawn) {
-            return Ok(x);
+    /// Whether pixel `p` (outside `drawn`) can be placed with `drawn` done. The search
+    /// stops as soon as `p` is placed, noting every other pixel placed on the way; when it
+    /// runs out without placing `p` it has seen everything, and the answer for every pixel
+    /// on `drawn` is known.
+    fn can_place(&mut self, drawn: PixSet, p: usize) -> Result<bool, Stopped> {
+        if let Some(k) = self.known.get(&drawn) {
+            if has(&k.yes, p) || k.complete {
+                return Ok(has(&k.yes, p));
+            }
         }
         if self.limits.max_searches.is_some_and(|m| self.searches >= m)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
@@ -636,17 +824,23 @@ impl<'a> Decider<'a> {
         let n = self.board.pixels.len();
         let list: Vec<usize> = (0..n).filter(|&i| has(&drawn, i)).collect();
         let stage = self.board.stage(&list);
-        let ex = stage.search(self.board.start(), None);
+        let mut yes = self.known.get(&drawn).map_or([0u64; 4], |k| k.yes);
+        let board = self.board;
+        let ex = stage.search(board.start(), |t| match board.placed(t) {
+            Some(q) if !has(&drawn, q) => {
+                yes = with(yes, q);
+                q == p
+            }
+            _ => false,
+        });
         self.searches += 1;
         self.states += ex.states;
-        let mut x = [0u64; 4];
-        for i in (0..n).filter(|&i| !has(&drawn, i)) {
-            if ex.seen.contains(&self.board.goal(i)) {
-                x = with(x, i);
-            }
+        let complete = ex.path.is_none();
+        if let Some(path) = ex.path {
+            self.paths.insert((drawn, p), path);
         }
-        self.placeable.insert(drawn, x);
-        Ok(x)
+        self.known.insert(drawn, Known { yes, complete });
+        Ok(has(&yes, p))
     }
 
     /// A drawing order of the pixels in `set`, or `None` if they cannot be drawn.
@@ -666,7 +860,7 @@ impl<'a> Decider<'a> {
         cand.sort_by_key(|&i| (!shot(i), std::cmp::Reverse(degree(i))));
         for p in cand {
             let rest = without(set, p);
-            if has(&self.placeable(rest)?, p) {
+            if self.can_place(rest, p)? {
                 if let Some(mut o) = self.order(rest)? {
                     o.push(p);
                     return Ok(Some(o));
@@ -689,7 +883,7 @@ impl<'a> Decider<'a> {
         }
         let mut last = Vec::new();
         for p in 0..n {
-            if has(&self.placeable(without(all, p))?, p) {
+            if self.can_place(without(all, p), p)? {
                 last.push(self.board.pixels[p]);
             }
         }
@@ -745,7 +939,7 @@ pub fn draw(picture: &Picture, limits: DrawLimits) -> Result<Result<ImageReport,
         }
         Ok(o) => o,
     };
-    let (placements, moves) = sequence(&board, &order)?;
+    let (placements, moves) = sequence(&board, &order, &decider.paths)?;
     check(&board, &level, &moves)?;
     Ok(Ok(ImageReport {
         creatable: true,
@@ -760,17 +954,27 @@ pub fn draw(picture: &Picture, limits: DrawLimits) -> Result<Result<ImageReport,
 }
 
 /// The push sequence drawing the pixels in `order`: per pixel the fewest pushes from the
-/// train's start to the pixel with the train home, then the feeding push.
-fn sequence(board: &DrawingBoard, order: &[usize]) -> Result<(Vec<Placement>, Vec<Push>), Error> {
+/// train's start to the pixel with the train home (taken from `paths` when the decision
+/// found them already), then the feeding push.
+fn sequence(
+    board: &DrawingBoard,
+    order: &[usize],
+    paths: &FxHashMap<(PixSet, usize), Vec<(u16, Dir)>>,
+) -> Result<(Vec<Placement>, Vec<Push>), Error> {
     let mut moves = Vec::new();
     let mut placements = Vec::new();
     let top = board.storage_rows();
     for (k, &p) in order.iter().enumerate() {
         let stage = board.stage(&order[..k]);
-        let ex = stage.search(board.start(), Some(board.goal(p)));
-        let path = ex.path.ok_or_else(|| {
-            Error::Internal(format!("pixel {} of the order cannot be placed", k + 1))
-        })?;
+        let drawn = order[..k].iter().fold([0u64; 4], |s, &i| with(s, i));
+        let path = match paths.get(&(drawn, p)) {
+            Some(path) => Some(path.clone()),
+            None => {
+                let goal = board.goal(p);
+                stage.search(board.start(), |t| pack(t) == goal).path
+            }
+        }
+        .ok_or_else(|| Error::Internal(format!("pixel {} of the order cannot be placed", k + 1)))?;
         // replay in engine cells to find the push that left a block on the pixel
         let target = board.cell(p);
         let mut blocks = board.start();
@@ -946,10 +1150,17 @@ fn placeable_masks(board: &DrawingBoard, mask: usize) -> Vec<usize> {
     let n = board.pixels.len();
     let list: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
     let stage = board.stage(&list);
-    let ex = stage.search(board.start(), None);
-    (0..n)
-        .filter(|&i| mask >> i & 1 == 0 && ex.seen.contains(&board.goal(i)))
-        .collect()
+    let mut found = Vec::new();
+    stage.search(board.start(), |t| {
+        if let Some(i) = board.placed(t) {
+            if mask >> i & 1 == 0 {
+                found.push(i);
+            }
+        }
+        false
+    });
+    found.sort_unstable();
+    found
 }
 
 /// An SVG picture of a level: ice light blue, normal floor beige, walls black, blocks blue,
@@ -1101,6 +1312,120 @@ mod tests {
             let p = Picture::from_mask(3, 3, m);
             let r = draw(&p, DrawLimits::default()).unwrap().unwrap();
             assert_eq!(r.creatable, figure_21(&p).is_none(), "{p}");
+        }
+    }
+
+    /// A stage of the smiley board with every pixel but the first (a gap at the top of the
+    /// ring) drawn and a tube of 6 cells.
+    fn test_stage() -> (DrawingBoard, Stage) {
+        let art = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../levels/images/smiley.txt"
+        ))
+        .unwrap();
+        let board = DrawingBoard::new(&pic(&art)).unwrap();
+        let drawn: Vec<usize> = (1..board.pixels().len()).collect();
+        let walls: Vec<usize> = drawn.iter().map(|&i| board.cell(i) as usize).collect();
+        let stage = Stage::new(board.rows, board.cols, &walls, 6);
+        (board, stage)
+    }
+
+    /// Random positions of three blocks on free cells of `stage`, sorted.
+    fn positions(stage: &Stage, count: usize) -> Vec<[u16; 3]> {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let free: Vec<u16> = (0..stage.nb.len() as u16)
+            .filter(|&c| stage.nb[c as usize].iter().any(|&n| n != NONE))
+            .collect();
+        let mut out = Vec::new();
+        while out.len() < count {
+            let t = sorted(std::array::from_fn(|_| {
+                free[rng.random_range(0..free.len())]
+            }));
+            if t[0] != t[1] && t[1] != t[2] {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn slides_match_walking_cell_by_cell() {
+        let (_, stage) = test_stage();
+        for s in positions(&stage, 20_000) {
+            for k in 0..3 {
+                for d in Dir::ALL {
+                    let mut j = s[k] as usize;
+                    while let Some(&n) = stage.nb.get(j).map(|nb| &nb[d.index()]) {
+                        if n == NONE || s.contains(&n) {
+                            break;
+                        }
+                        j = n as usize;
+                    }
+                    assert_eq!(stage.slide(&s, k, d), j, "{s:?} block {k} {d:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reaching_the_outside_matches_a_plain_flood_fill() {
+        let (board, stage) = test_stage();
+        let n_rect = board.rows * board.cols;
+        let mut free = vec![0u64; board.rows];
+        let mut scratch = vec![0u64; board.rows];
+        let mut cut_off = 0;
+        for s in positions(&stage, 3_000) {
+            stage.free_rows(&s, &mut free);
+            let is_free =
+                |c: usize| c < n_rect && free[c / board.cols] >> (c % board.cols) & 1 == 1;
+            // reference: breadth-first search from every free edge cell
+            let mut reached = vec![false; n_rect];
+            let mut queue: Vec<usize> = (0..n_rect)
+                .filter(|&c| {
+                    let (r, col) = (c / board.cols, c % board.cols);
+                    is_free(c)
+                        && (r == 0 || col == 0 || r + 1 == board.rows || col + 1 == board.cols)
+                })
+                .collect();
+            for &c in &queue {
+                reached[c] = true;
+            }
+            while let Some(c) = queue.pop() {
+                for &nb in &stage.nb[c] {
+                    let nb = nb as usize;
+                    if nb != NONE as usize && is_free(nb) && !reached[nb] {
+                        reached[nb] = true;
+                        queue.push(nb);
+                    }
+                }
+            }
+            for p in (0..n_rect).filter(|&c| is_free(c)) {
+                let got = stage.reaches_outside(&free, p as u16, &mut scratch);
+                assert_eq!(got, reached[p], "{s:?} cell {p}");
+                cut_off += usize::from(!got);
+                assert!(scratch.iter().all(|&w| w == 0), "scratch left dirty");
+            }
+        }
+        // a block in the gap of the ring shuts its inside off: both answers occur
+        assert!(cut_off > 0);
+    }
+
+    #[test]
+    fn targeted_searches_agree_with_full_enumeration() {
+        // 3×3 pictures: every drawn set of the all-black board, every pixel
+        let board = DrawingBoard::new(&Picture::from_mask(3, 3, 0x1ff)).unwrap();
+        let mut decider = Decider::new(&board, DrawLimits::default());
+        for mask in (0..512usize).step_by(7) {
+            let full = placeable_masks(&board, mask);
+            let drawn = (0..9).filter(|&i| mask >> i & 1 == 1).fold([0u64; 4], with);
+            for p in (0..9).filter(|&i| mask >> i & 1 == 0) {
+                assert_eq!(
+                    decider.can_place(drawn, p).unwrap(),
+                    full.contains(&p),
+                    "mask {mask:b} pixel {p}"
+                );
+            }
         }
     }
 }
