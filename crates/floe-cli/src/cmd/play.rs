@@ -339,6 +339,7 @@ fn cell_span(c: &CellView) -> Span<'static> {
         Ground::Fire => "^^",
         Ground::Recycler => "~~",
         Ground::Dispenser => "++",
+        Ground::Wall => "##",
         Ground::Arrow(d) => match d {
             floe::grid::Dir::Up => "/\\",
             floe::grid::Dir::Down => "\\/",
@@ -350,20 +351,23 @@ fn cell_span(c: &CellView) -> Span<'static> {
     if c.ground == Ground::Target {
         fg = Color::Rgb(200, 30, 30);
     }
+    if c.ground == Ground::Wall {
+        fg = Color::Rgb(90, 90, 96);
+    }
     if let Some(p) = c.piece {
         bg = if p == Piece::Golden { golden } else { block };
         fg = Color::White;
-        text = if c.ground == Ground::Target {
-            "[]"
-        } else {
-            "  "
+        text = match (p, c.ground == Ground::Target) {
+            (Piece::Golden, _) => "$$",
+            (_, true) => "()",
+            _ => "[]",
         };
     }
     if c.selected {
         bg = Color::Rgb(120, 200, 255);
         fg = Color::Black;
         text = if c.ground == Ground::Target {
-            "[]"
+            "{}"
         } else {
             "<>"
         };
@@ -446,6 +450,8 @@ fn draw(f: &mut Frame, s: &Session, thinking: bool) {
     };
     let message = if thinking {
         "asking the solver…".to_string()
+    } else if s.message().is_empty() {
+        "good luck: h asks for a hint".to_string()
     } else {
         s.message().to_string()
     };

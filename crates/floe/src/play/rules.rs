@@ -232,12 +232,22 @@ impl Rules {
         }
     }
 
-    /// A key that tells positions apart (the player's exact cell included).
+    /// A key that tells positions apart for the solver: blocks and what the player can
+    /// reach. Walking within his region does not change it (PushPush, static Ice Tower), so a
+    /// hint survives a walk; under the ice blocks' `walk` rule and among Ice Tower's arrows
+    /// his exact cell is kept.
     pub(crate) fn key(&self, pos: &Position) -> String {
-        match pos {
-            Position::Ice { player, .. } => format!("{}{player:?}", self.text(pos)),
-            Position::Push(b) => format!("{}{:?}", b.rows_text(), b.robot()),
-            Position::Tower(b) => format!("{}{:?}", b.to_text(), b.man()),
+        match (self, pos) {
+            (_, Position::Ice { player, .. }) => format!("{}{player:?}", self.text(pos)),
+            (_, Position::Push(b)) => {
+                let region = pp::validate::walkable(b).iter().position(|&w| w);
+                let blocks = b.rows_text().replace('@', "-").replace('+', ".");
+                format!("{blocks}{region:?}")
+            }
+            (Rules::Tower { dynamic: false, .. }, Position::Tower(b)) => {
+                format!("{}{:?}", b.to_text().replace('@', " "), b.region_key())
+            }
+            (_, Position::Tower(b)) => format!("{}{:?}", b.to_text(), b.man()),
         }
     }
 

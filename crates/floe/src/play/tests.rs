@@ -197,10 +197,21 @@ fn the_hint_counts_from_the_current_position() {
 #[test]
 fn pushpush_walks_pushes_and_notices_a_lost_position() {
     let mut s = push_game("@-$-\n##-.\n");
+    let hinted = push(0, 2, Dir::Right);
+    assert_eq!(
+        s.apply(Action::Hint),
+        Event::Hint(Verdict::Solvable {
+            pushes: 1,
+            next: Some(hinted)
+        })
+    );
     assert_eq!(
         s.apply(Action::Arrow(Dir::Right)),
         Event::Walked(Pos::new(0, 1))
     );
+    // walking within his region changes nothing the solver cares about: the answer stays
+    assert!(s.known_verdict().is_some());
+    assert_eq!(s.hint(), Some(hinted));
     assert_eq!(s.push_count(), 0);
     assert!(matches!(
         s.apply(Action::Arrow(Dir::Down)),
