@@ -533,6 +533,9 @@ struct PlayArgs {
     /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit).
     #[arg(long, value_name = "K")]
     k: Option<usize>,
+    /// Ice Tower: accept arrows and dispensers, with floe's semantics (docs/icetower.md).
+    #[arg(long)]
+    dynamic: bool,
     /// Play these keys without a terminal and print the end state, e.g. "tab right u h"
     /// (names: up down left right tab backtab space enter u ctrl-z r ctrl-y R h H q).
     #[arg(long, value_name = "KEYS", conflicts_with = "script")]

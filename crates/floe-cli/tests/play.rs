@@ -225,6 +225,16 @@ fn icetower_magician_walks_pushes_and_follows_hints() {
     // undo and restart
     let doc = play(&[&q, g[0], g[1]], "H H u R");
     assert_eq!(doc["pushes"], 0);
+    // arrows and dispensers only with --dynamic, as for floe solve
+    let dynamic = Temp::with("dyn.txt", b"Game: icetower\n@% v\n   *\n");
+    let r = floe(&["play", &dynamic.path(), "--keys", "q"]).code(2);
+    assert!(
+        r.stderr.contains(":2:4: an arrow (v) is a dynamic element"),
+        "{}",
+        r.stderr
+    );
+    let doc = play(&[&dynamic.path(), "--dynamic"], "H");
+    assert_eq!(doc["solved"], true);
     // a limit gives "unknown", never a guess
     let doc = play(&[&tower("w21"), g[0], g[1], "--max-states", "50"], "h");
     assert_eq!(doc["solvable"], "unknown");

@@ -56,6 +56,9 @@ fn load(a: &PlayArgs) -> Result<Session, Error> {
     if a.k.is_some() && game != Game::PushPush {
         return Err(Error::invalid("--k is a PushPush option"));
     }
+    if a.dynamic && game != Game::IceTower {
+        return Err(Error::invalid("--dynamic is an Ice Tower option"));
+    }
     let session = match game {
         Game::Ice => {
             let p = load_one(&a.level)?;
@@ -72,7 +75,22 @@ fn load(a: &PlayArgs) -> Result<Session, Error> {
                     "--level, --format and --rules do not apply to Ice Tower levels",
                 ));
             }
-            Session::icetower(&tower::load(&l.file)?)
+            let t = tower::load(&l.file)?;
+            if let (Some((p, tile)), false) = (t.first_dynamic(), a.dynamic) {
+                let (line, col) = t.source_position(p);
+                return Err(Error::Parse(floe::ParseError {
+                    file: t.file.clone(),
+                    line,
+                    col,
+                    message: format!(
+                        "{} ({}) is a dynamic element: floe plays levels with arrows and \
+                         dispensers only with --dynamic, under the semantics of docs/icetower.md",
+                        tile.name(),
+                        tile.symbol()
+                    ),
+                }));
+            }
+            Session::icetower(&t)
         }
     };
     let mut limits = floe::play::default_limits();
@@ -267,8 +285,10 @@ fn interactive(mut s: Session) -> Result<Done, Error> {
     loop {
         // file what the solver found; answer a waiting hint
         while let Ok(a) = ans_rx.try_recv() {
+            if waiting.asked.as_deref() == Some(a.key()) {
+                waiting.asked = None;
+            }
             s.store(a);
-            waiting.asked = None;
         }
         if let (Some(follow), Some(_)) = (waiting.hint, s.known_verdict()) {
             s.apply(if follow {
@@ -279,10 +299,10 @@ fn interactive(mut s: Session) -> Result<Done, Error> {
             waiting.hint = None;
         }
         if s.known_verdict().is_none() {
-            let key = s.board_text() + &format!("{:?}", s.moves().len());
-            if waiting.asked.as_deref() != Some(&key) {
-                let _ = job_tx.send(s.job());
-                waiting.asked = Some(key);
+            let job = s.job();
+            if waiting.asked.as_deref() != Some(job.key()) {
+                waiting.asked = Some(job.key().to_string());
+                let _ = job_tx.send(job);
             }
         }
         terminal

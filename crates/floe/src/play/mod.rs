@@ -258,7 +258,18 @@ pub struct Answer {
     verdict: Result<Verdict, String>,
 }
 
+impl Answer {
+    /// The position it answers for (compare with [`Job::key`]).
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
 impl Job {
+    /// The position it asks about, as the session tells positions apart.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
     /// Asks the solver (blocking, within the session's limits).
     pub fn run(self) -> Answer {
         let verdict = self
@@ -633,7 +644,7 @@ impl Session {
     }
 }
 
-/// Reads a level of any of the three playable games, for callers that have the text.
+/// Whether floe can play `game` (ice blocks, PushPush, Ice Tower); an error says which it can.
 pub fn playable(game: Game) -> Result<(), Error> {
     match game {
         Game::Ice | Game::PushPush | Game::IceTower => Ok(()),
