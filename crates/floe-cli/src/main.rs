@@ -81,6 +81,11 @@ enum Command {
     /// Generate ice block levels with Kluiver's retrograde generator; every level verified
     /// by exact search (fewest pushes, least difficulty, optimal solutions, reachable states).
     Generate(cmd::create::GenerateArgs),
+    /// Play a level in the terminal: ice blocks, PushPush or Ice Tower, with undo, redo, a
+    /// hint from the solver and whether the position can still be solved (each solver
+    /// question limited to 2,000,000 positions and 2 s unless --max-states/--timeout say
+    /// otherwise). With --keys, play a key script without a terminal and print the end state.
+    Play(PlayArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -519,6 +524,33 @@ struct LevelsArgs {
 }
 
 #[derive(Args, Debug)]
+struct PlayArgs {
+    #[command(flatten)]
+    level: LevelArgs,
+    /// The game (default: the file's `Game:` line, else ice blocks).
+    #[arg(long, value_name = "GAME")]
+    game: Option<floe::games::Game>,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit).
+    #[arg(long, value_name = "K")]
+    k: Option<usize>,
+    /// Ice Tower: accept arrows and dispensers, with floe's semantics (docs/icetower.md).
+    #[arg(long)]
+    dynamic: bool,
+    /// Play these keys without a terminal and print the end state, e.g. "tab right u h"
+    /// (names: up down left right tab backtab space enter u ctrl-z r ctrl-y R h H q).
+    #[arg(long, value_name = "KEYS", conflicts_with = "script")]
+    keys: Option<String>,
+    /// Like --keys, with the keys read from a file (`-`: standard input).
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// With --keys or --script: one JSON document on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
 struct DemoArgs {
     /// One JSON document on standard output.
     #[arg(long)]
@@ -585,6 +617,7 @@ fn main() -> ExitCode {
         Command::Experiment(a) => cmd::solitaire::experiment(a),
         Command::Image(a) => cmd::create::image(a),
         Command::Generate(a) => cmd::create::generate(a),
+        Command::Play(a) => cmd::play::play(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

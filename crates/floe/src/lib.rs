@@ -8,6 +8,7 @@
 //!   blocks.
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
+//! - [`play`]: playing a level: undo, redo, hints and solvability, with no drawing.
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
 //! - [`render`]: SVG pictures and plots.
 
@@ -18,6 +19,7 @@ pub mod games;
 pub mod generate;
 pub mod grid;
 pub mod input;
+pub mod play;
 pub mod render;
 pub mod search;
 

@@ -6,10 +6,12 @@
 //! - [`analysis`]: analyze, profile, patterns, bench-solvers.
 //! - [`pushpush`], [`icetower`], [`solitaire`]: solving the other games (`solve --game`),
 //!   the PushPush census and the solitaire experiments.
+//! - [`play`]: `floe play`, in the terminal or from a key script.
 
 mod analysis;
 pub mod create;
 pub mod icetower;
+pub mod play;
 pub mod pushpush;
 pub mod solitaire;
 mod solving;

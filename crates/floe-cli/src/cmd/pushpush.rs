@@ -11,11 +11,11 @@ use floe::games::pushpush::{self as pp, Difficulty, Search, Variant};
 use floe::render::plot::{BarChart, BarSeries};
 use floe::search::Outcome;
 
-fn variant_of(k: Option<usize>) -> Variant {
+pub(super) fn variant_of(k: Option<usize>) -> Variant {
     Variant::new(k.unwrap_or(1))
 }
 
-fn load(a: &LevelArgs) -> Result<(Board, String), Error> {
+pub(super) fn load(a: &LevelArgs) -> Result<(Board, String), Error> {
     if a.format.is_some() || a.rules.is_some() {
         return Err(Error::invalid(
             "--format and --rules are ice block options; PushPush boards have one format and no walking rule",

@@ -30,7 +30,7 @@ fn status_name(s: Status) -> (&'static str, Option<&'static str>) {
 }
 
 /// The game of a level file: the `--game` flag, else the file's `Game:` line, else ice blocks.
-fn game_of_file(level: &LevelArgs, flag: Option<Game>) -> Result<Game, Error> {
+pub(super) fn game_of_file(level: &LevelArgs, flag: Option<Game>) -> Result<Game, Error> {
     if let Some(g) = flag {
         return Ok(g);
     }

@@ -132,6 +132,41 @@ impl<M> From<&Outcome<M>> for Status {
     }
 }
 
+/// A puzzle searched from another position than its start: every search then answers for
+/// that position (the player's hint, "can this position still be solved").
+pub struct StartAt<'a, P: Puzzle> {
+    /// The puzzle.
+    pub puzzle: &'a P,
+    /// The position to start from.
+    pub start: P::State,
+}
+
+impl<P: Puzzle> Puzzle for StartAt<'_, P> {
+    type State = P::State;
+    type Move = P::Move;
+    fn start(&self) -> P::State {
+        self.start.clone()
+    }
+    fn successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
+        self.puzzle.successors(s, out)
+    }
+    fn for_each_next<F: FnMut(P::State)>(&self, s: &P::State, f: F) {
+        self.puzzle.for_each_next(s, f)
+    }
+    fn is_goal(&self, s: &P::State) -> bool {
+        self.puzzle.is_goal(s)
+    }
+    fn lower_bound(&self, s: &P::State) -> u32 {
+        self.puzzle.lower_bound(s)
+    }
+    fn rank_space(&self) -> Option<u64> {
+        self.puzzle.rank_space()
+    }
+    fn rank(&self, s: &P::State) -> Option<u64> {
+        self.puzzle.rank(s)
+    }
+}
+
 /// What a search explored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {

@@ -195,6 +195,48 @@ impl Board {
         Pos::new(k / self.cols, k % self.cols)
     }
 
+    /// Number of rows of the map.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    /// Number of columns of the map.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// One step of the magician towards `d`, as he walks between pushes: onto floor or an
+    /// arrow without a block (arrows then carry him on, as in [`Board::reach`]). Returns where
+    /// he ends up, or what stops him; the board is unchanged when he cannot go.
+    pub fn walk(&mut self, d: Dir) -> Result<Pos, &'static str> {
+        let Some(n) = self.step(self.man, d) else {
+            return Err("the edge of the map");
+        };
+        if self.block(n).is_some() {
+            return Err("a block");
+        }
+        if !self.walkable(n) {
+            return Err(self.tile(n).name());
+        }
+        let to = self
+            .carried(n)
+            .ok_or("arrows that would carry him round for ever")?;
+        self.man = to;
+        Ok(to)
+    }
+
+    /// This position as a level of its own (fires put out are floor), for solving from it.
+    /// Fails when the magician stands where a level cannot start him (on an arrow).
+    pub fn to_tower(&self, name: &str) -> Result<Tower, String> {
+        Tower::from_parts(
+            name,
+            self.rows,
+            self.cols,
+            self.tiles.clone(),
+            self.blocks.clone(),
+            self.man,
+        )
+    }
+
     /// Plays one push. The rules (spec `icetower.md`), and floe's semantics of arrows and
     /// dispensers:
     /// - the magician walks to the cell behind the block (4-connected over floor without

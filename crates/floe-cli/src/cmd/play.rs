@@ -1,0 +1,566 @@
+//! `floe play`: a level in the terminal (ratatui on crossterm), or a key script run without
+//! one (`--keys`, `--script`). The game itself is [`floe::play::Session`]; this module only
+//! reads keys and draws.
+
+use super::*;
+use crate::PlayArgs;
+use floe::games::icetower as tower;
+use floe::games::Game;
+use floe::play::{parse_keys, Action, CellView, Event, Ground, Piece, Session, Verdict};
+use ratatui::crossterm::event::{self, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+use std::io::IsTerminal;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// `floe play`.
+pub fn play(a: PlayArgs) -> Result<Done, Error> {
+    let keys = match (&a.keys, &a.script) {
+        (Some(k), _) => Some(k.clone()),
+        (None, Some(f)) => Some(read_text(f)?.0),
+        (None, None) => None,
+    };
+    // read the script before the level: a bad key is a usage error whatever the level
+    let script = match &keys {
+        Some(k) => Some(parse_keys(k).map_err(Error::invalid)?),
+        None => None,
+    };
+    if script.is_none() {
+        if a.json {
+            return Err(Error::invalid(
+                "--json goes with --keys or --script (the interactive game draws on the terminal)",
+            ));
+        }
+        if !std::io::stdout().is_terminal() {
+            return Err(Error::invalid(
+                "floe play needs a terminal on standard output; to play without one, give the keys \
+                 with --keys \"…\" or --script FILE",
+            ));
+        }
+    }
+    let session = load(&a)?;
+    match script {
+        Some(actions) => scripted(session, &actions, a.json),
+        None => interactive(session),
+    }
+}
+
+/// The session of the level the arguments name, with their limits.
+fn load(a: &PlayArgs) -> Result<Session, Error> {
+    let game = super::solving::game_of_file(&a.level, a.game)?;
+    floe::play::playable(game)?;
+    if a.k.is_some() && game != Game::PushPush {
+        return Err(Error::invalid("--k is a PushPush option"));
+    }
+    if a.dynamic && game != Game::IceTower {
+        return Err(Error::invalid("--dynamic is an Ice Tower option"));
+    }
+    let session = match game {
+        Game::Ice => {
+            let p = load_one(&a.level)?;
+            Session::ice(&p.level, p.rule, &p.name)
+        }
+        Game::PushPush => {
+            let (board, name) = super::pushpush::load(&a.level)?;
+            Session::pushpush(&board, super::pushpush::variant_of(a.k), &name)
+        }
+        _ => {
+            let l = &a.level;
+            if l.level.is_some() || l.format.is_some() || l.rules.is_some() {
+                return Err(Error::invalid(
+                    "--level, --format and --rules do not apply to Ice Tower levels",
+                ));
+            }
+            let t = tower::load(&l.file)?;
+            if let (Some((p, tile)), false) = (t.first_dynamic(), a.dynamic) {
+                let (line, col) = t.source_position(p);
+                return Err(Error::Parse(floe::ParseError {
+                    file: t.file.clone(),
+                    line,
+                    col,
+                    message: format!(
+                        "{} ({}) is a dynamic element: floe plays levels with arrows and \
+                         dispensers only with --dynamic, under the semantics of docs/icetower.md",
+                        tile.name(),
+                        tile.symbol()
+                    ),
+                }));
+            }
+            Session::icetower(&t)
+        }
+    };
+    let mut limits = floe::play::default_limits();
+    if let Some(n) = a.limits.max_states {
+        limits.max_states = Some(n);
+    }
+    if let Some(t) = a.limits.timeout {
+        limits.timeout = Some(t);
+    }
+    Ok(session.with_limits(limits))
+}
+
+fn game_title(g: Game) -> &'static str {
+    match g {
+        Game::Ice => "ice blocks",
+        Game::PushPush => "PushPush",
+        Game::IceTower => "Ice Tower",
+        _ => "",
+    }
+}
+
+#[derive(Serialize)]
+struct StepJson {
+    key: String,
+    event: String,
+    pushes: usize,
+}
+
+#[derive(Serialize)]
+struct ScriptJson<'a> {
+    level: &'a str,
+    game: &'static str,
+    keys: usize,
+    /// Keys played (a `q` ends the script).
+    played: usize,
+    steps: Vec<StepJson>,
+    pushes: usize,
+    solved: bool,
+    /// `yes`, `no` or `unknown` (a limit stopped the solver), `null` if it failed.
+    solvable: Option<&'static str>,
+    /// Fewest pushes still needed, when solvable.
+    pushes_to_go: Option<u32>,
+    /// The next push of such a solution.
+    hint: Option<Push>,
+    limit: Option<&'static str>,
+    error: Option<String>,
+    moves: &'a [Push],
+    selected: Option<floe::grid::Pos>,
+    board: String,
+    message: &'a str,
+}
+
+/// Plays `actions` and prints the end state.
+fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Error> {
+    let mut steps = Vec::new();
+    for a in actions {
+        let e = s.apply(*a);
+        steps.push(StepJson {
+            key: a.to_string(),
+            event: e.to_string(),
+            pushes: s.push_count(),
+        });
+        if e == Event::Quit {
+            break;
+        }
+    }
+    let verdict = s.verdict();
+    let (solvable, to_go, hint, limit, error) = match &verdict {
+        Ok(v @ Verdict::Solvable { pushes, next }) => {
+            (Some(v.name()), Some(*pushes), *next, None, None)
+        }
+        Ok(v @ Verdict::Unknown(k)) => (Some(v.name()), None, None, Some(k.name()), None),
+        Ok(v) => (Some(v.name()), None, None, None, None),
+        Err(m) => (None, None, None, None, Some(m.clone())),
+    };
+    if json {
+        out::json(&ScriptJson {
+            level: s.name(),
+            game: s.game().name(),
+            keys: actions.len(),
+            played: steps.len(),
+            pushes: s.push_count(),
+            solved: s.is_solved(),
+            solvable,
+            pushes_to_go: to_go,
+            hint,
+            limit,
+            error,
+            moves: s.moves(),
+            selected: s.selected(),
+            board: s.board_text(),
+            message: s.message(),
+            steps,
+        });
+    } else {
+        outln!(
+            "{} ({}): {} key{} played",
+            s.name(),
+            game_title(s.game()),
+            steps.len(),
+            plural(steps.len())
+        );
+        for (i, st) in steps.iter().enumerate() {
+            outln!("{:>4}. {:<7} {}", i + 1, st.key, st.event);
+        }
+        outp!("{}", s.board_text());
+        outln!(
+            "{}, {}",
+            count(s.push_count() as u64, "push", "pushes"),
+            if s.is_solved() {
+                "solved"
+            } else {
+                "not solved"
+            }
+        );
+        match verdict {
+            Ok(v) => outln!("still solvable: {} ({v})", v.name()),
+            Err(m) => outln!("still solvable: the solver failed: {m}"),
+        }
+        if !s.moves().is_empty() {
+            let m: Vec<String> = s
+                .moves()
+                .iter()
+                .map(|p| format!("{} {} {}", p.row, p.col, p.dir))
+                .collect();
+            outln!("moves: {}", m.join(", "));
+        }
+    }
+    Ok(Done::Answered)
+}
+
+/// The action of a key press, if it has one.
+fn action_of(k: KeyEvent) -> Option<Action> {
+    use floe::grid::Dir;
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match k.code {
+        KeyCode::Up => Action::Arrow(Dir::Up),
+        KeyCode::Down => Action::Arrow(Dir::Down),
+        KeyCode::Left => Action::Arrow(Dir::Left),
+        KeyCode::Right => Action::Arrow(Dir::Right),
+        KeyCode::Tab | KeyCode::Char(' ') => Action::NextBlock,
+        KeyCode::BackTab => Action::PrevBlock,
+        KeyCode::Enter => Action::Select,
+        KeyCode::Esc => Action::Quit,
+        KeyCode::Char('c') if ctrl => Action::Quit,
+        KeyCode::Char('z') if ctrl => Action::Undo,
+        KeyCode::Char('y') if ctrl => Action::Redo,
+        KeyCode::Char(c) if !ctrl => c.to_string().parse().ok()?,
+        _ => return None,
+    })
+}
+
+/// Restores the terminal however the game ends (the panic hook of `ratatui::init` covers
+/// panics; this covers returns and errors).
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// What the game waits for from the solver thread.
+#[derive(Default)]
+struct Waiting {
+    /// A job for this position key is with the solver.
+    asked: Option<String>,
+    /// The player asked for a hint (`false`) or to play it (`true`) and waits for it.
+    hint: Option<bool>,
+}
+
+fn interactive(mut s: Session) -> Result<Done, Error> {
+    let (job_tx, job_rx) = mpsc::channel::<floe::play::Job>();
+    let (ans_tx, ans_rx) = mpsc::channel();
+    // One solver thread; it skips questions about positions the player has already left.
+    std::thread::spawn(move || {
+        while let Ok(mut job) = job_rx.recv() {
+            while let Ok(newer) = job_rx.try_recv() {
+                job = newer;
+            }
+            if ans_tx.send(job.run()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut terminal = ratatui::try_init().map_err(|e| {
+        ratatui::restore();
+        Error::invalid(format!("cannot set up the terminal: {e}"))
+    })?;
+    let _restore = Restore;
+    let mut waiting = Waiting::default();
+    loop {
+        // file what the solver found; answer a waiting hint
+        while let Ok(a) = ans_rx.try_recv() {
+            if waiting.asked.as_deref() == Some(a.key()) {
+                waiting.asked = None;
+            }
+            s.store(a);
+        }
+        if let (Some(follow), Some(_)) = (waiting.hint, s.known_verdict()) {
+            s.apply(if follow {
+                Action::FollowHint
+            } else {
+                Action::Hint
+            });
+            waiting.hint = None;
+        }
+        if s.known_verdict().is_none() {
+            let job = s.job();
+            if waiting.asked.as_deref() != Some(job.key()) {
+                waiting.asked = Some(job.key().to_string());
+                let _ = job_tx.send(job);
+            }
+        }
+        terminal
+            .draw(|f| draw(f, &s, waiting.hint.is_some()))
+            .map_err(|e| Error::invalid(format!("cannot draw: {e}")))?;
+        if !event::poll(Duration::from_millis(100))
+            .map_err(|e| Error::invalid(format!("cannot read the keyboard: {e}")))?
+        {
+            continue;
+        }
+        let ev =
+            event::read().map_err(|e| Error::invalid(format!("cannot read the keyboard: {e}")))?;
+        let Some(k) = ev.as_key_press_event() else {
+            continue;
+        };
+        if k.kind != KeyEventKind::Press {
+            continue;
+        }
+        let Some(action) = action_of(k) else {
+            continue;
+        };
+        match action {
+            Action::Quit => break,
+            Action::Hint | Action::FollowHint if s.known_verdict().is_none() => {
+                waiting.hint = Some(action == Action::FollowHint);
+            }
+            _ => {
+                waiting.hint = None;
+                s.apply(action);
+            }
+        }
+    }
+    Ok(Done::Answered)
+}
+
+/// Two terminal columns per cell: the text and its style.
+fn cell_span(c: &CellView) -> Span<'static> {
+    let ice = Color::Rgb(232, 244, 252);
+    let floor = Color::Rgb(200, 184, 150);
+    let wall = Color::Rgb(55, 55, 60);
+    let block = Color::Rgb(40, 110, 215);
+    let golden = Color::Rgb(225, 180, 30);
+    let mut bg = match c.ground {
+        Ground::Ice | Ground::Target | Ground::Arrow(_) => ice,
+        Ground::Floor => floor,
+        Ground::Wall => wall,
+        Ground::Fire => Color::Rgb(215, 60, 30),
+        Ground::Recycler => Color::Rgb(150, 90, 180),
+        Ground::Dispenser => Color::Rgb(120, 160, 120),
+    };
+    let mut fg = Color::Black;
+    let mut text = match c.ground {
+        Ground::Target => "()",
+        Ground::Fire => "^^",
+        Ground::Recycler => "~~",
+        Ground::Dispenser => "++",
+        Ground::Wall => "##",
+        Ground::Arrow(d) => match d {
+            floe::grid::Dir::Up => "/\\",
+            floe::grid::Dir::Down => "\\/",
+            floe::grid::Dir::Left => "<<",
+            floe::grid::Dir::Right => ">>",
+        },
+        _ => "  ",
+    };
+    if c.ground == Ground::Target {
+        fg = Color::Rgb(200, 30, 30);
+    }
+    if c.ground == Ground::Wall {
+        fg = Color::Rgb(90, 90, 96);
+    }
+    if let Some(p) = c.piece {
+        bg = if p == Piece::Golden { golden } else { block };
+        fg = Color::White;
+        text = match (p, c.ground == Ground::Target) {
+            (Piece::Golden, _) => "$$",
+            (_, true) => "()",
+            _ => "[]",
+        };
+    }
+    if c.selected {
+        bg = Color::Rgb(120, 200, 255);
+        fg = Color::Black;
+        text = if c.ground == Ground::Target {
+            "{}"
+        } else {
+            "<>"
+        };
+    }
+    if c.actor {
+        fg = Color::Rgb(20, 20, 20);
+        text = if c.ground == Ground::Target {
+            "@)"
+        } else {
+            "@ "
+        };
+    }
+    if let Some(d) = c.hint {
+        fg = Color::Rgb(255, 230, 0);
+        text = match d {
+            floe::grid::Dir::Up => "^^",
+            floe::grid::Dir::Down => "vv",
+            floe::grid::Dir::Left => "<<",
+            floe::grid::Dir::Right => ">>",
+        };
+    }
+    let mut style = Style::default().fg(fg).bg(bg);
+    if c.hint.is_some() || c.actor || c.selected {
+        style = style.add_modifier(Modifier::BOLD);
+    }
+    if c.cursor {
+        style = style.add_modifier(Modifier::REVERSED);
+    }
+    Span::styled(text, style)
+}
+
+fn draw(f: &mut Frame, s: &Session, thinking: bool) {
+    let view = s.view();
+    let board_h = view.rows as u16 + 2;
+    let [title, board, status, help] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(board_h),
+        Constraint::Length(2),
+        Constraint::Min(2),
+    ])
+    .areas(f.area());
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(
+                format!(" floe play: {} ", s.name()),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("({})", game_title(s.game()))),
+        ])),
+        title,
+    );
+    let lines: Vec<Line> = (0..view.rows)
+        .map(|r| {
+            Line::from(
+                (0..view.cols)
+                    .map(|c| cell_span(&view.cells[r * view.cols + c]))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let mut board_area = board;
+    board_area.width = board_area.width.min(view.cols as u16 * 2 + 2);
+    f.render_widget(Paragraph::new(lines).block(Block::bordered()), board_area);
+    let solvable = match s.known_verdict() {
+        None => "thinking…".to_string(),
+        Some(Ok(v @ Verdict::Solvable { .. })) => format!("yes ({v})"),
+        Some(Ok(v @ Verdict::Unsolvable)) => format!("NO ({v}: undo or restart)"),
+        Some(Ok(v)) => v.to_string(),
+        Some(Err(m)) => format!("the solver failed: {m}"),
+    };
+    let solved = if s.is_solved() {
+        Span::styled(
+            "SOLVED",
+            Style::default()
+                .fg(Color::Green)
+                .add_modifier(Modifier::BOLD),
+        )
+    } else {
+        Span::raw("not yet")
+    };
+    let message = if thinking {
+        "asking the solver…".to_string()
+    } else if s.message().is_empty() {
+        "good luck: h asks for a hint".to_string()
+    } else {
+        s.message().to_string()
+    };
+    f.render_widget(
+        Paragraph::new(vec![
+            Line::from(vec![
+                Span::raw(format!(" pushes: {}   solved: ", s.push_count())),
+                solved,
+                Span::raw(format!("   still solvable: {solvable}")),
+            ]),
+            Line::from(format!(" {message}")),
+        ]),
+        status,
+    );
+    let moves = if s.selects_blocks() {
+        "arrows push the selected block · tab/space next block · enter: cursor, enter again selects"
+    } else {
+        "arrows walk and push"
+    };
+    f.render_widget(
+        Paragraph::new(format!(
+            " {moves} · u/ctrl-z undo · r/ctrl-y redo · R restart · h hint · H play the hint · q quit"
+        ))
+        .style(Style::default().fg(Color::Gray))
+        .wrap(Wrap { trim: true }),
+        help,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use floe::grid::Dir;
+
+    fn key(code: KeyCode, m: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, m)
+    }
+
+    #[test]
+    fn keys_map_to_the_scripts_actions() {
+        let none = KeyModifiers::NONE;
+        assert_eq!(
+            action_of(key(KeyCode::Left, none)),
+            Some(Action::Arrow(Dir::Left))
+        );
+        assert_eq!(
+            action_of(key(KeyCode::Char('z'), KeyModifiers::CONTROL)),
+            Some(Action::Undo)
+        );
+        assert_eq!(
+            action_of(key(KeyCode::Char('y'), KeyModifiers::CONTROL)),
+            Some(Action::Redo)
+        );
+        assert_eq!(
+            action_of(key(KeyCode::Char('R'), KeyModifiers::SHIFT)),
+            Some(Action::Restart)
+        );
+        assert_eq!(action_of(key(KeyCode::Char('r'), none)), Some(Action::Redo));
+        assert_eq!(
+            action_of(key(KeyCode::Char('H'), KeyModifiers::SHIFT)),
+            Some(Action::FollowHint)
+        );
+        assert_eq!(
+            action_of(key(KeyCode::Char(' '), none)),
+            Some(Action::NextBlock)
+        );
+        assert_eq!(
+            action_of(key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(Action::Quit)
+        );
+        assert_eq!(action_of(key(KeyCode::Char('x'), none)), None);
+        // every script name the help text lists is a key of the terminal too
+        assert_eq!(parse_keys(floe::play::KEY_NAMES).unwrap().len(), 16);
+    }
+
+    #[test]
+    fn the_board_draws_in_a_test_terminal() {
+        use ratatui::backend::TestBackend;
+        let l = floe::games::ice::parse("$-.\n=#-\n", "t", None)
+            .unwrap()
+            .remove(0);
+        let s = Session::ice(&l, floe::games::ice::WalkRule::Free, "t");
+        let mut t = ratatui::Terminal::new(TestBackend::new(100, 10)).unwrap();
+        t.draw(|f| draw(f, &s, false)).unwrap();
+        let buf = t.backend().buffer().clone();
+        let row: String = (0..8).map(|x| buf[(x, 2)].symbol().to_string()).collect();
+        // border, the selected block, ice, the target
+        assert_eq!(row, "│<>  ()│");
+        let row: String = (0..100).map(|x| buf[(x, 5)].symbol().to_string()).collect();
+        assert!(row.contains("pushes: 0"), "{row}");
+    }
+}
