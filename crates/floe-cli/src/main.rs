@@ -81,6 +81,8 @@ enum Command {
     /// Generate ice block levels with Kluiver's retrograde generator; every level verified
     /// by exact search (fewest pushes, least difficulty, optimal solutions, reachable states).
     Generate(cmd::create::GenerateArgs),
+    /// Draw a level of any game as an SVG picture.
+    Render(cmd::pictures::RenderArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -322,6 +324,8 @@ struct SolveArgs {
     /// Ice Tower: accept arrows and dispensers, with floe's documented semantics.
     #[arg(long)]
     dynamic: bool,
+    #[command(flatten)]
+    picture: cmd::pictures::SolutionPictureArgs,
     #[command(flatten)]
     limits: LimitArgs,
     /// One JSON document on standard output.
@@ -585,6 +589,7 @@ fn main() -> ExitCode {
         Command::Experiment(a) => cmd::solitaire::experiment(a),
         Command::Image(a) => cmd::create::image(a),
         Command::Generate(a) => cmd::create::generate(a),
+        Command::Render(a) => cmd::pictures::render(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

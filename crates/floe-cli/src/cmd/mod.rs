@@ -10,6 +10,7 @@
 mod analysis;
 pub mod create;
 pub mod icetower;
+pub mod pictures;
 pub mod pushpush;
 pub mod solitaire;
 mod solving;
