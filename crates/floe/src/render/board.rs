@@ -30,7 +30,6 @@ use crate::games::icetower::{self, Block, End, Tile, Tower};
 use crate::games::pushpush::{self, Board as PpBoard, Variant};
 use crate::games::solitaire::{boxoff, fujisan, pretzel, AnyMove, Challenge};
 use crate::grid::{Dir, Pos, Push};
-use std::fmt::Write as _;
 
 /// What a cell is, apart from the pieces on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1297,7 +1296,9 @@ fn arrow_start(arrow: &Arrow, g: &Geo) -> (f64, f64) {
 
 /// Numbers at the arrows' starts; moves starting at the same point share one label ("1,5").
 fn draw_numbers(doc: &mut Doc, arrows: &[(usize, &Arrow)], g: &Geo) {
-    let mut labels: Vec<((i64, i64), (f64, f64), Vec<usize>)> = Vec::new();
+    // (rounded position, position, move numbers)
+    type Label = ((i64, i64), (f64, f64), Vec<usize>);
+    let mut labels: Vec<Label> = Vec::new();
     for &(n, a) in arrows {
         let p = arrow_start(a, g);
         let key = ((p.0 * 100.0).round() as i64, (p.1 * 100.0).round() as i64);
@@ -1524,7 +1525,6 @@ pub fn animated_svg(story: &Story, style: &Style) -> String {
     for act in &story.acts {
         all.extend(act.added.iter().copied());
     }
-    let mut anim = String::new();
     for p in &all {
         // (time, cell-position in pixels) keyframes and visibility changes
         let born = story
@@ -1580,15 +1580,14 @@ pub fn animated_svg(story: &Story, style: &Style) -> String {
         }
         let (x, y) = frames[0].1;
         let start_opacity = if born.is_some() { " opacity=\"0\"" } else { "" };
-        anim.clear();
-        let _ = write!(
-            anim,
-            "<g class=\"{}\" transform=\"translate({},{})\"{start_opacity}>\n",
+        doc.open_group(
             piece_class(p.kind),
-            fmt_coord(x),
-            fmt_coord(y)
+            &format!(
+                " transform=\"translate({},{})\"{start_opacity}",
+                fmt_coord(x),
+                fmt_coord(y)
+            ),
         );
-        doc.raw(&anim);
         piece_shapes(&mut doc, p.kind, s);
         if frames.len() > 1 {
             frames.push((total, frames.last().expect("non-empty").1));

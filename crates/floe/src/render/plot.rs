@@ -2562,7 +2562,7 @@ impl HeatMap {
         let left = 28.0 + y_text + if self.y_label.is_empty() { 0.0 } else { 20.0 };
         let top = if self.title.is_empty() { 16.0 } else { 40.0 };
         let bottom = 40.0 + if self.x_label.is_empty() { 0.0 } else { 18.0 };
-        let right = 110.0;
+        let right = 120.0;
         let pw = (self.width - left - right).max(20.0);
         let ph = (self.height - top - bottom).max(20.0);
         let (cw, ch) = (pw / nc as f64, ph / nr as f64);
@@ -2668,7 +2668,7 @@ impl HeatMap {
             );
         }
         // the colour bar (legend)
-        let bx = left + pw + 24.0;
+        let bx = left + pw + 18.0;
         let steps = 40;
         let bh = ph / steps as f64;
         doc.open_group("legend", "");
@@ -2703,7 +2703,7 @@ impl HeatMap {
             );
         }
         if !self.value_label.is_empty() {
-            let (x, y) = (bx + 84.0, top + ph / 2.0);
+            let (x, y) = (bx + 80.0, top + ph / 2.0);
             doc.text(
                 "legend-label",
                 x,
