@@ -1469,9 +1469,13 @@ fn slide_time(cells: usize) -> f64 {
     (0.08 * cells as f64).clamp(0.25, 0.7)
 }
 
+/// A key time (fraction of the loop) precise to a hundredth of a second: four decimals for
+/// loops up to 100 s, more for long solutions.
 fn key(t: f64, total: f64) -> String {
-    let v = ((t / total).clamp(0.0, 1.0) * 10_000.0).round() as i64;
-    let s = format!("{}.{:04}", v / 10_000, v % 10_000);
+    let digits = ((total.max(1.0) * 100.0).log10().ceil() as usize).clamp(4, 9);
+    let unit = 10_i64.pow(digits as u32);
+    let v = ((t / total).clamp(0.0, 1.0) * unit as f64).round() as i64;
+    let s = format!("{}.{:0digits$}", v / unit, v % unit);
     let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
     if s.is_empty() {
         "0".into()
@@ -1654,6 +1658,9 @@ mod tests {
         assert_eq!(key(1.0, 4.0), "0.25");
         assert_eq!(key(4.0, 4.0), "1");
         assert_eq!(key(1.0, 3.0), "0.3333");
+        // a long loop keeps a hundredth of a second apart
+        assert_eq!(key(1.0, 1621.0), "0.000617");
+        assert_ne!(key(100.25, 1621.0), key(100.5, 1621.0));
     }
 
     #[test]
