@@ -223,8 +223,36 @@ fn solutions_as_frames() {
     golden("solve-pushpush-frames.svg", &pp.text);
 }
 
+/// Every animation element has as many values as key times, key times start at 0, never go
+/// back, and (for motion) end at 1.
+fn check_animations(svg: &Svg) {
+    let doc = roxmltree::Document::parse(&svg.text).unwrap();
+    for n in doc.descendants() {
+        if !(n.has_tag_name("animate") || n.has_tag_name("animateTransform")) {
+            continue;
+        }
+        let values = n.attribute("values").unwrap().split(';').count();
+        let keys: Vec<f64> = n
+            .attribute("keyTimes")
+            .unwrap()
+            .split(';')
+            .map(|k| k.parse().unwrap())
+            .collect();
+        assert_eq!(values, keys.len());
+        assert_eq!(keys[0], 0.0);
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+        if n.attribute("calcMode") != Some("discrete") {
+            assert_eq!(*keys.last().unwrap(), 1.0);
+        }
+        assert_eq!(n.attribute("repeatCount"), Some("indefinite"));
+    }
+}
+
 #[test]
 fn solutions_animated() {
+    for text in [ICE, PUSHPUSH, TOWER, BOXOFF, PRETZEL, FUJISAN] {
+        check_animations(&solve_svg(text, &["--animate"]).0);
+    }
     // every piece that moves has one animateTransform; the total duration is shared
     let (ice, _) = solve_svg(ICE, &["--animate"]);
     assert_eq!(ice.count("animateTransform", ""), 2);
