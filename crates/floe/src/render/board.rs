@@ -1513,7 +1513,17 @@ pub fn animated_svg(story: &Story, style: &Style) -> String {
         let t = HOLD_START + i as f64 * PER_MOVE + MOVE_AT;
         for &(at, gr) in &act.ground {
             let (x, y) = g.cell(at);
-            let when = t + slide_time(1) * 0.5;
+            // when the sliding block reaches the cell
+            let when = act
+                .slides
+                .iter()
+                .find_map(|(_, path)| {
+                    path.iter().position(|&c| c == at).map(|j| {
+                        let steps = path.len().saturating_sub(1).max(1) as f64;
+                        t + slide_time(path.len().saturating_sub(1)) * j as f64 / steps
+                    })
+                })
+                .unwrap_or(t + slide_time(1));
             doc.open_group("change", " opacity=\"0\"");
             draw_ground(&mut doc, gr, x, y, s, "");
             doc.raw(&format!(
@@ -1678,5 +1688,31 @@ mod tests {
         assert_eq!(count(&f, "g", "frame"), 2);
         let m = animated_svg(&story, &st);
         assert_eq!(count(&m, "animateTransform", ""), 1);
+    }
+
+    #[test]
+    fn a_dispenser_block_appears_and_puts_out_the_fire_when_it_gets_there() {
+        let t = icetower::parse("#######\n#@+  *#\n#######\n", "t", "t").unwrap();
+        let story = tower_story(&t, &[Push::new(Pos::new(1, 2), Dir::Right)]).unwrap();
+        let act = &story.acts[0];
+        assert_eq!(act.added.len(), 1);
+        assert_eq!(act.removed, vec![act.added[0].id]);
+        assert_eq!(act.ground, vec![((1, 5), Ground::Ice)]);
+        assert_eq!(act.slides[0].1, vec![(1, 2), (1, 3), (1, 4), (1, 5)]);
+        let scenes = story.scenes();
+        assert_eq!(scenes[1].blocks(), 0);
+        assert_eq!(
+            scenes[1].ground[cell_index(&scenes[1], (1, 5))],
+            Ground::Ice
+        );
+        // 1 s held, the slide starts 0.25 s into the move and takes 0.25 s for 3 cells: the
+        // fire goes out at 1.5 s of a 4 s loop
+        let svg = animated_svg(&story, &Style::default());
+        assert!(svg.contains("keyTimes=\"0;0.375;1\""), "{svg}");
+        assert_eq!(count(&svg, "g", "change"), 1);
+    }
+
+    fn cell_index(s: &Scene, (r, c): (usize, usize)) -> usize {
+        r * s.cols + c
     }
 }
