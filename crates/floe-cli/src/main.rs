@@ -86,6 +86,8 @@ enum Command {
     /// question limited to 2,000,000 positions and 2 s unless --max-states/--timeout say
     /// otherwise). With --keys, play a key script without a terminal and print the end state.
     Play(PlayArgs),
+    /// Draw a level of any game as an SVG picture.
+    Render(cmd::pictures::RenderArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -327,6 +329,8 @@ struct SolveArgs {
     /// Ice Tower: accept arrows and dispensers, with floe's documented semantics.
     #[arg(long)]
     dynamic: bool,
+    #[command(flatten)]
+    picture: cmd::pictures::SolutionPictureArgs,
     #[command(flatten)]
     limits: LimitArgs,
     /// One JSON document on standard output.
@@ -618,6 +622,7 @@ fn main() -> ExitCode {
         Command::Image(a) => cmd::create::image(a),
         Command::Generate(a) => cmd::create::generate(a),
         Command::Play(a) => cmd::play::play(a),
+        Command::Render(a) => cmd::pictures::render(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

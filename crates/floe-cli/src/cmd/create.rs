@@ -4,9 +4,10 @@
 use super::*;
 use clap::Args;
 use floe::games::ice::format::write_floe;
-use floe::generate::image::{board_svg, census, draw, finished, DrawLimits, Witness};
+use floe::generate::image::{census, draw, finished, DrawLimits, Witness};
 use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
 use floe::generate::Picture;
+use floe::render::board::{board_svg, ice_scene, Style};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -78,9 +79,11 @@ pub fn image(a: ImageArgs) -> Result<Done, Error> {
             .map_err(Error::from)
             .map(|mut v| (v.remove(0), ()))?;
         let end = finished(&level, &report.moves)?;
-        std::fs::write(svg, board_svg(&end)).map_err(|e| Error::Io {
-            path: svg.display().to_string(),
-            source: e,
+        std::fs::write(svg, board_svg(&ice_scene(&end, ""), &Style::default())).map_err(|e| {
+            Error::Io {
+                path: svg.display().to_string(),
+                source: e,
+            }
         })?;
     }
     if a.json {

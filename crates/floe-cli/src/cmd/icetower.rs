@@ -131,6 +131,12 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
     } else {
         print_human(&t, &r);
     }
+    super::pictures::solution_picture(
+        &a.picture,
+        r.status == tower::Status::Solved,
+        a.json,
+        || floe::render::board::tower_story(&t, &r.moves),
+    )?;
     Ok(match r.status {
         tower::Status::Limit(_) => Done::NoAnswer,
         _ => Done::Answered,

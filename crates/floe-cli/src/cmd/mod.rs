@@ -12,6 +12,7 @@ mod analysis;
 pub mod create;
 pub mod icetower;
 pub mod play;
+pub mod pictures;
 pub mod pushpush;
 pub mod solitaire;
 mod solving;

@@ -8,7 +8,7 @@ use floe::games::pushpush::census::{
     census as run_census, Census, CensusOptions, CensusOutcome, DIFFICULTY_BIN, DIFFICULTY_BINS,
 };
 use floe::games::pushpush::{self as pp, Difficulty, Search, Variant};
-use floe::render::plot::{BarChart, BarSeries};
+use floe::render::plot::{BarChart, BarSeries, HeatMap};
 use floe::search::Outcome;
 
 pub(super) fn variant_of(k: Option<usize>) -> Variant {
@@ -160,6 +160,10 @@ pub fn solve(a: &SolveArgs) -> Result<Done, Error> {
             }
         }
     }
+    let solved = matches!(r.outcome, Outcome::Solved(_));
+    super::pictures::solution_picture(&a.picture, solved, a.json, || {
+        floe::render::board::pushpush_story(&board, variant, moves, &name)
+    })?;
     Ok(match r.outcome {
         Outcome::Limit(_) => Done::NoAnswer,
         _ => Done::Answered,
@@ -597,66 +601,65 @@ fn write_svgs(c: &Census, path: &Path) -> Result<(), Error> {
             c.by_pushes.iter().map(|&n| n as f64),
         ))
         .save(sibling("pushes"))?;
-    // Figure 14: pushes against blocks, one stacked bar per number of blocks
-    let mut chart = BarChart::new(format!("{title}: fewest pushes by number of blocks"))
+    // Figure 14: fewest pushes against blocks, coloured by the number of boards
+    HeatMap::new(format!("{title}: fewest pushes by number of blocks"))
         .x_label("blocks")
-        .y_label("solvable boards")
-        .integer_bins(0, blocks.len() as i64 - 1);
-    for d in 0..c.by_pushes.len() {
-        chart = chart.series(BarSeries::new(
-            format!("{d} pushes"),
-            blocks
-                .iter()
-                .map(|r| r.by_pushes.get(d).copied().unwrap_or(0) as f64),
-        ));
-    }
-    chart.stacked().save(sibling("pushes-by-blocks"))?;
+        .y_label("fewest pushes")
+        .value_label("solvable boards (logarithmic colours)")
+        .columns(blocks.iter().map(|r| r.blocks.to_string()).collect())
+        .rows((0..c.by_pushes.len()).map(|d| d.to_string()).collect())
+        .values(
+            (0..c.by_pushes.len())
+                .map(|d| {
+                    blocks
+                        .iter()
+                        .map(|r| r.by_pushes.get(d).copied().unwrap_or(0) as f64)
+                        .collect()
+                })
+                .collect(),
+        )
+        .log_scale()
+        .save(sibling("pushes-by-blocks"))?;
     if let Some(d) = &c.difficulty {
-        // Figures 13 and 15: each bar is one number of pushes (blocks), split into difficulty
-        // bands, as shares of its boards (the thesis colours dots by share)
-        let bands = 5;
-        let per = DIFFICULTY_BINS / bands;
-        let band_shares = |rows: &[&Vec<u64>]| -> Vec<Vec<f64>> {
-            (0..bands)
-                .map(|band| {
-                    rows.iter()
+        // Figures 13 and 15: difficulty (bins of DIFFICULTY_BIN) against fewest pushes and
+        // against blocks; each column coloured by the share of its boards in each bin
+        let shares = |cols: &[&Vec<u64>]| -> Vec<Vec<f64>> {
+            (0..DIFFICULTY_BINS)
+                .map(|bin| {
+                    cols.iter()
                         .map(|bins| {
                             let total: u64 = bins.iter().sum();
-                            let part: u64 = bins[band * per..(band + 1) * per].iter().sum();
                             if total == 0 {
                                 0.0
                             } else {
-                                100.0 * part as f64 / total as f64
+                                100.0 * bins[bin] as f64 / total as f64
                             }
                         })
                         .collect()
                 })
                 .collect()
         };
-        let label = |band: usize| {
-            let lo = (band * per) as f64 * DIFFICULTY_BIN;
-            format!("difficulty {lo:.0}–{:.0}", lo + per as f64 * DIFFICULTY_BIN)
-        };
+        let bin_labels: Vec<String> = (0..DIFFICULTY_BINS)
+            .map(|b| format!("{:.1}", b as f64 * DIFFICULTY_BIN))
+            .collect();
         let by_pushes: Vec<&Vec<u64>> = d.by_pushes.iter().skip(1).collect();
-        let mut chart = BarChart::new(format!("{title}: difficulty by fewest pushes"))
+        HeatMap::new(format!("{title}: difficulty by fewest pushes"))
             .x_label("fewest pushes")
-            .y_label("share of the boards (%)")
-            .integer_bins(1, max_d)
-            .y_range(0.0, 100.0);
-        for (band, shares) in band_shares(&by_pushes).into_iter().enumerate() {
-            chart = chart.series(BarSeries::new(label(band), shares));
-        }
-        chart.stacked().save(sibling("difficulty-by-pushes"))?;
+            .y_label("difficulty (lower end of the bin)")
+            .value_label("share of the column's boards (%)")
+            .columns((1..=max_d).map(|p| p.to_string()).collect())
+            .rows(bin_labels.clone())
+            .values(shares(&by_pushes))
+            .save(sibling("difficulty-by-pushes"))?;
         let by_blocks: Vec<&Vec<u64>> = blocks.iter().map(|r| &d.by_blocks[r.blocks]).collect();
-        let mut chart = BarChart::new(format!("{title}: difficulty by number of blocks"))
+        HeatMap::new(format!("{title}: difficulty by number of blocks"))
             .x_label("blocks")
-            .y_label("share of the boards needing a push (%)")
-            .integer_bins(0, blocks.len() as i64 - 1)
-            .y_range(0.0, 100.0);
-        for (band, shares) in band_shares(&by_blocks).into_iter().enumerate() {
-            chart = chart.series(BarSeries::new(label(band), shares));
-        }
-        chart.stacked().save(sibling("difficulty-by-blocks"))?;
+            .y_label("difficulty (lower end of the bin)")
+            .value_label("share of the column's boards (%)")
+            .columns(blocks.iter().map(|r| r.blocks.to_string()).collect())
+            .rows(bin_labels)
+            .values(shares(&by_blocks))
+            .save(sibling("difficulty-by-blocks"))?;
     }
     Ok(())
 }

@@ -249,6 +249,9 @@ pub fn solve(a: &SolveArgs, game: Game) -> Result<Done, Error> {
             ),
         }
     }
+    super::pictures::solution_picture(&a.picture, solved, a.json, || {
+        floe::render::board::challenge_story(&challenge, &r.moves, &name)
+    })?;
     Ok(match r.status {
         sol::Status::Limit(_) => Done::NoAnswer,
         _ => Done::Answered,
@@ -374,6 +377,9 @@ fn solve_random(a: &SolveArgs, c: &Challenge, name: &str) -> Result<Done, Error>
             );
         }
     }
+    super::pictures::solution_picture(&a.picture, solved, a.json, || {
+        floe::render::board::challenge_story(c, &moves, name)
+    })?;
     Ok(if solved {
         Done::Answered
     } else {

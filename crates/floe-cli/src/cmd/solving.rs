@@ -96,6 +96,9 @@ pub fn solve(a: SolveArgs) -> Result<Done, Error> {
         outln!("{}", describe(&p));
         print_solution(&p, &r, a.boards);
     }
+    super::pictures::solution_picture(&a.picture, r.status == Status::Solved, a.json, || {
+        floe::render::board::ice_story(&p.level, p.rule, &r.moves, &p.name)
+    })?;
     Ok(match r.status {
         Status::Limit(_) => Done::NoAnswer,
         _ => Done::Answered,
@@ -183,6 +186,9 @@ fn solve_random(a: &SolveArgs, p: &Picked) -> Result<Done, Error> {
             human_time(std::time::Duration::from_secs_f64(r.elapsed_secs))
         );
     }
+    super::pictures::solution_picture(&a.picture, r.solved, a.json, || {
+        floe::render::board::ice_story(&p.level, p.rule, &r.moves, &p.name)
+    })?;
     Ok(if r.solved {
         Done::Answered
     } else {

@@ -1163,51 +1163,6 @@ fn placeable_masks(board: &DrawingBoard, mask: usize) -> Vec<usize> {
     found
 }
 
-/// An SVG picture of a level: ice light blue, normal floor beige, walls black, blocks blue,
-/// targets crossed.
-pub fn board_svg(level: &Level) -> String {
-    let s = 16;
-    let (w, h) = (level.cols() * s, level.rows() * s);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n"
-    );
-    for p in level.positions() {
-        let (x, y) = (p.col * s, p.row * s);
-        let fill = match level.cell(p) {
-            Cell::Ice | Cell::Target => "#e8f4fb",
-            Cell::Floor => "#e9dcc0",
-            Cell::Wall => "#222222",
-        };
-        out.push_str(&format!(
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\" fill=\"{fill}\" stroke=\"#c8d6df\" stroke-width=\"0.5\"/>\n"
-        ));
-        if level.cell(p) == Cell::Target {
-            out.push_str(&format!(
-                "<path d=\"M{} {} l{} {} M{} {} l{} -{}\" stroke=\"#000\" stroke-width=\"1\"/>\n",
-                x + 4,
-                y + 4,
-                s - 8,
-                s - 8,
-                x + 4,
-                y + s - 4,
-                s - 8,
-                s - 8
-            ));
-        }
-        if level.has_block(p) {
-            out.push_str(&format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"2\" fill=\"#2f7fd1\"/>\n",
-                x + 1,
-                y + 1,
-                s - 2,
-                s - 2
-            ));
-        }
-    }
-    out.push_str("</svg>\n");
-    out
-}
-
 /// The board after `moves` (which must replay) from `level` under `walk`.
 pub fn finished(level: &Level, moves: &[Push]) -> Result<Level, Error> {
     replay(level, WalkRule::Walk, moves)

@@ -1,3 +1,5 @@
-//! SVG pictures: plots (and, later, boards and solutions).
+//! SVG pictures: plots, board pictures and solutions drawn on boards.
 
+pub mod board;
 pub mod plot;
+pub mod svg;
