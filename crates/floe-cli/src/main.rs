@@ -81,6 +81,12 @@ enum Command {
     /// Generate ice block levels with Kluiver's retrograde generator; every level verified
     /// by exact search (fewest pushes, least difficulty, optimal solutions, reachable states).
     Generate(cmd::create::GenerateArgs),
+    /// Learned predictors for PushPush boards: datasets, training, evaluation.
+    #[command(subcommand)]
+    Learn(cmd::learn::LearnCommand),
+    /// Predict a PushPush board's solvability, fewest pushes and difficulty with a trained
+    /// model.
+    Predict(cmd::learn::PredictArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -558,6 +564,7 @@ pub enum Done {
 }
 
 fn main() -> ExitCode {
+    floe_learn::settle_threads();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -585,6 +592,10 @@ fn main() -> ExitCode {
         Command::Experiment(a) => cmd::solitaire::experiment(a),
         Command::Image(a) => cmd::create::image(a),
         Command::Generate(a) => cmd::create::generate(a),
+        Command::Learn(cmd::learn::LearnCommand::Data(a)) => cmd::learn::data(a),
+        Command::Learn(cmd::learn::LearnCommand::Train(a)) => cmd::learn::train(a),
+        Command::Learn(cmd::learn::LearnCommand::Eval(a)) => cmd::learn::eval(a),
+        Command::Predict(a) => cmd::learn::predict(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

@@ -6,10 +6,12 @@
 //! - [`analysis`]: analyze, profile, patterns, bench-solvers.
 //! - [`pushpush`], [`icetower`], [`solitaire`]: solving the other games (`solve --game`),
 //!   the PushPush census and the solitaire experiments.
+//! - [`learn`]: datasets, training, evaluation and prediction with floe-learn.
 
 mod analysis;
 pub mod create;
 pub mod icetower;
+pub mod learn;
 pub mod pushpush;
 pub mod solitaire;
 mod solving;
