@@ -418,20 +418,24 @@ impl Net {
             .iter()
             .map(|h| vec![vec![0.0; h.classes()]; xs.len()])
             .collect();
-        for chunk_start in (0..xs.len()).step_by(4096) {
-            let chunk = &xs[chunk_start..(chunk_start + 4096).min(xs.len())];
-            for p in &perms {
-                let moved: Vec<Example> = chunk.iter().map(|e| permute(e, p)).collect();
-                let x = encode(self.spec.arch, rows, cols, &moved)?;
-                let logits = self.forward(&x, rows, cols).map_err(ml)?;
-                for (k, l) in logits.iter().enumerate() {
-                    let probs = candle_nn::ops::softmax_last_dim(l)
-                        .and_then(|t| t.to_vec2::<f32>())
-                        .map_err(ml)?;
-                    for (i, row) in probs.into_iter().enumerate() {
-                        for (s, v) in sum[k][chunk_start + i].iter_mut().zip(row) {
-                            *s += v / perms.len() as f32;
-                        }
+        // every image of every board of a chunk in one batch
+        let per = (4096 / perms.len()).max(1);
+        for chunk_start in (0..xs.len()).step_by(per) {
+            let chunk = &xs[chunk_start..(chunk_start + per).min(xs.len())];
+            let moved: Vec<Example> = perms
+                .iter()
+                .flat_map(|p| chunk.iter().map(move |e| permute(e, p)))
+                .collect();
+            let x = encode(self.spec.arch, rows, cols, &moved)?;
+            let logits = self.forward(&x, rows, cols).map_err(ml)?;
+            for (k, l) in logits.iter().enumerate() {
+                let probs = candle_nn::ops::softmax_last_dim(l)
+                    .and_then(|t| t.to_vec2::<f32>())
+                    .map_err(ml)?;
+                for (j, row) in probs.into_iter().enumerate() {
+                    let i = chunk_start + j % chunk.len();
+                    for (s, v) in sum[k][i].iter_mut().zip(row) {
+                        *s += v / perms.len() as f32;
                     }
                 }
             }
