@@ -4,10 +4,12 @@
 //! ```text
 //! # floe-learn dataset 1
 //! # rows 4 cols 4 seed 7 split-seed 7 variant PushPush-1
-//! split	board	pushes	difficulty	class
-//! train	@$--/-$.-/----/$---	1	2.500000	0000…
-//! test	@$$-/$.--/----/----	-1	-	0000…
+//! split→board→pushes→difficulty→class
+//! train→@$--/-$.-/----/$---→1→2.500000→0000…
+//! test→@$$-/$.--/----/----→-1→-→0000…
 //! ```
+//!
+//! (`→` stands for a tab.)
 //!
 //! One board per line after the header: the split (`train`, `val`, `test`), the board's rows
 //! in the level format joined by `/`, the fewest pushes (`-1` when unsolvable), the thesis's

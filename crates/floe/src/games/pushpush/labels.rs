@@ -62,7 +62,7 @@ pub fn class_key(board: &Board) -> Result<u128, Error> {
     let walk = super::validate::walkable(board);
     let mut blocks = 0u32;
     let mut region = 0u32;
-    for i in 0..n {
+    for (i, &walkable) in walk.iter().enumerate() {
         let p = Pos::new(i / cols, i % cols);
         if board.is_wall(p) {
             return Err(Error::invalid("class keys take boards without walls"));
@@ -70,7 +70,7 @@ pub fn class_key(board: &Board) -> Result<u128, Error> {
         if board.has_block(p) {
             blocks |= 1 << i;
         }
-        if walk[i] {
+        if walkable {
             region |= 1 << i;
         }
     }
@@ -96,7 +96,7 @@ pub fn class_key(board: &Board) -> Result<u128, Error> {
 /// the robot's and `blocks` the block set over the cells other than the robot's (n ≤ 32).
 pub fn board_count(rows: usize, cols: usize) -> u64 {
     let n = (rows * cols) as u64;
-    n * (n - 1) << (n - 1)
+    (n * (n - 1)) << (n - 1)
 }
 
 /// The board with index `index` in the order of [`board_count`].
@@ -115,12 +115,10 @@ pub fn board_at(rows: usize, cols: usize, index: u64) -> Result<Board, Error> {
     }
     let pos = |i: usize| Pos::new(i / cols, i % cols);
     let mut b = Board::new(rows, cols, pos(robot), pos(target))?;
-    let mut k = 0;
-    for i in (0..n).filter(|&i| i != robot) {
+    for (k, i) in (0..n).filter(|&i| i != robot).enumerate() {
         if blocks >> k & 1 == 1 {
             b.set_block(pos(i), true)?;
         }
-        k += 1;
     }
     Ok(b)
 }
@@ -166,8 +164,8 @@ mod tests {
         let k = class_key(&b).unwrap();
         // the robot moved within its region
         let walk = crate::games::pushpush::validate::walkable(&b);
-        for i in 0..16 {
-            if walk[i] && i != b.index(b.target()) {
+        for (i, &w) in walk.iter().enumerate() {
+            if w && i != b.index(b.target()) {
                 let mut m = b.clone();
                 m.set_robot(Pos::new(i / 4, i % 4)).unwrap();
                 assert_eq!(class_key(&m).unwrap(), k);
