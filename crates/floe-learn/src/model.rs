@@ -44,6 +44,13 @@ pub enum Arch {
 }
 
 impl Arch {
+    /// The input encoding it reads, as named in model files.
+    pub fn encoding(self) -> &'static str {
+        match self {
+            Arch::Fnn => "cells-robot-target",
+            Arch::Cnn | Arch::Fcn => "one-hot-4",
+        }
+    }
     /// The name on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
@@ -448,8 +455,8 @@ impl Net {
         self.vars.all_vars().iter().map(|v| v.elem_count()).sum()
     }
 
-    /// The model file: magic, format version, a JSON header (spec, tensor names and shapes,
-    /// `info`), then the tensors as little-endian f32 in the header's order.
+    /// The model file: magic, format version, a JSON header (input encoding, spec, tensor
+    /// names and shapes, `info`), then the tensors as little-endian f32 in the header's order.
     pub fn to_bytes(&self, info: &serde_json::Value) -> Result<Vec<u8>, Error> {
         let data = self.vars.data().lock().expect("the weights' lock");
         let mut names: Vec<&String> = data.keys().collect();
@@ -462,6 +469,7 @@ impl Net {
             })
             .collect();
         let header = serde_json::to_vec(&Header {
+            encoding: Some(self.spec.arch.encoding().to_string()),
             spec: self.spec.clone(),
             tensors,
             info: info.clone(),
@@ -502,6 +510,17 @@ impl Net {
             .ok_or_else(|| bad("the header is cut short"))?;
         let header: Header =
             serde_json::from_slice(body).map_err(|e| bad(&format!("bad header: {e}")))?;
+        let encoding = header
+            .encoding
+            .as_deref()
+            .unwrap_or(header.spec.arch.encoding());
+        if encoding != header.spec.arch.encoding() {
+            return Err(bad(&format!(
+                "input encoding `{encoding}`; this floe gives a {} model `{}`",
+                header.spec.arch.name(),
+                header.spec.arch.encoding()
+            )));
+        }
         let net = Net::build(header.spec, VarMap::new())?;
         let mut at = 16 + len;
         {
@@ -560,6 +579,11 @@ struct TensorInfo {
 
 #[derive(Serialize, Deserialize)]
 struct Header {
+    /// `cells-robot-target`: per cell 1 for a block, then the robot's and the target's cell
+    /// numbers (FNN); `one-hot-4`: per cell block, robot, target, empty floor (CNN, FCN).
+    /// Absent: the architecture's.
+    #[serde(default)]
+    encoding: Option<String>,
     spec: Spec,
     tensors: Vec<TensorInfo>,
     info: serde_json::Value,

@@ -282,6 +282,19 @@ mod tests {
             v[8] = 9; // version
             let e = Net::from_bytes(&v).err().unwrap().to_string();
             assert!(e.contains("version 9"), "{e}");
+            // an encoding the architecture does not read
+            let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+            let mut header: serde_json::Value =
+                serde_json::from_slice(&bytes[16..16 + len]).unwrap();
+            assert_eq!(header["encoding"], spec.arch.encoding());
+            header["encoding"] = serde_json::json!("pixels");
+            let h = serde_json::to_vec(&header).unwrap();
+            let mut swapped = bytes[..12].to_vec();
+            swapped.extend_from_slice(&(h.len() as u32).to_le_bytes());
+            swapped.extend_from_slice(&h);
+            swapped.extend_from_slice(&bytes[16 + len..]);
+            let e = Net::from_bytes(&swapped).err().unwrap().to_string();
+            assert!(e.contains("input encoding `pixels`"), "{e}");
         }
         // the same seed gives the same weights
         let s = Spec::thesis_cnn(4, 4, vec![Head::Solvable]);
