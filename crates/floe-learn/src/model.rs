@@ -134,7 +134,7 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// The thesis's FNN (figure 17 has two hidden layers of 64).
+    /// The thesis's FNN: two hidden layers of 64 (its Figure 17 gives the shape, not the sizes).
     pub fn thesis_fnn(rows: usize, cols: usize, heads: Vec<Head>) -> Spec {
         Spec {
             arch: Arch::Fnn,
