@@ -88,6 +88,12 @@ enum Command {
     Play(PlayArgs),
     /// Draw a level of any game as an SVG picture.
     Render(cmd::pictures::RenderArgs),
+    /// Learned predictors for PushPush boards: datasets, training, evaluation.
+    #[command(subcommand)]
+    Learn(cmd::learn::LearnCommand),
+    /// Predict a PushPush board's solvability, fewest pushes and difficulty with a trained
+    /// model.
+    Predict(cmd::learn::PredictArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -594,6 +600,7 @@ pub enum Done {
 }
 
 fn main() -> ExitCode {
+    floe_learn::settle_threads();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -623,6 +630,10 @@ fn main() -> ExitCode {
         Command::Generate(a) => cmd::create::generate(a),
         Command::Play(a) => cmd::play::play(a),
         Command::Render(a) => cmd::pictures::render(a),
+        Command::Learn(cmd::learn::LearnCommand::Data(a)) => cmd::learn::data(a),
+        Command::Learn(cmd::learn::LearnCommand::Train(a)) => cmd::learn::train(a),
+        Command::Learn(cmd::learn::LearnCommand::Eval(a)) => cmd::learn::eval(a),
+        Command::Predict(a) => cmd::learn::predict(a),
     };
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

@@ -7,12 +7,15 @@
 //! - [`pushpush`], [`icetower`], [`solitaire`]: solving the other games (`solve --game`),
 //!   the PushPush census and the solitaire experiments.
 //! - [`play`]: `floe play`, in the terminal or from a key script.
+//! - [`pictures`]: `floe render` and the solution pictures of `floe solve --svg`.
+//! - [`learn`]: datasets, training, evaluation and prediction with floe-learn.
 
 mod analysis;
 pub mod create;
 pub mod icetower;
-pub mod play;
+pub mod learn;
 pub mod pictures;
+pub mod play;
 pub mod pushpush;
 pub mod solitaire;
 mod solving;

@@ -275,6 +275,13 @@ impl Geo {
     }
 }
 
+/// The symmetries of a `rows × cols` rectangle as cell permutations (`map[cell]` = image of
+/// `cell`, row-major; identity first): 8 for a square, 4 otherwise. The census counts its
+/// classes up to these.
+pub fn symmetries(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    Geo::new(rows, cols).symmetries()
+}
+
 /// A cell permutation applied to `u32` masks a byte at a time.
 struct Perm {
     table: [[u32; 256]; 4],

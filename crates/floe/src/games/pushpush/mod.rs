@@ -7,10 +7,13 @@
 //! - [`validate`]: an independent replay that names the first illegal push.
 //! - [`solve`](mod@solve): fewest pushes (checked by the replay) and the thesis's difficulty.
 //! - [`census`]: every board of a size classified at once.
+//! - [`labels`]: one board's exact labels (fewest pushes, difficulty) and its equivalence
+//!   class, for learning.
 
 pub mod board;
 pub mod census;
 pub mod engine;
+pub mod labels;
 pub mod solve;
 pub mod validate;
 
