@@ -721,5 +721,10 @@ pub fn demo(a: DemoArgs) -> Result<Done, Error> {
     outln!(
         "     floe census pushpush --rows 5 --cols 5   (every 5×5 PushPush board, a few minutes)"
     );
+    outln!(
+        "     floe play levels/zelda.txt --level TPIBC1   (play it in the terminal; h for a hint)"
+    );
+    outln!("     floe solve levels/zelda.txt --level TPIBC1 --svg tpibc1.svg --animate");
+    outln!("     floe image levels/images/smiley.txt   (a picture drawn with ice blocks)");
     Ok(Done::Answered)
 }
