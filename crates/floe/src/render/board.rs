@@ -1347,8 +1347,8 @@ fn cell_size(sc: &Scene, style: &Style) -> f64 {
     }
 }
 
-/// A picture of a board.
-pub fn board_svg(sc: &Scene, style: &Style) -> String {
+/// A document sized for the board of `sc`, with coordinates if asked, and its geometry.
+fn framed_doc(sc: &Scene, style: &Style) -> (Doc, Geo) {
     let s = cell_size(sc, style);
     let m = margin(style, s);
     let pad = 4.0;
@@ -1365,30 +1365,24 @@ pub fn board_svg(sc: &Scene, style: &Style) -> String {
     if style.coords {
         draw_coords(&mut doc, sc, &g);
     }
+    (doc, g)
+}
+
+/// A document holding the board of `sc` (with coordinates if asked), and its geometry.
+fn board_doc(sc: &Scene, style: &Style) -> (Doc, Geo) {
+    let (mut doc, g) = framed_doc(sc, style);
     draw_board(&mut doc, sc, &g);
-    doc.finish()
+    (doc, g)
+}
+
+/// A picture of a board.
+pub fn board_svg(sc: &Scene, style: &Style) -> String {
+    board_doc(sc, style).0.finish()
 }
 
 /// The start with every move as a numbered arrow.
 pub fn arrows_svg(story: &Story, style: &Style) -> String {
-    let sc = &story.start;
-    let s = cell_size(sc, style);
-    let m = margin(style, s);
-    let pad = 4.0;
-    let g = Geo {
-        x: pad + m,
-        y: pad + m,
-        s,
-    };
-    let mut doc = Doc::new(
-        2.0 * pad + m + sc.cols as f64 * s,
-        2.0 * pad + m + sc.rows as f64 * s,
-        &sc.title,
-    );
-    if style.coords {
-        draw_coords(&mut doc, sc, &g);
-    }
-    draw_board(&mut doc, sc, &g);
+    let (mut doc, g) = board_doc(&story.start, style);
     let arrows: Vec<(usize, &Arrow)> = story
         .acts
         .iter()
@@ -1487,25 +1481,11 @@ fn key(t: f64, total: f64) -> String {
 /// The solution played by SMIL animation in a loop.
 pub fn animated_svg(story: &Story, style: &Style) -> String {
     let sc = &story.start;
-    let s = cell_size(sc, style);
-    let m = margin(style, s);
-    let pad = 4.0;
-    let g = Geo {
-        x: pad + m,
-        y: pad + m,
-        s,
-    };
     let n = story.acts.len();
     let total = HOLD_START + n as f64 * PER_MOVE + HOLD_END;
     let dur = format!("{}s", fmt_coord(total));
-    let mut doc = Doc::new(
-        2.0 * pad + m + sc.cols as f64 * s,
-        2.0 * pad + m + sc.rows as f64 * s,
-        &sc.title,
-    );
-    if style.coords {
-        draw_coords(&mut doc, sc, &g);
-    }
+    let (mut doc, g) = framed_doc(sc, style);
+    let s = g.s;
     draw_grounds(&mut doc, sc, &g);
     // cells that change: the new ground drawn on top, shown from the moment it changes
     doc.open_group("changes", "");
