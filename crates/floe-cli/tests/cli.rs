@@ -57,6 +57,16 @@ fn u(v: &Value) -> u64 {
         .unwrap_or_else(|| panic!("expected a whole number, found {v}"))
 }
 
+/// The block changes of a solve or verify document (Kluiver's difficulty's parts).
+fn changes_of(doc: &Value) -> u64 {
+    u(&doc["difficulty"]["block_changes"])
+}
+
+/// The difficulty's value of a solve or verify document.
+fn difficulty_of(doc: &Value) -> u64 {
+    u(&doc["difficulty"]["value"])
+}
+
 /// The moves of a JSON document as (row, col, dir) triples.
 fn moves_of(doc: &Value) -> Vec<(u64, u64, String)> {
     doc["moves"]
@@ -184,28 +194,39 @@ fn solve_json_contract() {
         .code(0)
         .json();
     for key in [
+        "game",
+        "level",
+        "params",
+        "algorithm",
         "solved",
         "status",
-        "pushes",
-        "block_changes",
-        "difficulty",
+        "limit",
         "moves",
+        "length",
+        "pushes",
+        "difficulty",
+        "lower_bound",
         "states",
+        "expanded",
         "seconds",
+        "details",
     ] {
         assert!(doc.get(key).is_some(), "solve --json lacks {key:?}: {doc}");
     }
+    assert_eq!(doc["game"], "ice");
+    assert_eq!(doc["length"], doc["pushes"]);
+    assert_eq!(doc["difficulty"]["measure"], "kluiver");
     assert_eq!(doc["level"], "OOSSAS");
-    assert_eq!(doc["rules"], "free");
+    assert_eq!(doc["params"]["rules"], "free");
     assert_eq!(doc["algorithm"], "bfs");
-    assert_eq!(doc["factor"], 5);
+    assert_eq!(doc["difficulty"]["factor"], 5);
     assert_eq!(doc["solved"], true);
     assert_eq!(doc["status"], "solved");
     assert!(doc["limit"].is_null());
     let pushes = u(&doc["pushes"]);
-    let changes = u(&doc["block_changes"]);
+    let changes = changes_of(&doc);
     assert_eq!(pushes, 9);
-    assert_eq!(u(&doc["difficulty"]), pushes + 5 * changes);
+    assert_eq!(difficulty_of(&doc), pushes + 5 * changes);
     assert!(u(&doc["states"]) > 0);
     let seconds = doc["seconds"].as_f64().expect("seconds is a number");
     assert!((0.0..60.0).contains(&seconds));
@@ -253,7 +274,7 @@ fn fewest_pushes_by_name_and_by_number() {
             assert_eq!(doc["moves"].as_array().unwrap().len() as u64, *pushes);
             assert_eq!(
                 simulate(&boards[i], &moves_of(doc)),
-                Ok((u(&doc["block_changes"]), true)),
+                Ok((changes_of(doc), true)),
                 "{name}: an independent replay"
             );
         }
@@ -282,13 +303,9 @@ fn least_difficulty_figures() {
         .code(0)
         .json();
         assert_eq!(doc["algorithm"], "difficulty");
-        assert_eq!(doc["factor"], 5);
+        assert_eq!(doc["difficulty"]["factor"], 5);
         assert_eq!(
-            [
-                u(&doc["difficulty"]),
-                u(&doc["pushes"]),
-                u(&doc["block_changes"])
-            ],
+            [difficulty_of(&doc), u(&doc["pushes"]), changes_of(&doc)],
             [difficulty, pushes, changes],
             "{name}: difficulty / pushes / block changes at factor 5"
         );
@@ -324,11 +341,7 @@ fn kluiver_files_auto_detected_and_forced() {
             .code(0)
             .json();
         assert_eq!(
-            [
-                u(&dif["difficulty"]),
-                u(&dif["pushes"]),
-                u(&dif["block_changes"])
-            ],
+            [difficulty_of(&dif), u(&dif["pushes"]), changes_of(&dif)],
             [difficulty, dpushes, dchanges],
             "{name}"
         );
@@ -368,32 +381,28 @@ fn difficulty_uses_the_factor() {
     let five = at("5", "bfs");
     let two = at("2", "bfs");
     let zero = at("0", "bfs");
-    assert_eq!(two["factor"], 2);
+    assert_eq!(two["difficulty"]["factor"], 2);
     // breadth-first search does not look at the factor: the same solution, scored differently
     assert_eq!(five["moves"], two["moves"]);
-    let (p, c) = (u(&two["pushes"]), u(&two["block_changes"]));
+    let (p, c) = (u(&two["pushes"]), changes_of(&two));
     assert_eq!(p, 10);
-    assert_eq!(u(&two["difficulty"]), p + 2 * c);
-    assert_eq!(u(&five["difficulty"]), p + 5 * c);
-    assert_eq!(u(&zero["difficulty"]), p);
+    assert_eq!(difficulty_of(&two), p + 2 * c);
+    assert_eq!(difficulty_of(&five), p + 5 * c);
+    assert_eq!(difficulty_of(&zero), p);
 
     // least difficulty at factor 0 is fewest pushes; at factor 5 the spec's 29 / 14 / 3
     let d0 = at("0", "difficulty");
-    assert_eq!(u(&d0["difficulty"]), 10);
+    assert_eq!(difficulty_of(&d0), 10);
     assert_eq!(u(&d0["pushes"]), 10);
     let d5 = at("5", "difficulty");
     assert_eq!(
-        [
-            u(&d5["difficulty"]),
-            u(&d5["pushes"]),
-            u(&d5["block_changes"])
-        ],
+        [difficulty_of(&d5), u(&d5["pushes"]), changes_of(&d5)],
         [29, 14, 3]
     );
     // at factor 2 the least difficulty can be no more than either solution scored at 2
     let d2 = at("2", "difficulty");
-    let best2 = u(&d2["difficulty"]);
-    assert_eq!(best2, u(&d2["pushes"]) + 2 * u(&d2["block_changes"]));
+    let best2 = difficulty_of(&d2);
+    assert_eq!(best2, u(&d2["pushes"]) + 2 * changes_of(&d2));
     assert!(best2 <= p + 2 * c);
     assert!(best2 <= 14 + 2 * 3);
 }
@@ -413,7 +422,7 @@ fn solutions_verify_in_every_form() {
                 assert_eq!(v["solved"], true, "{name} {algo}: {v}");
                 assert!(v["error"].is_null());
                 assert_eq!(v["pushes"], solved["pushes"]);
-                assert_eq!(v["block_changes"], solved["block_changes"]);
+
                 assert_eq!(v["difficulty"], solved["difficulty"]);
                 assert_eq!(v["level"], name);
             };
@@ -477,7 +486,7 @@ fn verify_human_output_and_text_moves_with_comments() {
     )
     .code(0);
     assert!(
-        out.stdout.contains("all 10 pushes are legal"),
+        out.stdout.contains("10 pushes, every one legal"),
         "{}",
         out.stdout
     );
@@ -501,11 +510,8 @@ fn verify_human_output_and_text_moves_with_comments() {
     )
     .code(0)
     .json();
-    assert_eq!(v["factor"], 2);
-    assert_eq!(
-        u(&v["difficulty"]),
-        u(&v["pushes"]) + 2 * u(&v["block_changes"])
-    );
+    assert_eq!(v["difficulty"]["factor"], 2);
+    assert_eq!(difficulty_of(&v), u(&v["pushes"]) + 2 * changes_of(&v));
 }
 
 #[test]
@@ -540,14 +546,14 @@ fn broken_move_lists_name_the_illegal_push() {
         &broken.path(),
         "--json",
     ])
-    .code(0)
+    .code(2)
     .json();
     assert_eq!(v["valid"], false);
     assert_eq!(v["solved"], false);
     let err = &v["error"];
-    assert_eq!(err["move"], 4, "1-based index of the illegal push: {v}");
+    assert_eq!(err["index"], 4, "1-based index of the illegal push: {v}");
     assert_eq!(
-        err["push"],
+        err["move"],
         serde_json::json!({"row": 1, "col": 1, "dir": "up"})
     );
     let reason = err["reason"].as_str().expect("a reason");
@@ -561,13 +567,16 @@ fn broken_move_lists_name_the_illegal_push() {
         "--moves",
         &broken.path(),
     ])
-    .code(0);
+    .code(2);
     assert!(
-        human
-            .stdout
-            .contains("push 4 (row 1, col 1, up) is illegal"),
+        human.stdout.contains("move 4 ((1, 1) up) is illegal"),
         "{}",
         human.stdout
+    );
+    assert!(
+        human.stderr.contains("move 4 ((1, 1) up) is illegal"),
+        "{}",
+        human.stderr
     );
 
     // a push that does not move its block is no move: the block at (0, 3) is in the top row
@@ -575,10 +584,10 @@ fn broken_move_lists_name_the_illegal_push() {
         &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-", "--json"],
         b"0 3 up\n",
     )
-    .code(0)
+    .code(2)
     .json();
     assert_eq!(v["valid"], false);
-    assert_eq!(v["error"]["move"], 1);
+    assert_eq!(v["error"]["index"], 1);
     assert!(v["error"]["reason"]
         .as_str()
         .unwrap()
@@ -589,9 +598,9 @@ fn broken_move_lists_name_the_illegal_push() {
         &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-", "--json"],
         b"3 0 right\n3 3 left\n",
     )
-    .code(0)
+    .code(2)
     .json();
-    assert_eq!(v["error"]["move"], 2);
+    assert_eq!(v["error"]["index"], 2);
     assert!(v["error"]["reason"]
         .as_str()
         .unwrap()
@@ -932,9 +941,7 @@ fn zelda_to_kluiver_and_back_keeps_the_boards() {
         v.as_array()
             .unwrap()
             .iter()
-            .map(|l| {
-                serde_json::json!([l["index"], l["rows"], l["cols"], l["blocks"], l["targets"]])
-            })
+            .map(|l| serde_json::json!([l["index"], l["rows"], l["cols"], l["description"]]))
             .collect()
     };
     let a = strip(floe(&["levels", &zelda(), "--json"]).code(0).json());
@@ -1174,18 +1181,16 @@ fn levels_lists_the_zelda_rooms() {
     for (i, (l, (name, _, _, _))) in levels.iter().zip(ROOMS).enumerate() {
         assert_eq!(u(&l["index"]), i as u64 + 1);
         assert_eq!(l["title"], name);
+        assert_eq!(l["name"], name);
+        assert_eq!(l["game"], "ice");
         assert!(u(&l["rows"]) > 0 && u(&l["cols"]) > 0);
-        assert!(u(&l["blocks"]) >= 1 && u(&l["targets"]) >= 1);
+        assert_eq!(l["params"]["rules"], "free");
     }
     let ossas = &levels[2];
+    assert_eq!([u(&ossas["rows"]), u(&ossas["cols"])], [11, 15]);
     assert_eq!(
-        [
-            u(&ossas["rows"]),
-            u(&ossas["cols"]),
-            u(&ossas["blocks"]),
-            u(&ossas["targets"])
-        ],
-        [11, 15, 3, 3]
+        ossas["description"],
+        "11×15 board, 3 blocks, 3 targets, rules free"
     );
 
     let out = floe(&["levels", &zelda()]).code(0);
@@ -1420,7 +1425,7 @@ fn randomised_solvers_are_seeded() {
     let a = run("7");
     let b = run("7");
     assert_eq!(a["moves"], b["moves"]);
-    assert_eq!(a["solver"]["name"], "mc");
+    assert_eq!(a["details"]["solver"]["name"], "mc");
     if a["solved"] == true {
         assert!(u(&a["pushes"]) >= 7);
     }
@@ -1456,7 +1461,7 @@ fn randomised_solvers_are_seeded() {
     .code(0)
     .json();
     assert_eq!(u(&doc["runs"]), 5);
-    assert_eq!(u(&doc["optimum"]["fewest_pushes"]["pushes"]), 7);
+    assert_eq!(u(&doc["optimum"]["fewest_moves"]["length"]), 7);
     assert!(doc["success_rate"].as_f64().unwrap() >= 0.0);
     floe(&["bench-solvers", &zelda(), "-l", "STST2", "--algo", "bfs"]).code(2);
 }

@@ -181,7 +181,7 @@ fn generate_same_seed_same_file_and_headers_match_the_solver() {
         .code(0)
         .json();
         assert!(header(&text, k, "least difficulty")
-            .starts_with(&format!("{} (factor 5)", dif["difficulty"])));
+            .starts_with(&format!("{} (factor 5)", dif["difficulty"]["value"])));
     }
 }
 

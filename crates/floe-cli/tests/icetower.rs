@@ -7,10 +7,15 @@
 mod common;
 
 use common::*;
-use floe::games::icetower::{load, replay};
+use floe::games::icetower::{parse, replay, Tower};
 use floe::grid::Push;
 use serde_json::Value;
 use std::path::Path;
+
+fn load(path: &Path) -> Result<Tower, floe::ParseError> {
+    let text = std::fs::read_to_string(path).unwrap();
+    parse(&text, &path.display().to_string(), "t")
+}
 
 fn level(name: &str) -> String {
     path_str(&root().join("../shared/levels/qits-icetower").join(name))
@@ -81,16 +86,17 @@ fn moves_are_map_coordinates_of_the_pushed_block() {
 
 #[test]
 fn human_output_shows_every_board() {
-    let r = floe(&["solve", &level("c99-2"), "--game", "icetower"]).code(0);
+    let r = floe(&["solve", &level("c99-2"), "--game", "icetower", "--boards"]).code(0);
+    // sizes are rows × columns, as for every game
     assert!(
         r.stdout
-            .starts_with("c99-2: 20×14 map, 2 ice blocks, 2 golden blocks, 6 fires\n"),
+            .starts_with("c99-2: 14×20 map, 2 ice blocks, 2 golden blocks, 6 fires\n"),
         "{}",
         r.stdout
     );
     // the default search for Ice Tower is A*
     assert!(
-        r.stdout.contains("solved (A*): 7 pushes at fewest"),
+        r.stdout.contains("solved (fewest pushes, A*): 7 pushes"),
         "{}",
         r.stdout
     );
@@ -105,6 +111,12 @@ fn human_output_shows_every_board() {
     let board_lines = r.stdout.lines().filter(|l| l.starts_with("    #")).count();
     assert_eq!(board_lines, 8 * 14, "{}", r.stdout);
     assert!(r.stdout.contains("puts out"));
+    // without --boards only the pushes
+    let r = floe(&["solve", &level("c99-2"), "--game", "icetower"]).code(0);
+    assert_eq!(
+        r.stdout.lines().filter(|l| l.starts_with("    #")).count(),
+        0
+    );
     let r = floe(&["solve", &level("qits003"), "--game", "icetower"]).code(0);
     assert!(r.stdout.contains("no solution"), "{}", r.stdout);
 }
@@ -243,7 +255,7 @@ fn dynamic_elements_need_the_flag() {
     .code(0)
     .json();
     assert_eq!(doc["pushes"], 1);
-    assert_eq!(doc["engine"], "plain");
+    assert_eq!(doc["details"]["engine"], "plain");
     let f = temp("dispenser", "#####\n#@+*#\n#####\n");
     floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
     let doc = floe(&[

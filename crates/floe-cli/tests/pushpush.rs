@@ -66,11 +66,7 @@ fn game_line_selects_the_rules_and_the_flag_does_too() {
     assert_eq!(u(&doc["pushes"]), 1);
     // without either, the file is read as ice blocks, where '@' and '.' mean other things
     let human = floe(&["solve", &with_line.path()]).code(0);
-    assert!(
-        human.stdout.contains("solved in 1 push"),
-        "{}",
-        human.stdout
-    );
+    assert!(human.stdout.contains("): 1 push,"), "{}", human.stdout);
 }
 
 #[test]
@@ -255,10 +251,10 @@ fn verify_replays_and_names_the_illegal_push() {
         &moves.path(),
         "--json",
     ])
-    .code(0)
+    .code(2)
     .json();
     assert_eq!(doc["valid"], false);
-    assert_eq!(u(&doc["error"]["move"]), 2);
+    assert_eq!(u(&doc["error"]["index"]), 2);
     assert!(doc["error"]["reason"]
         .as_str()
         .unwrap()
@@ -274,5 +270,9 @@ fn verify_replays_and_names_the_illegal_push() {
         &moves.path(),
     ])
     .code(0);
-    assert!(out.stdout.contains("can NOT reach"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("the level is NOT solved"),
+        "{}",
+        out.stdout
+    );
 }

@@ -4,10 +4,10 @@
 //! Run: `cargo bench -p floe --bench icetower`. Figures are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use floe::bits::Bits;
-use floe::games::icetower::{
-    load, solve, with_tower, Algorithm, SolveOptions, TowerPuzzle, TowerTask,
-};
+use floe::game::{solve_typed, Engine, SolveOptions, Task};
+use floe::games::icetower::game::Level;
+use floe::games::icetower::{parse, with_tower, IceTower};
+use floe::grid::Push;
 use floe::search::{self, Limits};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -19,28 +19,29 @@ fn level(name: &str) -> floe::games::icetower::Tower {
         "/../../../shared/levels/qits-icetower"
     ))
     .join(name);
-    load(&p).unwrap()
+    let text = std::fs::read_to_string(&p).unwrap();
+    parse(&text, &p.display().to_string(), name).unwrap()
 }
 
 fn solving(c: &mut Criterion) {
     let mut g = c.benchmark_group("icetower solve");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for (name, algorithm, pushes) in [
-        ("w21", Algorithm::AStar, 21),
-        ("w21", Algorithm::Bfs, 21),
-        ("c99", Algorithm::AStar, 12),
-        ("qits001", Algorithm::AStar, 10),
-        ("c99-2", Algorithm::AStar, 7),
+        ("w21", "astar", 21),
+        ("w21", "bfs", 21),
+        ("c99", "astar", 12),
+        ("qits001", "astar", 10),
+        ("c99-2", "astar", 7),
     ] {
-        let t = level(name);
-        let o = SolveOptions {
-            algorithm,
-            ..SolveOptions::default()
+        let l = Level {
+            tower: level(name),
+            dynamic: false,
         };
+        let o = SolveOptions::default().algorithm(algorithm);
         g.bench_function(format!("{name} {algorithm}"), |b| {
             b.iter(|| {
-                let r = solve(black_box(&t), &o).unwrap();
-                assert_eq!(r.pushes(), Some(pushes));
+                let r = solve_typed(IceTower, black_box(&l), &o).unwrap();
+                assert_eq!(r.pushes, Some(pushes));
             })
         });
     }
@@ -50,9 +51,9 @@ fn solving(c: &mut Criterion) {
 /// Breadth-first search without pruning, for comparison (c99: 2.9 million positions).
 fn exhaustive(c: &mut Criterion) {
     struct Plain;
-    impl TowerTask for Plain {
+    impl Task<Push> for Plain {
         type Output = Option<u64>;
-        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Option<u64> {
+        fn run<E: Engine<Public = Push>>(self, p: &E) -> Option<u64> {
             search::bfs(p, &Limits::none()).cost
         }
     }

@@ -1,9 +1,11 @@
 //! PushPush hot paths: the census (every board of a size) and solving one board.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use floe::game::{solve_typed, SolveOptions};
 use floe::games::pushpush::board::parse;
 use floe::games::pushpush::census::{census, CensusOptions, CensusOutcome};
-use floe::games::pushpush::{difficulty, solve, SolveOptions, Variant};
+use floe::games::pushpush::game::Level;
+use floe::games::pushpush::{difficulty, PushPush, Variant};
 use std::hint::black_box;
 
 fn census_4x4(c: &mut Criterion) {
@@ -32,13 +34,21 @@ fn one_board(c: &mut Criterion) {
     let hardest_5x5 = parse("$-$--\n-$-$$\n$.$$@\n-$-$$\n$-$--\n", "bench")
         .unwrap()
         .remove(0);
+    let level = Level {
+        board: hardest_5x5.clone(),
+        variant: Variant::default(),
+    };
+    let no_difficulty = SolveOptions {
+        difficulty: false,
+        ..SolveOptions::default()
+    };
     let mut g = c.benchmark_group("pushpush board");
     g.bench_function("solve hardest 5x5 (13 pushes)", |b| {
         b.iter(|| {
             black_box(
-                solve(&hardest_5x5, &SolveOptions::default())
+                solve_typed(PushPush, &level, &no_difficulty)
                     .unwrap()
-                    .pushes(),
+                    .pushes,
             )
         })
     });

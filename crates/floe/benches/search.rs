@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use floe::analysis::reach::reach_empty;
-use floe::games::ice::{self, format, Algorithm, Level, SolveOptions, WalkRule};
+use floe::games::ice::{self, format, Level, WalkRule};
 use floe::search::Limits;
 use std::hint::black_box;
 use std::time::Duration;
@@ -39,23 +39,20 @@ fn enumeration(c: &mut Criterion) {
 fn solving(c: &mut Criterion) {
     let mut g = c.benchmark_group("solve");
     for (name, algorithm) in [
-        ("OOSSAS", Algorithm::Bfs),
-        ("OOSSAS", Algorithm::Difficulty),
-        ("TPIBC3", Algorithm::Bfs),
-        ("TPIBC3", Algorithm::Difficulty),
-        ("MCTOD", Algorithm::Bfs),
-        ("MCTOD", Algorithm::AStar),
-        ("MCTOD", Algorithm::Difficulty),
+        ("OOSSAS", "bfs"),
+        ("OOSSAS", "difficulty"),
+        ("TPIBC3", "bfs"),
+        ("TPIBC3", "difficulty"),
+        ("MCTOD", "bfs"),
+        ("MCTOD", "astar"),
+        ("MCTOD", "difficulty"),
     ] {
         let level = zelda(name);
-        let opts = SolveOptions {
-            algorithm,
-            ..SolveOptions::default()
-        };
+        let limits = Limits::none();
         g.bench_function(format!("{name} {algorithm}"), |b| {
             b.iter_batched(
-                || opts.clone(),
-                |o| ice::solve(black_box(&level), &o).unwrap(),
+                || limits.clone(),
+                |l| ice::solve(black_box(&level), WalkRule::Free, algorithm, 5, &l).unwrap(),
                 BatchSize::SmallInput,
             )
         });

@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use floe::analysis::experiment::challenge;
-use floe::games::solitaire::{self, random_playout_challenge, Algorithm, Challenge};
+use floe::games::solitaire::Challenge;
 use floe::generate::{Setup, Size};
 use floe::search::Limits;
 use rand::SeedableRng;
@@ -20,21 +20,16 @@ fn batch(size: Size, setup: Setup, n: u64) -> Vec<Challenge> {
 }
 
 /// States stored by `algorithm` over the batch.
-fn states(cs: &[Challenge], algorithm: Algorithm) -> u64 {
+fn states(cs: &[Challenge], algorithm: Option<&str>) -> u64 {
     cs.iter()
-        .map(|c| {
-            solitaire::solve(c, algorithm, &Limits::none())
-                .unwrap()
-                .stats
-                .states
-        })
+        .map(|c| c.solve(algorithm, &Limits::none()).unwrap().states)
         .sum()
 }
 
 fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("exact");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
-    let cases: [(&str, Size, Setup, u64, Algorithm); 9] = [
+    let cases: [(&str, Size, Setup, u64, Option<&str>); 9] = [
         (
             "boxoff 4x6x4 shuffled, 100 challenges, dfs",
             Size::BoxOff {
@@ -44,7 +39,7 @@ fn exact(c: &mut Criterion) {
             },
             Setup::Shuffled,
             100,
-            Algorithm::Auto,
+            None,
         ),
         (
             "boxoff 4x6x4 shuffled, 100 challenges, bfs",
@@ -55,7 +50,7 @@ fn exact(c: &mut Criterion) {
             },
             Setup::Shuffled,
             100,
-            Algorithm::Bfs,
+            Some("bfs"),
         ),
         (
             "boxoff 4x6x4 ltiles, 100 challenges, dfs",
@@ -66,7 +61,7 @@ fn exact(c: &mut Criterion) {
             },
             Setup::LTiles,
             100,
-            Algorithm::Auto,
+            None,
         ),
         (
             "boxoff 6x6x6 ltiles, 20 challenges, dfs",
@@ -77,42 +72,42 @@ fn exact(c: &mut Criterion) {
             },
             Setup::LTiles,
             20,
-            Algorithm::Auto,
+            None,
         ),
         (
             "pretzel 4x4 shuffled, 100 challenges, bfs",
             Size::Pretzel { suits: 4, ranks: 4 },
             Setup::Shuffled,
             100,
-            Algorithm::Auto,
+            None,
         ),
         (
             "pretzel 4x9 shuffled, 20 challenges, bfs",
             Size::Pretzel { suits: 4, ranks: 9 },
             Setup::Shuffled,
             20,
-            Algorithm::Auto,
+            None,
         ),
         (
             "pretzel 4x9 sequential, 20 challenges, bfs",
             Size::Pretzel { suits: 4, ranks: 9 },
             Setup::Sequential,
             20,
-            Algorithm::Auto,
+            None,
         ),
         (
             "fujisan shuffled, 100 challenges, astar",
             Size::Fujisan,
             Setup::Shuffled,
             100,
-            Algorithm::Auto,
+            None,
         ),
         (
             "fujisan shuffled, 100 challenges, bfs",
             Size::Fujisan,
             Setup::Shuffled,
             100,
-            Algorithm::Bfs,
+            Some("bfs"),
         ),
     ];
     for (name, size, setup, n, algorithm) in cases {
@@ -121,7 +116,7 @@ fn exact(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 for c in &cs {
-                    black_box(solitaire::solve(black_box(c), algorithm, &Limits::none()).unwrap());
+                    black_box(black_box(c).solve(algorithm, &Limits::none()).unwrap());
                 }
             })
         });
@@ -154,7 +149,7 @@ fn playouts(c: &mut Criterion) {
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
             b.iter(|| {
                 for c in &cs {
-                    black_box(random_playout_challenge(c, 1000, &mut rng));
+                    black_box(c.random_playout(1000, &mut rng));
                 }
             })
         });

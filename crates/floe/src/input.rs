@@ -1,12 +1,8 @@
-//! Reading level files: UTF-8 text with a clear error, `-` for standard input.
+//! Reading level files: UTF-8 text with a clear error, `-` for standard input; picking a
+//! level of a file by number or title.
 
 use crate::error::{Error, ParseError};
 use std::path::Path;
-use std::sync::OnceLock;
-
-/// Standard input, read once: every reader of `-` sees the same bytes (a command may look at
-/// a file twice, e.g. for its `Game:` line and then for its levels).
-static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
 
 /// Reads a text file (`-` reads standard input) and returns its text, without a leading byte
 /// order mark, and the name to use in messages. Text that is not UTF-8 gives a
@@ -14,20 +10,10 @@ static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
 pub fn read_text(path: &Path) -> Result<(String, String), Error> {
     let (bytes, name) = if path.as_os_str() == "-" {
         let name = "<stdin>".to_string();
-        let read = STDIN.get_or_init(|| {
-            let mut b = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
-                .map(|_| b)
-                .map_err(|e| e.to_string())
-        });
-        match read {
-            Ok(b) => (b.clone(), name),
-            Err(m) => {
-                return Err(Error::Io {
-                    path: name,
-                    source: std::io::Error::other(m.clone()),
-                })
-            }
+        let mut b = Vec::new();
+        match std::io::Read::read_to_end(&mut std::io::stdin(), &mut b) {
+            Ok(_) => (b, name),
+            Err(source) => return Err(Error::Io { path: name, source }),
         }
     } else {
         let name = path.display().to_string();
@@ -72,9 +58,9 @@ fn position(before: &[u8]) -> (usize, usize) {
 pub fn select_titled<'a, T>(
     items: &'a [T],
     sel: &str,
-    title: impl Fn(&T) -> Option<&str>,
+    title: impl Fn(&T) -> Option<String>,
 ) -> Result<(usize, &'a T), Error> {
-    let name = |i: usize| title(&items[i]).map_or_else(|| format!("level {}", i + 1), String::from);
+    let name = |i: usize| title(&items[i]).unwrap_or_else(|| format!("level {}", i + 1));
     if let Ok(n) = sel.trim().parse::<usize>() {
         return match n.checked_sub(1).and_then(|i| items.get(i).map(|l| (i, l))) {
             Some(x) => Ok(x),
@@ -87,7 +73,7 @@ pub fn select_titled<'a, T>(
     }
     let want = sel.trim().to_lowercase();
     let matches: Vec<usize> = (0..items.len())
-        .filter(|&i| title(&items[i]).map(str::to_lowercase).as_deref() == Some(want.as_str()))
+        .filter(|&i| title(&items[i]).map(|t| t.to_lowercase()).as_deref() == Some(want.as_str()))
         .collect();
     match matches[..] {
         [i] => Ok((i, &items[i])),

@@ -15,12 +15,14 @@
 pub mod analysis;
 pub mod bits;
 mod error;
+pub mod game;
 pub mod games;
 pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod play;
 pub mod render;
+pub mod scene;
 pub mod search;
 
 pub use error::{Error, ParseError};

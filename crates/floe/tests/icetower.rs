@@ -5,12 +5,10 @@
 //! Levels are read from `../shared/levels/qits-icetower/`. h49 is in `icetower_h49.rs`
 //! (ignored: minutes of search).
 
-use floe::bits::Bits;
-use floe::games::icetower::{
-    load, parse, replay, solve, with_tower, Algorithm, Block, PlainPuzzle, SolveOptions,
-    SolveReport, Status, Tile, Tower, TowerPuzzle, TowerTask,
-};
-use floe::grid::Pos;
+use floe::game::{solve_typed, Engine, SolveOptions, SolveReport, Status, Task};
+use floe::games::icetower::game::Level as TowerLevel;
+use floe::games::icetower::{parse, replay, with_tower, Block, IceTower, PlainPuzzle, Tile, Tower};
+use floe::grid::{Pos, Push};
 use floe::search::{self, Limits, Outcome};
 use proptest::prelude::*;
 use std::path::PathBuf;
@@ -21,32 +19,36 @@ fn qits(name: &str) -> Tower {
         "/../../../shared/levels/qits-icetower"
     ))
     .join(name);
-    load(&path).unwrap()
+    let text = std::fs::read_to_string(&path).unwrap();
+    parse(&text, &path.display().to_string(), name).unwrap()
 }
 
-fn run(t: &Tower, algorithm: Algorithm) -> SolveReport {
-    let o = SolveOptions {
-        algorithm,
-        ..SolveOptions::default()
+fn run(t: &Tower, algorithm: &str) -> SolveReport {
+    let level = TowerLevel {
+        tower: t.clone(),
+        dynamic: false,
     };
-    solve(t, &o).unwrap()
+    solve_typed(
+        IceTower,
+        &level,
+        &SolveOptions::default().algorithm(algorithm),
+    )
+    .unwrap()
 }
 
 fn text(s: &str) -> Tower {
     parse(s, "t", "t").unwrap()
 }
 
-/// Fewest pushes, checked against the replay.
+/// Fewest pushes (the report's solution is replayed by the game face already).
 fn pushes(r: &SolveReport) -> Option<usize> {
     match r.status {
         Status::Solved => {
-            let rep = r.replay.as_ref().unwrap();
-            assert!(rep.solved);
-            assert_eq!(rep.steps.len(), r.moves.len());
+            assert_eq!(r.length, Some(r.moves.len() as u64));
             Some(r.moves.len())
         }
         Status::Unsolvable => None,
-        Status::Limit(l) => panic!("stopped by {l}"),
+        s => panic!("stopped: {s:?} {:?}", r.limit),
     }
 }
 
@@ -56,33 +58,33 @@ fn pushes(r: &SolveReport) -> Option<usize> {
 
 #[test]
 fn spec_reference_figures() {
-    assert_eq!(pushes(&run(&qits("w21"), Algorithm::AStar)), Some(21));
-    assert_eq!(pushes(&run(&qits("c99-2"), Algorithm::AStar)), Some(7));
-    assert_eq!(pushes(&run(&qits("qits002"), Algorithm::AStar)), Some(8));
-    assert_eq!(pushes(&run(&qits("qits003"), Algorithm::AStar)), None);
+    assert_eq!(pushes(&run(&qits("w21"), "astar")), Some(21));
+    assert_eq!(pushes(&run(&qits("c99-2"), "astar")), Some(7));
+    assert_eq!(pushes(&run(&qits("qits002"), "astar")), Some(8));
+    assert_eq!(pushes(&run(&qits("qits003"), "astar")), None);
 }
 
 #[test]
 fn w21_by_breadth_first_search_too() {
     // BFS proves 21 with no help from the bound (dead positions are still pruned)
-    assert_eq!(pushes(&run(&qits("w21"), Algorithm::Bfs)), Some(21));
+    assert_eq!(pushes(&run(&qits("w21"), "bfs")), Some(21));
 }
 
 #[test]
 fn the_other_qits_levels() {
     // floe's figures (proved optimal by A*; c99-2 and qits002 also agree with BFS below)
-    assert_eq!(pushes(&run(&qits("c99"), Algorithm::AStar)), Some(12));
-    assert_eq!(pushes(&run(&qits("c99-1"), Algorithm::AStar)), Some(7));
-    assert_eq!(pushes(&run(&qits("qits001"), Algorithm::AStar)), Some(10));
+    assert_eq!(pushes(&run(&qits("c99"), "astar")), Some(12));
+    assert_eq!(pushes(&run(&qits("c99-1"), "astar")), Some(7));
+    assert_eq!(pushes(&run(&qits("qits001"), "astar")), Some(10));
 }
 
 #[test]
 fn algorithms_agree_on_small_levels() {
     for name in ["c99-2", "qits002", "c99-1", "qits003"] {
         let t = qits(name);
-        let a = pushes(&run(&t, Algorithm::AStar));
-        assert_eq!(pushes(&run(&t, Algorithm::Bfs)), a, "{name}");
-        assert_eq!(pushes(&run(&t, Algorithm::IdaStar)), a, "{name}");
+        let a = pushes(&run(&t, "astar"));
+        assert_eq!(pushes(&run(&t, "bfs")), a, "{name}");
+        assert_eq!(pushes(&run(&t, "idastar")), a, "{name}");
         let plain = search::bfs(&PlainPuzzle::new(&t), &Limits::none());
         assert_eq!(plain.cost.map(|c| c as usize), a, "{name} plain rules");
     }
@@ -104,50 +106,48 @@ fn qits003_file_reads_only_its_map() {
 fn golden_ice_through_several_fires() {
     // one push puts out all three fires
     let t = text("#########\n#@$ * **#\n#########\n");
-    let r = run(&t, Algorithm::AStar);
+    let r = run(&t, "astar");
     assert_eq!(pushes(&r), Some(1));
-    assert_eq!(r.replay.unwrap().steps[0].fires_out.len(), 3);
+    let rep = replay(&t, &r.moves_of::<Push>()).unwrap();
+    assert_eq!(rep.steps[0].fires_out.len(), 3);
     // two lines of fires: two pushes of the golden block (right, then down)
     let t = text("#######\n#  @  #\n#  $  #\n#  *  #\n#  *  #\n#   **#\n#######\n");
-    assert_eq!(pushes(&run(&t, Algorithm::AStar)), Some(2));
+    assert_eq!(pushes(&run(&t, "astar")), Some(2));
 }
 
 #[test]
 fn golden_ice_resting_on_a_recycler() {
     // the golden block rests on the recycler by the wall, then goes up into the fire
     let t = text("###*#\n#@$-#\n#   #\n#####\n");
-    let r = run(&t, Algorithm::AStar);
+    let r = run(&t, "astar");
     assert_eq!(pushes(&r), Some(2));
-    let rep = r.replay.unwrap();
+    let rep = replay(&t, &r.moves_of::<Push>()).unwrap();
     assert_eq!(rep.boards[0].block(Pos::new(1, 3)), Some(Block::Golden));
     assert_eq!(rep.boards[0].tile(Pos::new(1, 3)), Tile::Recycler);
     // a regular block in its place falls into the recycler: no solution
     let t = text("###*#\n#@%-#\n#   #\n#####\n");
-    assert_eq!(pushes(&run(&t, Algorithm::AStar)), None);
-    assert_eq!(pushes(&run(&t, Algorithm::Bfs)), None);
+    assert_eq!(pushes(&run(&t, "astar")), None);
+    assert_eq!(pushes(&run(&t, "bfs")), None);
 }
 
 #[test]
 fn magician_walled_in_by_fire() {
     let t = text("#######\n#@*%  #\n#######\n");
-    let r = run(&t, Algorithm::AStar);
+    let r = run(&t, "astar");
     assert_eq!(pushes(&r), None);
     // once another block puts out the fire, he gets through
     let t = text("########\n#@%*% *#\n########\n");
-    assert_eq!(pushes(&run(&t, Algorithm::AStar)), Some(2));
+    assert_eq!(pushes(&run(&t, "astar")), Some(2));
 }
 
 #[test]
 fn unsolvable_positions() {
     // more fires than blocks
-    let r = run(&text("######\n#@%**#\n######\n"), Algorithm::AStar);
+    let r = run(&text("######\n#@%**#\n######\n"), "astar");
     assert_eq!(pushes(&r), None);
-    assert!(r.dead_start.is_some(), "proved at the start");
+    assert!(r.details.contains_key("dead"), "proved at the start");
     // a fire in a pocket no block can enter
-    let r = run(
-        &text("#####\n#*###\n# % #\n##@ #\n#####\n"),
-        Algorithm::AStar,
-    );
+    let r = run(&text("#####\n#*###\n# % #\n##@ #\n#####\n"), "astar");
     assert_eq!(pushes(&r), None);
     // the plain rules agree
     for s in [
@@ -163,9 +163,9 @@ fn unsolvable_positions() {
 fn pruning_shrinks_the_search() {
     // the same search without pruning needs more positions (and is still optimal)
     struct Count;
-    impl TowerTask for Count {
+    impl Task<Push> for Count {
         type Output = (Option<u64>, u64);
-        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> (Option<u64>, u64) {
+        fn run<E: Engine<Public = Push>>(self, p: &E) -> (Option<u64>, u64) {
             let r = search::bfs(p, &Limits::none().max_states(3_000_000));
             (r.cost, r.stats.states)
         }
@@ -273,11 +273,12 @@ proptest! {
         let plain = search::bfs(&PlainPuzzle::new(t), &Limits::none().max_states(200_000));
         prop_assume!(!matches!(plain.outcome, Outcome::Limit(_)));
         let want = plain.cost.map(|c| c as usize);
-        for a in [Algorithm::AStar, Algorithm::Bfs, Algorithm::IdaStar] {
+        for a in ["astar", "bfs", "idastar"] {
             let r = run(t, a);
             prop_assert_eq!(pushes(&r), want, "{}", a);
             if let Some(n) = want {
-                prop_assert!(r.start_bound as usize <= n, "bound {} > {}", r.start_bound, n);
+                let bound = r.details["start_bound"].as_u64().unwrap() as usize;
+                prop_assert!(bound <= n, "bound {} > {}", bound, n);
             }
         }
     }
@@ -290,9 +291,9 @@ proptest! {
         let plain = search::enumerate(&PlainPuzzle::new(t), &limits, |_, _| {});
         prop_assume!(plain.limit.is_none());
         struct Space(Limits);
-        impl TowerTask for Space {
+        impl Task<Push> for Space {
             type Output = (u64, Vec<u64>);
-            fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> (u64, Vec<u64>) {
+            fn run<E: Engine<Public = Push>>(self, p: &E) -> (u64, Vec<u64>) {
                 let e = search::enumerate(p, &self.0, |_, _| {});
                 (e.states, e.histogram)
             }
@@ -305,9 +306,9 @@ proptest! {
     /// Every solution replays, push by push, on the plain rules.
     #[test]
     fn solutions_replay(l in levels()) {
-        let r = run(&l.0, Algorithm::AStar);
+        let r = run(&l.0, "astar");
         if r.status == Status::Solved {
-            let rep = replay(&l.0, &r.moves).unwrap();
+            let rep = replay(&l.0, &r.moves_of::<Push>()).unwrap();
             prop_assert!(rep.solved);
         }
     }
@@ -320,9 +321,9 @@ proptest! {
 #[ignore = "seconds to minutes and a large amount of memory"]
 fn w21_without_pruning() {
     struct Plain;
-    impl TowerTask for Plain {
+    impl Task<Push> for Plain {
         type Output = (Option<u64>, u64, f64);
-        fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output {
+        fn run<E: Engine<Public = Push>>(self, p: &E) -> Self::Output {
             let r = search::bfs(p, &Limits::none());
             (r.cost, r.stats.states, r.stats.elapsed.as_secs_f64())
         }

@@ -14,13 +14,13 @@
 //! Failing cases are printed as level text; nothing is written to disk.
 
 use floe::bits::Bits;
+use floe::game::{SolveReport, Status};
 use floe::games::ice::{
-    self, format, replay, with_puzzle, Algorithm, Cell, IcePuzzle, IceTask, Level, SolveOptions,
-    SolveReport, Status, WalkRule, Walking,
+    self, format, replay, with_puzzle, Cell, IcePuzzle, IceTask, Level, WalkRule, Walking,
 };
 use floe::grid::{Dir, Pos, Push};
 use floe::search::{
-    self, count_changes, ChangePenalty, LimitKind, Limits, Outcome, PieceMove, Puzzle, UnitCost,
+    self, count_changes, ChangePenalty, LimitKind, Limits, Outcome, Puzzle, UnitCost,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -254,8 +254,7 @@ impl IceTask for Transitions<'_> {
                 assert_eq!(&p.block_positions(&s), blocks);
                 let mut succ = Vec::new();
                 p.generate(&s, |m, t| {
-                    assert_eq!(m.piece_from(), m.from as u32);
-                    assert_eq!(m.piece_to(), m.to as u32);
+                    assert_eq!(p.piece_moved(&m), Some((m.from as u32, m.to as u32)));
                     succ.push((
                         p.push(&m),
                         p.pos(m.to),
@@ -539,10 +538,7 @@ fn compare_transitions(level: &Level, rule: WalkRule, boards: &[Level]) -> Resul
 
 /// Dijkstra over (state, cell of the block moved last) with cost (difficulty, pushes), every
 /// node expanded: the least (difficulty, pushes) of a solution, if any.
-fn reference_difficulty<P: Puzzle>(p: &P, factor: u64) -> Option<(u64, u64)>
-where
-    P::Move: PieceMove,
-{
+fn reference_difficulty<P: Puzzle>(p: &P, factor: u64) -> Option<(u64, u64)> {
     type Node<S> = (S, Option<u32>);
     let mut index: HashMap<Node<P::State>, usize> = HashMap::new();
     let mut nodes: Vec<Node<P::State>> = Vec::new();
@@ -568,9 +564,10 @@ where
         p.successors(&nodes[n].0, &mut buf);
         let last = nodes[n].1;
         for (m, t) in buf.drain(..) {
-            let change = matches!(last, Some(c) if c != m.piece_from());
+            let (from, to) = p.piece_moved(&m).expect("ice moves move one block");
+            let change = matches!(last, Some(c) if c != from);
             let nd = (d.0 + 1 + if change { factor } else { 0 }, d.1 + 1);
-            let key = (t, Some(m.piece_to()));
+            let key = (t, Some(to));
             let i = match index.get(&key) {
                 Some(&i) => i,
                 None => {
@@ -614,7 +611,10 @@ impl IceTask for Difficulties {
             match &r.outcome {
                 Outcome::Solved(moves) => {
                     let n = moves.len() as u64;
-                    assert_eq!(cost, Some((n + self.factor * count_changes(moves), n)));
+                    assert_eq!(
+                        cost,
+                        Some((n + self.factor * count_changes(p, moves).unwrap(), n))
+                    );
                 }
                 Outcome::Unsolvable => assert_eq!(cost, None),
                 Outcome::Limit(l) => panic!("no limit was set, yet {l}"),
@@ -633,29 +633,33 @@ impl IceTask for Difficulties {
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-fn solve_with(level: &Level, rule: WalkRule, algorithm: Algorithm, factor: u64) -> SolveReport {
-    let options = SolveOptions {
-        algorithm,
-        rule,
-        factor,
-        limits: Limits::none(),
-    };
-    ice::solve(level, &options).unwrap_or_else(|e| panic!("{algorithm} under {rule} failed: {e}"))
+fn solve_with(level: &Level, rule: WalkRule, algorithm: &str, factor: u64) -> SolveReport {
+    ice::solve(level, rule, algorithm, factor, &Limits::none())
+        .unwrap_or_else(|e| panic!("{algorithm} under {rule} failed: {e}"))
+}
+
+/// The replay of a reported solution (solved reports only).
+fn replayed(level: &Level, rule: WalkRule, r: &SolveReport) -> Option<ice::Replay> {
+    (r.status == Status::Solved).then(|| replay(level, rule, &r.moves_of::<Push>()).unwrap())
 }
 
 /// Replays a reported solution independently and checks it solves the level.
 fn check_solution(level: &Level, rule: WalkRule, r: &SolveReport) -> Result<(), TestCaseError> {
     match r.status {
         Status::Solved => {
-            let rep = replay(level, rule, &r.moves)
+            let moves: Vec<Push> = r.moves_of();
+            let rep = replay(level, rule, &moves)
                 .map_err(|e| TestCaseError::fail(format!("{} under {rule}: {e}", r.algorithm)))?;
             prop_assert!(rep.solved, "{} under {rule}: not solved", r.algorithm);
             prop_assert_eq!(rep.pushes(), r.moves.len() as u64);
-            prop_assert_eq!(r.pushes(), Some(rep.pushes()));
-            prop_assert_eq!(r.block_changes(), Some(rep.block_changes()));
+            prop_assert_eq!(r.pushes, Some(rep.pushes()));
+            prop_assert_eq!(
+                r.difficulty_part("block_changes"),
+                Some(rep.block_changes())
+            );
         }
         Status::Unsolvable => prop_assert!(r.moves.is_empty()),
-        Status::Limit(l) => prop_assert!(false, "no limit was set, yet {}", l),
+        s => prop_assert!(false, "no limit was set, yet {:?} {:?}", s, r.limit),
     }
     Ok(())
 }
@@ -674,26 +678,26 @@ fn without_player(level: &Level) -> Level {
 /// solution replays and solves the level.
 fn check_algorithms_agree(level: &Level) -> Result<(), TestCaseError> {
     for rule in RULES {
-        let bfs = solve_with(level, rule, Algorithm::Bfs, 0);
+        let bfs = solve_with(level, rule, "bfs", 0);
         check_solution(level, rule, &bfs)?;
-        let astar = solve_with(level, rule, Algorithm::AStar, 0);
+        let astar = solve_with(level, rule, "astar", 0);
         check_solution(level, rule, &astar)?;
         prop_assert_eq!(astar.status, bfs.status, "astar vs bfs under {}", rule);
-        prop_assert_eq!(astar.pushes(), bfs.pushes(), "astar vs bfs under {}", rule);
+        prop_assert_eq!(astar.pushes, bfs.pushes, "astar vs bfs under {}", rule);
         // IDA* proves unsolvability too (its closure test), without any limit.
-        let ida = solve_with(level, rule, Algorithm::IdaStar, 0);
+        let ida = solve_with(level, rule, "idastar", 0);
         check_solution(level, rule, &ida)?;
         prop_assert_eq!(ida.status, bfs.status, "idastar vs bfs under {}", rule);
-        prop_assert_eq!(ida.pushes(), bfs.pushes(), "idastar vs bfs under {}", rule);
-        let d0 = solve_with(level, rule, Algorithm::Difficulty, 0);
+        prop_assert_eq!(ida.pushes, bfs.pushes, "idastar vs bfs under {}", rule);
+        let d0 = solve_with(level, rule, "difficulty", 0);
         check_solution(level, rule, &d0)?;
         prop_assert_eq!(d0.status, bfs.status);
-        prop_assert_eq!(d0.pushes(), bfs.pushes(), "factor 0 under {}", rule);
+        prop_assert_eq!(d0.pushes, bfs.pushes, "factor 0 under {}", rule);
         for factor in [1, 3, 5] {
-            let d = solve_with(level, rule, Algorithm::Difficulty, factor);
+            let d = solve_with(level, rule, "difficulty", factor);
             check_solution(level, rule, &d)?;
             prop_assert_eq!(d.status, bfs.status);
-            if let (Some(dr), Some(br)) = (&d.replay, &bfs.replay) {
+            if let (Some(dr), Some(br)) = (replayed(level, rule, &d), replayed(level, rule, &bfs)) {
                 prop_assert!(
                     dr.difficulty(factor) <= br.difficulty(factor),
                     "factor {} under {}: difficulty {} above the bfs solution's {}",
@@ -703,7 +707,7 @@ fn check_algorithms_agree(level: &Level) -> Result<(), TestCaseError> {
                     br.difficulty(factor)
                 );
                 prop_assert!(dr.pushes() >= br.pushes());
-                prop_assert_eq!(d.difficulty(), Some(dr.difficulty(factor)));
+                prop_assert_eq!(d.difficulty_u64(), Some(dr.difficulty(factor)));
             }
         }
     }
@@ -1015,19 +1019,14 @@ proptest! {
 fn ida_star_stops_within_max_states() {
     for (text, n) in [("$.\n", 1), ("-.\n.*\n", 11)] {
         let level = format::parse_floe(text, "t").unwrap().remove(0);
-        let options = SolveOptions {
-            algorithm: Algorithm::IdaStar,
-            rule: WalkRule::Free,
-            factor: 0,
-            limits: Limits::none().max_states(n),
-        };
-        let r = ice::solve(&level, &options).unwrap();
-        assert_eq!(r.status, Status::Limit(LimitKind::MaxStates), "{text:?}");
-        assert!(
-            r.stats.states <= n,
-            "{text:?}: {} visits, limit {n}",
-            r.stats.states
+        let limits = Limits::none().max_states(n);
+        let r = ice::solve(&level, WalkRule::Free, "idastar", 0, &limits).unwrap();
+        assert_eq!(
+            (r.status, r.limit_kind()),
+            (Status::Limit, Some(LimitKind::MaxStates)),
+            "{text:?}"
         );
+        assert!(r.states <= n, "{text:?}: {} visits, limit {n}", r.states);
     }
 }
 
@@ -1062,9 +1061,9 @@ fn pruning_matches_brute_force(rule: WalkRule) {
                 r.astar, r.reference,
                 "{name}, astar, factor {factor}, {rule}"
             );
-            let s = solve_with(&level, rule, Algorithm::Difficulty, factor);
+            let s = solve_with(&level, rule, "difficulty", factor);
             assert_eq!(
-                s.difficulty().zip(s.pushes()),
+                s.difficulty_u64().zip(s.pushes),
                 r.reference,
                 "{name}, solve, factor {factor}, {rule}"
             );
@@ -1095,8 +1094,8 @@ fn validator_lets_a_block_slide_onto_the_players_start_cell() {
         assert_eq!(r.steps[0].to, Pos::new(0, 0));
         assert!(r.solved);
         assert_eq!(r.end.player(), None, "the pusher stood outside");
-        let s = solve_with(&level, rule, Algorithm::Bfs, 0);
-        assert_eq!(s.pushes(), Some(1));
+        let s = solve_with(&level, rule, "bfs", 0);
+        assert_eq!(s.pushes, Some(1));
     }
 }
 
@@ -1127,18 +1126,13 @@ fn ida_star_proves_unsolvability_in_reasonable_time() {
         .remove(0);
     for rule in RULES {
         assert_eq!(
-            solve_with(&level, rule, Algorithm::Bfs, 0).status,
+            solve_with(&level, rule, "bfs", 0).status,
             Status::Unsolvable
         );
-        let options = SolveOptions {
-            algorithm: Algorithm::IdaStar,
-            rule,
-            factor: 0,
-            // 1,000 visits per state.
-            limits: Limits::none().max_states(1_242_000),
-        };
-        let r = ice::solve(&level, &options).unwrap();
-        assert_eq!(r.status, Status::Unsolvable, "{rule}: {:?}", r.stats);
+        // 1,000 visits per state.
+        let limits = Limits::none().max_states(1_242_000);
+        let r = ice::solve(&level, rule, "idastar", 0, &limits).unwrap();
+        assert_eq!(r.status, Status::Unsolvable, "{rule}: {} visits", r.states);
     }
 }
 
@@ -1148,11 +1142,15 @@ fn ida_star_proves_unsolvability_in_reasonable_time() {
 fn change_penalty_trades_pushes_for_changes() {
     let zelda = format::parse_floe(ZELDA, "z").unwrap();
     let (_, tpibc2) = format::select(&zelda, "TPIBC2").unwrap();
-    let d0 = solve_with(tpibc2, WalkRule::Free, Algorithm::Difficulty, 0);
-    let d5 = solve_with(tpibc2, WalkRule::Free, Algorithm::Difficulty, 5);
-    assert_eq!(d0.pushes(), Some(10));
+    let d0 = solve_with(tpibc2, WalkRule::Free, "difficulty", 0);
+    let d5 = solve_with(tpibc2, WalkRule::Free, "difficulty", 5);
+    assert_eq!(d0.pushes, Some(10));
     assert_eq!(
-        (d5.difficulty(), d5.pushes(), d5.block_changes()),
+        (
+            d5.difficulty_u64(),
+            d5.pushes,
+            d5.difficulty_part("block_changes")
+        ),
         (Some(29), Some(14), Some(3))
     );
 }

@@ -1,170 +1,18 @@
-//! `floe learn data|train|eval` and `floe predict`: learned predictors for PushPush boards
-//! (crate floe-learn).
+//! `floe learn data|train|eval`: datasets, training and evaluation of the learned predictors
+//! for PushPush boards (crate floe-learn).
 
-use super::*;
-use clap::{Args, Subcommand, ValueEnum};
-use floe::games::pushpush::board::{self as ppboard};
-use floe_learn::data::{self, from_board, Dataset, Example, Split};
+use crate::args::{ArchArg, DataArgs, EvalArgs, Source, SplitArg, TaskArg, TrainArgs};
+use crate::out::{self, thousands};
+use crate::Done;
+use floe::Error;
+use floe_learn::data::{self, Dataset, Example, Split};
 use floe_learn::eval::{evaluate, TaskScore};
 use floe_learn::model::{Arch, Head, Net, Spec};
 use floe_learn::train::{train as run_train, EpochReport, Event, TrainOptions};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use std::io::IsTerminal;
-use std::path::PathBuf;
-
-/// Datasets, training and evaluation of the learned predictors.
-#[derive(Subcommand, Debug)]
-pub enum LearnCommand {
-    /// Sample boards, label them exactly, split them 80/10/10 by equivalence class and write
-    /// the dataset file.
-    Data(DataArgs),
-    /// Train a model (the thesis's FNN or CNN, or the symmetry-aware FCN) and save it.
-    Train(TrainArgs),
-    /// Score a model on a split: accuracy, confusion matrices, calibration.
-    Eval(EvalArgs),
-}
-
-/// Where the boards come from: a dataset file, or a fresh sample.
-#[derive(Args, Debug)]
-pub struct Source {
-    /// A dataset file written by `floe learn data`.
-    #[arg(long, value_name = "FILE")]
-    data: Option<PathBuf>,
-    /// Board rows of a fresh sample (without --data).
-    #[arg(long, value_name = "R", default_value_t = 4)]
-    rows: usize,
-    /// Board columns of a fresh sample.
-    #[arg(long, value_name = "C", default_value_t = 4)]
-    cols: usize,
-    /// Boards in a fresh sample (distinct, drawn uniformly).
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
-    count: u64,
-    /// Seed of a fresh sample.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    seed: u64,
-    /// Seed of the split of a fresh sample (classes are hashed with it).
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    split_seed: u64,
-}
-
-#[derive(Args, Debug)]
-pub struct DataArgs {
-    #[command(flatten)]
-    source: Source,
-    /// The dataset file to write.
-    #[arg(long, short, value_name = "FILE")]
-    out: PathBuf,
-    /// One JSON document on standard output.
-    #[arg(long)]
-    json: bool,
-}
-
-/// The architectures on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ArchArg {
-    /// The thesis's feed-forward network on 18 numbers.
-    Fnn,
-    /// The thesis's convolutional network.
-    Cnn,
-    /// Fully convolutional, symmetry-aware, any board size.
-    Fcn,
-}
-
-/// The tasks on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum TaskArg {
-    /// Solvable or not.
-    Solvable,
-    /// Fewest pushes (−1 = unsolvable).
-    Pushes,
-    /// The rounded difficulty 0–5 (solvable boards).
-    Difficulty,
-    /// Fewest pushes and difficulty, two heads on one network.
-    All,
-}
-
-#[derive(Args, Debug)]
-pub struct TrainArgs {
-    #[command(flatten)]
-    source: Source,
-    /// The architecture.
-    #[arg(long, value_enum, default_value = "fcn")]
-    arch: ArchArg,
-    /// What to predict.
-    #[arg(long, value_enum, default_value = "all")]
-    task: TaskArg,
-    /// Passes over the training split.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    epochs: usize,
-    /// Examples per step.
-    #[arg(long, value_name = "N", default_value_t = 128)]
-    batch: usize,
-    /// Peak learning rate (AdamW, cosine decay).
-    #[arg(long, value_name = "LR", default_value_t = 2e-3)]
-    lr: f64,
-    /// Hidden units (FNN) or channels (CNN, FCN) instead of the architecture's default.
-    #[arg(long, value_name = "N")]
-    width: Option<usize>,
-    /// Dense layers (FNN) or convolutions (CNN, FCN) instead of the default.
-    #[arg(long, value_name = "N")]
-    depth: Option<usize>,
-    /// Random symmetric images while training (default: on for fcn, off for the thesis's
-    /// models).
-    #[arg(long, value_name = "BOOL")]
-    augment: Option<bool>,
-    /// Seed of the weights and the shuffling.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    train_seed: u64,
-    /// The model file to write.
-    #[arg(long, short, value_name = "FILE")]
-    out: PathBuf,
-    /// One JSON document on standard output.
-    #[arg(long)]
-    json: bool,
-}
-
-/// Which part of the data to score.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum SplitArg {
-    /// The training split.
-    Train,
-    /// The validation split.
-    Val,
-    /// The test split.
-    Test,
-    /// Every board (for sizes the model never saw).
-    All,
-}
-
-#[derive(Args, Debug)]
-pub struct EvalArgs {
-    /// The model file.
-    #[arg(long, value_name = "FILE")]
-    model: PathBuf,
-    #[command(flatten)]
-    source: Source,
-    /// The part of the data to score.
-    #[arg(long, value_enum, default_value = "test")]
-    split: SplitArg,
-    /// One JSON document on standard output.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct PredictArgs {
-    /// A PushPush level file.
-    file: PathBuf,
-    /// The model file (`floe learn train`).
-    #[arg(long, value_name = "FILE")]
-    model: PathBuf,
-    /// Which board of the file (number from 1 or title).
-    #[arg(long, value_name = "SEL")]
-    level: Option<String>,
-    /// One JSON document on standard output.
-    #[arg(long)]
-    json: bool,
-}
+use std::time::Instant;
 
 fn bar(len: u64, what: &str) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
@@ -220,8 +68,7 @@ struct DataOut {
 pub fn data(a: DataArgs) -> Result<Done, Error> {
     let t0 = Instant::now();
     let d = load_data(&a.source)?;
-    std::fs::write(&a.out, data::write(&d))
-        .map_err(|e| Error::invalid(format!("{}: cannot write: {e}", a.out.display())))?;
+    out::write_file(&a.out, data::write(&d))?;
     let classes: std::collections::HashSet<u128> = d.examples.iter().map(|e| e.class).collect();
     let o = DataOut {
         file: a.out.display().to_string(),
@@ -476,90 +323,4 @@ fn print_scores(scores: &[TaskScore], split: &str) {
             );
         }
     }
-}
-
-#[derive(Serialize)]
-struct PredictOut {
-    level: String,
-    model: String,
-    solvable: Option<f32>,
-    pushes: Option<serde_json::Map<String, serde_json::Value>>,
-    difficulty: Option<serde_json::Map<String, serde_json::Value>>,
-    millis: f64,
-}
-
-/// `floe predict`.
-pub fn predict(a: PredictArgs) -> Result<Done, Error> {
-    let t0 = Instant::now();
-    let (net, _) = Net::load(&a.model)?;
-    let boards = ppboard::load(&a.file)?;
-    let (i, b) = match a.level.as_deref() {
-        Some(sel) => ppboard::select(&boards, sel)?,
-        None if boards.len() == 1 => (0, &boards[0]),
-        None => {
-            return Err(Error::invalid(format!(
-                "{} holds {} boards; pick one with --level N or --level NAME",
-                a.file.display(),
-                boards.len()
-            )))
-        }
-    };
-    let (blocks, robot, target) = from_board(b)?;
-    let e = Example {
-        blocks,
-        robot,
-        target,
-        pushes: -1,
-        difficulty: None,
-        class: 0,
-        split: Split::Test,
-    };
-    let probs = net.predict(b.rows(), b.cols(), &[e])?;
-    let mut o = PredictOut {
-        level: b.display_name(i),
-        model: net.spec.arch.name().to_string(),
-        solvable: None,
-        pushes: None,
-        difficulty: None,
-        millis: 0.0,
-    };
-    let map = |h: Head, p: &[f32]| {
-        p.iter()
-            .enumerate()
-            .map(|(k, v)| (h.label(k), serde_json::json!(v)))
-            .collect::<serde_json::Map<_, _>>()
-    };
-    for (h, p) in net.spec.heads.iter().zip(&probs) {
-        let p = &p[0];
-        match h {
-            Head::Solvable => o.solvable = Some(p[1]),
-            Head::Pushes { .. } => {
-                o.solvable.get_or_insert(1.0 - p[0]);
-                o.pushes = Some(map(*h, p));
-            }
-            Head::Difficulty => o.difficulty = Some(map(*h, p)),
-        }
-    }
-    o.millis = t0.elapsed().as_secs_f64() * 1000.0;
-    if a.json {
-        out::json(&o);
-    } else {
-        outln!("{} ({} model, {:.1} ms)", o.level, o.model, o.millis);
-        if let Some(p) = o.solvable {
-            outln!("  solvable: {:.3}", p);
-        }
-        let best = |m: &serde_json::Map<String, serde_json::Value>| {
-            m.iter()
-                .map(|(k, v)| format!("{k}: {:.3}", v.as_f64().unwrap_or(0.0)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if let Some(m) = &o.pushes {
-            outln!("  fewest pushes (-1 = unsolvable): {}", best(m));
-        }
-        if let Some(m) = &o.difficulty {
-            outln!("  difficulty class, if solvable: {}", best(m));
-        }
-    }
-    Ok(Done::Answered)
 }

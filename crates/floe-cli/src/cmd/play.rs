@@ -2,26 +2,31 @@
 //! one (`--keys`, `--script`). The game itself is [`floe::play::Session`]; this module only
 //! reads keys and draws.
 
-use super::*;
-use crate::PlayArgs;
-use floe::games::icetower as tower;
-use floe::games::Game;
-use floe::play::{parse_keys, Action, CellView, Event, Ground, Piece, Session, Verdict};
+use super::{count, plural, request};
+use crate::args::PlayArgs;
+use crate::out;
+use crate::Done;
+use floe::game::{Keys, Move};
+use floe::grid::Pos;
+use floe::play::{parse_keys, Action, CellView, Event, Session, Verdict};
+use floe::scene::{card_label, Ground, PieceKind};
+use floe::Error;
 use ratatui::crossterm::event::{self, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
+use serde::Serialize;
 use std::io::IsTerminal;
 use std::sync::mpsc;
 use std::time::Duration;
 
 /// `floe play`.
-pub fn play(a: PlayArgs) -> Result<Done, Error> {
+pub fn run(a: PlayArgs) -> Result<Done, Error> {
     let keys = match (&a.keys, &a.script) {
         (Some(k), _) => Some(k.clone()),
-        (None, Some(f)) => Some(read_text(f)?.0),
+        (None, Some(f)) => Some(floe::input::read_text(f)?.0),
         (None, None) => None,
     };
     // read the script before the level: a bad key is a usage error whatever the level
@@ -51,48 +56,7 @@ pub fn play(a: PlayArgs) -> Result<Done, Error> {
 
 /// The session of the level the arguments name, with their limits.
 fn load(a: &PlayArgs) -> Result<Session, Error> {
-    let game = super::solving::game_of_file(&a.level, a.game)?;
-    floe::play::playable(game)?;
-    if a.k.is_some() && game != Game::PushPush {
-        return Err(Error::invalid("--k is a PushPush option"));
-    }
-    if a.dynamic && game != Game::IceTower {
-        return Err(Error::invalid("--dynamic is an Ice Tower option"));
-    }
-    let session = match game {
-        Game::Ice => {
-            let p = load_one(&a.level)?;
-            Session::ice(&p.level, p.rule, &p.name)
-        }
-        Game::PushPush => {
-            let (board, name) = super::pushpush::load(&a.level)?;
-            Session::pushpush(&board, super::pushpush::variant_of(a.k), &name)
-        }
-        _ => {
-            let l = &a.level;
-            if l.level.is_some() || l.format.is_some() || l.rules.is_some() {
-                return Err(Error::invalid(
-                    "--level, --format and --rules do not apply to Ice Tower levels",
-                ));
-            }
-            let t = tower::load(&l.file)?;
-            if let (Some((p, tile)), false) = (t.first_dynamic(), a.dynamic) {
-                let (line, col) = t.source_position(p);
-                return Err(Error::Parse(floe::ParseError {
-                    file: t.file.clone(),
-                    line,
-                    col,
-                    message: format!(
-                        "{} ({}) is a dynamic element: floe plays levels with arrows and \
-                         dispensers only with --dynamic, under the semantics of docs/icetower.md",
-                        tile.name(),
-                        tile.symbol()
-                    ),
-                }));
-            }
-            Session::icetower(&t)
-        }
-    };
+    let req = request(&a.level)?;
     let mut limits = floe::play::default_limits();
     if let Some(n) = a.limits.max_states {
         limits.max_states = Some(n);
@@ -100,23 +64,14 @@ fn load(a: &PlayArgs) -> Result<Session, Error> {
     if let Some(t) = a.limits.timeout {
         limits.timeout = Some(t);
     }
-    Ok(session.with_limits(limits))
-}
-
-fn game_title(g: Game) -> &'static str {
-    match g {
-        Game::Ice => "ice blocks",
-        Game::PushPush => "PushPush",
-        Game::IceTower => "Ice Tower",
-        _ => "",
-    }
+    Ok(req.level.play()?.with_limits(limits))
 }
 
 #[derive(Serialize)]
 struct StepJson {
     key: String,
     event: String,
-    pushes: usize,
+    length: usize,
 }
 
 #[derive(Serialize)]
@@ -127,31 +82,33 @@ struct ScriptJson<'a> {
     /// Keys played (a `q` ends the script).
     played: usize,
     steps: Vec<StepJson>,
-    pushes: usize,
+    /// Moves played from the start to the end position.
+    length: usize,
     solved: bool,
     /// `yes`, `no` or `unknown` (a limit stopped the solver), `null` if it failed.
     solvable: Option<&'static str>,
-    /// Fewest pushes still needed, when solvable.
-    pushes_to_go: Option<u32>,
-    /// The next push of such a solution.
-    hint: Option<Push>,
+    /// Fewest moves still needed, when solvable.
+    to_go: Option<u32>,
+    /// The next move of such a solution.
+    hint: Option<Move>,
     limit: Option<&'static str>,
     error: Option<String>,
-    moves: &'a [Push],
-    selected: Option<floe::grid::Pos>,
+    moves: &'a [Move],
+    selected: Option<Pos>,
     board: String,
     message: &'a str,
 }
 
 /// Plays `actions` and prints the end state.
 fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Error> {
+    let word = s.move_word();
     let mut steps = Vec::new();
     for a in actions {
         let e = s.apply(*a);
         steps.push(StepJson {
             key: a.to_string(),
-            event: e.to_string(),
-            pushes: s.push_count(),
+            event: e.say(word).to_string(),
+            length: s.move_count(),
         });
         if e == Event::Quit {
             break;
@@ -159,27 +116,28 @@ fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Erro
     }
     let verdict = s.verdict();
     let (solvable, to_go, hint, limit, error) = match &verdict {
-        Ok(v @ Verdict::Solvable { pushes, next }) => {
-            (Some(v.name()), Some(*pushes), *next, None, None)
+        Ok(v @ Verdict::Solvable { moves, next }) => {
+            (Some(v.name()), Some(*moves), next.clone(), None, None)
         }
         Ok(v @ Verdict::Unknown(k)) => (Some(v.name()), None, None, Some(k.name()), None),
         Ok(v) => (Some(v.name()), None, None, None, None),
         Err(m) => (None, None, None, None, Some(m.clone())),
     };
+    let moves = s.moves();
     if json {
         out::json(&ScriptJson {
             level: s.name(),
-            game: s.game().name(),
+            game: s.info().name,
             keys: actions.len(),
             played: steps.len(),
-            pushes: s.push_count(),
+            length: s.move_count(),
             solved: s.is_solved(),
             solvable,
-            pushes_to_go: to_go,
+            to_go,
             hint,
             limit,
             error,
-            moves: s.moves(),
+            moves: &moves,
             selected: s.selected(),
             board: s.board_text(),
             message: s.message(),
@@ -189,7 +147,7 @@ fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Erro
         outln!(
             "{} ({}): {} key{} played",
             s.name(),
-            game_title(s.game()),
+            s.info().title,
             steps.len(),
             plural(steps.len())
         );
@@ -199,7 +157,7 @@ fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Erro
         outp!("{}", s.board_text());
         outln!(
             "{}, {}",
-            count(s.push_count() as u64, "push", "pushes"),
+            count(s.move_count() as u64, word, s.info().moves_word()),
             if s.is_solved() {
                 "solved"
             } else {
@@ -207,15 +165,11 @@ fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Erro
             }
         );
         match verdict {
-            Ok(v) => outln!("still solvable: {} ({v})", v.name()),
+            Ok(v) => outln!("still solvable: {} ({})", v.name(), v.say(word)),
             Err(m) => outln!("still solvable: the solver failed: {m}"),
         }
-        if !s.moves().is_empty() {
-            let m: Vec<String> = s
-                .moves()
-                .iter()
-                .map(|p| format!("{} {} {}", p.row, p.col, p.dir))
-                .collect();
+        if !moves.is_empty() {
+            let m: Vec<String> = moves.iter().map(ToString::to_string).collect();
             outln!("moves: {}", m.join(", "));
         }
     }
@@ -345,28 +299,34 @@ fn cell_span(c: &CellView) -> Span<'static> {
     let wall = Color::Rgb(55, 55, 60);
     let block = Color::Rgb(40, 110, 215);
     let golden = Color::Rgb(225, 180, 30);
+    let table = Color::Rgb(239, 230, 210);
     let mut bg = match c.ground {
-        Ground::Ice | Ground::Target | Ground::Arrow(_) => ice,
+        Ground::Ice | Ground::Target | Ground::Arrow(_) | Ground::Blank => ice,
         Ground::Floor => floor,
         Ground::Wall => wall,
         Ground::Fire => Color::Rgb(215, 60, 30),
         Ground::Recycler => Color::Rgb(150, 90, 180),
         Ground::Dispenser => Color::Rgb(120, 160, 120),
+        Ground::Table | Ground::Hole | Ground::Start => table,
+        Ground::Space { summit: true, .. } => Color::Rgb(250, 215, 160),
+        Ground::Space { .. } => Color::Rgb(225, 225, 215),
     };
     let mut fg = Color::Black;
-    let mut text = match c.ground {
-        Ground::Target => "()",
-        Ground::Fire => "^^",
-        Ground::Recycler => "~~",
-        Ground::Dispenser => "++",
-        Ground::Wall => "##",
+    let mut text: String = match c.ground {
+        Ground::Target => "()".into(),
+        Ground::Fire => "^^".into(),
+        Ground::Recycler => "~~".into(),
+        Ground::Dispenser => "++".into(),
+        Ground::Wall => "##".into(),
+        Ground::Hole => "__".into(),
+        Ground::Space { value, .. } => format!("{value} "),
         Ground::Arrow(d) => match d {
-            floe::grid::Dir::Up => "/\\",
-            floe::grid::Dir::Down => "\\/",
-            floe::grid::Dir::Left => "<<",
-            floe::grid::Dir::Right => ">>",
+            floe::grid::Dir::Up => "/\\".into(),
+            floe::grid::Dir::Down => "\\/".into(),
+            floe::grid::Dir::Left => "<<".into(),
+            floe::grid::Dir::Right => ">>".into(),
         },
-        _ => "  ",
+        _ => "  ".into(),
     };
     if c.ground == Ground::Target {
         fg = Color::Rgb(200, 30, 30);
@@ -375,48 +335,94 @@ fn cell_span(c: &CellView) -> Span<'static> {
         fg = Color::Rgb(90, 90, 96);
     }
     if let Some(p) = c.piece {
-        bg = if p == Piece::Golden { golden } else { block };
         fg = Color::White;
-        text = match (p, c.ground == Ground::Target) {
-            (Piece::Golden, _) => "$$",
-            (_, true) => "()",
-            _ => "[]",
-        };
+        match p {
+            PieceKind::Golden => {
+                bg = golden;
+                text = "$$".into();
+            }
+            PieceKind::Token(colour) => {
+                bg = token_colour(colour);
+                text = format!("{colour} ");
+            }
+            PieceKind::Card { suit, rank } => {
+                bg = Color::White;
+                fg = if suit % 2 == 1 {
+                    Color::Rgb(200, 30, 30)
+                } else {
+                    Color::Black
+                };
+                text = format!("{:<2}", card_label(suit, rank));
+            }
+            PieceKind::Priest => {
+                fg = Color::Rgb(120, 40, 140);
+                text = "P ".into();
+            }
+            _ => {
+                bg = block;
+                text = if c.ground == Ground::Target {
+                    "()".into()
+                } else {
+                    "[]".into()
+                };
+            }
+        }
     }
     if c.selected {
         bg = Color::Rgb(120, 200, 255);
         fg = Color::Black;
         text = if c.ground == Ground::Target {
-            "{}"
+            "{}".into()
         } else {
-            "<>"
+            "<>".into()
         };
     }
     if c.actor {
         fg = Color::Rgb(20, 20, 20);
         text = if c.ground == Ground::Target {
-            "@)"
+            "@)".into()
         } else {
-            "@ "
+            "@ ".into()
         };
+    }
+    if c.marked {
+        fg = Color::Rgb(255, 230, 0);
+        bg = Color::Rgb(60, 60, 60);
     }
     if let Some(d) = c.hint {
         fg = Color::Rgb(255, 230, 0);
         text = match d {
-            floe::grid::Dir::Up => "^^",
-            floe::grid::Dir::Down => "vv",
-            floe::grid::Dir::Left => "<<",
-            floe::grid::Dir::Right => ">>",
+            floe::grid::Dir::Up => "^^".into(),
+            floe::grid::Dir::Down => "vv".into(),
+            floe::grid::Dir::Left => "<<".into(),
+            floe::grid::Dir::Right => ">>".into(),
         };
     }
     let mut style = Style::default().fg(fg).bg(bg);
-    if c.hint.is_some() || c.actor || c.selected {
+    if c.hint.is_some() || c.actor || c.selected || c.marked {
         style = style.add_modifier(Modifier::BOLD);
     }
     if c.cursor {
         style = style.add_modifier(Modifier::REVERSED);
     }
     Span::styled(text, style)
+}
+
+/// A BoxOff token's colour.
+fn token_colour(c: u8) -> Color {
+    const RGB: [(u8, u8, u8); 9] = [
+        (0, 114, 178),
+        (213, 94, 0),
+        (0, 158, 115),
+        (204, 121, 167),
+        (230, 159, 0),
+        (86, 180, 233),
+        (200, 190, 40),
+        (0, 0, 0),
+        (153, 153, 153),
+    ];
+    let (r, g, b) = RGB[(c.max(1) as usize - 1) % RGB.len()];
+    Color::Rgb(r, g, b)
 }
 
 fn draw(f: &mut Frame, s: &Session, thinking: bool) {
@@ -435,7 +441,7 @@ fn draw(f: &mut Frame, s: &Session, thinking: bool) {
                 format!(" floe play: {} ", s.name()),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!("({})", game_title(s.game()))),
+            Span::raw(format!("({})", s.info().title)),
         ])),
         title,
     );
@@ -451,11 +457,12 @@ fn draw(f: &mut Frame, s: &Session, thinking: bool) {
     let mut board_area = board;
     board_area.width = board_area.width.min(view.cols as u16 * 2 + 2);
     f.render_widget(Paragraph::new(lines).block(Block::bordered()), board_area);
+    let word = s.move_word();
     let solvable = match s.known_verdict() {
         None => "thinking…".to_string(),
-        Some(Ok(v @ Verdict::Solvable { .. })) => format!("yes ({v})"),
-        Some(Ok(v @ Verdict::Unsolvable)) => format!("NO ({v}: undo or restart)"),
-        Some(Ok(v)) => v.to_string(),
+        Some(Ok(v @ Verdict::Solvable { .. })) => format!("yes ({})", v.say(word)),
+        Some(Ok(v @ Verdict::Unsolvable)) => format!("NO ({}: undo or restart)", v.say(word)),
+        Some(Ok(v)) => v.say(word),
         Some(Err(m)) => format!("the solver failed: {m}"),
     };
     let solved = if s.is_solved() {
@@ -478,7 +485,11 @@ fn draw(f: &mut Frame, s: &Session, thinking: bool) {
     f.render_widget(
         Paragraph::new(vec![
             Line::from(vec![
-                Span::raw(format!(" pushes: {}   solved: ", s.push_count())),
+                Span::raw(format!(
+                    " {}: {}   solved: ",
+                    s.info().moves_word(),
+                    s.move_count()
+                )),
                 solved,
                 Span::raw(format!("   still solvable: {solvable}")),
             ]),
@@ -486,10 +497,12 @@ fn draw(f: &mut Frame, s: &Session, thinking: bool) {
         ]),
         status,
     );
-    let moves = if s.selects_blocks() {
-        "arrows push the selected block · tab/space next block · enter: cursor, enter again selects"
-    } else {
-        "arrows walk and push"
+    let moves = match s.keys() {
+        Keys::SelectBlock => {
+            "arrows push the selected block · tab/space next block · enter: cursor, enter again selects"
+        }
+        Keys::Walk => "arrows walk and push",
+        Keys::PickMove => "tab/space shows the next legal move, backtab the previous · enter plays it",
     };
     f.render_widget(
         Paragraph::new(format!(
@@ -550,10 +563,12 @@ mod tests {
     #[test]
     fn the_board_draws_in_a_test_terminal() {
         use ratatui::backend::TestBackend;
-        let l = floe::games::ice::parse("$-.\n=#-\n", "t", None)
+        let s = floe::game::Request::from_text("$-.\n=#-\n", "t")
+            .resolve()
             .unwrap()
-            .remove(0);
-        let s = Session::ice(&l, floe::games::ice::WalkRule::Free, "t");
+            .level
+            .play()
+            .unwrap();
         let mut t = ratatui::Terminal::new(TestBackend::new(100, 10)).unwrap();
         t.draw(|f| draw(f, &s, false)).unwrap();
         let buf = t.backend().buffer().clone();

@@ -3,6 +3,7 @@
 pub mod experiment;
 pub mod patterns;
 pub mod profile;
+pub mod push_tree;
 pub mod reach;
 pub mod reversibility;
 pub mod solvers;

@@ -17,9 +17,9 @@
 //! zigzag, else the push belongs to no pattern.
 
 use crate::bits::Bits;
+use crate::game::Status;
 use crate::games::ice::{
-    replay, solve, with_puzzle, Algorithm, IcePuzzle, IceState, IceTask, Level, SolveOptions,
-    Status, WalkRule, Walking,
+    replay, solve, with_puzzle, IcePuzzle, IceState, IceTask, Level, WalkRule, Walking,
 };
 use crate::grid::{Dir, Pos, Push};
 use crate::search::{enumerate, Limits, Puzzle};
@@ -182,19 +182,11 @@ pub fn solve_and_annotate(
     rule: WalkRule,
     limits: &Limits,
 ) -> Result<Option<Annotated>, Error> {
-    let r = solve(
-        level,
-        &SolveOptions {
-            algorithm: Algorithm::Bfs,
-            rule,
-            factor: 0,
-            limits: limits.clone(),
-        },
-    )?;
+    let r = solve(level, rule, "bfs", 0, limits)?;
     if r.status != Status::Solved {
         return Ok(None);
     }
-    annotate(level, rule, &r.moves).map(Some)
+    annotate(level, rule, &r.moves_of::<Push>()).map(Some)
 }
 
 /// Whether trains and zigzags occur in fastest ways to the hardest cells of a level (van den

@@ -208,11 +208,46 @@ pub fn profile(
     with_puzzle(level, rule, ProfileTask { factors, limits })
 }
 
+impl Profile {
+    /// Kluiver's Figures 19–27: positions reachable with at most a given normalised
+    /// difficulty, one step curve per factor.
+    pub fn figure(&self, name: &str) -> crate::render::plot::LinePlot {
+        use crate::render::plot::{LinePlot, Series};
+        let mut plot = LinePlot::new(format!("{name}: least difficulty of every position"))
+            .x_label("normalised difficulty (difficulty / hardest position's)")
+            .y_label("positions reachable (cumulative)")
+            .x_range(0.0, 1.0);
+        for f in &self.factors {
+            let points = f.cumulative().into_iter().map(|(x, n)| (x, n as f64));
+            plot = plot.series(Series::new(format!("factor {}", f.factor), points).step());
+        }
+        plot
+    }
+
+    /// The histograms as CSV: `factor,difficulty,normalised,positions,cumulative` rows.
+    pub fn csv(&self) -> String {
+        let mut csv = String::from("factor,difficulty,normalised,positions,cumulative\n");
+        for f in &self.factors {
+            let mut total = 0;
+            for (d, &n) in f.histogram.iter().enumerate() {
+                total += n;
+                let x = if f.max == 0 {
+                    0.0
+                } else {
+                    d as f64 / f.max as f64
+                };
+                csv.push_str(&format!("{},{d},{x:.6},{n},{total}\n", f.factor));
+            }
+        }
+        csv
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::ice::format::parse_floe;
-    use crate::games::ice::{solve, Algorithm, SolveOptions};
+    use crate::games::ice::solve;
 
     const ZELDA: &str = include_str!("../../../../levels/zelda.txt");
 
@@ -237,17 +272,10 @@ mod tests {
         let levels = parse_floe(ZELDA, "z").unwrap();
         for l in levels.iter().filter(|l| l.block_count() <= 3) {
             for f in [0, 1, 5, 100] {
-                let want = solve(
-                    l,
-                    &SolveOptions {
-                        algorithm: Algorithm::Difficulty,
-                        factor: f,
-                        ..SolveOptions::default()
-                    },
-                )
-                .unwrap()
-                .difficulty()
-                .unwrap();
+                let want = solve(l, WalkRule::Free, "difficulty", f, &Limits::none())
+                    .unwrap()
+                    .difficulty_u64()
+                    .unwrap();
                 let got = goal_difficulty(l, f);
                 assert_eq!(got, want, "{:?} at factor {f}", l.title);
             }

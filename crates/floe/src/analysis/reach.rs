@@ -2,8 +2,8 @@
 //! on each cell.
 
 use crate::bits::Bits;
-use crate::games::ice::solve::worth_parallel;
 use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
+use crate::search::worth_parallel;
 use crate::search::{enumerate, enumerate_par, LimitKind, Limits, Stats};
 use crate::Error;
 

@@ -1,10 +1,12 @@
 //! Running Kluiver's randomised solvers many times and comparing what they find with the
-//! optimum (Kluiver 2020, sections 8.1–8.2; `floe bench-solvers`).
+//! optimum (Kluiver 2020, sections 8.1–8.2; `floe bench-solvers`), on any game.
 //!
 //! Two solvers ([`SolverSpec`]), both from [`crate::search::playout`]:
 //!
-//! - `random`: the random algorithm — uniform (block, direction) attempts, impossible ones
-//!   included, until the puzzle is solved or `max_moves` attempts were made;
+//! - `random`: the random algorithm — uniform attempts in the game's action space
+//!   ([`Puzzle::random_move`]: for ice blocks a (block, direction) pair, impossible ones
+//!   included; for the other games a uniformly random legal move), until the puzzle is solved
+//!   or `max_moves` attempts were made;
 //! - `mc`: BasicMC — every legal move scored by `playouts` random games whose horizon shrinks
 //!   with the moves left, at most `max_moves` moves (Kluiver: 250,000 and 15). The playouts'
 //!   horizon counts attempts, like the random algorithm's cap (see
@@ -13,26 +15,22 @@
 //!
 //! [`run_once`] runs a solver once with a seed (`floe solve --algo random|mc --seed S`);
 //! [`bench_solvers`] runs it `runs` times in parallel and summarises the solutions against the
-//! fewest pushes (BFS) and the least difficulty (Dijkstra over Kluiver's difficulty).
+//! fewest moves (the game's default exact search) and, in games with block changes, the
+//! least difficulty (Dijkstra over Kluiver's difficulty).
 //!
 //! **Seeds.** A run with seed `s` draws everything from `Pcg64Mcg::seed_from_u64(s)`; run `i`
 //! (0-based) of a bench with seed `S` uses seed `S + i` (wrapping). So a bench's run `i` can be
 //! reproduced alone with `run_once(…, S + i, …)`, and the results do not depend on the number
 //! of threads. Only a timeout, which depends on the clock, can make two runs differ.
 //!
-//! Every solution is replayed by the independent validator ([`replay`]) before it is
-//! reported; a disagreement is an [`Error::Internal`].
+//! Every solution is replayed by the game's rules ([`replay`](crate::game::replay)) before
+//! it is reported; a disagreement is an [`Error::Internal`].
 
-use crate::bits::Bits;
-use crate::games::ice::{
-    replay, solve, with_puzzle, Algorithm, IceMove, IcePuzzle, IceTask, Level, SolveOptions,
-    Status, WalkRule, Walking, MAX_FACTOR,
-};
-use crate::grid::Push;
+use crate::game::{replay, Engine, Game, ParamValues, SolveOptions, Status, Task};
 use crate::search::playout::{
     basic_mc, random_play_with, LegalOnly, KLUIVER_MAX_MOVES, KLUIVER_PLAYOUTS,
 };
-use crate::search::{count_changes, Limits, Puzzle};
+use crate::search::{count_changes, Limits};
 use crate::Error;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -161,20 +159,23 @@ impl fmt::Display for SolverSpec {
     }
 }
 
-/// One run of a solver.
+/// One run of a solver; `M` is the game's move (the moves are not serialised).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RunRecord {
+pub struct RunRecord<M = ()> {
     /// The seed of the run.
     pub seed: u64,
-    /// Whether the pushes solve the level (checked by the validator).
+    /// Whether the moves solve the level (checked by the game's rules).
     pub solved: bool,
     /// `timeout` when the time limit stopped the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<&'static str>,
-    /// Pushes made (the solution's length when solved).
-    pub pushes: u64,
-    /// Block changes among them.
-    pub block_changes: u64,
+    /// Moves made (the solution's length when solved).
+    pub length: u64,
+    /// Block changes among them, in games whose moves move one block.
+    pub block_changes: Option<u64>,
+    /// The run ended on a position with no legal move.
+    #[serde(skip)]
+    pub stuck: bool,
     /// Random attempts made, possible or not: the random algorithm's own moves, or all the
     /// attempts of BasicMC's playouts.
     pub attempts: u64,
@@ -185,24 +186,42 @@ pub struct RunRecord {
     pub blind_steps: Option<u32>,
     /// Wall-clock time of the run in seconds.
     pub elapsed_secs: f64,
-    /// The pushes, in order (not serialised: an unsolved random run may hold millions).
+    /// The moves, in order (not serialised: an unsolved random run may hold millions).
     #[serde(skip)]
-    pub moves: Vec<Push>,
+    pub moves: Vec<M>,
 }
 
-impl RunRecord {
-    /// Kluiver's difficulty of the pushes: pushes + `factor` × block changes.
-    pub fn difficulty(&self, factor: u64) -> u64 {
-        self.pushes
-            .saturating_add(factor.saturating_mul(self.block_changes))
+impl<M> RunRecord<M> {
+    /// Kluiver's difficulty of the moves: moves + `factor` × block changes (games with block
+    /// changes only).
+    pub fn difficulty(&self, factor: u64) -> Option<u64> {
+        self.block_changes
+            .map(|c| self.length.saturating_add(factor.saturating_mul(c)))
+    }
+    /// The record without its moves.
+    pub fn without_moves(self) -> RunRecord {
+        RunRecord {
+            seed: self.seed,
+            solved: self.solved,
+            limit: self.limit,
+            length: self.length,
+            block_changes: self.block_changes,
+            stuck: self.stuck,
+            attempts: self.attempts,
+            playouts: self.playouts,
+            blind_steps: self.blind_steps,
+            elapsed_secs: self.elapsed_secs,
+            moves: Vec::new(),
+        }
     }
 }
 
 /// What a solver task returns from the engine.
-struct Raw {
-    moves: Vec<IceMove>,
-    pushes: Vec<Push>,
+struct Raw<M> {
+    moves: Vec<M>,
+    changes: Option<u64>,
     solved: bool,
+    stuck: bool,
     limit: Option<&'static str>,
     attempts: u64,
     playouts: u64,
@@ -215,25 +234,30 @@ struct RunTask<'a> {
     limits: &'a Limits,
 }
 
-impl IceTask for RunTask<'_> {
-    type Output = Raw;
-    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Raw {
+impl<M> Task<M> for RunTask<'_> {
+    type Output = Raw<M>;
+    fn run<E: Engine<Public = M>>(self, p: &E) -> Raw<M> {
         let mut rng = Pcg64Mcg::seed_from_u64(self.seed);
-        let (moves, solved, limit, attempts, playouts, blind_steps) = match self.solver {
+        let start = p.start();
+        let (moves, solved, limit, attempts, playouts, blind_steps, stuck) = match self.solver {
             SolverSpec::Random { max_moves, count } => {
                 let r = match count {
                     CapCount::Attempts => {
-                        random_play_with(p, &p.start(), max_moves, &mut rng, self.limits)
+                        random_play_with(p, &start, max_moves, &mut rng, self.limits)
                     }
-                    CapCount::Pushes => random_play_with(
-                        &LegalOnly(p),
-                        &p.start(),
-                        max_moves,
-                        &mut rng,
-                        self.limits,
-                    ),
+                    CapCount::Pushes => {
+                        random_play_with(&LegalOnly(p), &start, max_moves, &mut rng, self.limits)
+                    }
                 };
-                (r.moves, r.solved, r.limit, r.attempts as u64, 1, None)
+                (
+                    r.moves,
+                    r.solved,
+                    r.limit,
+                    r.attempts as u64,
+                    1,
+                    None,
+                    r.stuck,
+                )
             }
             SolverSpec::Mc {
                 playouts,
@@ -254,13 +278,14 @@ impl IceTask for RunTask<'_> {
                     r.attempts,
                     r.playouts,
                     Some(blind),
+                    r.stuck,
                 )
             }
         };
-        let pushes = moves.iter().map(|m| p.push(m)).collect();
         Raw {
-            moves,
-            pushes,
+            changes: count_changes(p, &moves),
+            stuck,
+            moves: moves.iter().map(|m| p.public(m)).collect(),
             solved,
             limit: limit.map(|l| l.name()),
             attempts,
@@ -270,63 +295,69 @@ impl IceTask for RunTask<'_> {
     }
 }
 
-/// Runs `solver` once on `level` under `rule`, drawing everything from
-/// `Pcg64Mcg::seed_from_u64(seed)`. A solution is replayed by the validator; if it does not
-/// replay, does not solve, or its block changes disagree with the engine's, the result is an
-/// [`Error::Internal`]. An unsolved run returns the pushes it made (not replayed).
+/// Runs `solver` once on `level`, drawing everything from `Pcg64Mcg::seed_from_u64(seed)`. A
+/// solution is replayed by the game's rules; if it does not replay, does not solve, or its
+/// block changes disagree with the engine's, the result is an [`Error::Internal`]. An
+/// unsolved run returns the moves it made (not replayed).
 ///
 /// `limits`: only the timeout applies.
-pub fn run_once(
-    level: &Level,
-    rule: WalkRule,
+pub fn run_once<G: Game>(
+    g: G,
+    level: &G::Level,
     solver: &SolverSpec,
     seed: u64,
     limits: &Limits,
-) -> Result<RunRecord, Error> {
+) -> Result<RunRecord<G::Move>, Error> {
     solver.check()?;
+    g.check(level)?;
     let began = Instant::now();
-    let raw = with_puzzle(
+    let raw = g.engine(
         level,
-        rule,
+        None,
         RunTask {
             solver: *solver,
             seed,
             limits,
         },
     )?;
-    let changes = count_changes(&raw.moves);
     if raw.solved {
-        let r = replay(level, rule, &raw.pushes).map_err(|e| {
+        let who = || format!("the {} solution (seed {seed})", solver.name());
+        let r = replay(g, level, &raw.moves).map_err(|(i, why)| {
             Error::Internal(format!(
-                "the {} solution (seed {seed}) does not replay: {e}",
-                solver.name()
+                "{} does not replay: move {} is illegal: {why}",
+                who(),
+                i + 1
             ))
         })?;
         if !r.solved {
             return Err(Error::Internal(format!(
-                "the {} solution (seed {seed}) replays but leaves a target empty",
-                solver.name()
+                "{} replays but does not solve the level",
+                who()
             )));
         }
-        if r.block_changes() != changes {
-            return Err(Error::Internal(format!(
-                "the {} solution (seed {seed}) has {} block changes in the replay, {changes} in the engine",
-                solver.name(),
-                r.block_changes()
-            )));
+        if let Some(engine) = raw.changes {
+            let d = g.difficulty(level, &raw.moves, &r.steps, 0)?;
+            let replayed = d.as_ref().and_then(|d| d.part_u64("block_changes"));
+            if replayed.is_some_and(|c| c != engine) {
+                return Err(Error::Internal(format!(
+                    "{} has {replayed:?} block changes in the replay, {engine} in the engine",
+                    who()
+                )));
+            }
         }
     }
     Ok(RunRecord {
         seed,
         solved: raw.solved,
         limit: raw.limit,
-        pushes: raw.pushes.len() as u64,
-        block_changes: changes,
+        length: raw.moves.len() as u64,
+        block_changes: raw.changes,
+        stuck: raw.stuck,
         attempts: raw.attempts,
         playouts: raw.playouts,
         blind_steps: raw.blind_steps,
         elapsed_secs: began.elapsed().as_secs_f64(),
-        moves: raw.pushes,
+        moves: raw.moves,
     })
 }
 
@@ -376,25 +407,26 @@ impl Distribution {
     }
 }
 
-/// Pushes, block changes and difficulty of one solution.
+/// Length, block changes and difficulty of one solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Figures {
-    /// Pushes.
-    pub pushes: u64,
-    /// Block changes.
-    pub block_changes: u64,
-    /// Pushes + factor × block changes.
-    pub difficulty: u64,
+    /// Moves.
+    pub length: u64,
+    /// Block changes (games with block changes).
+    pub block_changes: Option<u64>,
+    /// Moves + factor × block changes (games with block changes).
+    pub difficulty: Option<u64>,
 }
 
 /// The exact optima the runs are compared with.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Optimum {
-    /// `solved`, `unsolvable`, or the limit that stopped one of the two searches.
+    /// `solved`, `unsolvable`, or the limit that stopped one of the searches.
     pub status: &'static str,
-    /// A solution with the fewest pushes (BFS).
-    pub fewest_pushes: Option<Figures>,
-    /// A solution with the least difficulty at the bench's factor, fewest pushes among those.
+    /// A solution with the fewest moves.
+    pub fewest_moves: Option<Figures>,
+    /// A solution with the least difficulty at the bench's factor, fewest moves among those
+    /// (games with block changes).
     pub least_difficulty: Option<Figures>,
 }
 
@@ -404,25 +436,27 @@ pub struct BenchRun {
     /// The run.
     #[serde(flatten)]
     pub run: RunRecord,
-    /// Pushes + factor × block changes of the pushes made.
-    pub difficulty: u64,
+    /// Moves + factor × block changes of the moves made (games with block changes).
+    pub difficulty: Option<u64>,
 }
 
 /// The result of [`bench_solvers`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolverBench {
-    /// The level's title, if it has one.
-    pub level: Option<String>,
-    /// `free` or `walk`.
-    pub rule: &'static str,
+    /// The game.
+    pub game: &'static str,
+    /// The level's name.
+    pub level: String,
+    /// The parameters in force.
+    pub params: ParamValues,
     /// The solver and its parameters.
     pub solver: SolverSpec,
     /// Number of runs.
     pub runs: u32,
     /// Seed of run 0; run `i` uses `seed + i`.
     pub seed: u64,
-    /// Block-change factor of the difficulty.
-    pub factor: u64,
+    /// Block-change factor of the difficulty (games with block changes).
+    pub factor: Option<u64>,
     /// Runs that solved the level.
     pub solved: u32,
     /// `solved / runs`.
@@ -431,14 +465,14 @@ pub struct SolverBench {
     pub limited: u32,
     /// The optima.
     pub optimum: Optimum,
-    /// Pushes of the solutions found.
-    pub pushes: Option<Distribution>,
+    /// Lengths of the solutions found.
+    pub lengths: Option<Distribution>,
     /// Block changes of the solutions found.
     pub block_changes: Option<Distribution>,
     /// Difficulty of the solutions found.
     pub difficulty: Option<Distribution>,
-    /// Solutions as short as the fewest pushes.
-    pub runs_with_fewest_pushes: u32,
+    /// Solutions as short as the fewest moves.
+    pub runs_with_fewest_moves: u32,
     /// Solutions as easy as the least difficulty.
     pub runs_with_least_difficulty: u32,
     /// Mean random attempts per run, over all runs.
@@ -447,114 +481,123 @@ pub struct SolverBench {
     pub mean_secs: f64,
     /// Wall-clock seconds of the whole bench, optima included.
     pub elapsed_secs: f64,
-    /// Every run, in seed order (pushes not included).
+    /// Every run, in seed order (moves not included).
     pub per_run: Vec<BenchRun>,
 }
 
 /// The optimum of one kind: `Ok(Some)` solved, `Ok(None)` unsolvable, `Err(status)` stopped.
-fn optimum(
-    level: &Level,
-    rule: WalkRule,
-    algorithm: Algorithm,
-    factor: u64,
+fn optimum<G: Game>(
+    g: G,
+    level: &G::Level,
+    algorithm: Option<&str>,
+    factor: Option<u64>,
     limits: &Limits,
 ) -> Result<Result<Option<Figures>, &'static str>, Error> {
-    let report = solve(
-        level,
-        &SolveOptions {
-            algorithm,
-            rule,
-            factor,
-            limits: limits.clone(),
-        },
-    )?;
-    Ok(match report.status {
+    let o = SolveOptions {
+        algorithm: algorithm.map(str::to_string),
+        factor,
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
+    let r = crate::game::solve_typed(g, level, &o)?;
+    Ok(match r.status {
         Status::Solved => {
-            let r = report
-                .replay
-                .as_ref()
-                .ok_or_else(|| Error::Internal("a solved report without its replay".into()))?;
+            let d = r.difficulty.as_ref().filter(|d| d.measure == "kluiver");
             Ok(Some(Figures {
-                pushes: r.pushes(),
-                block_changes: r.block_changes(),
-                difficulty: r.difficulty(factor),
+                length: r.length.unwrap_or(0),
+                block_changes: d.and_then(|d| d.part_u64("block_changes")),
+                difficulty: d.and_then(|d| d.value.as_u64()),
             }))
         }
         Status::Unsolvable => Ok(None),
-        Status::Limit(l) => Err(l.name()),
+        Status::Limit | Status::GaveUp => Err(r.limit.unwrap_or("limit")),
     })
 }
 
-/// Runs `solver` `runs` times on `level` under `rule` (run `i` with seed `seed + i`, in
-/// parallel) and compares the solutions with the fewest pushes and the least difficulty at
-/// `factor` (each computed once). `limits` apply to each of the two exact searches and to each
-/// run on its own (only the timeout matters for the runs).
-pub fn bench_solvers(
-    level: &Level,
-    rule: WalkRule,
+/// Runs `solver` `runs` times on `level` (run `i` with seed `seed + i`, in parallel) and
+/// compares the solutions with the fewest moves and, in games with block changes, the least
+/// difficulty at `factor` (each computed once). `limits` apply to each exact search and to
+/// each run on its own (only the timeout matters for the runs).
+#[allow(clippy::too_many_arguments)]
+pub fn bench_solvers<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
     solver: &SolverSpec,
     runs: u32,
     seed: u64,
-    factor: u64,
+    factor: Option<u64>,
     limits: &Limits,
 ) -> Result<SolverBench, Error> {
     solver.check()?;
     if runs == 0 {
         return Err(Error::invalid("the number of runs must be at least 1"));
     }
-    if factor > MAX_FACTOR {
-        return Err(Error::invalid(format!(
-            "the block-change factor {factor} is above the largest accepted, {MAX_FACTOR}"
-        )));
-    }
+    let changes = g.info().capabilities.block_changes;
+    let f = crate::game::factor_of(g, factor)?;
     let began = Instant::now();
-    let fewest = optimum(level, rule, Algorithm::Bfs, factor, limits)?;
-    let easiest = optimum(level, rule, Algorithm::Difficulty, factor, limits)?;
+    let fewest = optimum(g, level, None, factor, limits)?;
+    let easiest = if changes {
+        optimum(g, level, Some("difficulty"), factor, limits)?
+    } else {
+        Ok(None)
+    };
     let status = match (&fewest, &easiest) {
         (Err(l), _) | (_, Err(l)) => *l,
-        (Ok(None), _) | (_, Ok(None)) => "unsolvable",
+        (Ok(None), _) => "unsolvable",
         _ => "solved",
     };
     let optimum = Optimum {
         status,
-        fewest_pushes: fewest.ok().flatten(),
+        fewest_moves: fewest.ok().flatten(),
         least_difficulty: easiest.ok().flatten(),
     };
     let per_run: Vec<BenchRun> = (0..runs)
         .into_par_iter()
         .map(|i| {
-            let mut run = run_once(level, rule, solver, seed.wrapping_add(i as u64), limits)?;
-            run.moves = Vec::new();
-            let difficulty = run.difficulty(factor);
-            Ok(BenchRun { run, difficulty })
+            let run = run_once(g, level, solver, seed.wrapping_add(i as u64), limits)?;
+            let difficulty = if changes { run.difficulty(f) } else { None };
+            Ok(BenchRun {
+                run: run.without_moves(),
+                difficulty,
+            })
         })
         .collect::<Result<_, Error>>()?;
     let solved: Vec<&BenchRun> = per_run.iter().filter(|r| r.run.solved).collect();
-    let field = |f: fn(&BenchRun) -> u64| solved.iter().map(|r| f(r)).collect::<Vec<u64>>();
-    let pushes = field(|r| r.run.pushes);
-    let changes = field(|r| r.run.block_changes);
-    let difficulty = field(|r| r.difficulty);
-    let runs_with_fewest_pushes = optimum.fewest_pushes.map_or(0, |o| {
-        pushes.iter().filter(|&&x| x == o.pushes).count() as u32
+    let lengths: Vec<u64> = solved.iter().map(|r| r.run.length).collect();
+    let block: Vec<u64> = solved.iter().filter_map(|r| r.run.block_changes).collect();
+    let difficulty: Vec<u64> = solved.iter().filter_map(|r| r.difficulty).collect();
+    let runs_with_fewest_moves = optimum.fewest_moves.map_or(0, |o| {
+        lengths.iter().filter(|&&x| x == o.length).count() as u32
     });
-    let runs_with_least_difficulty = optimum.least_difficulty.map_or(0, |o| {
-        difficulty.iter().filter(|&&x| x == o.difficulty).count() as u32
-    });
+    let runs_with_least_difficulty = optimum
+        .least_difficulty
+        .and_then(|o| o.difficulty)
+        .map_or(0, |o| difficulty.iter().filter(|&&x| x == o).count() as u32);
     let n = per_run.len() as f64;
     Ok(SolverBench {
-        level: level.title.clone(),
-        rule: rule.name(),
+        game: g.info().name,
+        level: name.to_string(),
+        params: ParamValues(g.params(level)),
         solver: *solver,
         runs,
         seed,
-        factor,
+        factor: changes.then_some(f),
         solved: solved.len() as u32,
         success_rate: solved.len() as f64 / n,
         limited: per_run.iter().filter(|r| r.run.limit.is_some()).count() as u32,
-        pushes: Distribution::of(&pushes),
-        block_changes: Distribution::of(&changes),
-        difficulty: Distribution::of(&difficulty),
-        runs_with_fewest_pushes,
+        lengths: Distribution::of(&lengths),
+        block_changes: if changes {
+            Distribution::of(&block)
+        } else {
+            None
+        },
+        difficulty: if changes {
+            Distribution::of(&difficulty)
+        } else {
+            None
+        },
+        runs_with_fewest_moves,
         runs_with_least_difficulty,
         mean_attempts: per_run.iter().map(|r| r.run.attempts as f64).sum::<f64>() / n,
         mean_secs: per_run.iter().map(|r| r.run.elapsed_secs).sum::<f64>() / n,
@@ -567,7 +610,10 @@ pub fn bench_solvers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MAX_FACTOR;
     use crate::games::ice::format::parse_floe;
+    use crate::games::ice::{replay, Ice, Level, WalkRule};
+    use crate::grid::Push;
     use std::time::Duration;
 
     const ZELDA: &str = include_str!("../../../../levels/zelda.txt");
@@ -581,10 +627,10 @@ mod tests {
     }
 
     /// What two runs must share to count as the same run (everything but the clock).
-    fn key(r: &RunRecord) -> (bool, u64, u64, u64, u64, Vec<Push>) {
+    fn key(r: &RunRecord<Push>) -> (bool, u64, Option<u64>, u64, u64, Vec<Push>) {
         (
             r.solved,
-            r.pushes,
+            r.length,
             r.block_changes,
             r.attempts,
             r.playouts,
@@ -619,12 +665,11 @@ mod tests {
             });
         }
         for solver in solvers {
-            let a = run_once(&l, WalkRule::Free, &solver, 42, &Limits::none()).unwrap();
-            let b = run_once(&l, WalkRule::Free, &solver, 42, &Limits::none()).unwrap();
+            let a = run_once(Ice, &l, &solver, 42, &Limits::none()).unwrap();
+            let b = run_once(Ice, &l, &solver, 42, &Limits::none()).unwrap();
             assert_eq!(key(&a), key(&b), "{solver}");
-            let differ = (43..48).any(|s| {
-                key(&run_once(&l, WalkRule::Free, &solver, s, &Limits::none()).unwrap()) != key(&a)
-            });
+            let differ = (43..48)
+                .any(|s| key(&run_once(Ice, &l, &solver, s, &Limits::none()).unwrap()) != key(&a));
             assert!(differ, "{solver}");
         }
     }
@@ -637,32 +682,35 @@ mod tests {
             max_moves: 15,
             count: CapCount::Attempts,
         };
-        let b = bench_solvers(&l, WalkRule::Free, &solver, 6, 1, 5, &Limits::none()).unwrap();
+        let b = bench_solvers(Ice, &l, "t", &solver, 6, 1, Some(5), &Limits::none()).unwrap();
         assert_eq!(b.solved, 6, "{b:?}");
         assert_eq!(b.success_rate, 1.0);
         // the reference figures (spec): 7 pushes at least; least difficulty 18 / 8 / 2
-        let fewest = b.optimum.fewest_pushes.unwrap();
-        assert_eq!(fewest.pushes, 7);
+        let fewest = b.optimum.fewest_moves.unwrap();
+        assert_eq!(fewest.length, 7);
         let easiest = b.optimum.least_difficulty.unwrap();
         assert_eq!(
-            (easiest.difficulty, easiest.pushes, easiest.block_changes),
-            (18, 8, 2)
+            (easiest.difficulty, easiest.length, easiest.block_changes),
+            (Some(18), 8, Some(2))
         );
         assert_eq!(b.optimum.status, "solved");
-        let p = b.pushes.as_ref().unwrap();
+        let p = b.lengths.as_ref().unwrap();
         assert!(p.min >= 7 && p.max <= 15);
         assert!(b.difficulty.as_ref().unwrap().min >= 18);
         assert_eq!(b.per_run.len(), 6);
         for (i, r) in b.per_run.iter().enumerate() {
             assert_eq!(r.run.seed, 1 + i as u64);
-            assert_eq!(r.difficulty, r.run.pushes + 5 * r.run.block_changes);
+            assert_eq!(
+                r.difficulty,
+                Some(r.run.length + 5 * r.run.block_changes.unwrap())
+            );
         }
         // run i of the bench is run_once with seed + i
-        let again = run_once(&l, WalkRule::Free, &solver, 4, &Limits::none()).unwrap();
+        let again = run_once(Ice, &l, &solver, 4, &Limits::none()).unwrap();
         let third = &b.per_run[3].run;
         assert_eq!(
-            (again.pushes, again.block_changes, again.attempts),
-            (third.pushes, third.block_changes, third.attempts)
+            (again.length, again.block_changes, again.attempts),
+            (third.length, third.block_changes, third.attempts)
         );
         assert!(replay(&l, WalkRule::Free, &again.moves).unwrap().solved);
         // the summary serialises
@@ -677,11 +725,11 @@ mod tests {
             max_moves: 1_000_000,
             count: CapCount::Attempts,
         };
-        let b = bench_solvers(&l, WalkRule::Free, &solver, 20, 7, 5, &Limits::none()).unwrap();
+        let b = bench_solvers(Ice, &l, "t", &solver, 20, 7, Some(5), &Limits::none()).unwrap();
         assert!(b.solved >= 12, "{} of 20", b.solved);
-        let fewest = b.optimum.fewest_pushes.unwrap().pushes;
+        let fewest = b.optimum.fewest_moves.unwrap().length;
         assert_eq!(fewest, 5);
-        assert!(b.pushes.unwrap().min >= fewest);
+        assert!(b.lengths.unwrap().min >= fewest);
         for r in &b.per_run {
             assert!(r.run.solved || r.run.attempts == 1_000_000);
             assert_eq!(r.run.playouts, 1);
@@ -690,10 +738,11 @@ mod tests {
 
     #[test]
     fn the_walk_rule_and_bad_parameters() {
-        let l = zelda("TPIBC1");
+        let mut l = zelda("TPIBC1");
+        l.rules = Some(WalkRule::Walk);
         let r = run_once(
+            Ice,
             &l,
-            WalkRule::Walk,
             &SolverSpec::Random {
                 max_moves: 100_000,
                 count: CapCount::Pushes,
@@ -710,16 +759,17 @@ mod tests {
             max_moves: 15,
             count: CapCount::Pushes,
         };
-        assert!(run_once(&l, WalkRule::Free, &bad, 0, &Limits::none()).is_err());
+        assert!(run_once(Ice, &l, &bad, 0, &Limits::none()).is_err());
         let ok = SolverSpec::random();
-        assert!(bench_solvers(&l, WalkRule::Free, &ok, 0, 0, 5, &Limits::none()).is_err());
+        assert!(bench_solvers(Ice, &l, "t", &ok, 0, 0, Some(5), &Limits::none()).is_err());
         assert!(bench_solvers(
+            Ice,
             &l,
-            WalkRule::Free,
+            "t",
             &ok,
             1,
             0,
-            MAX_FACTOR + 1,
+            Some(MAX_FACTOR + 1),
             &Limits::none()
         )
         .is_err());
@@ -737,7 +787,7 @@ mod tests {
                 max_moves: 15,
                 count,
             };
-            bench_solvers(&l, WalkRule::Free, &solver, 20, 1, 5, &Limits::none())
+            bench_solvers(Ice, &l, "t", &solver, 20, 1, Some(5), &Limits::none())
                 .unwrap()
                 .solved
         };
@@ -752,7 +802,7 @@ mod tests {
     fn a_timeout_is_reported_per_run() {
         let l = zelda("TPIBC3");
         let limits = Limits::none().timeout(Duration::ZERO);
-        let r = run_once(&l, WalkRule::Free, &SolverSpec::kluiver_mc(), 0, &limits).unwrap();
+        let r = run_once(Ice, &l, &SolverSpec::kluiver_mc(), 0, &limits).unwrap();
         assert!(!r.solved);
         assert_eq!(r.limit, Some("timeout"));
     }
@@ -764,12 +814,13 @@ mod tests {
     fn kluiver_settings_on_tpibc3() {
         let l = zelda("TPIBC3");
         let b = bench_solvers(
+            Ice,
             &l,
-            WalkRule::Free,
+            "TPIBC3",
             &SolverSpec::kluiver_mc(),
             4,
             1,
-            5,
+            Some(5),
             &Limits::none(),
         )
         .unwrap();

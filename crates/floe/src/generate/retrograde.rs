@@ -20,10 +20,11 @@
 //! that is not a path cell; such a cell is never used by the intended solution, so the
 //! repair never makes a level unsolvable.
 
+use crate::game::Status;
 use crate::games::ice::engine::{with_puzzle, IcePuzzle, IceTask, Walking};
-use crate::games::ice::{replay, solve, space, Algorithm, Cell, Level, SolveOptions, WalkRule};
+use crate::games::ice::{replay, solve, space, Cell, Level, WalkRule};
 use crate::grid::{Dir, Pos, Push};
-use crate::search::{Limits, Puzzle, Status};
+use crate::search::{Limits, Puzzle};
 use crate::{bits::Bits, Error};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -338,18 +339,12 @@ pub fn repair<G: Rng + ?Sized>(
     limits: &Limits,
     rng: &mut G,
 ) -> Result<(Option<u64>, Option<u64>), Error> {
-    let opts = SolveOptions {
-        algorithm: Algorithm::Bfs,
-        rule: WalkRule::Free,
-        limits: limits.clone(),
-        ..SolveOptions::default()
-    };
     let cols = g.level.cols();
     let intended = g.intended.len() as u64;
     let fewest_of = |level: &Level| -> Result<Option<(u64, Vec<Push>)>, Error> {
-        let r = solve(level, &opts)?;
+        let r = solve(level, WalkRule::Free, "bfs", 0, limits)?;
         match r.status {
-            Status::Solved => Ok(Some((r.pushes().expect("solved"), r.moves))),
+            Status::Solved => Ok(Some((r.length.expect("solved"), r.moves_of::<Push>()))),
             Status::Unsolvable => Err(Error::Internal("a generated level has no solution".into())),
             _ => Ok(None),
         }
@@ -556,25 +551,18 @@ pub struct Verified {
 /// Verifies `level` under the `free` rule by exact search. `None` when a search hits
 /// `limits` or the level is unsolvable.
 pub fn verify(level: &Level, factor: u64, limits: &Limits) -> Result<Option<Verified>, Error> {
-    let mut opts = SolveOptions {
-        algorithm: Algorithm::Bfs,
-        rule: WalkRule::Free,
-        factor,
-        limits: limits.clone(),
-    };
-    let bfs = solve(level, &opts)?;
+    let bfs = solve(level, WalkRule::Free, "bfs", factor, limits)?;
     if bfs.status != Status::Solved {
         return Ok(None);
     }
-    opts.algorithm = Algorithm::Difficulty;
-    let dif = solve(level, &opts)?;
+    let dif = solve(level, WalkRule::Free, "difficulty", factor, limits)?;
     if dif.status != Status::Solved {
         return Ok(None);
     }
     let Some(opt) = optimal_solutions(level, WalkRule::Free, limits)? else {
         return Ok(None);
     };
-    let pushes = bfs.pushes().expect("solved");
+    let pushes = bfs.length.expect("solved");
     if opt.pushes != pushes {
         return Err(Error::Internal(format!(
             "the solution count found {} pushes, breadth-first search {pushes}",
@@ -587,7 +575,7 @@ pub fn verify(level: &Level, factor: u64, limits: &Limits) -> Result<Option<Veri
     }
     Ok(Some(Verified {
         pushes,
-        difficulty: dif.difficulty().expect("solved"),
+        difficulty: dif.difficulty_u64().expect("solved"),
         factor,
         optimal: opt.sequences,
         unique: opt.up_to_order == 1,

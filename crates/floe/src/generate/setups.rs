@@ -20,8 +20,8 @@ use crate::error::Error;
 use crate::games::solitaire::boxoff::Board;
 use crate::games::solitaire::fujisan::Mountain;
 use crate::games::solitaire::pretzel::{Card, Deal};
+use crate::games::solitaire::Kind;
 use crate::games::solitaire::{shuffle, Challenge};
-use crate::games::Game;
 use rand::{Rng, RngExt};
 use std::fmt;
 
@@ -88,18 +88,17 @@ impl Setup {
     }
 
     /// The setups of a game, in the paper's order.
-    pub fn of(game: Game) -> &'static [Setup] {
+    pub fn of(game: Kind) -> &'static [Setup] {
         match game {
-            Game::BoxOff => &[Setup::Shuffled, Setup::LTiles],
-            Game::Pretzel => &[Setup::Shuffled, Setup::Sequential, Setup::Banded],
-            Game::Fujisan => &[
+            Kind::BoxOff => &[Setup::Shuffled, Setup::LTiles],
+            Kind::Pretzel => &[Setup::Shuffled, Setup::Sequential, Setup::Banded],
+            Kind::Fujisan => &[
                 Setup::Shuffled,
                 Setup::Piecepack,
                 Setup::PiecepackPaired,
                 Setup::Engraved,
                 Setup::Dominoes,
             ],
-            _ => &[],
         }
     }
 }
@@ -163,11 +162,11 @@ pub enum Size {
 
 impl Size {
     /// The game.
-    pub fn game(self) -> Game {
+    pub fn game(self) -> Kind {
         match self {
-            Size::BoxOff { .. } => Game::BoxOff,
-            Size::Pretzel { .. } => Game::Pretzel,
-            Size::Fujisan => Game::Fujisan,
+            Size::BoxOff { .. } => Kind::BoxOff,
+            Size::Pretzel { .. } => Kind::Pretzel,
+            Size::Fujisan => Kind::Fujisan,
         }
     }
 }

@@ -1,18 +1,26 @@
 use super::*;
-use crate::games::ice::format::parse_floe;
-use crate::games::icetower::parse as parse_tower;
-use crate::games::pushpush::board::parse as parse_board;
+use crate::game::Request;
+use crate::games::ice::WalkRule;
+use crate::grid::Push;
+use crate::search::LimitKind;
 
+fn session(text: &str, params: &str) -> Session {
+    Request::from_text(text, "t")
+        .params(params)
+        .resolve()
+        .unwrap()
+        .level
+        .play()
+        .unwrap()
+}
 fn ice(text: &str, rule: WalkRule) -> Session {
-    let l = parse_floe(text, "t").unwrap().remove(0);
-    Session::ice(&l, rule, "t")
+    session(text, &format!("rules={rule}"))
 }
 fn push_game(text: &str) -> Session {
-    let b = parse_board(text, "t").unwrap().remove(0);
-    Session::pushpush(&b, Variant::default(), "t")
+    session(&format!("Game: pushpush\n{text}"), "")
 }
 fn tower_game(text: &str) -> Session {
-    Session::icetower(&parse_tower(text, "t", "t").unwrap())
+    session(&format!("Game: icetower\n{text}"), "")
 }
 fn keys(s: &mut Session, script: &str) -> Vec<Event> {
     parse_keys(script)
@@ -21,8 +29,8 @@ fn keys(s: &mut Session, script: &str) -> Vec<Event> {
         .map(|a| s.apply(a))
         .collect()
 }
-fn push(r: usize, c: usize, d: Dir) -> Push {
-    Push::new(Pos::new(r, c), d)
+fn push(r: usize, c: usize, d: Dir) -> Move {
+    Move::new(Push::new(Pos::new(r, c), d))
 }
 /// Follows hints until solved; returns the pushes played.
 fn follow(s: &mut Session, at_most: usize) -> usize {
@@ -30,7 +38,7 @@ fn follow(s: &mut Session, at_most: usize) -> usize {
     while !s.is_solved() {
         assert!(n < at_most, "no solution within {at_most} hinted pushes");
         let e = s.apply(Action::FollowHint);
-        assert!(matches!(e, Event::Pushed { .. }), "{e:?}");
+        assert!(matches!(e, Event::Moved { .. }), "{e:?}");
         n += 1;
     }
     n
@@ -44,8 +52,8 @@ fn ice_blocks_solved_with_selection_and_arrows() {
     let e = keys(&mut s, "right tab down");
     assert_eq!(
         e[0],
-        Event::Pushed {
-            push: push(0, 0, Dir::Right),
+        Event::Moved {
+            played: push(0, 0, Dir::Right),
             solved: false
         }
     );
@@ -53,18 +61,18 @@ fn ice_blocks_solved_with_selection_and_arrows() {
     assert_eq!(e[1], Event::Selected(Pos::new(0, 3)));
     assert_eq!(
         e[2],
-        Event::Pushed {
-            push: push(0, 3, Dir::Down),
+        Event::Moved {
+            played: push(0, 3, Dir::Down),
             solved: true
         }
     );
     assert!(s.is_solved());
-    assert_eq!(s.push_count(), 2);
+    assert_eq!(s.move_count(), 2);
     assert_eq!(s.board_text(), "--$-\n---*\n");
     assert_eq!(
         s.verdict(),
         Ok(Verdict::Solvable {
-            pushes: 0,
+            moves: 0,
             next: None
         })
     );
@@ -75,13 +83,13 @@ fn illegal_pushes_change_nothing_and_say_why() {
     let mut s = ice("$--$\n---.\n", WalkRule::Free);
     let e = s.apply(Action::Arrow(Dir::Left));
     match e {
-        Event::Illegal { push: p, reason } => {
+        Event::Illegal { played: p, reason } => {
             assert_eq!(p, push(0, 0, Dir::Left));
             assert!(reason.contains("edge of the board"), "{reason}");
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(s.push_count(), 0);
+    assert_eq!(s.move_count(), 0);
     assert!(s.message().starts_with("illegal push (0, 0) left"));
     // the walk rule: a walled-in player cannot reach the cell behind the block
     let text = "#####\n#@#--\n###$-\n-----\n";
@@ -93,7 +101,7 @@ fn illegal_pushes_change_nothing_and_say_why() {
     let mut free = ice(text, WalkRule::Free);
     assert!(matches!(
         free.apply(Action::Arrow(Dir::Up)),
-        Event::Pushed { .. }
+        Event::Moved { .. }
     ));
 }
 
@@ -119,7 +127,7 @@ fn undo_redo_and_restart() {
     s.apply(Action::Arrow(Dir::Down));
     assert_eq!(s.redo_count(), 0);
     assert_eq!(s.apply(Action::Restart), Event::Restarted);
-    assert_eq!((s.board_text(), s.push_count()), (start, 0));
+    assert_eq!((s.board_text(), s.move_count()), (start, 0));
     assert_eq!(s.selected(), Some(Pos::new(0, 0)));
 }
 
@@ -138,7 +146,7 @@ fn cursor_mode_selects_the_block_under_the_cursor() {
     assert!(s.view().at(Pos::new(0, 3)).selected);
     assert!(matches!(
         s.apply(Action::Arrow(Dir::Down)),
-        Event::Pushed { solved: true, .. }
+        Event::Moved { solved: true, .. }
     ));
 }
 
@@ -146,32 +154,33 @@ fn cursor_mode_selects_the_block_under_the_cursor() {
 fn hints_are_optimal_and_lead_to_a_solution() {
     // OOTIC needs 7 pushes (spec figure): the hints find them from the start
     let zelda = include_str!("../../../../levels/zelda.txt");
-    let levels = parse_floe(zelda, "zelda").unwrap();
-    let l = levels
-        .iter()
-        .find(|l| l.title.as_deref() == Some("OOTIC"))
+    let mut s = Request::from_text(zelda, "zelda")
+        .level(Some("OOTIC"))
+        .resolve()
+        .unwrap()
+        .level
+        .play()
         .unwrap();
-    let mut s = Session::ice(l, WalkRule::Free, "OOTIC");
     assert!(matches!(
         s.verdict(),
-        Ok(Verdict::Solvable { pushes: 7, .. })
+        Ok(Verdict::Solvable { moves: 7, .. })
     ));
     assert_eq!(follow(&mut s, 7), 7);
     // PushPush: one push
     let mut p = push_game("@$--\n##-.\n");
     assert!(matches!(
         p.apply(Action::Hint),
-        Event::Hint(Verdict::Solvable { pushes: 1, .. })
+        Event::Hint(Verdict::Solvable { moves: 1, .. })
     ));
     assert_eq!(p.hint(), Some(push(0, 1, Dir::Right)));
     assert_eq!(p.view().at(Pos::new(0, 1)).hint, Some(Dir::Right));
     assert_eq!(follow(&mut p, 1), 1);
     // Ice Tower
     let mut t = tower_game("#######\n#@% **#\n#  %  #\n#$ -  #\n#######\n");
-    let Ok(Verdict::Solvable { pushes, .. }) = t.verdict() else {
+    let Ok(Verdict::Solvable { moves, .. }) = t.verdict() else {
         panic!("solvable")
     };
-    assert_eq!(follow(&mut t, pushes as usize), pushes as usize);
+    assert_eq!(follow(&mut t, moves as usize), moves as usize);
 }
 
 #[test]
@@ -180,17 +189,16 @@ fn the_hint_counts_from_the_current_position() {
     let mut s = ice("$--$\n---.\n", WalkRule::Free);
     assert!(matches!(
         s.verdict(),
-        Ok(Verdict::Solvable { pushes: 1, .. })
+        Ok(Verdict::Solvable { moves: 1, .. })
     ));
     s.apply(Action::Arrow(Dir::Down)); // (0,0) slides down to (1,0)
     assert!(matches!(
         s.verdict(),
-        Ok(Verdict::Solvable { pushes: 1, .. })
+        Ok(Verdict::Solvable { moves: 1, .. })
     ));
     // under walk, the player's cell is part of the position
     let text = "Rules: walk\n#####\n#@#--\n###$.\n-----\n";
-    let l = parse_floe(text, "t").unwrap().remove(0);
-    let mut w = Session::ice(&l, WalkRule::Walk, "t");
+    let mut w = session(text, "");
     assert_eq!(w.verdict(), Ok(Verdict::Unsolvable));
 }
 
@@ -201,8 +209,8 @@ fn pushpush_walks_pushes_and_notices_a_lost_position() {
     assert_eq!(
         s.apply(Action::Hint),
         Event::Hint(Verdict::Solvable {
-            pushes: 1,
-            next: Some(hinted)
+            moves: 1,
+            next: Some(hinted.clone())
         })
     );
     assert_eq!(
@@ -212,25 +220,25 @@ fn pushpush_walks_pushes_and_notices_a_lost_position() {
     // walking within his region changes nothing the solver cares about: the answer stays
     assert!(s.known_verdict().is_some());
     assert_eq!(s.hint(), Some(hinted));
-    assert_eq!(s.push_count(), 0);
+    assert_eq!(s.move_count(), 0);
     assert!(matches!(
         s.apply(Action::Arrow(Dir::Down)),
         Event::Blocked(_)
     ));
     assert!(matches!(
         s.apply(Action::Arrow(Dir::Right)),
-        Event::Pushed { solved: true, .. }
+        Event::Moved { solved: true, .. }
     ));
     assert!(matches!(s.apply(Action::NextBlock), Event::NotHere(_)));
     // a wrong first push (up) loses the game; the other (from the right, left) wins it
     let mut s = push_game("#.#\n-$-\n$@-\n");
     assert!(matches!(
         s.verdict(),
-        Ok(Verdict::Solvable { pushes: 1, .. })
+        Ok(Verdict::Solvable { moves: 1, .. })
     ));
     assert!(matches!(
         s.apply(Action::Arrow(Dir::Up)),
-        Event::Pushed { solved: false, .. }
+        Event::Moved { solved: false, .. }
     ));
     assert_eq!(s.verdict(), Ok(Verdict::Unsolvable));
     assert!(matches!(
@@ -255,8 +263,8 @@ fn icetower_magician_walks_and_pushes() {
     let e = s.apply(Action::Arrow(Dir::Right));
     assert_eq!(
         e,
-        Event::Pushed {
-            push: push(1, 2, Dir::Right),
+        Event::Moved {
+            played: push(1, 2, Dir::Right),
             solved: false
         }
     );
@@ -269,19 +277,20 @@ fn icetower_magician_walks_and_pushes() {
 #[test]
 fn limits_give_unknown_not_a_guess() {
     let zelda = include_str!("../../../../levels/zelda.txt");
-    let l = parse_floe(zelda, "zelda")
+    let mut s = Request::from_text(zelda, "zelda")
+        .level(Some("OOSSAS"))
+        .resolve()
         .unwrap()
-        .into_iter()
-        .find(|l| l.title.as_deref() == Some("OOSSAS"))
-        .unwrap();
-    let mut s =
-        Session::ice(&l, WalkRule::Free, "OOSSAS").with_limits(Limits::none().max_states(10));
+        .level
+        .play()
+        .unwrap()
+        .with_limits(Limits::none().max_states(10));
     assert_eq!(s.verdict(), Ok(Verdict::Unknown(LimitKind::MaxStates)));
     assert!(matches!(
         s.apply(Action::FollowHint),
         Event::Hint(Verdict::Unknown(_))
     ));
-    assert_eq!(s.push_count(), 0);
+    assert_eq!(s.move_count(), 0);
 }
 
 #[test]
@@ -297,6 +306,42 @@ fn jobs_answer_for_the_position_they_were_asked_about() {
     s.apply(Action::Undo);
     assert!(matches!(
         s.known_verdict(),
-        Some(Ok(Verdict::Solvable { pushes: 1, .. }))
+        Some(Ok(Verdict::Solvable { moves: 1, .. }))
     ));
+}
+
+#[test]
+fn solitaire_puzzles_are_played_by_picking_moves() {
+    // 1 2 2 1: the only first move removes the 2s, then the 1s
+    let mut s = session("Game: boxoff\n1 2 2 1\n", "");
+    assert_eq!(s.keys(), crate::game::Keys::PickMove);
+    assert!(matches!(s.apply(Action::Arrow(Dir::Up)), Event::NotHere(_)));
+    match s.apply(Action::NextBlock) {
+        Event::Shown(m) => assert_eq!(m.json()["remove"], serde_json::json!([[0, 1], [0, 2]])),
+        other => panic!("{other:?}"),
+    }
+    assert!(s.view().cells.iter().filter(|c| c.marked).count() == 2);
+    assert!(matches!(
+        s.apply(Action::Select),
+        Event::Moved { solved: false, .. }
+    ));
+    assert!(matches!(
+        s.verdict(),
+        Ok(Verdict::Solvable { moves: 1, .. })
+    ));
+    assert!(matches!(
+        s.apply(Action::FollowHint),
+        Event::Moved { solved: true, .. }
+    ));
+    assert_eq!(s.apply(Action::NextBlock), Event::NoMoves);
+    assert!(matches!(s.apply(Action::Undo), Event::Undone(_)));
+    assert_eq!(s.board_text(), "1 . . 1\n");
+    // Fujisan: hints from any position, replayed by the rules
+    let mut f = session(
+        "Game: fujisan\n3 1 4 0 2 5 1 2 3 4 0 1\n2 0 5 3 1 4 2 3 1 0 5 4\n",
+        "",
+    );
+    if let Ok(Verdict::Solvable { moves, .. }) = f.verdict() {
+        assert_eq!(follow(&mut f, moves as usize), moves as usize);
+    }
 }

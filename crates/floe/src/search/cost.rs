@@ -65,16 +65,6 @@ impl Add for Lex {
     }
 }
 
-/// A move that displaces one piece, identified by the cell it leaves and the cell it ends on.
-/// Pieces need not be distinguishable: the piece a later move pushes is "the same piece" when
-/// it stands where the earlier move left it.
-pub trait PieceMove {
-    /// Cell (any game-specific index) the piece stands on before the move.
-    fn piece_from(&self) -> u32;
-    /// Cell the piece rests on after the move.
-    fn piece_to(&self) -> u32;
-}
-
 /// Kluiver's difficulty: every move costs 1, and every *change* of piece (a move of a
 /// different piece than the one the previous move moved) costs `factor` more. The cost is
 /// [`Lex`]`(difficulty, moves)`, so among equally difficult solutions the shortest wins.
@@ -84,29 +74,30 @@ pub struct ChangePenalty {
     pub factor: u64,
 }
 
-impl<P: Puzzle> CostModel<P> for ChangePenalty
-where
-    P::Move: PieceMove,
-{
+impl<P: Puzzle> CostModel<P> for ChangePenalty {
     /// Cell of the piece moved last (`None` before the first move).
     type Memory = Option<u32>;
     type Cost = Lex;
     fn initial(&self, _: &P) -> Option<u32> {
         None
     }
+    /// The piece comes from [`Puzzle::piece_moved`]; a move that displaces no single piece
+    /// costs 1 and starts no chain.
     fn step(
         &self,
-        _: &P,
+        p: &P,
         _: &P::State,
         last: &Option<u32>,
         mv: &P::Move,
         _: &P::State,
     ) -> (Lex, Option<u32>) {
-        let change = matches!(last, Some(c) if *c != mv.piece_from());
-        (
-            Lex(1 + if change { self.factor } else { 0 }, 1),
-            Some(mv.piece_to()),
-        )
+        match p.piece_moved(mv) {
+            Some((from, to)) => {
+                let change = matches!(last, Some(c) if *c != from);
+                (Lex(1 + if change { self.factor } else { 0 }, 1), Some(to))
+            }
+            None => (Lex(1, 1), None),
+        }
     }
     fn estimate(&self, moves_lower_bound: u32) -> Lex {
         // difficulty ≥ moves, so (b, b) is below any (d, m) with d ≥ m ≥ b.
@@ -119,34 +110,47 @@ where
     }
 }
 
-/// Replays the piece identities of a move list: the number of piece changes.
-pub fn count_changes<M: PieceMove>(moves: &[M]) -> u64 {
-    moves
-        .windows(2)
-        .filter(|w| w[1].piece_from() != w[0].piece_to())
-        .count() as u64
+/// The changes of piece along a move list (a move of another piece than the one the previous
+/// move left: see [`Puzzle::piece_moved`]); `None` when the puzzle's moves displace no single
+/// piece.
+pub fn count_changes<P: Puzzle>(p: &P, moves: &[P::Move]) -> Option<u64> {
+    let pieces: Option<Vec<(u32, u32)>> = moves.iter().map(|m| p.piece_moved(m)).collect();
+    Some(pieces?.windows(2).filter(|w| w[1].0 != w[0].1).count() as u64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    struct M(u32, u32);
-    impl PieceMove for M {
-        fn piece_from(&self) -> u32 {
-            self.0
+    /// Moves are (from, to) pairs of one piece.
+    struct Pieces;
+    impl Puzzle for Pieces {
+        type State = u32;
+        type Move = (u32, u32);
+        fn start(&self) -> u32 {
+            0
         }
-        fn piece_to(&self) -> u32 {
-            self.1
+        fn successors(&self, _: &u32, _: &mut Vec<((u32, u32), u32)>) {}
+        fn is_goal(&self, _: &u32) -> bool {
+            false
+        }
+        fn piece_moved(&self, m: &(u32, u32)) -> Option<(u32, u32)> {
+            Some(*m)
         }
     }
 
     #[test]
     fn changes_follow_the_moved_piece() {
         // piece 1→5, then 5→9 (same piece), then 2→3 (change), then 3→1 (same)
-        let moves = [M(1, 5), M(5, 9), M(2, 3), M(3, 1)];
-        assert_eq!(count_changes(&moves), 1);
-        assert_eq!(count_changes::<M>(&[]), 0);
+        let moves = [(1, 5), (5, 9), (2, 3), (3, 1)];
+        assert_eq!(count_changes(&Pieces, &moves), Some(1));
+        assert_eq!(count_changes(&Pieces, &[]), Some(0));
+        let line = crate::search::testing::Line {
+            start: 0,
+            goal: 1,
+            limit: 3,
+        };
+        assert_eq!(count_changes(&line, &['+']), None);
     }
 
     #[test]

@@ -62,6 +62,11 @@ impl fmt::Debug for Limits {
 }
 
 impl Limits {
+    /// The instant `timeout` after `start`, if there is a timeout. A timeout too long to add
+    /// to the clock (beyond any run's length) counts as none, never as an overflow.
+    pub fn deadline_from(&self, start: Instant) -> Option<Instant> {
+        self.timeout.and_then(|t| start.checked_add(t))
+    }
     /// No limits.
     pub fn none() -> Self {
         Self::default()
@@ -86,8 +91,18 @@ impl Limits {
 const REPORT_EVERY: Duration = Duration::from_millis(200);
 const CLOCK_EVERY: u32 = 1024;
 
-/// Running account of a search against its [`Limits`].
-pub(crate) struct Budget<'a> {
+/// Running account of a search against its [`Limits`]: the one clock and state counter every
+/// search in floe uses (generic or game-specific), so that limits mean the same everywhere.
+///
+/// ```
+/// use floe::search::{Budget, Limits, Stats};
+/// let limits = Limits::none().max_states(10);
+/// let mut budget = Budget::new(&limits);
+/// assert!(!budget.full(9));
+/// assert!(budget.full(10));
+/// assert_eq!(budget.tick(&Stats::default()), None);
+/// ```
+pub struct Budget<'a> {
     limits: &'a Limits,
     start: Instant,
     deadline: Option<Instant>,
@@ -96,12 +111,13 @@ pub(crate) struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
-    pub(crate) fn new(limits: &'a Limits) -> Self {
+    /// Starts the clock.
+    pub fn new(limits: &'a Limits) -> Self {
         let start = Instant::now();
         Budget {
             limits,
             start,
-            deadline: limits.timeout.map(|t| start + t),
+            deadline: limits.deadline_from(start),
             // the first tick looks at the clock, so that a zero timeout stops at once
             ticks: CLOCK_EVERY - 1,
             next_report: start + REPORT_EVERY,
@@ -109,25 +125,53 @@ impl<'a> Budget<'a> {
     }
 
     /// Time since the search began.
-    pub(crate) fn elapsed(&self) -> Duration {
+    pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
     /// Whether storing one more node would exceed `max_states`.
     #[inline]
-    pub(crate) fn full(&self, stored: u64) -> bool {
+    pub fn full(&self, stored: u64) -> bool {
         matches!(self.limits.max_states, Some(m) if stored >= m)
     }
 
     /// Called once per expansion: checks the clock now and then and reports progress.
     #[inline]
-    pub(crate) fn tick(&mut self, stats: &Stats) -> Option<LimitKind> {
+    pub fn tick(&mut self, stats: &Stats) -> Option<LimitKind> {
         self.ticks += 1;
         if self.ticks < CLOCK_EVERY {
             return None;
         }
         self.ticks = 0;
         self.check_clock(stats)
+    }
+
+    /// [`Budget::full`] and [`Budget::tick`] at once, for searches that store as they
+    /// expand: `max-states` when `stored` reached the cap, else the clock now and then.
+    #[inline]
+    pub fn over(&mut self, stored: u64, stats: &Stats) -> Option<LimitKind> {
+        if self.full(stored) {
+            return Some(LimitKind::MaxStates);
+        }
+        self.tick(stats)
+    }
+
+    /// The time limit passed (the clock is read at every call).
+    pub fn timed_out(&self) -> bool {
+        matches!(self.deadline, Some(d) if Instant::now() >= d)
+    }
+
+    /// Reports progress now if a report is due, whatever the tick count.
+    pub fn report(&mut self, stats: &Stats) {
+        let now = Instant::now();
+        if let Some(report) = &self.limits.progress {
+            if now >= self.next_report {
+                self.next_report = now + REPORT_EVERY;
+                let mut stats = *stats;
+                stats.elapsed = now - self.start;
+                report(&Progress { stats });
+            }
+        }
     }
 
     #[cold]
@@ -145,5 +189,88 @@ impl<'a> Budget<'a> {
             }
         }
         None
+    }
+}
+
+/// The longest duration [`parse_duration`] accepts: 365 days.
+pub const MAX_DURATION: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// Parses a duration as every front end writes it: a number of seconds (`30`, `1.5`) or a
+/// number with a unit, `ms`, `s`, `m` (or `min`) or `h` (`500ms`, `30s`, `2m`, `1h`), from 0
+/// to [`MAX_DURATION`]. The error says what was wrong, in words.
+///
+/// ```
+/// use floe::search::parse_duration;
+/// use std::time::Duration;
+/// assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+/// assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+/// assert!(parse_duration("1e300").is_err());
+/// ```
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let x: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration (e.g. 30, 30s, 500ms, 2m, 1h)"))?;
+    let secs = match unit.trim() {
+        "ms" => x / 1000.0,
+        "s" | "sec" => x,
+        "m" | "min" => x * 60.0,
+        "h" => x * 3600.0,
+        u => {
+            return Err(format!(
+                "unknown time unit '{u}' in '{s}': use ms, s, m or h"
+            ))
+        }
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("'{s}' is not a duration: it must be 0 or more"));
+    }
+    if secs > MAX_DURATION.as_secs_f64() {
+        return Err(format!(
+            "'{s}' is too long: durations go up to 365 days (8760h)"
+        ));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}' is not a duration: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30").unwrap(), Duration::from_secs(30));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert_eq!(parse_duration("2 min").unwrap(), Duration::from_secs(120));
+        assert_eq!(parse_duration("1h").unwrap(), Duration::from_secs(3600));
+        assert_eq!(parse_duration("1e2").unwrap(), Duration::from_secs(100));
+        for bad in [
+            "-1",
+            "soon",
+            "3 weeks",
+            "1e300",
+            "99999999999999999999",
+            "18000000000000000000",
+            "NaN",
+            "inf",
+            "",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn huge_timeouts_do_not_overflow_the_clock() {
+        let limits = Limits::none().timeout(Duration::MAX);
+        assert_eq!(limits.deadline_from(Instant::now()), None);
+        let mut b = Budget::new(&limits);
+        assert_eq!(b.tick(&Stats::default()), None);
     }
 }

@@ -18,18 +18,28 @@
 mod best_first;
 mod bfs;
 mod cost;
+mod dfs;
+mod fns;
 pub mod graph;
+mod hunt;
 mod ida;
+mod iddfs;
 mod limits;
+mod method;
 mod par;
 pub mod playout;
 mod store;
 
 pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};
-pub use cost::{count_changes, ChangePenalty, CostModel, Lex, PieceMove, UnitCost};
+pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
+pub use dfs::dfs_first;
+pub use fns::{from_fn, FnPuzzle};
+pub use hunt::{astar_proving, beam, Proving};
 pub use ida::ida_star;
-pub use limits::{LimitKind, Limits, Progress};
+pub use iddfs::iterative_deepening;
+pub use limits::{parse_duration, Budget, LimitKind, Limits, Progress, ProgressFn, MAX_DURATION};
+pub use method::{run, worth_parallel, Found, Method};
 pub use par::enumerate_par;
 pub use store::DENSE_LIMIT;
 
@@ -76,6 +86,41 @@ pub trait Puzzle {
     fn rank(&self, _state: &Self::State) -> Option<u64> {
         None
     }
+    /// The piece a move displaces, as the cell it leaves and the cell it rests on (any
+    /// game-specific numbering), for cost models that count changes of piece
+    /// ([`ChangePenalty`]). `None` (the default) when moves do not displace one piece.
+    fn piece_moved(&self, _m: &Self::Move) -> Option<(u32, u32)> {
+        None
+    }
+    /// One uniformly random *attempt* in the game's action space from `state`, for the
+    /// random algorithm and Monte Carlo search ([`playout`]): the move and the state it leads
+    /// to, or `None` when the attempt is impossible (the state then stays as it is).
+    ///
+    /// The default draws one of [`Puzzle::successors`] uniformly (one `random_range` draw),
+    /// so every attempt is a legal move and `None` means that there is none
+    /// ([`Puzzle::NONE_MEANS_STUCK`]). A game whose action space is larger than its legal
+    /// moves overrides both (ice blocks: every (block, direction) pair, legal or not). This
+    /// is the hot path of Monte Carlo search: overrides should not allocate.
+    fn random_move<G: rand::Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        rng: &mut G,
+    ) -> Option<(Self::Move, Self::State)>
+    where
+        Self: Sized,
+    {
+        let mut all = Vec::new();
+        self.successors(state, &mut all);
+        if all.is_empty() {
+            return None;
+        }
+        let i = rand::RngExt::random_range(rng, 0..all.len());
+        Some(all.swap_remove(i))
+    }
+    /// Whether `None` from [`Puzzle::random_move`] means that the position has no legal move
+    /// at all: a random game then ends at once instead of drawing on to its cap, which changes
+    /// no outcome (the position can never change) but saves the futile draws.
+    const NONE_MEANS_STUCK: bool = true;
 }
 
 /// How a search ended.
@@ -165,6 +210,17 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     fn rank(&self, s: &P::State) -> Option<u64> {
         self.puzzle.rank(s)
     }
+    fn piece_moved(&self, m: &P::Move) -> Option<(u32, u32)> {
+        self.puzzle.piece_moved(m)
+    }
+    fn random_move<G: rand::Rng + ?Sized>(
+        &self,
+        state: &P::State,
+        rng: &mut G,
+    ) -> Option<(P::Move, P::State)> {
+        self.puzzle.random_move(state, rng)
+    }
+    const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
 }
 
 /// What a search explored.

@@ -91,7 +91,7 @@ where
 {
     let space = p.rank_space().filter(|&n| n <= DENSE_LIMIT)?;
     let begin = Instant::now();
-    let deadline = limits.timeout.map(|t| begin + t);
+    let deadline = limits.deadline_from(begin);
     let max = limits.max_states.unwrap_or(u64::MAX);
     // Without a state limit, workers count privately and add up once per chunk.
     let limited = limits.max_states.is_some();

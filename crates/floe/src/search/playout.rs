@@ -1,13 +1,13 @@
 //! Random play and Monte Carlo search: Kluiver's random algorithm and BasicMC (Kluiver 2020,
 //! sections 4.1, 4.4 and 8.1–8.2). Generic over every [`Puzzle`] that can draw a random
-//! attempt ([`RandomMoves`]); nothing here knows any game.
+//! attempt ([`Puzzle::random_move`]); nothing here knows any game.
 //!
 //! # The random algorithm ([`random_play`])
 //!
 //! Kluiver's random algorithm picks a random block and a random direction and tries the push;
 //! "all moves have the same probability of happening — even moves which are not possible or do
 //! not result in a different game state". So the unit of randomness is an **attempt** in the
-//! game's action space ([`RandomMoves::random_move`]), and an impossible attempt leaves the
+//! game's action space ([`Puzzle::random_move`]), and an impossible attempt leaves the
 //! state unchanged but still counts as one of the moves the caller allows: the cap
 //! (`max_moves`) bounds *attempts*, possible or not. The algorithm stops as soon as the
 //! position is a goal; the goal is tested before the first attempt too, so a solved start
@@ -77,28 +77,6 @@ const CLOCK_EVERY_PLAYOUTS: u32 = 256;
 /// Least time between two progress reports.
 const REPORT_EVERY: Duration = Duration::from_millis(200);
 
-/// A puzzle whose action space can be sampled: the interface of the random algorithm.
-pub trait RandomMoves: Puzzle {
-    /// One uniformly random *attempt* in the game's action space from `state`: the move and
-    /// the state it leads to, or `None` when the attempted action is impossible (the state
-    /// then stays as it is). The action space may be larger than the set of legal moves: for
-    /// ice blocks it is every (block, direction) pair, legal or not.
-    ///
-    /// This is the hot path of BasicMC (hundreds of millions of calls); it should not
-    /// allocate.
-    fn random_move<G: Rng + ?Sized>(
-        &self,
-        state: &Self::State,
-        rng: &mut G,
-    ) -> Option<(Self::Move, Self::State)>;
-
-    /// Whether `None` from [`RandomMoves::random_move`] means that the position has no legal
-    /// move at all (true of [`LegalOnly`]): a random game then ends at once instead of
-    /// drawing on to its cap, which changes no outcome (the position can never change) but
-    /// saves the futile draws.
-    const NONE_MEANS_STUCK: bool = false;
-}
-
 /// Redrawn attempts of [`LegalOnly`] before it falls back to listing the successors.
 const REDRAWS: u32 = 64;
 
@@ -142,9 +120,9 @@ impl<P: Puzzle> Puzzle for LegalOnly<'_, P> {
     fn rank(&self, state: &P::State) -> Option<u64> {
         self.0.rank(state)
     }
-}
-
-impl<P: RandomMoves> RandomMoves for LegalOnly<'_, P> {
+    fn piece_moved(&self, m: &P::Move) -> Option<(u32, u32)> {
+        self.0.piece_moved(m)
+    }
     const NONE_MEANS_STUCK: bool = true;
 
     #[inline]
@@ -179,13 +157,16 @@ pub struct Playout<M> {
     pub solved: bool,
     /// Set when a limit of [`random_play_with`] stopped the game before the cap.
     pub limit: Option<LimitKind>,
+    /// The game ended on a position with no legal move (known only when
+    /// [`Puzzle::NONE_MEANS_STUCK`]).
+    pub stuck: bool,
 }
 
 /// Kluiver's random algorithm from the start of `p`: random attempts until the position is a
 /// goal or `max_moves` attempts were made (see the [module documentation](self)).
 pub fn random_play<P, G>(p: &P, max_moves: u32, rng: &mut G) -> Playout<P::Move>
 where
-    P: RandomMoves,
+    P: Puzzle,
     G: Rng + ?Sized,
 {
     random_play_with(p, &p.start(), max_moves, rng, &Limits::none())
@@ -201,15 +182,16 @@ pub fn random_play_with<P, G>(
     limits: &Limits,
 ) -> Playout<P::Move>
 where
-    P: RandomMoves,
+    P: Puzzle,
     G: Rng + ?Sized,
 {
-    let deadline = limits.timeout.map(|t| Instant::now() + t);
+    let deadline = limits.deadline_from(Instant::now());
     let mut state = from.clone();
     let mut moves = Vec::new();
     let mut attempts = 0u32;
     let mut solved = p.is_goal(&state);
     let mut limit = None;
+    let mut stuck = false;
     while !solved && attempts < max_moves {
         if attempts % CLOCK_EVERY_ATTEMPTS == 0
             && matches!(deadline, Some(d) if Instant::now() >= d)
@@ -224,7 +206,10 @@ where
                 solved = p.is_goal(&next);
                 state = next;
             }
-            None if P::NONE_MEANS_STUCK => break,
+            None if P::NONE_MEANS_STUCK => {
+                stuck = true;
+                break;
+            }
             None => {}
         }
     }
@@ -233,6 +218,7 @@ where
         attempts,
         solved,
         limit,
+        stuck,
     }
 }
 
@@ -243,7 +229,7 @@ where
 #[inline]
 pub fn playout_solves<P, G>(p: &P, from: &P::State, max_moves: u32, rng: &mut G) -> Option<u32>
 where
-    P: RandomMoves,
+    P: Puzzle,
     G: Rng + ?Sized,
 {
     if p.is_goal(from) {
@@ -274,6 +260,8 @@ pub struct McResult<M> {
     pub solved: bool,
     /// Set when a limit stopped the run (then `solved` is false).
     pub limit: Option<LimitKind>,
+    /// The run ended on a position with no legal move.
+    pub stuck: bool,
     /// Score of each move made: how many of its playouts reached a goal (`playouts` for a move
     /// onto a goal). 0 marks a move chosen at random because no candidate scored.
     pub scores: Vec<u32>,
@@ -304,7 +292,7 @@ struct Tally {
 /// Plays up to `playouts` random games of at most `horizon` attempts from `from` with a
 /// generator seeded by `seed`; stops early (with a partial tally) when `stop` is raised or
 /// `deadline` passes.
-fn score<P: RandomMoves>(
+fn score<P: Puzzle>(
     p: &P,
     from: &P::State,
     playouts: u32,
@@ -360,13 +348,13 @@ pub fn basic_mc<P, G>(
     limits: &Limits,
 ) -> McResult<P::Move>
 where
-    P: RandomMoves + Sync,
+    P: Puzzle + Sync,
     P::State: Send + Sync,
     P::Move: Send + Sync,
     G: Rng + ?Sized,
 {
     let start = Instant::now();
-    let deadline = limits.timeout.map(|t| start + t);
+    let deadline = limits.deadline_from(start);
     let mut next_report = start + REPORT_EVERY;
     let stop = AtomicBool::new(false);
     let mut state = p.start();
@@ -374,6 +362,7 @@ where
         moves: Vec::new(),
         solved: false,
         limit: None,
+        stuck: false,
         scores: Vec::new(),
         playouts: 0,
         attempts: 0,
@@ -400,6 +389,7 @@ where
         succ.clear();
         p.successors(&state, &mut succ);
         if succ.is_empty() {
+            result.stuck = true;
             break;
         }
         // Sub-seeds first, in a fixed order, so the parallel scoring is repeatable.
@@ -504,13 +494,11 @@ mod tests {
         fn is_goal(&self, s: &i32) -> bool {
             self.goals.contains(s)
         }
-    }
-
-    impl RandomMoves for Track {
         fn random_move<G: Rng + ?Sized>(&self, s: &i32, rng: &mut G) -> Option<(char, i32)> {
             let m = ['L', 'R', 'S'][rng.random_range(0..3usize)];
             self.step(*s, m).map(|t| (m, t))
         }
+        const NONE_MEANS_STUCK: bool = false;
     }
 
     fn rng(seed: u64) -> Pcg64Mcg {

@@ -9,7 +9,8 @@
 use super::level::{Cell, Level, WalkRule};
 use crate::bits::{Binomials, Bits, Wide};
 use crate::grid::{Dir, Pos, Push};
-use crate::search::{PieceMove, Puzzle};
+use crate::game::{Engine, Task};
+use crate::search::{Puzzle, StartAt};
 use crate::Error;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -85,14 +86,6 @@ pub struct IceMove {
     pub dir: Dir,
 }
 
-impl PieceMove for IceMove {
-    fn piece_from(&self) -> u32 {
-        self.from as u32
-    }
-    fn piece_to(&self) -> u32 {
-        self.to as u32
-    }
-}
 
 /// Precomputed data of one push direction from one cell.
 #[derive(Clone, Copy, Debug)]
@@ -522,9 +515,65 @@ impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
     fn rank(&self, s: &Self::State) -> Option<u64> {
         self.ranks.as_ref().map(|(b, _)| b.rank(s.blocks))
     }
+
+    #[inline]
+    fn piece_moved(&self, m: &IceMove) -> Option<(u32, u32)> {
+        Some((m.from as u32, m.to as u32))
+    }
+
+    /// Kluiver's random attempt (section 4.1): see [`super::playout`].
+    #[inline]
+    fn random_move<G: rand::Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        rng: &mut G,
+    ) -> Option<(IceMove, Self::State)> {
+        super::playout::random_attempt(self, state, rng)
+    }
+
+    /// An attempt can fail where a legal move exists: `None` is no proof of being stuck.
+    const NONE_MEANS_STUCK: bool = false;
 }
 
-/// Work to run on a compiled level, whatever bit width and rule it was compiled for.
+impl<B: Bits, R: Walking> Engine for IcePuzzle<B, R> {
+    type Public = Push;
+    fn public(&self, m: &IceMove) -> Push {
+        self.push(m)
+    }
+    fn pieces(&self, s: &Self::State) -> Vec<Pos> {
+        self.block_positions(s)
+    }
+}
+
+/// A [`Task`] of the game face run on the compiled engine.
+pub(crate) struct Face<T>(pub T);
+
+impl<T: Task<Push>> IceTask for Face<T> {
+    type Output = T::Output;
+    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> T::Output {
+        self.0.run(p)
+    }
+}
+
+/// A [`Task`] run from another position than the level's start: blocks and the player.
+pub(crate) struct FaceFrom<'a, T> {
+    pub task: T,
+    pub blocks: &'a [Pos],
+    pub player: Option<Pos>,
+}
+
+impl<T: Task<Push>> IceTask for FaceFrom<'_, T> {
+    type Output = Result<T::Output, Error>;
+    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Self::Output {
+        let start = p.state_from(self.blocks, self.player)?;
+        Ok(self.task.run(&StartAt { puzzle: p, start }))
+    }
+}
+
+/// Work to run on a compiled level, whatever bit width and rule it was compiled for: the
+/// typed way in for the ice-only analyses that need the engine's bit sets (reach tables,
+/// profiles, patterns, the generator). Everything else reaches the engine through the game
+/// face's [`Task`].
 pub trait IceTask {
     /// The result.
     type Output;

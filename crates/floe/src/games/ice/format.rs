@@ -68,30 +68,32 @@ pub fn parse(text: &str, file: &str, format: Option<Format>) -> Result<Vec<Level
 pub fn load(path: &Path, format: Option<Format>) -> Result<Vec<Level>, Error> {
     let (text, name) = crate::input::read_text(path)?;
     let mut levels = parse(&text, &name, format)?;
-    // Kluiver's files carry no names: use the file's stem.
-    if levels.iter().all(|l| l.title.is_none()) {
-        if let Some(stem) = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .filter(|s| *s != "-")
-        {
-            let n = levels.len();
-            for (i, l) in levels.iter_mut().enumerate() {
-                l.title = Some(if n == 1 {
-                    stem.to_string()
-                } else {
-                    format!("{stem}#{}", i + 1)
-                });
-            }
+    name_after_file(&mut levels, &name);
+    Ok(levels)
+}
+
+/// Kluiver's files carry no names: when no level of a file has a title, each is named after
+/// the file's stem (`OOTIC`; `stem#2` in a file of several). Standard input names nothing.
+pub fn name_after_file(levels: &mut [Level], file: &str) {
+    if file.starts_with('<') || levels.iter().any(|l| l.title.is_some()) {
+        return;
+    }
+    if let Some(stem) = Path::new(file).file_stem().and_then(|s| s.to_str()) {
+        let n = levels.len();
+        for (i, l) in levels.iter_mut().enumerate() {
+            l.title = Some(if n == 1 {
+                stem.to_string()
+            } else {
+                format!("{stem}#{}", i + 1)
+            });
         }
     }
-    Ok(levels)
 }
 
 /// Picks one level: `sel` is a 1-based number or a title (case-insensitive). Returns the
 /// 0-based index with the level.
 pub fn select<'a>(levels: &'a [Level], sel: &str) -> Result<(usize, &'a Level), Error> {
-    crate::input::select_titled(levels, sel, |l| l.title.as_deref())
+    crate::input::select_titled(levels, sel, |l| l.title.clone())
 }
 
 fn size_line(line: &str) -> Option<(usize, usize)> {

@@ -5,18 +5,51 @@
 //! - [`engine`]: the level compiled to bitboard slide tables; implements
 //!   [`Puzzle`](crate::search::Puzzle) for every generic algorithm.
 //! - [`validate`]: an independent replay of a move list that names the first illegal push.
-//! - [`solve`](mod@solve): solving with a chosen algorithm, every answer replayed before it is
-//!   returned; state-space size.
+//! - [`game`](mod@game): the game face ([`Ice`]): everything generic (solving with every
+//!   algorithm, spaces, analyses, pictures, play) reaches ice blocks through it.
 
 pub mod engine;
 pub mod format;
+pub mod game;
 pub mod level;
 pub mod playout;
-pub mod solve;
 pub mod validate;
 
 pub use engine::{with_puzzle, Free, IceMove, IcePuzzle, IceState, IceTask, Walk, Walking};
 pub use format::{load, parse, select, Format};
+pub use game::Ice;
 pub use level::{Cell, Level, WalkRule};
-pub use solve::{solve, space, Algorithm, SolveOptions, SolveReport, Status, MAX_FACTOR};
-pub use validate::{replay, Illegal, IllegalMove, Replay, Step};
+pub use validate::{replay, Illegal, IllegalMove, Position, Replay, Step};
+
+use crate::error::Error;
+use crate::game::{solve_typed, SolveOptions, SolveReport};
+use crate::search::{Enumeration, Limits};
+
+/// Solves `level` under `rule` with `algorithm` (`bfs`, `difficulty`, `astar`, `idastar`) at
+/// block-change factor `factor`: the game face's solve, for ice-only library code that holds
+/// a [`Level`] (the typed pushes are `report.moves_of::<Push>()`).
+pub fn solve(
+    level: &Level,
+    rule: WalkRule,
+    algorithm: &str,
+    factor: u64,
+    limits: &Limits,
+) -> Result<SolveReport, Error> {
+    let mut l = level.clone();
+    l.rules = Some(rule);
+    let o = SolveOptions {
+        algorithm: Some(algorithm.to_string()),
+        factor: Some(factor),
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
+    solve_typed(Ice, &l, &o)
+}
+
+/// Every position reachable from the start of `level` under `rule` (see
+/// [`Level::space`](crate::game::Level::space)).
+pub fn space(level: &Level, rule: WalkRule, limits: &Limits) -> Result<Enumeration, Error> {
+    let mut l = level.clone();
+    l.rules = Some(rule);
+    crate::game::enumerate_typed(Ice, &l, limits)
+}

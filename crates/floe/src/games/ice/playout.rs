@@ -9,7 +9,6 @@ use super::engine::{IcePuzzle, IceState, Walking};
 use super::IceMove;
 use crate::bits::Bits;
 use crate::grid::Dir;
-use crate::search::playout::RandomMoves;
 use rand::{Rng, RngExt};
 
 /// The `i`-th smallest element of `b` (`i < b.count()`).
@@ -21,27 +20,25 @@ fn nth_one<B: Bits>(mut b: B, i: u32) -> usize {
     b.lowest().expect("i is below the number of elements")
 }
 
-impl<B: Bits, R: Walking> RandomMoves for IcePuzzle<B, R> {
-    /// One draw `r` uniform in `0..4k` for the `k` blocks on the board: block `r / 4` (the
-    /// `r / 4`-th occupied cell in engine order) and direction `r % 4` — the same distribution
-    /// as a uniform block and, independently, a uniform direction. Returns
-    /// [`push_block`](IcePuzzle::push_block) of that pair: `None` when the push is illegal
-    /// (the pusher's cell is a wall or a block, the player cannot walk there under `walk`, or
-    /// the block cannot move). With no block on the board every attempt fails.
-    #[inline]
-    fn random_move<G: Rng + ?Sized>(
-        &self,
-        state: &IceState<B, R::Player>,
-        rng: &mut G,
-    ) -> Option<(IceMove, IceState<B, R::Player>)> {
-        let k = state.blocks.count();
-        if k == 0 {
-            return None;
-        }
-        let r = rng.random_range(0..4 * k);
-        let cell = nth_one(state.blocks, r >> 2);
-        self.push_block(state, cell, Dir::ALL[(r & 3) as usize])
+/// One draw `r` uniform in `0..4k` for the `k` blocks on the board: block `r / 4` (the
+/// `r / 4`-th occupied cell in engine order) and direction `r % 4` — the same distribution
+/// as a uniform block and, independently, a uniform direction. Returns
+/// [`push_block`](IcePuzzle::push_block) of that pair: `None` when the push is illegal
+/// (the pusher's cell is a wall or a block, the player cannot walk there under `walk`, or
+/// the block cannot move). With no block on the board every attempt fails.
+#[inline]
+pub(crate) fn random_attempt<B: Bits, R: Walking, G: Rng + ?Sized>(
+    p: &IcePuzzle<B, R>,
+    state: &IceState<B, R::Player>,
+    rng: &mut G,
+) -> Option<(IceMove, IceState<B, R::Player>)> {
+    let k = state.blocks.count();
+    if k == 0 {
+        return None;
     }
+    let r = rng.random_range(0..4 * k);
+    let cell = nth_one(state.blocks, r >> 2);
+    p.push_block(state, cell, Dir::ALL[(r & 3) as usize])
 }
 
 #[cfg(test)]

@@ -115,85 +115,139 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// A position on the plain grid: the board without the player, where the player stands
+/// (`None`: outside the board), and where the last pushed block came to rest (to tell block
+/// changes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The board, blocks where they are, no player.
+    pub board: Level,
+    /// Where the player stands: where he last pushed from, or his start.
+    pub player: Option<Pos>,
+    /// Where the block pushed last rests.
+    pub last: Option<Pos>,
+}
+
+impl Position {
+    /// The start of `level`.
+    pub fn start(level: &Level) -> Position {
+        let mut board = level.clone();
+        // The player is tracked apart from the board: under `free` he does not stand in the
+        // way of a sliding block, and under `walk` he is always behind the block he pushes.
+        let player = level.player();
+        board
+            .set_player(None)
+            .expect("removing the player always succeeds");
+        Position {
+            board,
+            player,
+            last: None,
+        }
+    }
+
+    /// The board with the player where he stands, if that is an ice or target cell (a level
+    /// records a player only there).
+    pub fn level(&self) -> Level {
+        let mut board = self.board.clone();
+        if let Some(p) = self.player {
+            let _ = board.set_player(Some(p));
+        }
+        board
+    }
+}
+
+/// Plays one push on `pos` under `rule`: where the block comes to rest and whether it is a
+/// block change, or why the push is illegal (nothing changes then).
+pub fn step(pos: &mut Position, rule: WalkRule, push: Push) -> Result<Step, Illegal> {
+    let board = &mut pos.board;
+    let from = push.pos();
+    if !board.contains(from) {
+        return Err(Illegal::OffBoard);
+    }
+    if !board.has_block(from) {
+        return Err(Illegal::NoBlock);
+    }
+    let behind = board.step(from, push.dir.opposite());
+    if let Some(b) = behind {
+        if board.cell(b) == Cell::Wall {
+            return Err(Illegal::PusherOnWall(b));
+        }
+        if board.has_block(b) {
+            return Err(Illegal::PusherOnBlock(b));
+        }
+    }
+    if rule == WalkRule::Walk && !can_walk(board, pos.player, from, push.dir.opposite()) {
+        return Err(Illegal::PusherUnreachable(behind.unwrap_or(from)));
+    }
+    // slide
+    let mut at = from;
+    loop {
+        match board.step(at, push.dir) {
+            Some(next) if board.cell(next).holds_blocks() && !board.has_block(next) => at = next,
+            next => {
+                if at == from {
+                    let what = match next {
+                        None => "the edge of the board",
+                        Some(n) if board.has_block(n) => "another block",
+                        Some(n) => cell_name(board.cell(n)),
+                    };
+                    return Err(Illegal::Stuck(next, what));
+                }
+                break;
+            }
+        }
+    }
+    board
+        .set_block(from, false)
+        .and_then(|_| board.set_block(at, true))
+        .expect("a block slides only over cells that hold blocks");
+    pos.player = behind;
+    let block_change = pos.last.is_some_and(|l| l != from);
+    pos.last = Some(at);
+    Ok(Step {
+        push,
+        to: at,
+        block_change,
+    })
+}
+
 /// Replays `moves` from the start of `level` under `rule`.
 pub fn replay(level: &Level, rule: WalkRule, moves: &[Push]) -> Result<Replay, IllegalMove> {
-    let mut board = level.clone();
-    // The player is tracked apart from the board: under `free` he does not stand in the way
-    // of a sliding block, and under `walk` he is always behind the block he pushes.
-    let mut player = level.player();
-    board
-        .set_player(None)
-        .expect("removing the player always succeeds");
+    let mut pos = Position::start(level);
     let mut steps: Vec<Step> = Vec::with_capacity(moves.len());
     for (index, &push) in moves.iter().enumerate() {
-        let illegal = |reason| IllegalMove {
+        let s = step(&mut pos, rule, push).map_err(|reason| IllegalMove {
             index,
             push,
             reason,
-        };
-        let from = push.pos();
-        if !board.contains(from) {
-            return Err(illegal(Illegal::OffBoard));
-        }
-        if !board.has_block(from) {
-            return Err(illegal(Illegal::NoBlock));
-        }
-        let behind = board.step(from, push.dir.opposite());
-        if let Some(b) = behind {
-            if board.cell(b) == Cell::Wall {
-                return Err(illegal(Illegal::PusherOnWall(b)));
-            }
-            if board.has_block(b) {
-                return Err(illegal(Illegal::PusherOnBlock(b)));
-            }
-        }
-        if rule == WalkRule::Walk && !can_walk(&board, player, from, push.dir.opposite()) {
-            return Err(illegal(Illegal::PusherUnreachable(behind.unwrap_or(from))));
-        }
-        // slide
-        let mut at = from;
-        loop {
-            match board.step(at, push.dir) {
-                Some(next) if board.cell(next).holds_blocks() && !board.has_block(next) => {
-                    at = next
-                }
-                next => {
-                    if at == from {
-                        let what = match next {
-                            None => "the edge of the board",
-                            Some(n) if board.has_block(n) => "another block",
-                            Some(n) => cell_name(board.cell(n)),
-                        };
-                        return Err(illegal(Illegal::Stuck(next, what)));
-                    }
-                    break;
-                }
-            }
-        }
-        board
-            .set_block(from, false)
-            .and_then(|_| board.set_block(at, true))
-            .expect("a block slides only over cells that hold blocks");
-        player = behind;
-        let block_change = steps.last().is_some_and(|s| s.to != from);
-        steps.push(Step {
-            push,
-            to: at,
-            block_change,
-        });
+        })?;
+        steps.push(s);
     }
     // The player ends where the last pusher stood, or where he started if nothing was
     // pushed. A level records a player only on ice or a target; elsewhere (normal floor,
     // outside) the end board has none.
-    if let Some(p) = player {
-        let _ = board.set_player(Some(p));
+    let end = pos.level();
+    let solved = end.is_solved();
+    Ok(Replay { steps, end, solved })
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "({}, {}) {:<5} → ({}, {}){}",
+            self.push.row,
+            self.push.col,
+            self.push.dir.name(),
+            self.to.row,
+            self.to.col,
+            if self.block_change {
+                "   (block change)"
+            } else {
+                ""
+            }
+        )
     }
-    let solved = board.is_solved();
-    Ok(Replay {
-        steps,
-        end: board,
-        solved,
-    })
 }
 
 /// Whether the player, standing at `player` (`None`: outside the board), can walk to the cell

@@ -22,6 +22,7 @@
 use super::level::{Block, Tile, Tower, MAX_COLS, MAX_ROWS};
 use super::prune::{Analysis, Dead};
 use crate::bits::{Bits, Wide};
+use crate::game::{Engine, Task};
 use crate::grid::{Dir, Pos, Push};
 use crate::search::Puzzle;
 use crate::Error;
@@ -447,17 +448,22 @@ impl<B: Bits> Puzzle for TowerPuzzle<B> {
     }
 }
 
-/// A computation over the engine, whatever bit-set width the level needs.
-pub trait TowerTask {
-    /// What it returns.
-    type Output;
-    /// Runs on the compiled level.
-    fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output;
+impl<B: Bits> Engine for TowerPuzzle<B> {
+    type Public = Push;
+    fn public(&self, m: &TMove) -> Push {
+        self.push(m)
+    }
+    fn pieces(&self, s: &TState<B>) -> Vec<Pos> {
+        s.ice.or(s.gold).ones().map(|i| self.pos(i as u16)).collect()
+    }
+    fn dead_start(&self) -> Option<String> {
+        self.start_dead.map(|d| d.to_string())
+    }
 }
 
 /// Compiles `tower` with the narrowest bit set that holds its open cells and runs `task`.
 /// Fails on levels with arrows or dispensers, or more than [`MAX_FIRES`] fires.
-pub fn with_tower<T: TowerTask>(tower: &Tower, prune: bool, task: T) -> Result<T::Output, Error> {
+pub fn with_tower<T: Task<Push>>(tower: &Tower, prune: bool, task: T) -> Result<T::Output, Error> {
     if let Some((p, t)) = tower.first_dynamic() {
         return Err(Error::invalid(format!(
             "{} at row {}, col {}: the fast engine takes static levels only",
@@ -499,6 +505,11 @@ mod tests {
         parse(text, "t", "t").unwrap()
     }
 
+    /// Every test map fits in 320 open cells.
+    fn compiled(t: &Tower, prune: bool) -> TowerPuzzle<Wide<5>> {
+        TowerPuzzle::new(t, prune)
+    }
+
     #[test]
     fn row_fill_fills_runs_with_seeds() {
         let f = 0b0111_0111_1110;
@@ -538,11 +549,10 @@ mod tests {
     /// (without pruning), compared as sets of (push, board text with the region's key).
     fn same_moves(text: &str) {
         let t = tower(text);
-        struct Check<'a>(&'a Tower);
-        impl TowerTask for Check<'_> {
-            type Output = ();
-            fn run<B: Bits>(self, p: &TowerPuzzle<B>) {
-                let plain = PlainPuzzle::new(self.0);
+        {
+            {
+                let p = &compiled(&t, false);
+                let plain = PlainPuzzle::new(&t);
                 // walk both spaces in step from the start, breadth first, a few hundred states
                 let mut queue = vec![(p.start(), plain.start())];
                 let mut seen = HashSet::new();
@@ -567,7 +577,6 @@ mod tests {
                 }
             }
         }
-        with_tower(&t, false, Check(&t)).unwrap();
     }
 
     #[test]
@@ -583,26 +592,20 @@ mod tests {
 
     #[test]
     fn the_start_is_judged() {
-        struct Dead;
-        impl TowerTask for Dead {
-            type Output = Option<super::Dead>;
-            fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Self::Output {
-                p.start_dead()
-            }
-        }
         let t = tower("#####\n#@*%#\n#####\n");
-        assert!(with_tower(&t, true, Dead).unwrap().is_some());
-        assert!(with_tower(&t, false, Dead).unwrap().is_none());
+        assert!(compiled(&t, true).start_dead().is_some());
+        assert!(compiled(&t, true).dead_start().is_some());
+        assert!(compiled(&t, false).start_dead().is_none());
         let t = tower("#####\n#@%*#\n#####\n");
-        assert!(with_tower(&t, true, Dead).unwrap().is_none());
+        assert!(compiled(&t, true).start_dead().is_none());
     }
 
     #[test]
     fn refuses_dynamic_levels() {
         struct Nothing;
-        impl TowerTask for Nothing {
+        impl Task<Push> for Nothing {
             type Output = ();
-            fn run<B: Bits>(self, _: &TowerPuzzle<B>) {}
+            fn run<E: Engine<Public = Push>>(self, _: &E) {}
         }
         let e = with_tower(&tower("@%>*\n"), true, Nothing).unwrap_err();
         assert!(e.to_string().contains("an arrow at row 0, col 2"), "{e}");
@@ -617,18 +620,15 @@ mod tests {
         ] {
             let t = tower(text);
             let plain = bfs(&PlainPuzzle::new(&t), &Limits::none()).cost;
-            struct Bfs;
-            impl TowerTask for Bfs {
-                type Output = Option<u64>;
-                fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Option<u64> {
-                    if p.start_dead().is_some() {
-                        return None;
-                    }
-                    bfs(p, &Limits::none()).cost
+            let fast = |prune: bool| {
+                let p = compiled(&t, prune);
+                if p.start_dead().is_some() {
+                    return None;
                 }
-            }
-            assert_eq!(with_tower(&t, false, Bfs).unwrap(), plain, "{text}");
-            assert_eq!(with_tower(&t, true, Bfs).unwrap(), plain, "{text}");
+                bfs(&p, &Limits::none()).cost
+            };
+            assert_eq!(fast(false), plain, "{text}");
+            assert_eq!(fast(true), plain, "{text}");
         }
     }
 }

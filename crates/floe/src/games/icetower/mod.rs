@@ -9,18 +9,17 @@
 //!   bit-parallel walking; implements [`Puzzle`](crate::search::Puzzle).
 //! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
 //!   admissible lower bound (matching distances, line cover).
-//! - [`hunt`]: A* over f-buckets that proves a bound when stopped, and beam search.
-//! - [`solve`](mod@solve): fewest pushes with any search, every answer replayed.
+//! - [`game`](mod@game): the game face ([`IceTower`]); its default search is
+//!   [`astar_proving`](crate::search::astar_proving), which proves a bound when stopped.
 
 pub mod engine;
-pub mod hunt;
+pub mod game;
 pub mod level;
 pub mod prune;
 pub mod rules;
-pub mod solve;
 
-pub use engine::{with_tower, TMove, TState, TowerPuzzle, TowerTask};
+pub use engine::{with_tower, TMove, TState, TowerPuzzle};
+pub use game::IceTower;
 pub use level::{parse, Block, Tile, Tower};
 pub use prune::{Analysis, Dead};
 pub use rules::{replay, Board, End, Illegal, IllegalMove, PlainPuzzle, Replay, Step};
-pub use solve::{load, solve, Algorithm, SolveOptions, SolveReport, Status};

@@ -48,6 +48,18 @@ pub enum Dead {
     TooFewBlocks,
 }
 
+impl std::fmt::Display for Dead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dead::Unreachable(p) => write!(f, "no block can ever reach the fire at ({p})"),
+            Dead::TooFewBlocks => write!(
+                f,
+                "more fires need their own regular block than regular blocks can reach them"
+            ),
+        }
+    }
+}
+
 /// The static tables of one level, over its open (non-wall) cells in row-major order.
 #[derive(Clone, Debug)]
 pub struct Analysis {

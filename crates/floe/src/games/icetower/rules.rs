@@ -387,6 +387,42 @@ impl PlainPuzzle {
     }
 }
 
+impl crate::game::Engine for PlainPuzzle {
+    type Public = Push;
+    fn public(&self, m: &Push) -> Push {
+        *m
+    }
+    fn pieces(&self, s: &Board) -> Vec<Pos> {
+        (0..s.rows * s.cols)
+            .filter(|&k| s.blocks[k].is_some())
+            .map(|k| Pos::new(k / s.cols, k % s.cols))
+            .collect()
+    }
+    fn kind(&self) -> &'static str {
+        "plain"
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.fires_out.len();
+        let fires = format!("{n} fire{}", if n == 1 { "" } else { "s" });
+        let what = match self.end {
+            End::Rest(p) if n == 0 => format!("rests at ({}, {})", p.row, p.col),
+            End::Rest(p) => format!("puts out {fires} and rests at ({}, {})", p.row, p.col),
+            End::Fire(p) => format!("puts out the fire at ({}, {})", p.row, p.col),
+            End::Recycler(p) => format!("falls into the recycler at ({}, {})", p.row, p.col),
+        };
+        write!(
+            f,
+            "({}, {}) {}: {what}",
+            self.push.row,
+            self.push.col,
+            self.push.dir.name()
+        )
+    }
+}
+
 impl Puzzle for PlainPuzzle {
     type State = Board;
     type Move = Push;

@@ -292,16 +292,16 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
                     }
                     pending.title = Some(value.to_string());
                 }
-                "game" => match value.parse::<super::super::Game>() {
-                    Ok(super::super::Game::PushPush) => {}
-                    Ok(g) => {
+                "game" => match crate::game::spec(value) {
+                    Ok((g, _)) if g.info().name == "pushpush" => {}
+                    Ok((g, _)) => {
                         return Err(err(
                             n,
                             vcol,
-                            format!("this is a {g} level, not a PushPush board"),
+                            format!("this is a {} level, not a PushPush board", g.info().name),
                         ))
                     }
-                    Err(m) => return Err(err(n, vcol, m)),
+                    Err(m) => return Err(err(n, vcol, m.to_string())),
                 },
                 _ => pending.meta.push((key.to_string(), value.to_string())),
             }
@@ -357,7 +357,7 @@ pub fn load(path: &Path) -> Result<Vec<Board>, Error> {
 
 /// Picks one board: a 1-based number or a title.
 pub fn select<'a>(boards: &'a [Board], sel: &str) -> Result<(usize, &'a Board), Error> {
-    crate::input::select_titled(boards, sel, |b| b.title.as_deref())
+    crate::input::select_titled(boards, sel, |b| b.title.clone())
 }
 
 fn header(line: &str) -> Option<(&str, &str)> {

@@ -10,6 +10,7 @@
 use super::board::Board;
 use crate::bits::{Bits, Wide};
 use crate::error::Error;
+use crate::game::{Engine, Task};
 use crate::grid::{Dir, Pos, Push};
 use crate::search::Puzzle;
 
@@ -259,16 +260,18 @@ impl<B: Bits> Puzzle for PushPuzzle<B> {
     }
 }
 
-/// Work to run on a compiled board, whatever the width of its bit sets.
-pub trait PushTask {
-    /// The result.
-    type Output;
-    /// Runs on the compiled puzzle.
-    fn run<B: Bits>(self, puzzle: &PushPuzzle<B>) -> Self::Output;
+impl<B: Bits> Engine for PushPuzzle<B> {
+    type Public = Push;
+    fn public(&self, m: &PushMove) -> Push {
+        self.push(*m)
+    }
+    fn pieces(&self, s: &PushState<B>) -> Vec<Pos> {
+        s.blocks.ones().map(|i| self.pos(i)).collect()
+    }
 }
 
 /// Compiles `board` with the narrowest bit set that holds it and runs `task`.
-pub fn with_puzzle<T: PushTask>(
+pub fn with_puzzle<T: Task<Push>>(
     board: &Board,
     variant: Variant,
     task: T,

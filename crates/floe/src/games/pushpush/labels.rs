@@ -8,11 +8,12 @@
 
 use super::board::Board;
 use super::census::symmetries;
-use super::engine::{with_puzzle, PushPuzzle, PushTask, Variant};
-use super::solve::difficulty_of;
-use crate::bits::Bits;
+use super::engine::{with_puzzle, Variant};
+use super::solve::Difficulty;
+use crate::analysis::push_tree::push_tree;
 use crate::error::Error;
-use crate::grid::Pos;
+use crate::game::{Engine, Task};
+use crate::grid::{Pos, Push};
 use crate::search::{self, Limits, Outcome};
 
 /// A board's exact labels.
@@ -27,15 +28,16 @@ pub struct Label {
 /// The fewest pushes (breadth-first search) and the difficulty of `board`.
 pub fn label(board: &Board, variant: Variant) -> Result<Label, Error> {
     struct T;
-    impl PushTask for T {
+    impl Task<Push> for T {
         type Output = Label;
-        fn run<B: Bits>(self, p: &PushPuzzle<B>) -> Label {
+        fn run<E: Engine<Public = Push>>(self, p: &E) -> Label {
             match search::bfs(p, &Limits::default()).outcome {
                 Outcome::Solved(m) => {
                     let d = m.len() as u32;
+                    let (edges, solutions) = push_tree(p, d);
                     Label {
                         pushes: Some(d),
-                        difficulty: Some(difficulty_of(p, d).value),
+                        difficulty: Some(Difficulty::new(d, edges, solutions).value),
                     }
                 }
                 _ => Label {

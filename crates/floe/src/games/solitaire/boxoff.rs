@@ -27,14 +27,15 @@
 //! A position is the `u64` of cells still holding a token. Every same-colour pair of cells is
 //! listed once with the mask of the other cells of its rectangle, so a move is legal when both
 //! bits are set and `state & rect == 0`. Every solution removes all tokens, two per move, so
-//! all solutions have the same length: [`solve_dfs`], a depth-first search remembering the
-//! positions it has proved dead, returns a shortest solution and is exact; it visits the same
-//! positions as breadth-first search when there is no solution, and far fewer when there is.
+//! all solutions have the same length: [`dfs_first`](crate::search::dfs_first), a
+//! depth-first search remembering the positions it has proved dead, returns a shortest
+//! solution and is exact (the game's default search); it visits the same positions as
+//! breadth-first search when there is no solution, and far fewer when there is.
 
-use super::{Budget, Document, IllegalMove};
+use super::{Document, IllegalMove, Kind};
 use crate::error::Error;
-use crate::search::{Outcome, Puzzle, SearchResult, Stats};
-use rustc_hash::FxHashSet;
+use crate::game::Engine;
+use crate::search::Puzzle;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -123,7 +124,7 @@ impl Board {
 
     /// Parses a board from a file's text (see the module documentation).
     pub fn parse(text: &str, file: &str) -> Result<Board, Error> {
-        Board::from_rows(&Document::parse(text, file, crate::games::Game::BoxOff)?)
+        Board::from_rows(&Document::parse(text, file, Kind::BoxOff)?)
     }
 
     /// The board rows (no headers): cells separated by spaces.
@@ -307,6 +308,19 @@ impl BoxOff {
     }
 }
 
+impl Engine for BoxOff {
+    type Public = Move;
+    fn public(&self, &m: &(u8, u8)) -> Move {
+        self.describe_move(m)
+    }
+    fn dead_start(&self) -> Option<String> {
+        self.parity_dead(self.start).then(|| {
+            "a colour has an odd number of tokens: no sequence of removals empties the board"
+                .to_string()
+        })
+    }
+}
+
 impl Puzzle for BoxOff {
     type State = u64;
     /// The two cells (row-major indices) whose tokens are removed.
@@ -330,93 +344,6 @@ impl Puzzle for BoxOff {
     }
 }
 
-/// Depth-first search with a table of dead positions: exact, and a shortest solution since
-/// every solution has `tokens / 2` moves. `states` counts the positions proved dead plus the
-/// final path.
-pub fn solve_dfs(p: &BoxOff, limits: &crate::search::Limits) -> SearchResult<(u8, u8), u64> {
-    struct Dfs<'a> {
-        p: &'a BoxOff,
-        dead: FxHashSet<u64>,
-        path: Vec<(u8, u8)>,
-        stats: Stats,
-        budget: Budget,
-    }
-    impl Dfs<'_> {
-        fn go(&mut self, s: u64, depth: u32) -> Result<bool, crate::search::LimitKind> {
-            if s == 0 {
-                return Ok(true);
-            }
-            if let Some(l) = self.budget.over(self.dead.len() as u64 + depth as u64) {
-                return Err(l);
-            }
-            self.stats.expanded += 1;
-            self.stats.depth = self.stats.depth.max(depth + 1);
-            let mut moves = [(0u8, 0u8, 0u64); 64];
-            let mut n = 0;
-            self.p.each_move(s, |pr| {
-                if n < moves.len() {
-                    moves[n] = (pr.a, pr.b, s & !pr.both);
-                }
-                n += 1;
-            });
-            if n > moves.len() {
-                // more legal removals than the buffer holds: list them all (rare, large boards)
-                let mut all = Vec::with_capacity(n);
-                self.p
-                    .each_move(s, |pr| all.push((pr.a, pr.b, s & !pr.both)));
-                return self.try_moves(&all, depth);
-            }
-            self.try_moves(&moves[..n], depth)
-        }
-        fn try_moves(
-            &mut self,
-            moves: &[(u8, u8, u64)],
-            depth: u32,
-        ) -> Result<bool, crate::search::LimitKind> {
-            self.stats.generated += moves.len() as u64;
-            for &(a, b, t) in moves {
-                if self.dead.contains(&t) {
-                    continue;
-                }
-                self.path.push((a, b));
-                if self.go(t, depth + 1)? {
-                    return Ok(true);
-                }
-                self.path.pop();
-                self.dead.insert(t);
-            }
-            Ok(false)
-        }
-    }
-    let mut d = Dfs {
-        p,
-        dead: FxHashSet::default(),
-        path: Vec::new(),
-        stats: Stats::default(),
-        budget: Budget::new(limits),
-    };
-    let start = p.start();
-    let outcome = if p.parity_dead(start) {
-        Ok(false)
-    } else {
-        d.go(start, 0)
-    };
-    let mut stats = d.stats;
-    stats.states = d.dead.len() as u64 + 1 + d.path.len() as u64;
-    stats.elapsed = d.budget.elapsed();
-    let outcome = match outcome {
-        Ok(true) => Outcome::Solved(std::mem::take(&mut d.path)),
-        Ok(false) => Outcome::Unsolvable,
-        Err(l) => Outcome::Limit(l),
-    };
-    let cost = outcome.solution().map(|m| m.len() as u64);
-    SearchResult {
-        outcome,
-        cost,
-        stats,
-    }
-}
-
 /// A replayed move list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
@@ -426,54 +353,49 @@ pub struct Replay {
     pub solved: bool,
 }
 
+/// Plays one move on the plain grid (independently of the engine), or says why it is illegal.
+pub fn apply(b: &mut Board, m: &Move) -> Result<(), String> {
+    let [[r1, c1], [r2, c2]] = m.remove;
+    for (r, c) in [(r1, c1), (r2, c2)] {
+        if r >= b.rows || c >= b.cols {
+            return Err(format!("({r},{c}) is off the {}×{} board", b.rows, b.cols));
+        }
+        if b.cells[r * b.cols + c] == 0 {
+            return Err(format!("({r},{c}) holds no token"));
+        }
+    }
+    if (r1, c1) == (r2, c2) {
+        return Err(format!("({r1},{c1}) is named twice"));
+    }
+    let (x, y) = (b.cells[r1 * b.cols + c1], b.cells[r2 * b.cols + c2]);
+    if x != y {
+        return Err(format!(
+            "({r1},{c1}) holds colour {x} and ({r2},{c2}) colour {y}"
+        ));
+    }
+    for r in r1.min(r2)..=r1.max(r2) {
+        for c in c1.min(c2)..=c1.max(c2) {
+            if (r, c) != (r1, c1) && (r, c) != (r2, c2) && b.cells[r * b.cols + c] != 0 {
+                return Err(format!(
+                    "({r},{c}) inside their rectangle still holds a token"
+                ));
+            }
+        }
+    }
+    b.cells[r1 * b.cols + c1] = 0;
+    b.cells[r2 * b.cols + c2] = 0;
+    Ok(())
+}
+
 /// Replays `moves` on a plain grid (independently of the engine) and names the first illegal
 /// move.
 pub fn replay(b: &Board, moves: &[Move]) -> Result<Replay, IllegalMove> {
-    let mut cells = b.cells.clone();
+    let mut end = b.clone();
     for (index, m) in moves.iter().enumerate() {
-        let bad = |reason: String| IllegalMove { index, reason };
-        let [[r1, c1], [r2, c2]] = m.remove;
-        for (r, c) in [(r1, c1), (r2, c2)] {
-            if r >= b.rows || c >= b.cols {
-                return Err(bad(format!(
-                    "({r},{c}) is off the {}×{} board",
-                    b.rows, b.cols
-                )));
-            }
-            if cells[r * b.cols + c] == 0 {
-                return Err(bad(format!("({r},{c}) holds no token")));
-            }
-        }
-        if (r1, c1) == (r2, c2) {
-            return Err(bad(format!("({r1},{c1}) is named twice")));
-        }
-        let (x, y) = (cells[r1 * b.cols + c1], cells[r2 * b.cols + c2]);
-        if x != y {
-            return Err(bad(format!(
-                "({r1},{c1}) holds colour {x} and ({r2},{c2}) colour {y}"
-            )));
-        }
-        for r in r1.min(r2)..=r1.max(r2) {
-            for c in c1.min(c2)..=c1.max(c2) {
-                if (r, c) != (r1, c1) && (r, c) != (r2, c2) && cells[r * b.cols + c] != 0 {
-                    return Err(bad(format!(
-                        "({r},{c}) inside their rectangle still holds a token"
-                    )));
-                }
-            }
-        }
-        cells[r1 * b.cols + c1] = 0;
-        cells[r2 * b.cols + c2] = 0;
+        apply(&mut end, m).map_err(|reason| IllegalMove { index, reason })?;
     }
-    let solved = cells.iter().all(|&c| c == 0);
-    Ok(Replay {
-        end: Board {
-            rows: b.rows,
-            cols: b.cols,
-            cells,
-        },
-        solved,
-    })
+    let solved = end.cells.iter().all(|&c| c == 0);
+    Ok(Replay { end, solved })
 }
 
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with
@@ -494,7 +416,7 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{bfs, Limits};
+    use crate::search::{bfs, dfs_first as solve_dfs, Limits, Outcome};
 
     fn board(s: &str) -> Board {
         Board::parse(s, "t").unwrap()
@@ -606,6 +528,8 @@ mod tests {
     fn parity() {
         let p = BoxOff::new(&board("112\n"));
         assert!(p.parity_dead(p.start()));
+        assert!(p.dead_start().is_some());
+        assert!(BoxOff::new(&board("1122\n")).dead_start().is_none());
         assert_eq!(solve_dfs(&p, &Limits::none()).outcome, Outcome::Unsolvable);
     }
 

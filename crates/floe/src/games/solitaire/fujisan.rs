@@ -36,8 +36,9 @@
 //! r` for the four starting places. The A* bound is the number of empty summit spaces (a move
 //! fills at most one).
 
-use super::{Document, IllegalMove};
+use super::{Document, IllegalMove, Kind};
 use crate::error::Error;
+use crate::game::Engine;
 use crate::search::Puzzle;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -114,7 +115,7 @@ impl Mountain {
 
     /// Parses a mountain from a file's text (see the module documentation).
     pub fn parse(text: &str, file: &str) -> Result<Mountain, Error> {
-        Mountain::from_rows(&Document::parse(text, file, crate::games::Game::Fujisan)?)
+        Mountain::from_rows(&Document::parse(text, file, Kind::Fujisan)?)
     }
 
     /// The two rows (no headers).
@@ -323,6 +324,30 @@ impl Fujisan {
     }
 }
 
+impl Fujisan {
+    /// The engine's position with the priests at `priests`.
+    pub fn state_of(&self, priests: &Priests) -> u64 {
+        let w = self.w as i64;
+        priests.iter().fold(0u64, |s, &[r, c]| {
+            let bit = if c < 0 {
+                2 * w + r
+            } else if c >= w {
+                2 * w + 2 + r
+            } else {
+                r * w + c
+            };
+            s | 1 << bit
+        })
+    }
+}
+
+impl Engine for Fujisan {
+    type Public = Move;
+    fn public(&self, &m: &(u8, u8)) -> Move {
+        self.describe_move(m)
+    }
+}
+
 impl Puzzle for Fujisan {
     type State = u64;
     /// (from place, to place).
@@ -355,61 +380,83 @@ pub struct Replay {
     pub solved: bool,
 }
 
+/// Where the four priests stand: `[row, column]`, the starting places as columns −1 and
+/// `width`.
+pub type Priests = [[i64; 2]; 4];
+
+/// The priests at the start: beside each end of each row.
+pub fn start_priests(m: &Mountain) -> Priests {
+    let w = m.cols as i64;
+    [[0, -1], [1, -1], [0, w], [1, w]]
+}
+
+/// Whether all four summit spaces hold priests.
+pub fn summit_reached(m: &Mountain, priests: &Priests) -> bool {
+    let [a, b] = m.summit().map(|x| x as i64);
+    [[0, a], [0, b], [1, a], [1, b]]
+        .iter()
+        .all(|p| priests.contains(p))
+}
+
+/// Plays one move with the rules written out on plain coordinates (independently of the
+/// engine), or says why it is illegal.
+pub fn apply(m: &Mountain, priests: &mut Priests, mv: &Move) -> Result<(), String> {
+    let w = m.cols as i64;
+    let on_mountain = |[r, c]: [i64; 2]| (0..2).contains(&r) && (0..w).contains(&c);
+    let ([r1, c1], [r2, c2]) = (mv.from, mv.to);
+    let Some(who) = priests.iter().position(|&p| p == mv.from) else {
+        return Err(format!("no priest stands at ({r1},{c1})"));
+    };
+    if c1 == c2 && !on_mountain(mv.from) {
+        return Err("a priest on the ground cannot move up or down".into());
+    }
+    if !on_mountain(mv.to) {
+        return Err(format!(
+            "({r2},{c2}) is not a space of the mountain (rows 0–1, columns 0–{})",
+            w - 1
+        ));
+    }
+    if priests.contains(&mv.to) {
+        return Err(format!("({r2},{c2}) already holds a priest"));
+    }
+    if c1 == c2 {
+        // up or down within a column of the mountain: always allowed onto a free space
+    } else if r1 == r2 {
+        if on_mountain(mv.from) && m.is_summit(c1 as usize) {
+            return Err(format!(
+                "the priest at ({r1},{c1}) is on the summit and can no longer move sideways"
+            ));
+        }
+        let (lo, hi) = (c1.min(c2), c1.max(c2));
+        let passed = (lo + 1..hi)
+            .filter(|&c| !priests.contains(&[r1, c]))
+            .count()
+            + 1;
+        let v = m.get(r2 as usize, c2 as usize) as usize;
+        if v != passed {
+            return Err(format!(
+                "the priest travels {passed} unoccupied space{} to ({r2},{c2}), whose value is {v}",
+                if passed == 1 { "" } else { "s" }
+            ));
+        }
+    } else {
+        return Err(format!(
+            "({r1},{c1}) → ({r2},{c2}) is neither along a row nor up or down a column"
+        ));
+    }
+    priests[who] = mv.to;
+    Ok(())
+}
+
 /// Replays `moves` with the rules written out on plain coordinates (independently of the
 /// engine) and names the first illegal move.
 pub fn replay(m: &Mountain, moves: &[Move]) -> Result<Replay, IllegalMove> {
-    let w = m.cols as i64;
-    let mut priests: Vec<[i64; 2]> = vec![[0, -1], [1, -1], [0, w], [1, w]];
-    let on_mountain = |[r, c]: [i64; 2]| (0..2).contains(&r) && (0..w).contains(&c);
+    let mut priests = start_priests(m);
     for (index, mv) in moves.iter().enumerate() {
-        let bad = |reason: String| IllegalMove { index, reason };
-        let ([r1, c1], [r2, c2]) = (mv.from, mv.to);
-        let Some(who) = priests.iter().position(|&p| p == mv.from) else {
-            return Err(bad(format!("no priest stands at ({r1},{c1})")));
-        };
-        if c1 == c2 && !on_mountain(mv.from) {
-            return Err(bad("a priest on the ground cannot move up or down".into()));
-        }
-        if !on_mountain(mv.to) {
-            return Err(bad(format!(
-                "({r2},{c2}) is not a space of the mountain (rows 0–1, columns 0–{})",
-                w - 1
-            )));
-        }
-        if priests.contains(&mv.to) {
-            return Err(bad(format!("({r2},{c2}) already holds a priest")));
-        }
-        if c1 == c2 {
-            // up or down within a column of the mountain: always allowed onto a free space
-        } else if r1 == r2 {
-            if on_mountain(mv.from) && m.is_summit(c1 as usize) {
-                return Err(bad(format!(
-                    "the priest at ({r1},{c1}) is on the summit and can no longer move sideways"
-                )));
-            }
-            let (lo, hi) = (c1.min(c2), c1.max(c2));
-            let passed = (lo + 1..hi)
-                .filter(|&c| !priests.contains(&[r1, c]))
-                .count()
-                + 1;
-            let v = m.get(r2 as usize, c2 as usize) as usize;
-            if v != passed {
-                return Err(bad(format!(
-                    "the priest travels {passed} unoccupied space{} to ({r2},{c2}), whose value is {v}",
-                    if passed == 1 { "" } else { "s" }
-                )));
-            }
-        } else {
-            return Err(bad(format!(
-                "({r1},{c1}) → ({r2},{c2}) is neither along a row nor up or down a column"
-            )));
-        }
-        priests[who] = mv.to;
+        apply(m, &mut priests, mv).map_err(|reason| IllegalMove { index, reason })?;
     }
-    let [a, b] = m.summit().map(|x| x as i64);
-    let solved = [[0, a], [0, b], [1, a], [1, b]]
-        .iter()
-        .all(|p| priests.contains(p));
+    let solved = summit_reached(m, &priests);
+    let mut priests = priests.to_vec();
     priests.sort_unstable();
     Ok(Replay { priests, solved })
 }

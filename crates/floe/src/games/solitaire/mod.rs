@@ -11,10 +11,12 @@
 //! - the paper's diagnostic measures (pair equality, cyclic blockades, connectivity,
 //!   counter-intuitive moves).
 //!
-//! This module holds what the three share: the [`Challenge`] enum that the command line and
-//! the experiments use, [`solve`] (every algorithm, every answer replayed before it is
-//! returned) and the [`random_playout`] solver of the paper (a uniformly random legal move
-//! each step, no look-ahead).
+//! This module holds what the three share: [`Kind`] and the [`Challenge`] enum that the
+//! experiments use, the shared file reader, and the three game faces ([`BoxOff`],
+//! [`Pretzel`], [`Fujisan`] in [`game`](mod@game)). Solving, random play (the paper's random
+//! player is [`playout_solves`](crate::search::playout::playout_solves) on the engines, a
+//! uniformly random legal move each step) and everything else generic come through the game
+//! face.
 //!
 //! # File format
 //!
@@ -24,14 +26,71 @@
 
 pub mod boxoff;
 pub mod fujisan;
+pub mod game;
 pub mod pretzel;
 
+pub use game::{BoxOff, Fujisan, Pretzel, Sheet};
+
 use crate::error::{Error, ParseError};
-use crate::games::Game;
-use crate::search::{self, Limits, Outcome, Puzzle, SearchResult, Stats, UnitCost};
+use crate::game::{solve_typed, SolveOptions, SolveReport};
+use crate::search::Limits;
 use rand::{Rng, RngExt};
-use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::fmt;
+use std::str::FromStr;
+
+/// The three puzzles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// BoxOff.
+    BoxOff,
+    /// Pretzel solitaire.
+    Pretzel,
+    /// Fujisan.
+    Fujisan,
+}
+
+impl Kind {
+    /// The three, in order.
+    pub const ALL: [Kind; 3] = [Kind::BoxOff, Kind::Pretzel, Kind::Fujisan];
+    /// The game's name (`boxoff`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::BoxOff => "boxoff",
+            Kind::Pretzel => "pretzel",
+            Kind::Fujisan => "fujisan",
+        }
+    }
+    /// The game's name in prose (`BoxOff`).
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::BoxOff => "BoxOff",
+            Kind::Pretzel => "Pretzel",
+            Kind::Fujisan => "Fujisan",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Kind, String> {
+        let g = crate::game::find(s).map_err(|e| e.to_string())?;
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == g.info().name)
+            .ok_or_else(|| {
+                format!(
+                    "{} is not a solitaire puzzle (boxoff, pretzel, fujisan)",
+                    g.info().name
+                )
+            })
+    }
+}
 
 /// A challenge of one of the three games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,29 +104,56 @@ pub enum Challenge {
 }
 
 impl Challenge {
-    /// Parses a challenge of `game` from `text`; `file` names it in error messages.
-    pub fn parse(game: Game, text: &str, file: &str) -> Result<(Challenge, Option<String>), Error> {
-        let doc = Document::parse(text, file, game)?;
+    /// Parses a challenge of `kind` from `text`; `file` names it in error messages.
+    pub fn parse(kind: Kind, text: &str, file: &str) -> Result<(Challenge, Option<String>), Error> {
+        let doc = Document::parse(text, file, kind)?;
         let title = doc.title.clone();
-        let c = match game {
-            Game::BoxOff => Challenge::BoxOff(boxoff::Board::from_rows(&doc)?),
-            Game::Pretzel => Challenge::Pretzel(pretzel::Deal::from_rows(&doc)?),
-            Game::Fujisan => Challenge::Fujisan(fujisan::Mountain::from_rows(&doc)?),
-            other => {
-                return Err(Error::invalid(format!(
-                    "{other} is not a solitaire game (boxoff, pretzel, fujisan)"
-                )))
-            }
+        let c = match kind {
+            Kind::BoxOff => Challenge::BoxOff(boxoff::Board::from_rows(&doc)?),
+            Kind::Pretzel => Challenge::Pretzel(pretzel::Deal::from_rows(&doc)?),
+            Kind::Fujisan => Challenge::Fujisan(fujisan::Mountain::from_rows(&doc)?),
         };
         Ok((c, title))
     }
 
     /// The game.
-    pub fn game(&self) -> Game {
+    pub fn game(&self) -> Kind {
         match self {
-            Challenge::BoxOff(_) => Game::BoxOff,
-            Challenge::Pretzel(_) => Game::Pretzel,
-            Challenge::Fujisan(_) => Game::Fujisan,
+            Challenge::BoxOff(_) => Kind::BoxOff,
+            Challenge::Pretzel(_) => Kind::Pretzel,
+            Challenge::Fujisan(_) => Kind::Fujisan,
+        }
+    }
+
+    /// Solves the challenge with `algorithm`, by default its game's default exact search
+    /// (BoxOff: depth-first with a dead-position table; Pretzel: breadth-first; Fujisan: A*),
+    /// every solution replayed by the game's rules.
+    pub fn solve(&self, algorithm: Option<&str>, limits: &Limits) -> Result<SolveReport, Error> {
+        let o = SolveOptions {
+            algorithm: algorithm.map(str::to_string),
+            limits: limits.clone(),
+            ..SolveOptions::default()
+        };
+        match self {
+            Challenge::BoxOff(b) => solve_typed(BoxOff, &Sheet::new(b.clone()), &o),
+            Challenge::Pretzel(d) => solve_typed(Pretzel, &Sheet::new(d.clone()), &o),
+            Challenge::Fujisan(m) => solve_typed(Fujisan, &Sheet::new(m.clone()), &o),
+        }
+    }
+
+    /// The paper's random player: from the start, a uniformly random legal move each step
+    /// until the position is solved, no move is left, or `cap` moves were made; the moves
+    /// made when it ends solved (`Some(0)` when the start is).
+    pub fn random_playout<G: Rng + ?Sized>(&self, cap: u32, rng: &mut G) -> Option<u32> {
+        use crate::search::playout::playout_solves;
+        use crate::search::Puzzle;
+        fn go<P: Puzzle, G: Rng + ?Sized>(p: &P, cap: u32, rng: &mut G) -> Option<u32> {
+            playout_solves(p, &p.start(), cap, rng)
+        }
+        match self {
+            Challenge::BoxOff(b) => go(&boxoff::BoxOff::new(b), cap, rng),
+            Challenge::Pretzel(d) => go(&pretzel::Pretzel::new(d), cap, rng),
+            Challenge::Fujisan(m) => go(&fujisan::Fujisan::new(m), cap, rng),
         }
     }
 
@@ -89,329 +175,6 @@ impl Challenge {
             Challenge::Fujisan(m) => m.describe(),
         }
     }
-}
-
-/// A move of any of the three games, as printed in JSON.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum AnyMove {
-    /// A BoxOff removal.
-    BoxOff(boxoff::Move),
-    /// A Pretzel card move.
-    Pretzel(pretzel::Move),
-    /// A Fujisan priest move.
-    Fujisan(fujisan::Move),
-}
-
-impl std::fmt::Display for AnyMove {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AnyMove::BoxOff(m) => m.fmt(f),
-            AnyMove::Pretzel(m) => m.fmt(f),
-            AnyMove::Fujisan(m) => m.fmt(f),
-        }
-    }
-}
-
-/// The exact algorithms, all returning a solution with the fewest moves or a proof that
-/// there is none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Algorithm {
-    /// The game's fastest exact search: depth-first with a dead-state table for BoxOff (every
-    /// BoxOff solution has the same length, so the first one found is a shortest one),
-    /// breadth-first for Pretzel, A* (bound: empty summit spaces) for Fujisan.
-    #[default]
-    Auto,
-    /// Breadth-first search.
-    Bfs,
-    /// A* with the game's admissible bound.
-    AStar,
-    /// IDA* with the same bound and a transposition table.
-    IdaStar,
-}
-
-impl Algorithm {
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Auto => "auto",
-            Algorithm::Bfs => "bfs",
-            Algorithm::AStar => "astar",
-            Algorithm::IdaStar => "idastar",
-        }
-    }
-}
-
-pub use crate::search::Status;
-
-/// The answer of [`solve`].
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// How the search ended.
-    pub status: Status,
-    /// The algorithm that ran (never `Auto`: the one it stands for).
-    pub algorithm: &'static str,
-    /// The solution (empty unless solved), replayed by the game's validator.
-    pub moves: Vec<AnyMove>,
-    /// What the search explored.
-    pub stats: Stats,
-}
-
-/// Solves a challenge exactly with `algorithm`. Every solution is replayed by the game's
-/// validator; a disagreement is an [`Error::Internal`].
-pub fn solve(c: &Challenge, algorithm: Algorithm, limits: &Limits) -> Result<Report, Error> {
-    match c {
-        Challenge::BoxOff(b) => {
-            let p = boxoff::BoxOff::new(b);
-            let (r, name) = match algorithm {
-                Algorithm::Auto => (boxoff::solve_dfs(&p, limits), "dfs"),
-                a => (run_generic(&p, a, limits), a.name()),
-            };
-            let moves: Vec<boxoff::Move> = r
-                .outcome
-                .solution()
-                .map(|m| m.iter().map(|&x| p.describe_move(x)).collect())
-                .unwrap_or_default();
-            check(&r, moves.len(), || {
-                boxoff::replay(b, &moves).map(|x| x.solved)
-            })?;
-            report(r, name, moves.into_iter().map(AnyMove::BoxOff).collect())
-        }
-        Challenge::Pretzel(d) => {
-            let p = pretzel::Pretzel::new(d);
-            let a = match algorithm {
-                Algorithm::Auto => Algorithm::Bfs,
-                a => a,
-            };
-            let r = run_generic(&p, a, limits);
-            let moves: Vec<pretzel::Move> = r
-                .outcome
-                .solution()
-                .map(|m| m.iter().map(|&x| p.describe_move(x)).collect())
-                .unwrap_or_default();
-            check(&r, moves.len(), || {
-                pretzel::replay(d, &moves).map(|x| x.solved)
-            })?;
-            report(
-                r,
-                a.name(),
-                moves.into_iter().map(AnyMove::Pretzel).collect(),
-            )
-        }
-        Challenge::Fujisan(m) => {
-            let p = fujisan::Fujisan::new(m);
-            let a = match algorithm {
-                Algorithm::Auto => Algorithm::AStar,
-                a => a,
-            };
-            let r = run_generic(&p, a, limits);
-            let moves: Vec<fujisan::Move> = r
-                .outcome
-                .solution()
-                .map(|s| s.iter().map(|&x| p.describe_move(x)).collect())
-                .unwrap_or_default();
-            check(&r, moves.len(), || {
-                fujisan::replay(m, &moves).map(|x| x.solved)
-            })?;
-            report(
-                r,
-                a.name(),
-                moves.into_iter().map(AnyMove::Fujisan).collect(),
-            )
-        }
-    }
-}
-
-/// Runs one of the generic exact searches.
-pub(crate) fn run_generic<P: Puzzle>(
-    p: &P,
-    algorithm: Algorithm,
-    limits: &Limits,
-) -> SearchResult<P::Move, u64> {
-    match algorithm {
-        Algorithm::Auto | Algorithm::Bfs => search::bfs(p, limits),
-        Algorithm::AStar => search::astar(p, &UnitCost, limits),
-        Algorithm::IdaStar => search::ida_star(p, limits, 1 << 22),
-    }
-}
-
-/// Replays a found solution; any disagreement with the search is a bug, reported as such.
-fn check<M, E: std::fmt::Display>(
-    r: &SearchResult<M, u64>,
-    len: usize,
-    replay: impl FnOnce() -> Result<bool, E>,
-) -> Result<(), Error> {
-    if r.outcome.solution().is_none() {
-        return Ok(());
-    }
-    match replay() {
-        Ok(true) if Some(len as u64) == r.cost => Ok(()),
-        Ok(true) => Err(Error::Internal(format!(
-            "the search reported cost {:?} for a solution of {len} moves",
-            r.cost
-        ))),
-        Ok(false) => Err(Error::Internal(
-            "the search's solution does not solve the challenge on replay".into(),
-        )),
-        Err(e) => Err(Error::Internal(format!(
-            "the search's solution is illegal on replay: {e}"
-        ))),
-    }
-}
-
-fn report<M>(
-    r: SearchResult<M, u64>,
-    algorithm: &'static str,
-    moves: Vec<AnyMove>,
-) -> Result<Report, Error> {
-    let status = match r.outcome {
-        Outcome::Solved(_) => Status::Solved,
-        Outcome::Unsolvable => Status::Unsolvable,
-        Outcome::Limit(l) => Status::Limit(l),
-    };
-    Ok(Report {
-        status,
-        algorithm,
-        moves,
-        stats: r.stats,
-    })
-}
-
-/// The paper's random solver: from the start, a uniformly random legal move each step (no
-/// look-ahead) until the position is a goal, no move is left, or `cap` moves were made.
-/// Returns the moves made when it ends on a goal (`Some(0)` when the start is one).
-///
-/// BoxOff games end by themselves (every move removes two tokens); Pretzel and Fujisan
-/// positions can repeat, so the cap matters there (see `docs/solitaire.md`).
-pub fn random_playout<P: Puzzle, G: Rng + ?Sized>(
-    p: &P,
-    cap: u32,
-    rng: &mut G,
-    buf: &mut Vec<(P::Move, P::State)>,
-) -> Option<u32> {
-    let mut state = p.start();
-    if p.is_goal(&state) {
-        return Some(0);
-    }
-    for made in 1..=cap {
-        buf.clear();
-        p.successors(&state, buf);
-        if buf.is_empty() {
-            return None;
-        }
-        let i = rng.random_range(0..buf.len());
-        state = buf.swap_remove(i).1;
-        if p.is_goal(&state) {
-            return Some(made);
-        }
-    }
-    None
-}
-
-/// The random playout of [`random_playout`] on any challenge, with a fresh buffer.
-pub fn random_playout_challenge<G: Rng + ?Sized>(
-    c: &Challenge,
-    cap: u32,
-    rng: &mut G,
-) -> Option<u32> {
-    match c {
-        Challenge::BoxOff(b) => random_playout(&boxoff::BoxOff::new(b), cap, rng, &mut Vec::new()),
-        Challenge::Pretzel(d) => {
-            random_playout(&pretzel::Pretzel::new(d), cap, rng, &mut Vec::new())
-        }
-        Challenge::Fujisan(m) => {
-            random_playout(&fujisan::Fujisan::new(m), cap, rng, &mut Vec::new())
-        }
-    }
-}
-
-/// [`random_solve`] with a `Pcg64Mcg` seeded with `seed`.
-pub fn random_solve_seeded(
-    c: &Challenge,
-    cap: u32,
-    seed: u64,
-) -> Result<(Option<Vec<AnyMove>>, u32), Error> {
-    use rand::SeedableRng;
-    random_solve(c, cap, &mut rand_pcg::Pcg64Mcg::seed_from_u64(seed))
-}
-
-/// The random playout again, keeping the moves (for `floe solve --algo random`).
-pub fn random_solve<G: Rng + ?Sized>(
-    c: &Challenge,
-    cap: u32,
-    rng: &mut G,
-) -> Result<(Option<Vec<AnyMove>>, u32), Error> {
-    fn run<P: Puzzle, G: Rng + ?Sized>(p: &P, cap: u32, rng: &mut G) -> (Vec<P::Move>, bool) {
-        let mut state = p.start();
-        let mut path = Vec::new();
-        let mut buf = Vec::new();
-        let mut solved = p.is_goal(&state);
-        while !solved && (path.len() as u32) < cap {
-            buf.clear();
-            p.successors(&state, &mut buf);
-            if buf.is_empty() {
-                break;
-            }
-            let i = rng.random_range(0..buf.len());
-            let (m, s) = buf.swap_remove(i);
-            path.push(m);
-            state = s;
-            solved = p.is_goal(&state);
-        }
-        (path, solved)
-    }
-    let bad = |e: String| Error::Internal(format!("a random game is illegal on replay: {e}"));
-    let (moves, made): (Option<Vec<AnyMove>>, u32) = match c {
-        Challenge::BoxOff(b) => {
-            let p = boxoff::BoxOff::new(b);
-            let (path, solved) = run(&p, cap, rng);
-            let m: Vec<boxoff::Move> = path.iter().map(|&x| p.describe_move(x)).collect();
-            let ok = boxoff::replay(b, &m)
-                .map_err(|e| bad(e.to_string()))?
-                .solved;
-            if ok != solved {
-                return Err(bad("the end position disagrees".into()));
-            }
-            let n = m.len() as u32;
-            (
-                solved.then(|| m.into_iter().map(AnyMove::BoxOff).collect()),
-                n,
-            )
-        }
-        Challenge::Pretzel(d) => {
-            let p = pretzel::Pretzel::new(d);
-            let (path, solved) = run(&p, cap, rng);
-            let m: Vec<pretzel::Move> = path.iter().map(|&x| p.describe_move(x)).collect();
-            let ok = pretzel::replay(d, &m)
-                .map_err(|e| bad(e.to_string()))?
-                .solved;
-            if ok != solved {
-                return Err(bad("the end position disagrees".into()));
-            }
-            let n = m.len() as u32;
-            (
-                solved.then(|| m.into_iter().map(AnyMove::Pretzel).collect()),
-                n,
-            )
-        }
-        Challenge::Fujisan(mt) => {
-            let p = fujisan::Fujisan::new(mt);
-            let (path, solved) = run(&p, cap, rng);
-            let m: Vec<fujisan::Move> = path.iter().map(|&x| p.describe_move(x)).collect();
-            let ok = fujisan::replay(mt, &m)
-                .map_err(|e| bad(e.to_string()))?
-                .solved;
-            if ok != solved {
-                return Err(bad("the end position disagrees".into()));
-            }
-            let n = m.len() as u32;
-            (
-                solved.then(|| m.into_iter().map(AnyMove::Fujisan).collect()),
-                n,
-            )
-        }
-    };
-    Ok((moves, made))
 }
 
 /// Why a move of a move list is illegal: which move (0-based) and what is wrong.
@@ -507,7 +270,7 @@ impl<'a> Document<'a> {
     pub(crate) fn parse(
         text: &'a str,
         file: &'a str,
-        game: Game,
+        game: Kind,
     ) -> Result<Document<'a>, ParseError> {
         let mut title = None;
         let mut rows = Vec::new();
@@ -533,11 +296,10 @@ impl<'a> Document<'a> {
                     col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
                 match key.trim().to_ascii_lowercase().as_str() {
                     "game" => {
-                        let g: Game = value
-                            .trim()
-                            .parse()
-                            .map_err(|m: String| perr(file, n, value_col, m))?;
-                        if g != game {
+                        let (g, _) = crate::game::spec(value.trim())
+                            .map_err(|e| perr(file, n, value_col, e.to_string()))?;
+                        let g = g.info().name;
+                        if g != game.name() {
                             return Err(perr(
                                 file,
                                 n,
@@ -611,44 +373,6 @@ pub(crate) fn perr(file: &str, line: usize, col: usize, message: impl Into<Strin
     }
 }
 
-/// A minimal budget for the game-specific searches (the generic one is private to
-/// [`crate::search`]): a state cap and a clock read every 1,024 nodes.
-pub(crate) struct Budget {
-    max_states: Option<u64>,
-    deadline: Option<Instant>,
-    start: Instant,
-    ticks: u32,
-}
-
-impl Budget {
-    pub(crate) fn new(limits: &Limits) -> Budget {
-        let start = Instant::now();
-        Budget {
-            max_states: limits.max_states,
-            deadline: limits.timeout.map(|t| start + t),
-            start,
-            ticks: 1023,
-        }
-    }
-    #[inline]
-    pub(crate) fn over(&mut self, stored: u64) -> Option<search::LimitKind> {
-        if matches!(self.max_states, Some(m) if stored >= m) {
-            return Some(search::LimitKind::MaxStates);
-        }
-        self.ticks += 1;
-        if self.ticks >= 1024 {
-            self.ticks = 0;
-            if matches!(self.deadline, Some(d) if Instant::now() >= d) {
-                return Some(search::LimitKind::Timeout);
-            }
-        }
-        None
-    }
-    pub(crate) fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-}
-
 /// Fisher–Yates shuffle drawing `random_range(0..=i)` from the top down: written out here so
 /// that a seed keeps meaning the same challenges whatever `rand`'s own shuffle does.
 pub fn shuffle<T, G: Rng + ?Sized>(v: &mut [T], rng: &mut G) {
@@ -667,18 +391,18 @@ mod tests {
         let d = Document::parse(
             "; c\nGame: boxoff\nTitle: t\n\n1 2\n2 1\n",
             "f",
-            Game::BoxOff,
+            Kind::BoxOff,
         )
         .unwrap();
         assert_eq!(d.title.as_deref(), Some("t"));
         assert_eq!(d.rows, vec![(5, "1 2"), (6, "2 1")]);
-        let e = Document::parse("Game: pretzel\n1 1\n", "f", Game::BoxOff).unwrap_err();
+        let e = Document::parse("Game: pretzel\n1 1\n", "f", Kind::BoxOff).unwrap_err();
         assert_eq!((e.line, e.col), (1, 7));
-        let e = Document::parse("1 1\nTitle: x\n", "f", Game::BoxOff).unwrap_err();
+        let e = Document::parse("1 1\nTitle: x\n", "f", Kind::BoxOff).unwrap_err();
         assert_eq!(e.line, 2);
-        let e = Document::parse("Colour: x\n", "f", Game::BoxOff).unwrap_err();
+        let e = Document::parse("Colour: x\n", "f", Kind::BoxOff).unwrap_err();
         assert!(e.message.contains("unknown header"), "{e}");
-        assert!(Document::parse("; nothing\n", "f", Game::BoxOff).is_err());
+        assert!(Document::parse("; nothing\n", "f", Kind::BoxOff).is_err());
         assert_eq!(Document::tokens("  ab  c"), vec![(3, "ab"), (7, "c")]);
     }
 

@@ -33,7 +33,7 @@
 //! cyclic blockade (see [`Blockades`]) are dropped from the successors: they can never be
 //! solved, so the search stays exact and shortest solutions keep their length.
 
-use super::{Document, IllegalMove};
+use super::{Document, IllegalMove, Kind};
 use crate::error::Error;
 use crate::search::Puzzle;
 use serde::{Deserialize, Serialize};
@@ -46,7 +46,7 @@ pub const MAX_SUITS: usize = 8;
 /// Most ranks.
 pub const MAX_RANKS: usize = 13;
 /// Suit letters, suit 1 first.
-pub const SUIT_LETTERS: [char; MAX_SUITS] = ['S', 'H', 'D', 'C', 'R', 'B', 'G', 'Y'];
+pub const SUIT_LETTERS: [char; MAX_SUITS] = crate::scene::SUIT_LETTERS;
 
 /// A card: suit (0-based) and rank (1 = ace).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,15 +59,7 @@ pub struct Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = match self.rank {
-            1 => "A".to_string(),
-            10 => "T".to_string(),
-            11 => "J".to_string(),
-            12 => "Q".to_string(),
-            13 => "K".to_string(),
-            x => x.to_string(),
-        };
-        write!(f, "{r}{}", SUIT_LETTERS[self.suit as usize % MAX_SUITS])
+        f.write_str(&crate::scene::card_label(self.suit, self.rank))
     }
 }
 
@@ -295,7 +287,7 @@ impl Deal {
 
     /// Parses a deal from a file's text (see the module documentation).
     pub fn parse(text: &str, file: &str) -> Result<Deal, Error> {
-        Deal::from_rows(&Document::parse(text, file, crate::games::Game::Pretzel)?)
+        Deal::from_rows(&Document::parse(text, file, Kind::Pretzel)?)
     }
 
     /// The board rows (no headers).
@@ -576,6 +568,13 @@ impl Pretzel {
     }
 }
 
+impl crate::game::Engine for Pretzel {
+    type Public = Move;
+    fn public(&self, &m: &(u8, u8, u8)) -> Move {
+        self.describe_move(m)
+    }
+}
+
 impl Puzzle for Pretzel {
     type State = Cells;
     /// (card, from cell, to cell), cells row-major.
@@ -626,105 +625,104 @@ pub struct Replay {
     pub solved: bool,
 }
 
-/// Replays `moves` on a plain grid of cards (independently of the engine) and names the first
-/// illegal move.
-pub fn replay(d: &Deal, moves: &[Move]) -> Result<Replay, IllegalMove> {
+/// Plays one move on a plain grid of cards (independently of the engine), or says why it is
+/// illegal; the move as played, with where the card was and went.
+pub fn apply(d: &mut Deal, m: &Move) -> Result<Move, String> {
     let (k, n) = (d.suits, d.ranks);
-    let mut grid: Vec<Option<Card>> = d
+    let grid: Vec<Option<Card>> = d
         .cells
         .iter()
         .map(|&c| (c != 0).then(|| card_of(c, n)))
         .collect();
-    let find = |grid: &[Option<Card>], c: Card| grid.iter().position(|&x| x == Some(c));
-    for (index, m) in moves.iter().enumerate() {
-        let bad = |reason: String| IllegalMove { index, reason };
-        let c = m.card;
-        if c.suit as usize >= k || c.rank < 2 || c.rank as usize > n {
-            return Err(bad(format!("{c} is not a card of this deal's grid")));
+    let find = |c: Card| grid.iter().position(|&x| x == Some(c));
+    let c = m.card;
+    if c.suit as usize >= k || c.rank < 2 || c.rank as usize > n {
+        return Err(format!("{c} is not a card of this deal's grid"));
+    }
+    let at = find(c).expect("every card of the grid is somewhere");
+    if let Some([r, col]) = m.from {
+        if [at / n, at % n] != [r, col] {
+            return Err(format!("{c} is at ({},{}), not ({r},{col})", at / n, at % n));
         }
-        let at = find(&grid, c).expect("every card of the grid is somewhere");
-        if let Some([r, col]) = m.from {
-            if [at / n, at % n] != [r, col] {
-                return Err(bad(format!(
-                    "{c} is at ({},{}), not ({r},{col})",
-                    at / n,
-                    at % n
-                )));
+    }
+    // the only cell the card may go to: right of its predecessor
+    let target = if c.rank == 2 {
+        Some(c.suit as usize * n)
+    } else {
+        let before = find(Card {
+            suit: c.suit,
+            rank: c.rank - 1,
+        })
+        .expect("in the grid");
+        (before % n + 1 < n).then_some(before + 1)
+    };
+    let to = match m.to {
+        Some([r, col]) => {
+            if r >= k || col >= n {
+                return Err(format!("({r},{col}) is off the {k}×{n} grid"));
             }
+            r * n + col
         }
-        // the only cell the card may go to: right of its predecessor
-        let target = if c.rank == 2 {
-            Some(c.suit as usize * n)
+        None => match target {
+            Some(t) => t,
+            None => {
+                return Err(format!(
+                    "{c}'s predecessor lies in the last column: {c} has nowhere to go"
+                ))
+            }
+        },
+    };
+    if grid[to].is_some() {
+        return Err(format!("({},{}) is not a hole", to / n, to % n));
+    }
+    if target != Some(to) {
+        let left = if to % n == 0 {
+            format!("the ace of {}", SUIT_LETTERS[to / n])
         } else {
-            let before = find(
-                &grid,
+            match grid[to - 1] {
+                Some(x) => x.to_string(),
+                None => "a hole".to_string(),
+            }
+        };
+        return Err(format!(
+            "the hole ({},{}) is right of {left}; {c} may only follow {}",
+            to / n,
+            to % n,
+            if c.rank == 2 {
+                format!("the ace of {}", SUIT_LETTERS[c.suit as usize])
+            } else {
                 Card {
                     suit: c.suit,
                     rank: c.rank - 1,
-                },
-            )
-            .expect("in the grid");
-            (before % n + 1 < n).then_some(before + 1)
-        };
-        let to = match m.to {
-            Some([r, col]) => {
-                if r >= k || col >= n {
-                    return Err(bad(format!("({r},{col}) is off the {k}×{n} grid")));
                 }
-                r * n + col
+                .to_string()
             }
-            None => match target {
-                Some(t) => t,
-                None => {
-                    return Err(bad(format!(
-                        "{c}'s predecessor lies in the last column: {c} has nowhere to go"
-                    )))
-                }
-            },
-        };
-        if grid[to].is_some() {
-            return Err(bad(format!("({},{}) is not a hole", to / n, to % n)));
-        }
-        if target != Some(to) {
-            let left = if to % n == 0 {
-                format!("the ace of {}", SUIT_LETTERS[to / n])
-            } else {
-                match grid[to - 1] {
-                    Some(x) => x.to_string(),
-                    None => "a hole".to_string(),
-                }
-            };
-            return Err(bad(format!(
-                "the hole ({},{}) is right of {left}; {c} may only follow {}",
-                to / n,
-                to % n,
-                if c.rank == 2 {
-                    format!("the ace of {}", SUIT_LETTERS[c.suit as usize])
-                } else {
-                    Card {
-                        suit: c.suit,
-                        rank: c.rank - 1,
-                    }
-                    .to_string()
-                }
-            )));
-        }
-        grid[to] = Some(c);
-        grid[at] = None;
+        ));
     }
-    let cells: Vec<u8> = grid
-        .iter()
-        .map(|c| c.map_or(0, |c| c.suit * n as u8 + c.rank))
-        .collect();
-    let solved = (0..k).all(|r| (0..n - 1).all(|c| cells[r * n + c] as usize == r * n + c + 2));
-    Ok(Replay {
-        end: Deal {
-            suits: k,
-            ranks: n,
-            cells,
-        },
-        solved,
+    d.cells[to] = d.cells[at];
+    d.cells[at] = 0;
+    Ok(Move {
+        card: c,
+        from: Some([at / n, at % n]),
+        to: Some([to / n, to % n]),
     })
+}
+
+/// Whether every suit is in order from its ace.
+pub fn is_solved(d: &Deal) -> bool {
+    let (k, n) = (d.suits, d.ranks);
+    (0..k).all(|r| (0..n - 1).all(|c| d.cells[r * n + c] as usize == r * n + c + 2))
+}
+
+/// Replays `moves` on a plain grid of cards (independently of the engine) and names the first
+/// illegal move.
+pub fn replay(d: &Deal, moves: &[Move]) -> Result<Replay, IllegalMove> {
+    let mut end = d.clone();
+    for (index, m) in moves.iter().enumerate() {
+        apply(&mut end, m).map_err(|reason| IllegalMove { index, reason })?;
+    }
+    let solved = is_solved(&end);
+    Ok(Replay { end, solved })
 }
 
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with

@@ -1,7 +1,20 @@
-//! The theses' tables, computed exactly.
+//! `floe table`: the theses' tables of ice block puzzles, computed exactly.
 
-use super::solving::reach_grid;
-use super::*;
+use super::reach::reach_grid;
+use super::{cell_progress, clear_progress};
+use crate::args::{TablePatternsArgs, TableReachArgs, TableSpaceArgs, TableStripArgs};
+use crate::out::{self, human_time, thousands};
+use crate::Done;
+use floe::analysis::patterns::{hardest_use, HardestUse};
+use floe::analysis::reach::Reach;
+use floe::analysis::tables::{
+    fit_quasi_linear, reach_cell, reach_table as reach_tables, space_table, space_table_markdown,
+    QuasiLinear, ReachCell, SpaceCell,
+};
+use floe::games::ice::Level;
+use floe::Error;
+use serde::Serialize;
+use std::time::Instant;
 
 #[derive(Serialize)]
 struct FormulaSummary {
@@ -20,7 +33,7 @@ struct TableSpaceJson<'a> {
     peak_rss_bytes: Option<u64>,
 }
 
-pub fn table_space(a: TableSpaceArgs) -> Result<Done, Error> {
+pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let limits = a.limits.limits();
     let cells = space_table(
@@ -93,7 +106,7 @@ struct TableReachJson<'a> {
     seconds: f64,
 }
 
-pub fn table_reach(a: TableReachArgs) -> Result<Done, Error> {
+pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let limits = a.limits.limits();
     let boards: Vec<(usize, usize)> = (a.min_size..=a.max_size)
@@ -230,7 +243,7 @@ struct PatternCheck {
     holds_from: Option<usize>,
 }
 
-pub fn table_strip(a: TableStripArgs) -> Result<Done, Error> {
+pub fn strip(a: TableStripArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let limits = a.limits.limits();
     let mut series = Vec::new();
@@ -371,7 +384,7 @@ struct PatternRow {
     seconds: f64,
 }
 
-pub fn table_patterns(a: TablePatternsArgs) -> Result<Done, Error> {
+pub fn patterns(a: TablePatternsArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let limits = a.limits.limits();
     let mut rows = Vec::new();

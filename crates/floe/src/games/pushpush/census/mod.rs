@@ -26,14 +26,23 @@
 //! are counted with Burnside's lemma (the average number of classes fixed by each symmetry),
 //! exactly and without listing the classes.
 
+mod difficulty;
+mod geometry;
+mod hardest;
+mod report;
+
+pub use geometry::symmetries;
+pub use report::{figures, hardest_solutions, Report};
+
 use super::board::Board;
 use super::engine::Variant;
+use difficulty::DiffState;
+use geometry::{cycle_count, Geo, Perm};
+use hardest::hardest_boards;
 use crate::error::Error;
-use crate::grid::{Dir, Pos};
+use crate::grid::Dir;
 use crate::search::{LimitKind, Limits, Progress, Stats};
 use rayon::prelude::*;
-use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 /// Largest board the census takes, in cells (masks are `u32`).
@@ -173,149 +182,6 @@ pub struct Census {
     pub seconds: f64,
 }
 
-/// The geometry of a `rows × cols` rectangle as `u32` masks.
-#[derive(Clone, Copy, Debug)]
-struct Geo {
-    rows: usize,
-    cols: usize,
-    n: usize,
-    full: u32,
-    col0: u32,
-    col_last: u32,
-}
-
-impl Geo {
-    fn new(rows: usize, cols: usize) -> Geo {
-        let n = rows * cols;
-        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        let mut col0 = 0;
-        let mut col_last = 0;
-        for r in 0..rows {
-            col0 |= 1 << (r * cols);
-            col_last |= 1 << (r * cols + cols - 1);
-        }
-        Geo {
-            rows,
-            cols,
-            n,
-            full,
-            col0,
-            col_last,
-        }
-    }
-
-    /// Every cell of `m` moved one step towards `d`; cells that would leave the board vanish.
-    #[inline]
-    fn shift(&self, m: u32, d: Dir) -> u32 {
-        match d {
-            Dir::Up => m >> self.cols,
-            Dir::Down => (m << self.cols) & self.full,
-            Dir::Left => (m & !self.col0) >> 1,
-            Dir::Right => (m & !self.col_last) << 1,
-        }
-    }
-
-    #[inline]
-    fn grow(&self, m: u32) -> u32 {
-        m | ((m & !self.col0) >> 1)
-            | ((m & !self.col_last) << 1)
-            | (m >> self.cols)
-            | ((m << self.cols) & self.full)
-    }
-
-    /// The component of `free` containing `seed`.
-    #[inline]
-    fn fill(&self, seed: u32, free: u32) -> u32 {
-        let mut r = seed;
-        loop {
-            let next = self.grow(r) & free;
-            if next == r {
-                return r;
-            }
-            r = next;
-        }
-    }
-
-    /// The walkable regions of block set `b`, in order of their lowest cell.
-    #[inline]
-    fn regions(&self, b: u32, mut f: impl FnMut(u32)) {
-        let mut free = self.full & !b;
-        while free != 0 {
-            let region = self.fill(free & free.wrapping_neg(), free);
-            f(region);
-            free &= !region;
-        }
-    }
-
-    /// The symmetries of the rectangle as cell permutations (identity first): the half turn
-    /// and the two mirrors, and for a square the two diagonal mirrors and the quarter turns.
-    fn symmetries(&self) -> Vec<Vec<usize>> {
-        let (r, c) = (self.rows, self.cols);
-        let count = if r == c { 8 } else { 4 };
-        (0..count)
-            .map(|g| {
-                (0..self.n)
-                    .map(|k| {
-                        let (i, j) = (k / c, k % c);
-                        let (a, b) = match g {
-                            0 => (i, j),
-                            1 => (r - 1 - i, c - 1 - j),
-                            2 => (r - 1 - i, j),
-                            3 => (i, c - 1 - j),
-                            4 => (j, i),
-                            5 => (c - 1 - j, r - 1 - i),
-                            6 => (j, r - 1 - i),
-                            _ => (c - 1 - j, i),
-                        };
-                        a * c + b
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-}
-
-/// The symmetries of a `rows × cols` rectangle as cell permutations (`map[cell]` = image of
-/// `cell`, row-major; identity first): 8 for a square, 4 otherwise. The census counts its
-/// classes up to these.
-pub fn symmetries(rows: usize, cols: usize) -> Vec<Vec<usize>> {
-    Geo::new(rows, cols).symmetries()
-}
-
-/// A cell permutation applied to `u32` masks a byte at a time.
-struct Perm {
-    table: [[u32; 256]; 4],
-    /// Cells the permutation fixes.
-    fixed: u32,
-}
-
-impl Perm {
-    fn new(map: &[usize]) -> Perm {
-        let mut table = [[0u32; 256]; 4];
-        for (k, t) in table.iter_mut().enumerate() {
-            for (byte, out) in t.iter_mut().enumerate() {
-                for bit in 0..8 {
-                    let cell = k * 8 + bit;
-                    if byte >> bit & 1 == 1 && cell < map.len() {
-                        *out |= 1 << map[cell];
-                    }
-                }
-            }
-        }
-        let fixed = (0..map.len())
-            .filter(|&i| map[i] == i)
-            .fold(0u32, |m, i| m | 1 << i);
-        Perm { table, fixed }
-    }
-    #[inline]
-    fn apply(&self, m: u32) -> u32 {
-        self.table[0][(m & 255) as usize]
-            | self.table[1][(m >> 8 & 255) as usize]
-            | self.table[2][(m >> 16 & 255) as usize]
-            | self.table[3][(m >> 24) as usize]
-    }
-}
-
 /// Block sets per parallel work unit (as a power of two).
 const CHUNK_BITS: usize = 12;
 /// The hardest-board candidates of one step are kept while there are at most this many.
@@ -333,7 +199,7 @@ struct Tables {
 
 impl Tables {
     /// Block set of position `i`.
-    fn blocks_of(&self, i: usize) -> u32 {
+    pub(super) fn blocks_of(&self, i: usize) -> u32 {
         (self.offset.partition_point(|&o| o as usize <= i) - 1) as u32
     }
     /// The index of the position with blocks `b` whose region contains `cell_bit`.
@@ -397,11 +263,11 @@ struct StepOut {
     /// Newly solved boards by number of blocks.
     by_blocks: Vec<u64>,
     hardest: Vec<(u32, u32)>,
-    diff_pushes: Vec<u64>,
-    diff_blocks: Vec<Vec<u64>>,
-    diff_sum_blocks: Vec<f64>,
-    diff_sum: f64,
-    saturated: u64,
+    pub(super) diff_pushes: Vec<u64>,
+    pub(super) diff_blocks: Vec<Vec<u64>>,
+    pub(super) diff_sum_blocks: Vec<f64>,
+    pub(super) diff_sum: f64,
+    pub(super) saturated: u64,
 }
 
 impl StepOut {
@@ -901,184 +767,4 @@ fn too_big(need: u64, max: u64, what: &str) -> Error {
         need as f64 / (1u64 << 30) as f64,
         max as f64 / (1u64 << 30) as f64
     ))
-}
-
-/// Number of cycles of a cell permutation.
-fn cycle_count(p: &Perm, n: usize) -> u64 {
-    let map: Vec<usize> = (0..n)
-        .map(|i| p.apply(1 << i).trailing_zeros() as usize)
-        .collect();
-    let mut seen = vec![false; n];
-    let mut cycles = 0;
-    for s in 0..n {
-        if !seen[s] {
-            cycles += 1;
-            let mut i = s;
-            while !seen[i] {
-                seen[i] = true;
-                i = map[i];
-            }
-        }
-    }
-    cycles
-}
-
-/// Per-position counters of the difficulty (equation 3).
-struct DiffState {
-    /// Push sequences of length `d − 1` from each position (during step `d`).
-    walks: Vec<f64>,
-    /// Push sequences of length 1 ..= `d − 1` from each position.
-    cumulative: Vec<f64>,
-    /// Optimal solutions per position and target of the batch (saturating), set at the
-    /// step that finds the target.
-    optimal: Vec<AtomicU32>,
-    /// Slots per position in `optimal`.
-    slots: usize,
-    /// The targets of this pass.
-    batch: u32,
-}
-
-impl DiffState {
-    fn new(positions: usize, slots: usize) -> DiffState {
-        DiffState {
-            walks: vec![1.0; positions],
-            cumulative: vec![0.0; positions],
-            optimal: (0..positions * slots).map(|_| AtomicU32::new(0)).collect(),
-            slots,
-            batch: 0,
-        }
-    }
-
-    /// Starts a pass over the targets of `batch`.
-    fn start(&mut self, batch: u32) {
-        self.batch = batch;
-        self.walks.fill(1.0);
-        self.cumulative.fill(0.0);
-        self.optimal
-            .par_iter()
-            .for_each(|c| c.store(0, Ordering::Relaxed));
-    }
-
-    /// Where the count of position `i` for `target` (in the batch) is kept.
-    #[inline]
-    fn slot(&self, i: usize, target: usize) -> usize {
-        i * self.slots + (self.batch & ((1u32 << target) - 1)).count_ones() as usize
-    }
-
-    /// At step `d`, position `i` (region `r`, successors `succ`, `walks_d` push sequences of
-    /// length `d`) reaches the targets `new` in exactly `d` pushes. `reach` is `reach_{d−1}`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn visit(
-        &self,
-        t: &Tables,
-        reach: &[u32],
-        succ: &[u32],
-        r: u32,
-        i: usize,
-        new: u32,
-        walks_d: f64,
-        blocks: usize,
-        so: &mut StepOut,
-    ) {
-        let edges = self.cumulative[i] + walks_d;
-        let robots = u64::from(r.count_ones());
-        let mut targets = new & self.batch;
-        while targets != 0 {
-            let target = targets.trailing_zeros() as usize;
-            targets &= targets - 1;
-            let bit = 1u32 << target;
-            // optimal solutions: over the successors that reach the target in exactly d − 1
-            // pushes (none reaches it in fewer, or this position would in fewer than d)
-            let mut count: u64 = 0;
-            for &j in succ {
-                let j = j as usize;
-                if t.region[j] & bit != 0 {
-                    count += 1;
-                } else if reach[j] & bit != 0 {
-                    count += u64::from(self.optimal[self.slot(j, target)].load(Ordering::Relaxed));
-                }
-            }
-            if count > u64::from(u32::MAX) {
-                so.saturated += robots;
-            }
-            let stored = count.min(u64::from(u32::MAX)) as u32;
-            self.optimal[self.slot(i, target)].store(stored, Ordering::Relaxed);
-            let value = (1.0 - count as f64 / edges) * 5.0;
-            let k = bin(value);
-            so.diff_pushes[k] += robots;
-            so.diff_blocks[blocks][k] += robots;
-            so.diff_sum += robots as f64 * value;
-            so.diff_sum_blocks[blocks] += robots as f64 * value;
-        }
-    }
-}
-
-/// Lists the hardest boards: classes under robot region and symmetry, canonical order.
-fn hardest_boards(
-    t: &Tables,
-    perms: &[Perm],
-    pushes: u32,
-    count: u64,
-    candidates: &[(u32, u32)],
-    overflow: bool,
-    keep: usize,
-) -> Result<Hardest, Error> {
-    let g = &t.geo;
-    let mut classes: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
-    for &(i, targets) in candidates {
-        let b = t.blocks_of(i as usize);
-        let r = t.region[i as usize];
-        let mut ts = targets;
-        while ts != 0 {
-            let target = ts.trailing_zeros();
-            ts &= ts - 1;
-            let canon = perms
-                .iter()
-                .map(|p| {
-                    (
-                        p.apply(b),
-                        p.apply(r),
-                        p.apply(1 << target).trailing_zeros(),
-                    )
-                })
-                .min()
-                .expect("the identity is there");
-            classes.insert(canon);
-        }
-    }
-    let class_count = if overflow { 0 } else { classes.len() as u64 };
-    let mut boards = Vec::new();
-    for &(b, r, target) in classes.iter().take(keep) {
-        let robot = r.trailing_zeros() as usize;
-        let pos = |i: usize| Pos::new(i / g.cols, i % g.cols);
-        let mut board = Board::new(g.rows, g.cols, pos(robot), pos(target as usize))?;
-        for c in 0..g.n {
-            if b >> c & 1 == 1 {
-                board.set_block(pos(c), true)?;
-            }
-        }
-        // boards in the class: every robot cell of every distinct symmetric image
-        let images: BTreeSet<(u32, u32, u32)> = perms
-            .iter()
-            .map(|p| {
-                (
-                    p.apply(b),
-                    p.apply(r),
-                    p.apply(1 << target).trailing_zeros(),
-                )
-            })
-            .collect();
-        let boards_in_class = images.len() as u64 * u64::from(r.count_ones());
-        boards.push(HardBoard {
-            board,
-            boards_in_class,
-        });
-    }
-    Ok(Hardest {
-        pushes,
-        count,
-        classes: class_count,
-        boards,
-    })
 }

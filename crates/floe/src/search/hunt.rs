@@ -1,21 +1,20 @@
-//! Two searches the generic module does not offer, both over any [`Puzzle`] with small
-//! integer bounds:
+//! Two searches for hard levels, over any [`Puzzle`] with small integer bounds:
 //!
 //! - [`astar_proving`]: A* with one bucket per value of `f = g + h`. Besides the optimal
 //!   solution it reports, when a limit stops it, the bound it has *proved*: the smallest `f`
 //!   still open. (At any time some node of an optimal path is open with its optimal `g`, so
 //!   the smallest open `f` never exceeds the optimum, even with an inconsistent bound, as
 //!   nodes found again more cheaply are reopened.) Nodes cost a state, a parent index, a
-//!   move and one byte of `g`.
+//!   move and two bytes of `g` (solutions of up to 65,535 moves).
 //! - [`beam`]: breadth-first layers cut to the `width` most promising positions (fewest
 //!   fires, then lowest bound): no proof, but solutions of levels far beyond exhaustive
 //!   search. Its length is an upper bound on the optimum.
 
-use crate::search::{LimitKind, Limits, Outcome, Puzzle, Stats};
+use super::limits::Budget;
+use super::{LimitKind, Limits, Outcome, Puzzle, Stats};
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 use std::hash::BuildHasher;
-use std::time::Instant;
 
 /// The answer of [`astar_proving`].
 #[derive(Clone, Debug)]
@@ -29,33 +28,37 @@ pub struct Proving<M> {
     pub stats: Stats,
 }
 
-const CLOCK_EVERY: u64 = 4096;
-
-fn over_time(start: Instant, limits: &Limits, stats: &mut Stats) -> Option<LimitKind> {
-    let now = start.elapsed();
-    if let Some(report) = &limits.progress {
-        let mut s = *stats;
-        s.elapsed = now;
-        report(&crate::search::Progress { stats: s });
-    }
-    match limits.timeout {
-        Some(t) if now >= t => Some(LimitKind::Timeout),
-        _ => None,
-    }
-}
+/// The deepest `g` [`astar_proving`] stores.
+const MAX_G: usize = u16::MAX as usize;
 
 /// A* over f-buckets that proves a lower bound when it cannot finish; see the module notes.
-/// `max_states` limits the stored positions; `Stats::depth` is the deepest `g` expanded.
+/// `max_states` limits the stored positions; `Stats::depth` is the deepest `g` expanded. A
+/// solution longer than 65,535 moves is beyond it: the search then ends with the
+/// `max-states` limit rather than claim that there is none.
+///
+/// ```
+/// use floe::search::{astar_proving, from_fn, Limits};
+/// // from 1 to 10 by +1 or ×2, never past 10; "1 while not there" is an admissible bound
+/// let p = from_fn(
+///     1u32,
+///     |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 10),
+///     |&x| x == 10,
+/// )
+/// .with_bound(|&x| u32::from(x != 10));
+/// let r = astar_proving(&p, &Limits::none());
+/// assert_eq!(r.outcome.solution().map(|m| m.len()), Some(4)); // 1 → 2 → 4 → 5 → 10
+/// assert_eq!(r.proved, 4);
+/// ```
 pub fn astar_proving<P: Puzzle>(p: &P, limits: &Limits) -> Proving<P::Move>
 where
     P::Move: Copy,
 {
-    let start_time = Instant::now();
+    let mut budget = Budget::new(limits);
     let hasher = FxBuildHasher;
     let mut stats = Stats::default();
     let mut index: HashTable<u32> = HashTable::new();
     let mut states: Vec<P::State> = Vec::new();
-    let mut g: Vec<u8> = Vec::new();
+    let mut g: Vec<u16> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
     let mut moves: Vec<Option<P::Move>> = Vec::new();
     // buckets[f][g]: nodes with that f, popped deepest g first (ties go to the deeper node)
@@ -68,7 +71,7 @@ where
     parent.push(0);
     moves.push(None);
     stats.states = 1;
-    let push_bucket = |buckets: &mut Vec<Vec<Vec<u32>>>, f: usize, n: u32, g: u8| {
+    let push_bucket = |buckets: &mut Vec<Vec<Vec<u32>>>, f: usize, n: u32, g: u16| {
         if buckets.len() <= f {
             buckets.resize_with(f + 1, Vec::new);
         }
@@ -81,8 +84,10 @@ where
     push_bucket(&mut buckets, h0 as usize, 0, 0);
     let mut f = h0 as usize;
     let mut buf = Vec::new();
-    let finish = |outcome, proved, mut stats: Stats| {
-        stats.elapsed = start_time.elapsed();
+    // some node was left out for being deeper than MAX_G: "unsolvable" would be unproved
+    let mut truncated = false;
+    let finish = |outcome, proved, mut stats: Stats, budget: &Budget| {
+        stats.elapsed = budget.elapsed();
         Proving {
             outcome,
             proved,
@@ -94,13 +99,18 @@ where
             f += 1;
         }
         if f >= buckets.len() {
-            return finish(Outcome::Unsolvable, f as u32, stats);
+            let outcome = if truncated {
+                Outcome::Limit(LimitKind::MaxStates)
+            } else {
+                Outcome::Unsolvable
+            };
+            return finish(outcome, f as u32, stats, &budget);
         }
         let b = &mut buckets[f];
         while b.last().is_some_and(Vec::is_empty) {
             b.pop();
         }
-        let pushed_g = (b.len() - 1) as u8;
+        let pushed_g = (b.len() - 1) as u16;
         let n = b[pushed_g as usize].pop().expect("non-empty bucket") as usize;
         if g[n] != pushed_g {
             continue; // stale: found again more cheaply since
@@ -115,20 +125,19 @@ where
             }
             path.reverse();
             stats.depth = stats.depth.max(gn as u32);
-            return finish(Outcome::Solved(path), gn as u32, stats);
+            return finish(Outcome::Solved(path), gn as u32, stats, &budget);
         }
         stats.expanded += 1;
         stats.depth = stats.depth.max(gn as u32);
-        if stats.expanded % CLOCK_EVERY == 0 {
-            if let Some(l) = over_time(start_time, limits, &mut stats) {
-                return finish(Outcome::Limit(l), f as u32, stats);
-            }
+        if let Some(l) = budget.tick(&stats) {
+            return finish(Outcome::Limit(l), f as u32, stats, &budget);
         }
         buf.clear();
         p.successors(&states[n], &mut buf);
         stats.generated += buf.len() as u64;
         let gt = gn + 1;
-        if gt > u8::MAX as usize {
+        if gt > MAX_G {
+            truncated = true;
             continue;
         }
         for (m, t) in buf.drain(..) {
@@ -136,33 +145,51 @@ where
             if let Some(&i) = index.find(h, |&i| states[i as usize] == t) {
                 let i = i as usize;
                 if (g[i] as usize) > gt {
-                    g[i] = gt as u8;
+                    g[i] = gt as u16;
                     parent[i] = n as u32;
                     moves[i] = Some(m);
                     let ft = gt + p.lower_bound(&states[i]) as usize;
-                    push_bucket(&mut buckets, ft.max(f), i as u32, gt as u8);
+                    push_bucket(&mut buckets, ft.max(f), i as u32, gt as u16);
                 }
                 continue;
             }
-            if matches!(limits.max_states, Some(max) if stats.states >= max) {
-                return finish(Outcome::Limit(LimitKind::MaxStates), f as u32, stats);
+            if budget.full(stats.states) {
+                return finish(
+                    Outcome::Limit(LimitKind::MaxStates),
+                    f as u32,
+                    stats,
+                    &budget,
+                );
             }
             let ft = gt + p.lower_bound(&t) as usize;
             let id = states.len() as u32;
             index.insert_unique(h, id, |&i| hasher.hash_one(&states[i as usize]));
             states.push(t);
-            g.push(gt as u8);
+            g.push(gt as u16);
             parent.push(n as u32);
             moves.push(Some(m));
             stats.states += 1;
             // a bound below f (inconsistent) is still searched now: it cannot be later
-            push_bucket(&mut buckets, ft.max(f), id, gt as u8);
+            push_bucket(&mut buckets, ft.max(f), id, gt as u16);
         }
     }
 }
 
 /// Beam search: layers of at most `width` positions, ordered by `key` (smaller first). Returns
-/// a solution if one is found, with the statistics.
+/// a solution if one is found, with the statistics. No proof: "unsolvable" only means that
+/// the beam emptied, and a solution need not be shortest (its length bounds the optimum).
+///
+/// ```
+/// use floe::search::{beam, from_fn, Limits};
+/// let p = from_fn(
+///     1u32,
+///     |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 40),
+///     |&x| x == 40,
+/// );
+/// // keep the two positions closest to 40 in each layer
+/// let (outcome, _) = beam(&p, 2, &Limits::none(), |&x: &u32| 40u32.abs_diff(x));
+/// assert!(outcome.solution().is_some());
+/// ```
 pub fn beam<P: Puzzle, K: Ord>(
     p: &P,
     width: usize,
@@ -172,7 +199,7 @@ pub fn beam<P: Puzzle, K: Ord>(
 where
     P::Move: Copy,
 {
-    let start_time = Instant::now();
+    let mut budget = Budget::new(limits);
     let hasher = FxBuildHasher;
     let mut stats = Stats::default();
     let mut seen: HashTable<u32> = HashTable::new();
@@ -200,11 +227,9 @@ where
         let mut next: Vec<u32> = Vec::new();
         for &n in &layer {
             stats.expanded += 1;
-            if stats.expanded % CLOCK_EVERY == 0 {
-                if let Some(l) = over_time(start_time, limits, &mut stats) {
-                    stats.elapsed = start_time.elapsed();
-                    return (Outcome::Limit(l), stats);
-                }
+            if let Some(l) = budget.tick(&stats) {
+                stats.elapsed = budget.elapsed();
+                return (Outcome::Limit(l), stats);
             }
             buf.clear();
             p.successors(&states[n as usize], &mut buf);
@@ -214,8 +239,8 @@ where
                 if seen.find(h, |&i| states[i as usize] == t).is_some() {
                     continue;
                 }
-                if matches!(limits.max_states, Some(max) if stats.states >= max) {
-                    stats.elapsed = start_time.elapsed();
+                if budget.full(stats.states) {
+                    stats.elapsed = budget.elapsed();
                     return (Outcome::Limit(LimitKind::MaxStates), stats);
                 }
                 let id = states.len() as u32;
@@ -226,7 +251,7 @@ where
                 moves.push(Some(m));
                 stats.states += 1;
                 if goal {
-                    stats.elapsed = start_time.elapsed();
+                    stats.elapsed = budget.elapsed();
                     return (
                         Outcome::Solved(path_to(id as usize, &parent, &moves)),
                         stats,
@@ -241,7 +266,7 @@ where
         }
         layer = next;
     }
-    stats.elapsed = start_time.elapsed();
+    stats.elapsed = budget.elapsed();
     (Outcome::Unsolvable, stats)
 }
 

@@ -1,0 +1,430 @@
+//! `floe experiment`: the Monte Carlo experiments of the physical solitaire puzzles (BoxOff,
+//! Pretzel, Fujisan), their statistics and the paper's figures.
+
+use crate::args::{ExperimentArgs, SetupList};
+use crate::out::{self, human_time, thousands};
+use crate::Done;
+use floe::analysis::experiment::{
+    self, compare, exact_pretzel, figures, size_key, Config, Exact, Metrics, SizeRun,
+};
+use floe::games::solitaire::Kind;
+use floe::generate::{Setup, Size};
+use floe::Error;
+use serde::Serialize;
+
+/// `floe experiment`.
+pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
+    let game: Kind = a.game.parse().map_err(Error::invalid)?;
+    let sizes = sizes(&a, game)?;
+    let setups: Vec<Setup> = match &a.compare {
+        None => vec![a.setup],
+        Some(SetupList(None)) => Setup::of(game).to_vec(),
+        Some(SetupList(Some(v))) => v.clone(),
+    };
+    for &size in &sizes {
+        for &s in &setups {
+            floe::generate::check(size, s)?;
+        }
+    }
+    if let Some(n) = a.generate {
+        return generate_only(&a, &sizes, n);
+    }
+    if a.exact {
+        return experiment::in_pool(a.threads, || run_exact(&a, game, &sizes, &setups))?;
+    }
+    if a.trials as u64 > a.challenges {
+        return Err(Error::invalid(format!(
+            "--trials {} needs at least as many challenges (--challenges {})",
+            a.trials, a.challenges
+        )));
+    }
+    let limits = a.limits.limits();
+    let total = sizes.len() as u64 * setups.len() as u64 * a.challenges;
+    let bar = progress_bar(total);
+    let mut docs = Vec::new();
+    let mut finished = 0u64;
+    for &size in &sizes {
+        let mut runs = Vec::new();
+        for &setup in &setups {
+            let config = Config {
+                size,
+                setup,
+                challenges: a.challenges,
+                trials: a.trials,
+                seed: a.seed,
+                playout_cap: a.playout_cap,
+                limits: limits.clone(),
+            };
+            if let Some(b) = &bar {
+                b.set_message(format!("{size}, {}", setup.label()));
+            }
+            let base = finished;
+            let progress = |d: u64| {
+                if let Some(b) = &bar {
+                    b.set_position(base + d);
+                }
+            };
+            let s = experiment::in_pool(a.threads, || experiment::run(&config, &progress))??;
+            finished += a.challenges;
+            runs.push(s);
+        }
+        let comparison = compare(&runs);
+        docs.push(SizeRun {
+            game: game.name(),
+            size: size.to_string(),
+            seed: a.seed,
+            challenges: a.challenges,
+            setups: runs,
+            comparison,
+        });
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut written = Vec::new();
+    if let Some(dir) = &a.svg {
+        for (name, svg) in figures(game, &docs) {
+            let path = dir.join(name);
+            out::write_file(&path, svg)?;
+            written.push(path);
+        }
+    }
+    let limited = docs
+        .iter()
+        .flat_map(|d| &d.setups)
+        .any(|s| s.limit_hits > 0);
+    if a.json {
+        if docs.len() == 1 && docs[0].setups.len() == 1 && a.compare.is_none() {
+            out::json(&docs[0].setups[0]);
+        } else if docs.len() == 1 {
+            out::json(&docs[0]);
+        } else {
+            #[derive(Serialize)]
+            struct Sweep<'a> {
+                game: &'static str,
+                seed: u64,
+                sweep: &'a [SizeRun],
+            }
+            out::json(&Sweep {
+                game: game.name(),
+                seed: a.seed,
+                sweep: &docs,
+            });
+        }
+    } else {
+        print_human(&a, &docs);
+        if docs.len() > 1 {
+            print_sweep(&docs);
+        }
+        for f in &written {
+            outln!("wrote {}", f.display());
+        }
+    }
+    if !written.is_empty() && a.json {
+        for f in &written {
+            eprintln!("wrote {}", f.display());
+        }
+    }
+    Ok(if limited {
+        Done::NoAnswer
+    } else {
+        Done::Answered
+    })
+}
+
+/// `--generate N`: the run's first N challenges as text.
+fn generate_only(a: &ExperimentArgs, sizes: &[Size], n: u64) -> Result<Done, Error> {
+    let mut docs = Vec::new();
+    for &size in sizes {
+        for i in 0..n {
+            let c = experiment::challenge(size, a.setup, a.seed, i)?;
+            let title = format!(
+                "{}, {}, seed {}, challenge {i}",
+                size,
+                a.setup.label(),
+                a.seed
+            );
+            let text = c.write().replacen('\n', &format!("\nTitle: {title}\n"), 1);
+            match &a.out {
+                Some(dir) => {
+                    let path = dir.join(format!(
+                        "{}-{}-{}-{i}.txt",
+                        size_key(&size.to_string()),
+                        a.setup.name(),
+                        a.seed
+                    ));
+                    out::write_file(&path, &text)?;
+                    docs.push(
+                        serde_json::json!({"title": title, "file": path.display().to_string()}),
+                    );
+                }
+                None => docs.push(serde_json::json!({"title": title, "text": text})),
+            }
+        }
+    }
+    if a.json {
+        out::json(&docs);
+    } else {
+        for d in &docs {
+            match (d.get("text"), d.get("file")) {
+                (Some(t), _) => outln!("{}", t.as_str().unwrap_or_default()),
+                (_, Some(f)) => outln!("wrote {}", f.as_str().unwrap_or_default()),
+                _ => {}
+            }
+        }
+    }
+    Ok(Done::Answered)
+}
+
+fn sizes(a: &ExperimentArgs, game: Kind) -> Result<Vec<Size>, Error> {
+    Ok(match game {
+        Kind::BoxOff => vec![Size::BoxOff {
+            rows: a.rows,
+            cols: a.cols,
+            colours: a.colors,
+        }],
+        Kind::Pretzel => a
+            .ranks
+            .0
+            .iter()
+            .map(|&ranks| Size::Pretzel {
+                suits: a.suits,
+                ranks,
+            })
+            .collect(),
+        Kind::Fujisan => vec![Size::Fujisan],
+    })
+}
+
+fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(total);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} challenges  {msg} [{elapsed}]",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Some(b)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn print_human(a: &ExperimentArgs, docs: &[SizeRun]) {
+    for d in docs {
+        outln!(
+            "{}: {} challenges per setup in {} trials, seed {}",
+            d.size,
+            thousands(d.challenges),
+            a.trials,
+            d.seed
+        );
+        outln!(
+            "  {:<20} {:>17} {:>17} {:>17} {:>8} {:>9}",
+            "setup",
+            "P(Sp) mean ± sd",
+            "P(Sr) mean ± sd",
+            "interest",
+            "median",
+            "time"
+        );
+        for s in &d.setups {
+            let ms = |m: &experiment::MeanSd| format!("{} ± {}", pct(m.mean), pct(m.sd));
+            outln!(
+                "  {:<20} {:>17} {:>17} {:>17} {:>8} {:>9}",
+                s.label,
+                ms(&s.trial_solvable),
+                ms(&s.trial_random_solvable),
+                ms(&s.trial_interest),
+                s.length.median.map_or("-".into(), |m| format!("{m}")),
+                human_time(std::time::Duration::from_secs_f64(s.seconds)),
+            );
+        }
+        for s in &d.setups {
+            outln!(
+                "  {}: P(Sp) = {} (95% CI {}–{}), P(Sr) = {}{}",
+                s.label,
+                pct(s.solvable),
+                pct(s.solvable_ci[0]),
+                pct(s.solvable_ci[1]),
+                pct(s.random_solvable),
+                if s.limit_hits > 0 {
+                    format!(", {} searches stopped at a limit", s.limit_hits)
+                } else {
+                    String::new()
+                }
+            );
+            match &s.metrics {
+                Metrics::BoxOff { pair_equality: p } => outln!(
+                    "    pair equality: solvable {} (n = {}), unsolvable {} (n = {}){}",
+                    pct(p.solvable.mean),
+                    p.solvable.n,
+                    pct(p.unsolvable.mean),
+                    p.unsolvable.n,
+                    p.t_test.as_ref().map_or(String::new(), |t| format!(", Welch p = {}", sci(t.p)))
+                ),
+                Metrics::Pretzel { blockades: b } => outln!(
+                    "    cyclic blockades at the deal: {} ducking crabs, {} duelling deuces; {} of all deals{}",
+                    b.ducking_crab,
+                    b.duelling_deuces,
+                    pct(b.share),
+                    b.share_of_unsolvable
+                        .map_or(String::new(), |x| format!(", {} of the unsolvable ones", pct(x)))
+                ),
+                Metrics::Fujisan {
+                    connectivity: c,
+                    counter_intuitive: ci,
+                    distinct_steps: ds,
+                } => {
+                    outln!(
+                        "    connectivity: solvable {:.2}, unsolvable {:.2}{}",
+                        c.solvable.mean,
+                        c.unsolvable.mean,
+                        c.t_test.as_ref().map_or(String::new(), |t| format!(", Welch p = {}", sci(t.p)))
+                    );
+                    outln!(
+                        "    counter-intuitive moves on shortest solutions: mean {:.2}, range {}–{}",
+                        ci.moves.mean,
+                        ci.min.unwrap_or(0),
+                        ci.max.unwrap_or(0)
+                    );
+                    outln!(
+                        "    all steps distinct pairs: {} challenges, solvable {}",
+                        ds.challenges,
+                        ds.solvable.map_or("-".into(), pct)
+                    );
+                }
+            }
+        }
+        if d.setups.len() > 1 {
+            outln!(
+                "  t-tests over the {} trials (Student, pooled variance; Welch in brackets):",
+                a.trials
+            );
+            for t in &d.comparison.t_tests {
+                let p = |x: &Option<floe::analysis::stats::TTest>| {
+                    x.as_ref().map_or("-".into(), |t| sci(t.p))
+                };
+                outln!(
+                    "    {:<16} {:<18} vs {:<18} diff {:>+7.1} pt  p = {} ({})",
+                    t.measure,
+                    t.a,
+                    t.b,
+                    100.0 * t.difference,
+                    p(&t.student),
+                    p(&t.welch)
+                );
+            }
+            if let Some(k) = &d.comparison.kruskal_wallis {
+                outln!(
+                    "  Kruskal–Wallis on solution lengths: H = {:.2}, df = {}, p = {}",
+                    k.h,
+                    k.df,
+                    sci(k.p)
+                );
+            }
+            if let Some(k) = &d.comparison.kruskal_wallis_counter_intuitive {
+                outln!(
+                    "  Kruskal–Wallis on counter-intuitive moves: H = {:.2}, df = {}, p = {}",
+                    k.h,
+                    k.df,
+                    sci(k.p)
+                );
+            }
+        }
+        outln!();
+    }
+}
+
+fn print_sweep(docs: &[SizeRun]) {
+    outln!("Sweep: P(Sp) / P(Sr) per size");
+    let names: Vec<&str> = docs[0].setups.iter().map(|s| s.label).collect();
+    outln!(
+        "  {:<16} {}",
+        "size",
+        names.iter().map(|n| format!("{n:>20}")).collect::<String>()
+    );
+    for d in docs {
+        let cells: String = d
+            .setups
+            .iter()
+            .map(|s| {
+                format!(
+                    "{:>20}",
+                    format!("{} / {}", pct(s.solvable), pct(s.random_solvable))
+                )
+            })
+            .collect();
+        outln!("  {:<16} {cells}", d.size);
+    }
+}
+
+fn sci(p: f64) -> String {
+    if p == 0.0 {
+        "0".into()
+    } else if p < 1e-3 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+fn run_exact(
+    a: &ExperimentArgs,
+    game: Kind,
+    sizes: &[Size],
+    setups: &[Setup],
+) -> Result<Done, Error> {
+    if game != Kind::Pretzel {
+        return Err(Error::invalid(
+            "--exact enumerates Pretzel deals; BoxOff and Fujisan setups have far too many challenges",
+        ));
+    }
+    let mut out: Vec<Exact> = Vec::new();
+    for size in sizes {
+        let Size::Pretzel { suits, ranks } = *size else {
+            continue;
+        };
+        for &s in setups {
+            out.push(exact_pretzel(suits, ranks, s)?);
+        }
+    }
+    if a.json {
+        if out.len() == 1 {
+            out::json(&out[0]);
+        } else {
+            out::json(&out);
+        }
+    } else {
+        outln!(
+            "{:<16} {:<12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>9}",
+            "size",
+            "setup",
+            "deals",
+            "solved",
+            "solvable",
+            "fraction",
+            "blockaded",
+            "time"
+        );
+        for e in &out {
+            outln!(
+                "{:<16} {:<12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>9}",
+                e.size,
+                e.setup,
+                thousands(e.deals),
+                thousands(e.solved_classes),
+                thousands(e.solvable),
+                format!("{:.5}", e.fraction),
+                thousands(e.blockaded),
+                human_time(std::time::Duration::from_secs_f64(e.seconds))
+            );
+        }
+    }
+    Ok(Done::Answered)
+}

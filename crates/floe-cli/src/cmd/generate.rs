@@ -1,0 +1,151 @@
+//! `floe generate`: ice block levels by Kluiver's retrograde generator, each verified by
+//! exact search.
+
+use crate::args::GenerateArgs;
+use crate::out::{self, human_time, thousands};
+use crate::Done;
+use floe::games::ice::format::write_floe;
+use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
+use floe::Error;
+use std::time::Instant;
+
+/// `floe generate`.
+pub fn run(a: GenerateArgs) -> Result<Done, Error> {
+    if a.report {
+        return generate_report(&a);
+    }
+    let (rows, cols) = (a.rows.expect("clap"), a.cols.expect("clap"));
+    let targets = a.targets.unwrap_or(1);
+    let deadline = a.timeout.and_then(|t| Instant::now().checked_add(t));
+    if let Some(q) = a.max_pushes {
+        if q < a.min_pushes {
+            return Err(Error::invalid(format!(
+                "--max-pushes {q} is below --min-pushes {}",
+                a.min_pushes
+            )));
+        }
+    }
+    if a.factor > floe::game::MAX_FACTOR {
+        return Err(Error::invalid(format!(
+            "--factor {}: at most {}",
+            a.factor,
+            floe::game::MAX_FACTOR
+        )));
+    }
+    let req = Request {
+        params: GenParams {
+            rows,
+            cols,
+            targets,
+            max_blocks: a.max_blocks.unwrap_or(targets + 2),
+            pushes: 0,
+            walls: a.walls,
+        },
+        min_pushes: a.min_pushes,
+        max_pushes: a.max_pushes,
+        min_difficulty: a.min_difficulty,
+        factor: a.factor,
+        unique: a.unique,
+        count: a.count,
+        seed: a.seed,
+        deadline,
+        max_states: a.candidate_states,
+    };
+    let start = Instant::now();
+    let batch = run_generate(&req)?;
+    let text = write_floe(
+        &batch
+            .levels
+            .iter()
+            .map(|e| e.level.clone())
+            .collect::<Vec<_>>(),
+    );
+    match &a.out {
+        Some(path) => out::write_file(path, &text)?,
+        None if !a.json => outp!("{text}"),
+        None => {}
+    }
+    let complete = batch.levels.len() == a.count;
+    if a.json {
+        out::json(&serde_json::json!({
+            "complete": complete,
+            "count": batch.levels.len(),
+            "candidates": batch.candidates,
+            "levels": batch.levels,
+        }));
+    } else {
+        eprintln!(
+            "floe: {} of {} levels from {} candidates [{}]",
+            batch.levels.len(),
+            a.count,
+            thousands(batch.candidates),
+            human_time(start.elapsed())
+        );
+    }
+    if complete {
+        Ok(Done::Answered)
+    } else {
+        eprintln!(
+            "floe: found {} of the {} levels asked for within the time and candidate limits",
+            batch.levels.len(),
+            a.count
+        );
+        Ok(Done::NoAnswer)
+    }
+}
+
+fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {
+    let sizes = match (a.rows, a.cols) {
+        (Some(r), Some(c)) => vec![(r, c)],
+        (None, None) => vec![(5, 5), (6, 6), (7, 7)],
+        _ => {
+            return Err(Error::invalid(
+                "--report: give both --rows and --cols, or neither",
+            ))
+        }
+    };
+    let targets = match a.targets {
+        Some(t) => vec![t],
+        None => vec![1, 2, 3],
+    };
+    let pushes = match a.max_pushes {
+        Some(q) => (a.min_pushes..=q).map(|p| p as usize).collect(),
+        None if a.rows.is_some() => vec![a.min_pushes as usize],
+        None => vec![4, 6, 8],
+    };
+    let extra = a
+        .max_blocks
+        .map_or(2, |b| b.saturating_sub(a.targets.unwrap_or(1)));
+    let start = Instant::now();
+    let rows = shortcut_report(&sizes, &targets, &pushes, extra, a.samples, a.seed)?;
+    if a.json {
+        out::json(&rows);
+        return Ok(Done::Answered);
+    }
+    outln!("| size | targets | pushes | levels | full length | fewest = intended before repair | after repair |");
+    outln!("|---|---|---|---|---|---|---|");
+    let pct = |x: u64, n: u64| {
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * x as f64 / n as f64
+        }
+    };
+    for r in &rows {
+        outln!(
+            "| {}×{} | {} | {} | {} | {} | {} ({:.0}%) | {} ({:.0}%) |",
+            r.rows,
+            r.cols,
+            r.targets,
+            r.pushes,
+            r.levels,
+            r.full,
+            r.exact_before,
+            pct(r.exact_before, r.levels),
+            r.exact_after,
+            pct(r.exact_after, r.levels),
+        );
+    }
+    eprintln!("floe: report in {}", human_time(start.elapsed()));
+    Ok(Done::Answered)
+}

@@ -1,0 +1,130 @@
+//! `floe profile`: the least difficulty of every reachable position per block-change factor
+//! (ice blocks: Kluiver's Figures 19–27).
+
+use super::{board_request, ice_level, in_level};
+use crate::args::ProfileArgs;
+use crate::out::{self, human_time, thousands, Spinner};
+use crate::Done;
+use floe::analysis::profile::{profile, FactorProfile, Profile};
+use floe::game::ParamValues;
+use floe::Error;
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Serialize)]
+struct ProfileFactorJson<'a> {
+    #[serde(flatten)]
+    profile: &'a FactorProfile,
+    /// (normalised difficulty, positions with at most that difficulty)
+    cumulative: Vec<(f64, u64)>,
+}
+
+#[derive(Serialize)]
+struct ProfileJson<'a> {
+    game: &'static str,
+    level: &'a str,
+    params: ParamValues,
+    complete: bool,
+    states: Option<u64>,
+    moves: Option<u64>,
+    factors: Vec<ProfileFactorJson<'a>>,
+    limit: Option<&'static str>,
+    graph_seconds: Option<f64>,
+    seconds: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+/// `floe profile`.
+pub fn run(a: ProfileArgs) -> Result<Done, Error> {
+    let req = board_request(&a.board)?;
+    let (level, rule) = ice_level(&req, "difficulty profiles")?;
+    let name = req.level.name();
+    if a.factors.is_empty() {
+        return Err(Error::invalid("give at least one factor (--factors 0,5)"));
+    }
+    let mut limits = a.limits.limits();
+    let spinner = Spinner::attach(&mut limits, &format!("profiling {name}"));
+    let t = Instant::now();
+    let r = profile(&level, rule, &a.factors, &limits).map_err(|e| in_level(name, e))?;
+    drop(spinner);
+    let prof: Option<&Profile> = r.as_ref().ok();
+    if let Some(prof) = prof {
+        if let Some(path) = &a.svg {
+            out::write_file(path, prof.figure(name).to_svg())?;
+        }
+        if let Some(path) = &a.csv {
+            out::write_file(path, prof.csv())?;
+        }
+    }
+    if a.json {
+        out::json(&ProfileJson {
+            game: req.game.info().name,
+            level: name,
+            params: req.level.params(),
+            complete: prof.is_some(),
+            states: prof.map(|x| x.states),
+            moves: prof.map(|x| x.moves),
+            factors: prof.map_or(Vec::new(), |x| {
+                x.factors
+                    .iter()
+                    .map(|f| ProfileFactorJson {
+                        profile: f,
+                        cumulative: f.cumulative(),
+                    })
+                    .collect()
+            }),
+            limit: r.as_ref().err().map(|g| g.kind.name()),
+            graph_seconds: prof.map(|x| x.graph_seconds),
+            seconds: t.elapsed().as_secs_f64(),
+            peak_rss_bytes: out::peak_rss_bytes(),
+        });
+    } else {
+        outln!("{name}: {}", req.level.describe());
+        match &r {
+            Err(g) => outln!(
+                "no answer: stopped by --{} after storing {} positions (the profile needs them all)",
+                g.kind.name(),
+                thousands(g.states)
+            ),
+            Ok(prof) => {
+                outln!(
+                    "{} positions, {} pushes between them",
+                    thousands(prof.states),
+                    thousands(prof.moves)
+                );
+                outln!("| factor | hardest position | mean | positions at ≤ 25% / 50% / 75% of the hardest |");
+                outln!("|---:|---:|---:|---|");
+                for f in &prof.factors {
+                    let c = f.cumulative();
+                    let at = |x: f64| {
+                        c.iter()
+                            .take_while(|(cx, _)| *cx <= x + 1e-12)
+                            .last()
+                            .map_or(0, |(_, n)| *n)
+                    };
+                    outln!(
+                        "| {} | {} | {:.2} | {} / {} / {} |",
+                        f.factor,
+                        f.max,
+                        f.mean,
+                        thousands(at(0.25)),
+                        thousands(at(0.5)),
+                        thousands(at(0.75))
+                    );
+                }
+                if let Some(path) = &a.svg {
+                    outln!("cumulative curves drawn to {}", path.display());
+                }
+                if let Some(path) = &a.csv {
+                    outln!("table written to {}", path.display());
+                }
+            }
+        }
+        outln!("{}", human_time(t.elapsed()));
+    }
+    Ok(if r.is_ok() {
+        Done::Answered
+    } else {
+        Done::NoAnswer
+    })
+}

@@ -1,0 +1,108 @@
+//! `floe reach`: fewest pushes after which some block rests on each cell (ice blocks, van den
+//! Akker's tables).
+
+use super::{board_request, count, ice_level, in_level};
+use crate::args::ReachArgs;
+use crate::out::{self, human_time, thousands, Spinner};
+use crate::Done;
+use floe::analysis::reach::{reach as reach_table, Reach};
+use floe::game::ParamValues;
+use floe::search::Limits;
+use floe::Error;
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Serialize)]
+struct ReachJson<'a> {
+    game: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<&'a str>,
+    params: ParamValues,
+    rows: usize,
+    cols: usize,
+    blocks: usize,
+    moves: &'a [Vec<Option<u32>>],
+    max: Option<u32>,
+    mean: Option<f64>,
+    states: u64,
+    complete: bool,
+    limit: Option<&'static str>,
+    seconds: f64,
+}
+
+/// `floe reach`.
+pub fn run(a: ReachArgs) -> Result<Done, Error> {
+    let req = board_request(&a.board)?;
+    let (level, rule) = ice_level(&req, "reach tables")?;
+    let name = a.board.file.is_some().then(|| req.level.name().to_string());
+    let mut limits: Limits = a.limits.limits();
+    let spinner = Spinner::attach(&mut limits, "reach");
+    let t = Instant::now();
+    let r = reach_table(&level, rule, &limits)
+        .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), e))?;
+    let seconds = t.elapsed().as_secs_f64();
+    drop(spinner);
+    if a.json {
+        out::json(&ReachJson {
+            game: req.game.info().name,
+            level: name.as_deref(),
+            params: req.level.params(),
+            rows: r.rows,
+            cols: r.cols,
+            blocks: level.block_count(),
+            moves: &r.moves,
+            max: r.max(),
+            mean: r.mean(),
+            states: r.states,
+            complete: r.limit.is_none(),
+            limit: r.limit.map(|l| l.name()),
+            seconds,
+        });
+    } else {
+        outln!(
+            "{}: {}×{} board, {}, rules {}",
+            name.as_deref().unwrap_or("empty board"),
+            r.rows,
+            r.cols,
+            count(level.block_count() as u64, "block", "blocks"),
+            rule
+        );
+        outln!("fewest pushes to rest a block on each cell ('-': never):");
+        outp!("{}", reach_grid(&r));
+        if let Some(l) = r.limit {
+            outln!("stopped by --{l}: entries are upper bounds and cells may be missing");
+        }
+        outln!(
+            "max {}, mean {} over {} reachable cells; {} positions in {}",
+            r.max().map_or("-".into(), |m| m.to_string()),
+            r.mean().map_or("-".into(), |m| format!("{m:.2}")),
+            r.moves.iter().flatten().flatten().count(),
+            thousands(r.states),
+            human_time(std::time::Duration::from_secs_f64(seconds))
+        );
+    }
+    Ok(if r.limit.is_some() {
+        Done::NoAnswer
+    } else {
+        Done::Answered
+    })
+}
+
+/// The table with right-aligned columns.
+pub(crate) fn reach_grid(r: &Reach) -> String {
+    let width = r.max().map_or(1, |m| m.to_string().len()).max(1);
+    let mut s = String::new();
+    for row in &r.moves {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|x| match x {
+                Some(v) => format!("{v:>width$}"),
+                None => format!("{:>width$}", "-"),
+            })
+            .collect();
+        s.push_str("  ");
+        s.push_str(&cells.join(" "));
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,380 @@
+//! What a game says about itself: name, parameters, algorithms, capabilities; and the
+//! parameters a level is played with.
+
+use crate::error::Error;
+use crate::search::Method;
+use std::fmt;
+
+/// Static facts about a game (OpenSpiel's `GameType`): one per game, returned by
+/// [`Game::info`](super::Game::info).
+#[derive(Debug)]
+pub struct Info {
+    /// The name on the command line and in `Game:` lines (`pushpush`).
+    pub name: &'static str,
+    /// Other names accepted for it (compared without case, spaces, `-` and `_`).
+    pub aliases: &'static [&'static str],
+    /// The name in prose (`PushPush`, `ice blocks`).
+    pub title: &'static str,
+    /// One line about the game.
+    pub about: &'static str,
+    /// The parameters a level of it may be played with (`k` of PushPush-k).
+    pub params: &'static [Param],
+    /// The file formats it reads and writes; the first is the default.
+    pub formats: &'static [&'static str],
+    /// What a move is called in prose: `push` when a move pushes a block (then the
+    /// solution's length is also reported as `pushes`), else `move`.
+    pub move_word: &'static str,
+    /// The exact searches it can be solved with; the first is the default.
+    pub algorithms: &'static [Algo],
+    /// Default cap on the moves of one random game (`--algo random`).
+    pub random_moves: u32,
+    /// What it can do beyond solving.
+    pub capabilities: Capabilities,
+}
+
+impl Info {
+    /// Whether moves push blocks (`move_word` is `push`).
+    pub fn moves_are_pushes(&self) -> bool {
+        self.move_word == "push"
+    }
+    /// The plural of [`Info::move_word`].
+    pub fn moves_word(&self) -> &'static str {
+        if self.moves_are_pushes() {
+            "pushes"
+        } else {
+            "moves"
+        }
+    }
+    /// The exact search called `name` (or one of its aliases).
+    pub fn algorithm(&self, name: &str) -> Option<&'static Algo> {
+        let key = name.trim().to_ascii_lowercase();
+        self.algorithms
+            .iter()
+            .find(|a| a.name == key || a.aliases.contains(&key.as_str()))
+    }
+    /// The default exact search.
+    pub fn default_algorithm(&self) -> &'static Algo {
+        &self.algorithms[0]
+    }
+    /// The names of the algorithms `floe solve --algo` takes for this game: the exact ones,
+    /// then `random` and `mc`.
+    pub fn algorithm_names(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = self.algorithms.iter().map(|a| a.name).collect();
+        v.extend(["random", "mc"]);
+        v
+    }
+    /// The parameter called `name`.
+    pub fn param(&self, name: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+    /// Whether `name` names this game.
+    pub fn is_called(&self, name: &str) -> bool {
+        let key = normalise(name);
+        key == normalise(self.name) || self.aliases.iter().any(|a| normalise(a) == key)
+    }
+}
+
+/// A name compared without case, spaces, `-` and `_`.
+pub(crate) fn normalise(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// An exact search a game offers, by name.
+#[derive(Debug)]
+pub struct Algo {
+    /// The name `--algo` takes.
+    pub name: &'static str,
+    /// Other names for it.
+    pub aliases: &'static [&'static str],
+    /// The search.
+    pub method: AlgoMethod,
+    /// What it finds, in words (`fewest pushes, breadth-first search`).
+    pub about: &'static str,
+}
+
+/// The search behind an [`Algo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgoMethod {
+    /// A search of [`crate::search::run`].
+    Search(Method),
+    /// Least difficulty: [`Method::LeastChanges`] at the block-change factor of the request.
+    LeastChanges,
+}
+
+/// What a game can do beyond solving and playing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Capabilities {
+    /// Its engine has a perfect hash: enumerations keep one bit per possible position.
+    pub perfect_hash: bool,
+    /// The difficulty measure of its solutions (`kluiver`, `push-tree`), if it has one.
+    pub difficulty: Option<&'static str>,
+    /// Kluiver's block-change factor applies (`--factor`, `--algo difficulty`).
+    pub block_changes: bool,
+    /// How the arrow keys play it.
+    pub keys: Keys,
+}
+
+/// How a player moves with the keys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keys {
+    /// A block is selected (tab) and the arrows push it (ice blocks).
+    SelectBlock,
+    /// The arrows walk the player, and push what stands in front (PushPush, Ice Tower) or
+    /// slide him (ice path).
+    #[default]
+    Walk,
+    /// Tab runs through the legal moves and enter plays the one shown (the solitaire
+    /// puzzles).
+    PickMove,
+}
+
+/// A parameter of a game (`k` of PushPush-k).
+#[derive(Debug)]
+pub struct Param {
+    /// Its name (`k`), also the command-line flag (`--k`).
+    pub name: &'static str,
+    /// What it means.
+    pub about: &'static str,
+    /// Its values.
+    pub kind: ParamKind,
+}
+
+/// The values a [`Param`] takes.
+#[derive(Debug)]
+pub enum ParamKind {
+    /// A whole number in a range.
+    Int {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// On or off (`dynamic`, `dynamic=true`, `dynamic=false`).
+    Flag,
+    /// One of a few names.
+    Choice(&'static [&'static str]),
+}
+
+/// The parameters a level is played with, as given (by flags, a `Game:` line such as
+/// `Game: pushpush(k=2)`, or a game spec): checked against the game's [`Info::params`] by
+/// one rule for every game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Params {
+    items: Vec<(String, String, String)>,
+}
+
+impl Params {
+    /// No parameters.
+    pub fn new() -> Params {
+        Params::default()
+    }
+    /// Adds `name = value`; `origin` names where it came from in messages (`--k`, `k=`).
+    pub fn set(&mut self, name: &str, value: impl Into<String>, origin: impl Into<String>) {
+        self.items.retain(|(n, _, _)| n != name);
+        self.items
+            .push((name.to_string(), value.into(), origin.into()));
+    }
+    /// The same, for chaining.
+    pub fn with(mut self, name: &str, value: impl Into<String>) -> Params {
+        let origin = format!("{name}=");
+        self.set(name, value, origin);
+        self
+    }
+    /// Parses `k=2,dynamic` (a flag alone means on).
+    pub fn parse(text: &str) -> Result<Params, String> {
+        let mut p = Params::new();
+        for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, value) = match part.split_once('=') {
+                Some((n, v)) => (n.trim(), v.trim()),
+                None => (part, "true"),
+            };
+            if name.is_empty() {
+                return Err(format!("'{part}' names no parameter"));
+            }
+            p.set(name, value, format!("{name}="));
+        }
+        Ok(p)
+    }
+    /// Whether no parameter is given.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    /// The parameters, in order: name and value.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.items.iter().map(|(n, v, _)| (n.as_str(), v.as_str()))
+    }
+    /// Adds the parameters of `other` that this one does not set.
+    pub fn or(mut self, other: &Params) -> Params {
+        for (n, v, o) in &other.items {
+            if !self.items.iter().any(|(m, _, _)| m == n) {
+                self.items.push((n.clone(), v.clone(), o.clone()));
+            }
+        }
+        self
+    }
+    /// The value given for `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.items
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, v, _)| v.as_str())
+    }
+    /// Refuses any parameter `info` does not have, or a value it does not take: the one rule
+    /// for every game and every front end.
+    pub fn check(&self, info: &Info) -> Result<(), Error> {
+        for (name, value, origin) in &self.items {
+            let Some(param) = info.param(name) else {
+                let takes = if info.params.is_empty() {
+                    "it takes none".to_string()
+                } else {
+                    let names: Vec<String> = info
+                        .params
+                        .iter()
+                        .map(|p| format!("--{}", p.name))
+                        .collect();
+                    format!("it takes {}", names.join(", "))
+                };
+                return Err(Error::invalid(format!(
+                    "{origin} does not apply to {} levels ({takes})",
+                    info.title
+                )));
+            };
+            param.kind.parse(value).map_err(|m| {
+                Error::invalid(format!(
+                    "{origin}: {m} ({} {}: {})",
+                    info.title, name, param.about
+                ))
+            })?;
+        }
+        Ok(())
+    }
+    /// A whole-number parameter, if given (checked by [`Params::check`] first).
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.get(name).and_then(|v| v.trim().parse().ok())
+    }
+    /// A flag, if given.
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        self.get(name).and_then(|v| parse_flag(v).ok())
+    }
+}
+
+impl fmt::Display for Params {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
+fn parse_flag(v: &str) -> Result<bool, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "" | "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        other => Err(format!("'{other}' is not on or off (true or false)")),
+    }
+}
+
+impl ParamKind {
+    /// Checks a value.
+    fn parse(&self, v: &str) -> Result<(), String> {
+        match self {
+            ParamKind::Int { min, max } => match v.trim().parse::<i64>() {
+                Ok(x) if (*min..=*max).contains(&x) => Ok(()),
+                _ => Err(format!("'{v}' is not a whole number from {min} to {max}")),
+            },
+            ParamKind::Flag => parse_flag(v).map(|_| ()),
+            ParamKind::Choice(names) => {
+                if names.iter().any(|n| n.eq_ignore_ascii_case(v.trim())) {
+                    Ok(())
+                } else {
+                    Err(format!("'{v}' is not one of {}", names.join(", ")))
+                }
+            }
+        }
+    }
+}
+
+/// Splits a game spec `pushpush(k=2)` into the name and its parameters.
+pub fn split_spec(spec: &str) -> Result<(&str, Params), String> {
+    let spec = spec.trim();
+    match spec.split_once('(') {
+        None => Ok((spec, Params::new())),
+        Some((name, rest)) => {
+            let inner = rest
+                .trim_end()
+                .strip_suffix(')')
+                .ok_or_else(|| format!("'{spec}': the parameters end with ')'"))?;
+            Ok((name.trim(), Params::parse(inner)?))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static INFO: Info = Info {
+        name: "toy",
+        aliases: &["toy game"],
+        title: "toy",
+        about: "a toy",
+        params: &[
+            Param {
+                name: "k",
+                about: "rows pushed",
+                kind: ParamKind::Int { min: 0, max: 9 },
+            },
+            Param {
+                name: "fast",
+                about: "go fast",
+                kind: ParamKind::Flag,
+            },
+        ],
+        formats: &["floe"],
+        move_word: "move",
+        algorithms: &[],
+        random_moves: 10,
+        capabilities: Capabilities {
+            perfect_hash: false,
+            difficulty: None,
+            block_changes: false,
+            keys: Keys::Walk,
+        },
+    };
+
+    #[test]
+    fn params_are_checked_by_one_rule() {
+        let mut p = Params::new();
+        p.set("k", "2", "--k");
+        p.set("fast", "true", "--fast");
+        assert!(p.check(&INFO).is_ok());
+        assert_eq!(p.int("k"), Some(2));
+        assert_eq!(p.flag("fast"), Some(true));
+        let mut bad = Params::new();
+        bad.set("rules", "walk", "--rules");
+        let e = bad.check(&INFO).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--rules does not apply to toy levels (it takes --k, --fast)"
+        );
+        let e = Params::parse("k=12")
+            .unwrap()
+            .check(&INFO)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'12' is not a whole number from 0 to 9"), "{e}");
+    }
+
+    #[test]
+    fn specs_split() {
+        let (name, p) = split_spec("pushpush(k=2, fast)").unwrap();
+        assert_eq!(name, "pushpush");
+        assert_eq!(p.get("k"), Some("2"));
+        assert_eq!(p.get("fast"), Some("true"));
+        assert_eq!(split_spec("ice").unwrap().0, "ice");
+        assert!(split_spec("ice(k=1").is_err());
+        assert!(INFO.is_called("Toy-Game"));
+    }
+}

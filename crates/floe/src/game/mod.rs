@@ -1,0 +1,340 @@
+//! The one game face: every game floe knows behind one interface, and every front end (the
+//! command line, the web page, the Python module) written once against it.
+//!
+//! A game implements [`Game`] (OpenSpiel's `Game`/`State` split is the model): its
+//! [`Info`] (name, parameters, algorithms, capabilities), its file format (parse, write), its
+//! rules on plain positions (start, apply one move, solved: the independent validator every
+//! answer is replayed by), its fast engine ([`Game::engine`]: a [`Puzzle`] for the generic
+//! searches, chosen and compiled by the game, handed to a [`Task`]), and its pictures (a
+//! [`Scene`] per position, a [`Change`] per move). Everything else is written once, here and
+//! in [`crate::search`] and [`crate::analysis`], for every game: solving with every algorithm
+//! (replay-checked), verifying a move list, enumerating the reachable space, reversibility,
+//! random and Monte Carlo play, pictures of solutions, playing.
+//!
+//! The games are listed once, in the registry of [`crate::games`]; a game is one folder plus
+//! one registry line. Front ends see them as [`AnyGame`] (a trait object) and their levels as
+//! [`Level`]s, usually through a [`Request`]:
+//!
+//! ```
+//! use floe::game::{self, Request, SolveOptions};
+//! let text = "Game: pushpush\nTitle: tiny\n@$--\n##-.\n";
+//! let req = Request::from_text(text, "tiny.txt").params("k=1").resolve().unwrap();
+//! let r = req.level.solve(&SolveOptions::default()).unwrap();
+//! assert_eq!((r.game, r.length), ("pushpush", Some(1)));
+//! assert_eq!(game::find("ice").unwrap().info().title, "ice blocks");
+//! ```
+
+mod face;
+mod info;
+mod ops;
+mod report;
+mod request;
+
+pub use face::{AnyGame, Level};
+pub use info::{split_spec, Algo, AlgoMethod, Capabilities, Info, Keys, Param, ParamKind, Params};
+pub use ops::{
+    enumerate_typed, kluiver, replay, Replayed, SolveOptions, Verdict, DEFAULT_FACTOR, MAX_FACTOR,
+};
+pub(crate) use ops::{factor_of, legal_moves as legal_moves_of, verdict as ops_verdict};
+pub use report::{
+    AnalyzeReport, Difficulty, IllegalMove, Move, ParamValues, SolveReport, SpaceReport, Status,
+    Verified,
+};
+pub use request::{LevelFile, Request, Source};
+
+use crate::error::Error;
+use crate::grid::{Dir, Pos};
+use crate::scene::{Change, Scene};
+use crate::search::Puzzle;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// A game's fast engine: a [`Puzzle`] for the generic searches whose moves the game can name.
+///
+/// The bounds every generic algorithm needs (states shared between threads, moves copied into
+/// search nodes) are part of it, so a [`Task`] can run any of them.
+pub trait Engine: Puzzle<State: Send + Sync, Move: Copy + Send + Sync> + Sync {
+    /// The game's move (what the player and the files see).
+    type Public;
+    /// The game's name for an engine move.
+    fn public(&self, m: &Self::Move) -> Self::Public;
+    /// The cells holding a piece (a block) in `s`, for analyses by cell (reach tables). Empty
+    /// by default.
+    fn pieces(&self, _s: &Self::State) -> Vec<Pos> {
+        Vec::new()
+    }
+    /// Why the start position cannot be solved, when the engine sees it at once (nothing is
+    /// then searched).
+    fn dead_start(&self) -> Option<String> {
+        None
+    }
+    /// `fast`, or `plain` for an engine that is the plain rules themselves.
+    fn kind(&self) -> &'static str {
+        "fast"
+    }
+}
+
+impl<P: Engine> Engine for crate::search::StartAt<'_, P> {
+    type Public = P::Public;
+    fn public(&self, m: &Self::Move) -> P::Public {
+        self.puzzle.public(m)
+    }
+    fn pieces(&self, s: &Self::State) -> Vec<Pos> {
+        self.puzzle.pieces(s)
+    }
+    fn kind(&self) -> &'static str {
+        self.puzzle.kind()
+    }
+}
+
+/// Work to do on a game's engine, whatever its concrete type: the one way to reach a game's
+/// [`Puzzle`] (games pick the bit-set width of their states when they compile a level, so the
+/// engine's type is known only inside [`Game::engine`]).
+pub trait Task<M> {
+    /// What the work returns.
+    type Output;
+    /// Does the work on the compiled level.
+    fn run<E: Engine<Public = M>>(self, engine: &E) -> Self::Output;
+}
+
+/// What an arrow key does in play (see [`Game::arrow`]).
+#[derive(Clone, Debug)]
+pub enum ArrowKey<M, P> {
+    /// A move.
+    Move(M),
+    /// The player walks to the cell (no move is counted); the new position.
+    Walk(P, Pos),
+    /// Nothing happens, for this reason.
+    Blocked(String),
+    /// The arrows do not play this game (or need a selected block first).
+    Nothing,
+}
+
+/// A game: what it is, its files, its rules, its engine and its pictures. Implemented by
+/// one unit struct per game (`games::ice::Ice`); everything else is written once over it.
+pub trait Game: Copy + Default + Send + Sync + 'static {
+    /// A level as read from a file, with its parameters.
+    type Level: Clone + Send + Sync + 'static;
+    /// A move, as files, JSON and people write it.
+    type Move: Clone + PartialEq + fmt::Debug + fmt::Display + Serialize + Send + Sync + 'static;
+    /// A position on the plain rules (not the engine's compact state).
+    type Position: Clone + fmt::Debug + Send + Sync + 'static;
+    /// What one move did, as the replay saw it; its `Display` is the line printed for the move
+    /// in a solution (`(3, 4) up → (0, 4)`).
+    type Step: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static;
+
+    /// Static facts: name, parameters, algorithms, capabilities.
+    fn info(&self) -> &'static Info;
+
+    /// Every level of a file, or one error with its line and column. `format` is one of
+    /// [`Info::formats`] (`None`: the game detects it).
+    fn parse(
+        &self,
+        text: &str,
+        file: &str,
+        format: Option<&str>,
+    ) -> Result<Vec<Self::Level>, Error>;
+    /// Levels in a file format of the game (`None`: the first of [`Info::formats`]).
+    fn write(&self, levels: &[Self::Level], format: Option<&str>) -> Result<String, Error>;
+    /// The level's title, if the file gives one.
+    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str>;
+    /// The level in a few words: size, pieces, parameters (`7×7 board, 3 blocks, 3 targets,
+    /// rules free`). Sizes are rows×columns.
+    fn describe(&self, level: &Self::Level) -> String;
+    /// Applies parameters (already checked against [`Info::params`]).
+    fn configure(&self, level: &mut Self::Level, params: &Params) -> Result<(), Error>;
+    /// The parameters in force, for reports (`{"k": 1}`).
+    fn params(&self, level: &Self::Level) -> Vec<(&'static str, Value)>;
+    /// Refuses a level its rules cannot be played on with these parameters (Ice Tower's
+    /// arrows without `dynamic`). Every operation that plays, solves or replays asks first;
+    /// drawing and listing do not. Default: every level can be played.
+    fn check(&self, _level: &Self::Level) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// The start position.
+    fn start(&self, level: &Self::Level) -> Self::Position;
+    /// Plays one move on the plain rules, or says why it is illegal. This is the validator:
+    /// it shares no code with the engine.
+    fn apply(
+        &self,
+        level: &Self::Level,
+        pos: &mut Self::Position,
+        m: &Self::Move,
+    ) -> Result<Self::Step, String>;
+    /// Whether the position solves the level.
+    fn solved(&self, level: &Self::Level, pos: &Self::Position) -> bool;
+    /// A move list: JSON (a list of moves, or a `floe solve --json` document) or the game's
+    /// text form, one move per line.
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Self::Move>, Error>;
+    /// The game's difficulty of a solution (`None` when the game has no measure). `steps` is
+    /// the replay of `moves`; `factor` is the block-change factor where one applies.
+    fn difficulty(
+        &self,
+        _level: &Self::Level,
+        _moves: &[Self::Move],
+        _steps: &[Self::Step],
+        _factor: u64,
+    ) -> Result<Option<Difficulty>, Error> {
+        Ok(None)
+    }
+    /// The position in the game's text notation.
+    fn position_text(&self, level: &Self::Level, pos: &Self::Position) -> String;
+    /// A key that tells positions apart for the solver: positions with the same key have the
+    /// same answers (walking within a region changes nothing). Default: the text.
+    fn position_key(&self, level: &Self::Level, pos: &Self::Position) -> String {
+        self.position_text(level, pos)
+    }
+
+    /// Compiles the level (from `from` instead of its start, when given) into the game's
+    /// engine and runs `task` on it.
+    fn engine<T: Task<Self::Move>>(
+        &self,
+        level: &Self::Level,
+        from: Option<&Self::Position>,
+        task: T,
+    ) -> Result<T::Output, Error>;
+
+    /// The scene of a position (its title is set by the caller).
+    fn scene(&self, level: &Self::Level, pos: &Self::Position) -> Scene;
+    /// What a move does to the scene of `before`; `step` is its replay.
+    fn change(
+        &self,
+        level: &Self::Level,
+        before: &Self::Position,
+        m: &Self::Move,
+        step: &Self::Step,
+    ) -> Change;
+
+    /// What an arrow key does at `pos` (`selected`: the selected block, for games that select
+    /// one). Default: nothing.
+    fn arrow(
+        &self,
+        _level: &Self::Level,
+        _pos: &Self::Position,
+        _dir: Dir,
+        _selected: Option<Pos>,
+    ) -> ArrowKey<Self::Move, Self::Position> {
+        ArrowKey::Nothing
+    }
+    /// The blocks a player can select at `pos`, row by row (games played by selecting a
+    /// block). Default: none.
+    fn selectable(&self, _level: &Self::Level, _pos: &Self::Position) -> Vec<Pos> {
+        Vec::new()
+    }
+    /// Where the moved block rests after a move (the new selection). Default: none.
+    fn rests(&self, _step: &Self::Step) -> Option<Pos> {
+        None
+    }
+    /// The block a move moves (selected when the move is taken back). Default: none.
+    fn moved_block(&self, _m: &Self::Move) -> Option<Pos> {
+        None
+    }
+}
+
+/// Solves a game's own level (for library code that holds one): as [`Level::solve`].
+pub fn solve_typed<G: Game>(
+    g: G,
+    level: &G::Level,
+    o: &SolveOptions,
+) -> Result<SolveReport, Error> {
+    ops::solve(g, level, g.title(level).unwrap_or(""), None, o)
+}
+
+/// Every game floe knows, in the registry's order.
+pub fn all() -> &'static [&'static dyn AnyGame] {
+    crate::games::REGISTRY
+}
+
+/// The game called `name` (its name or an alias, without regard to case, spaces, `-`, `_`).
+pub fn find(name: &str) -> Result<&'static dyn AnyGame, Error> {
+    all()
+        .iter()
+        .copied()
+        .find(|g| g.info().is_called(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = all().iter().map(|g| g.info().name).collect();
+            Error::invalid(format!(
+                "unknown game '{}': expected one of {}",
+                name.trim(),
+                names.join(", ")
+            ))
+        })
+}
+
+/// A game and its parameters from a spec such as `pushpush(k=2)` (OpenSpiel's `LoadGame`);
+/// the parameters are checked.
+pub fn spec(text: &str) -> Result<(&'static dyn AnyGame, Params), Error> {
+    let (name, params) = split_spec(text).map_err(Error::invalid)?;
+    let g = find(name)?;
+    params.check(g.info())?;
+    Ok((g, params))
+}
+
+/// The game named by the first `Game:` line of a level file, with the parameters the line
+/// gives (`Game: pushpush(k=2)`): `Ok(None)` when the file has no such line; an error at the
+/// name's line and column when it names no known game.
+pub fn game_line(text: &str, file: &str) -> Result<Option<(&'static dyn AnyGame, Params)>, Error> {
+    for (i, line) in text.lines().enumerate() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        if key.trim().eq_ignore_ascii_case("game") {
+            let lead = value.len() - value.trim_start().len();
+            let col = key.chars().count() + 1 + value[..lead].chars().count() + 1;
+            return spec(value.trim()).map(Some).map_err(|e| {
+                Error::Parse(crate::ParseError {
+                    file: file.to_string(),
+                    line: i + 1,
+                    col,
+                    message: e.to_string(),
+                })
+            });
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for g in all() {
+            assert_eq!(find(g.info().name).unwrap().info().name, g.info().name);
+        }
+        assert_eq!(find("Push-Push").unwrap().info().name, "pushpush");
+        assert_eq!(find("Ice Tower").unwrap().info().name, "icetower");
+        assert!(find("sokoban").is_err());
+        let (g, p) = spec("pushpush(k=2)").unwrap();
+        assert_eq!((g.info().name, p.int("k")), ("pushpush", Some(2)));
+        assert!(spec("ice(k=2)").is_err());
+    }
+
+    #[test]
+    fn game_lines() {
+        assert!(game_line("Title: x\n$--\n", "f").unwrap().is_none());
+        let (g, _) = game_line("; c\nGame: pushpush\n@-.\n", "f")
+            .unwrap()
+            .unwrap();
+        assert_eq!(g.info().name, "pushpush");
+        let (g, _) = game_line("game:IceTower\n", "f").unwrap().unwrap();
+        assert_eq!(g.info().name, "icetower");
+        match game_line("\nGame: chess\n", "f") {
+            Err(Error::Parse(p)) => assert_eq!((p.line, p.col), (2, 7)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_game_describes_itself() {
+        for g in all() {
+            let i = g.info();
+            assert!(!i.algorithms.is_empty(), "{}", i.name);
+            assert!(!i.formats.is_empty(), "{}", i.name);
+            assert!(i.move_word == "push" || i.move_word == "move", "{}", i.name);
+        }
+    }
+}

@@ -1,0 +1,674 @@
+//! The operations written once for every game: solving with every algorithm (each answer
+//! replayed by the game's rules), verifying a move list, enumerating, analysing.
+
+use super::report::{
+    AnalyzeReport, Difficulty, IllegalMove, Move, ParamValues, ReplayObj, SolveReport, SpaceReport,
+    Status, Verified,
+};
+use super::{AlgoMethod, Engine, Game, Task};
+use crate::analysis::reversibility;
+use crate::analysis::solvers::{run_once, CapCount, SolverSpec};
+use crate::error::Error;
+use crate::scene::{Scene, Story};
+use crate::search::{self, Found, LimitKind, Limits, Method, Outcome, Stats};
+use serde_json::{json, Map};
+use std::sync::Arc;
+
+/// The block-change factor of Kluiver's difficulty when none is given.
+pub const DEFAULT_FACTOR: u64 = 5;
+/// Largest block-change factor accepted: difficulties stay far from overflow.
+pub const MAX_FACTOR: u64 = 1_000_000_000;
+
+/// How to solve: the same options for every game; those a game cannot use are refused.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// The algorithm (`bfs`, `astar`, `difficulty`, `random`, `mc`, …); `None`: the game's
+    /// default.
+    pub algorithm: Option<String>,
+    /// Block-change factor of Kluiver's difficulty (games with block changes only); `None`:
+    /// [`DEFAULT_FACTOR`].
+    pub factor: Option<u64>,
+    /// Limits of the search.
+    pub limits: Limits,
+    /// Seed of the randomised solvers.
+    pub seed: u64,
+    /// Move cap of a random game (`random`: default the game's
+    /// [`Info::random_moves`](super::Info::random_moves); `mc`: 15).
+    pub max_moves: Option<u32>,
+    /// BasicMC's random games per candidate move and step.
+    pub playouts: u32,
+    /// What a random game's cap counts.
+    pub count: CapCount,
+    /// Also measure the solution's difficulty (the game's measure; it can cost more than the
+    /// solve, as PushPush's tree of every push sequence does).
+    pub difficulty: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            algorithm: None,
+            factor: None,
+            limits: Limits::none(),
+            seed: 0,
+            max_moves: None,
+            playouts: search::playout::KLUIVER_PLAYOUTS,
+            count: CapCount::default(),
+            difficulty: true,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// The same options with another algorithm.
+    pub fn algorithm(mut self, name: &str) -> SolveOptions {
+        self.algorithm = Some(name.to_string());
+        self
+    }
+    /// The same options with other limits.
+    pub fn limits(mut self, limits: Limits) -> SolveOptions {
+        self.limits = limits;
+        self
+    }
+}
+
+/// The block-change factor of `o` for game `g`: refused where it does not apply.
+pub(crate) fn factor_of<G: Game>(g: G, o: Option<u64>) -> Result<u64, Error> {
+    let info = g.info();
+    match o {
+        Some(_) if !info.capabilities.block_changes => Err(Error::invalid(format!(
+            "--factor is the block-change factor of Kluiver's difficulty; {} levels have no block changes",
+            info.title
+        ))),
+        Some(f) if f > MAX_FACTOR => Err(Error::invalid(format!(
+            "the block-change factor {f} is above the largest accepted, {MAX_FACTOR}"
+        ))),
+        Some(f) => Ok(f),
+        None => Ok(DEFAULT_FACTOR),
+    }
+}
+
+/// A move list replayed on a game's plain rules.
+pub struct Replayed<G: Game> {
+    /// The start and the position after each move.
+    pub positions: Vec<G::Position>,
+    /// What each move did.
+    pub steps: Vec<G::Step>,
+    /// Whether the last position solves the level.
+    pub solved: bool,
+}
+
+/// Replays `moves` from the start of `level` on the game's rules: every position and step,
+/// or the 0-based index of the first illegal move and why.
+pub fn replay<G: Game>(
+    g: G,
+    level: &G::Level,
+    moves: &[G::Move],
+) -> Result<Replayed<G>, (usize, String)> {
+    let mut pos = g.start(level);
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    let mut steps = Vec::with_capacity(moves.len());
+    positions.push(pos.clone());
+    for (i, m) in moves.iter().enumerate() {
+        let step = g.apply(level, &mut pos, m).map_err(|why| (i, why))?;
+        steps.push(step);
+        positions.push(pos.clone());
+    }
+    let solved = g.solved(level, &pos);
+    Ok(Replayed {
+        positions,
+        steps,
+        solved,
+    })
+}
+
+/// A solution kept for its pictures and boards.
+struct Kept<G: Game> {
+    game: G,
+    level: G::Level,
+    title: String,
+    moves: Vec<G::Move>,
+    replayed: Replayed<G>,
+}
+
+impl<G: Game> ReplayObj for Kept<G> {
+    fn story(&self) -> Result<Story, Error> {
+        story_of(
+            self.game,
+            &self.level,
+            &self.title,
+            &self.moves,
+            &self.replayed,
+        )
+    }
+    fn boards(&self) -> Vec<String> {
+        self.replayed
+            .positions
+            .iter()
+            .map(|p| self.game.position_text(&self.level, p))
+            .collect()
+    }
+}
+
+/// The scene of a position with its title.
+pub(crate) fn scene_of<G: Game>(g: G, level: &G::Level, title: &str, pos: &G::Position) -> Scene {
+    let mut s = g.scene(level, pos);
+    s.title = title.to_string();
+    s
+}
+
+/// The story of a replayed move list.
+pub(crate) fn story_of<G: Game>(
+    g: G,
+    level: &G::Level,
+    title: &str,
+    moves: &[G::Move],
+    r: &Replayed<G>,
+) -> Result<Story, Error> {
+    let start = scene_of(g, level, title, &r.positions[0]);
+    let changes = moves
+        .iter()
+        .zip(&r.steps)
+        .zip(&r.positions)
+        .map(|((m, s), before)| g.change(level, before, m, s));
+    Story::build(start, changes)
+}
+
+fn params_of<G: Game>(g: G, level: &G::Level) -> ParamValues {
+    ParamValues(g.params(level))
+}
+
+fn limit_name(l: Option<LimitKind>) -> Option<&'static str> {
+    l.map(LimitKind::name)
+}
+
+/// An empty report to fill in.
+fn report<G: Game>(g: G, level: &G::Level, name: &str, algorithm: &str) -> SolveReport {
+    SolveReport {
+        game: g.info().name,
+        level: name.to_string(),
+        params: params_of(g, level),
+        algorithm: algorithm.to_string(),
+        solved: false,
+        status: Status::Unsolvable,
+        limit: None,
+        moves: Vec::new(),
+        length: None,
+        pushes: None,
+        difficulty: None,
+        lower_bound: None,
+        states: 0,
+        expanded: 0,
+        depth: 0,
+        seconds: 0.0,
+        details: Map::new(),
+        note: None,
+        steps: Vec::new(),
+        replay: None,
+    }
+}
+
+/// Replays a solution found by a search and fills the report with it; a solution that does
+/// not replay or does not solve is a bug, reported as [`Error::Internal`], never printed.
+fn accept<G: Game>(
+    g: G,
+    level: &G::Level,
+    r: &mut SolveReport,
+    moves: Vec<G::Move>,
+    factor: Option<u64>,
+) -> Result<(), Error> {
+    let who = r.algorithm.clone();
+    let replayed = replay(g, level, &moves).map_err(|(i, why)| {
+        Error::Internal(format!(
+            "the {who} solution does not replay: move {} ({}) is illegal: {why}",
+            i + 1,
+            moves[i]
+        ))
+    })?;
+    if !replayed.solved {
+        return Err(Error::Internal(format!(
+            "the {who} solution replays but does not solve the level"
+        )));
+    }
+    let n = moves.len() as u64;
+    r.solved = true;
+    r.status = Status::Solved;
+    r.length = Some(n);
+    r.pushes = g.info().moves_are_pushes().then_some(n);
+    if let Some(factor) = factor {
+        r.difficulty = g.difficulty(level, &moves, &replayed.steps, factor)?;
+    }
+    r.steps = replayed.steps.iter().map(ToString::to_string).collect();
+    r.moves = moves.iter().cloned().map(Move::new).collect();
+    r.replay = Some(Arc::new(Kept {
+        game: g,
+        level: level.clone(),
+        title: r.level.clone(),
+        moves,
+        replayed,
+    }));
+    Ok(())
+}
+
+/// Solves `level` (from `from`, when given) as `o` says.
+pub(crate) fn solve<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    from: Option<&G::Position>,
+    o: &SolveOptions,
+) -> Result<SolveReport, Error> {
+    let info = g.info();
+    g.check(level)?;
+    let factor = factor_of(g, o.factor)?;
+    let requested = o
+        .algorithm
+        .as_deref()
+        .unwrap_or(info.default_algorithm().name);
+    match requested.trim().to_ascii_lowercase().as_str() {
+        "random" => return random(g, level, name, from, o, factor, false),
+        "mc" | "basicmc" | "monte-carlo" => return random(g, level, name, from, o, factor, true),
+        _ => {}
+    }
+    let algo = info.algorithm(requested).ok_or_else(|| {
+        Error::invalid(format!(
+            "unknown algorithm '{requested}' for {} levels: expected {}",
+            info.title,
+            info.algorithm_names().join(", ")
+        ))
+    })?;
+    let method = match algo.method {
+        AlgoMethod::Search(m) => m,
+        AlgoMethod::LeastChanges => Method::LeastChanges { factor },
+    };
+    let (found, start_bound, dead, kind) = g.engine(
+        level,
+        from,
+        Exact {
+            method,
+            limits: &o.limits,
+        },
+    )??;
+    let mut r = report(g, level, name, algo.name);
+    r.fill_stats(&found.stats);
+    r.lower_bound = Some(found.proved);
+    r.details.insert("engine".into(), json!(kind));
+    r.details.insert("start_bound".into(), json!(start_bound));
+    if let Some(d) = &dead {
+        r.details.insert("dead".into(), json!(d));
+        r.note = Some(format!("{d} (at the start)"));
+    }
+    match found.outcome {
+        Outcome::Solved(moves) => {
+            // least difficulty is checked against the difficulty: it is always measured then
+            let measure = o.difficulty || matches!(method, Method::LeastChanges { .. });
+            accept_from(g, level, from, &mut r, moves, measure.then_some(factor))?;
+            let cost = found.cost;
+            let check = match method {
+                // a solve from a position has no difficulty: the cost is not checked there
+                Method::LeastChanges { .. } if from.is_some() => cost,
+                Method::LeastChanges { .. } => r.difficulty.as_ref().and_then(|d| d.value.as_u64()),
+                _ => r.length,
+            };
+            if cost != check {
+                return Err(Error::Internal(format!(
+                    "the {} search reported cost {cost:?}, the replay gives {check:?}",
+                    algo.name
+                )));
+            }
+        }
+        Outcome::Unsolvable => {}
+        Outcome::Limit(l) => {
+            r.status = Status::Limit;
+            r.limit = limit_name(Some(l));
+        }
+    }
+    Ok(r)
+}
+
+/// [`accept`] for a solution that starts at `from` rather than at the level's start: the
+/// replay starts there too.
+fn accept_from<G: Game>(
+    g: G,
+    level: &G::Level,
+    from: Option<&G::Position>,
+    r: &mut SolveReport,
+    moves: Vec<G::Move>,
+    factor: Option<u64>,
+) -> Result<(), Error> {
+    let Some(from) = from else {
+        return accept(g, level, r, moves, factor);
+    };
+    let mut pos = from.clone();
+    for (i, m) in moves.iter().enumerate() {
+        g.apply(level, &mut pos, m).map_err(|why| {
+            Error::Internal(format!(
+                "the {} solution does not replay: move {} ({m}) is illegal: {why}",
+                r.algorithm,
+                i + 1
+            ))
+        })?;
+    }
+    if !g.solved(level, &pos) {
+        return Err(Error::Internal(format!(
+            "the {} solution replays but does not solve the level",
+            r.algorithm
+        )));
+    }
+    let n = moves.len() as u64;
+    r.solved = true;
+    r.status = Status::Solved;
+    r.length = Some(n);
+    r.pushes = g.info().moves_are_pushes().then_some(n);
+    r.moves = moves.into_iter().map(Move::new).collect();
+    Ok(())
+}
+
+/// The exact search of a solve, on the engine.
+struct Exact<'a> {
+    method: Method,
+    limits: &'a Limits,
+}
+
+type ExactOut<M> = Result<(Found<M>, u32, Option<String>, &'static str), Error>;
+
+impl<M> Task<M> for Exact<'_> {
+    type Output = ExactOut<M>;
+    fn run<E: Engine<Public = M>>(self, e: &E) -> ExactOut<M> {
+        let start_bound = e.lower_bound(&e.start());
+        if let Some(dead) = e.dead_start() {
+            let found = Found {
+                outcome: Outcome::Unsolvable,
+                cost: None,
+                proved: 0,
+                stats: Stats {
+                    states: 1,
+                    ..Stats::default()
+                },
+            };
+            return Ok((found, 0, Some(dead), e.kind()));
+        }
+        let f = search::run(e, self.method, self.limits);
+        let outcome = match f.outcome {
+            Outcome::Solved(m) => Outcome::Solved(m.iter().map(|m| e.public(m)).collect()),
+            Outcome::Unsolvable => Outcome::Unsolvable,
+            Outcome::Limit(l) => Outcome::Limit(l),
+        };
+        Ok((
+            Found {
+                outcome,
+                cost: f.cost,
+                proved: f.proved,
+                stats: f.stats,
+            },
+            start_bound,
+            None,
+            e.kind(),
+        ))
+    }
+}
+
+/// `random` (Kluiver's random algorithm; for games without an action space of their own, a
+/// uniformly random legal move each step) or `mc` (BasicMC): one seeded run. Failing proves
+/// nothing (status `gave-up` or `limit`).
+fn random<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    from: Option<&G::Position>,
+    o: &SolveOptions,
+    factor: u64,
+    mc: bool,
+) -> Result<SolveReport, Error> {
+    if from.is_some() {
+        return Err(Error::invalid(
+            "the randomised solvers start from the level's start",
+        ));
+    }
+    let spec = if mc {
+        SolverSpec::Mc {
+            playouts: o.playouts,
+            max_moves: o.max_moves.unwrap_or(search::playout::KLUIVER_MAX_MOVES),
+            count: o.count,
+        }
+    } else {
+        SolverSpec::Random {
+            max_moves: o.max_moves.unwrap_or(g.info().random_moves),
+            count: o.count,
+        }
+    };
+    let run = run_once(g, level, &spec, o.seed, &o.limits)?;
+    let mut r = report(g, level, name, spec.name());
+    r.states = run.attempts;
+    r.seconds = run.elapsed_secs;
+    r.details.insert("solver".into(), json!(spec));
+    r.details.insert("seed".into(), json!(o.seed));
+    r.details.insert("attempts".into(), json!(run.attempts));
+    r.details.insert("playouts".into(), json!(run.playouts));
+    r.details.insert("moves_made".into(), json!(run.length));
+    if let Some(b) = run.blind_steps {
+        r.details.insert("blind_steps".into(), json!(b));
+    }
+    if run.solved {
+        accept(g, level, &mut r, run.moves, o.difficulty.then_some(factor))?;
+    } else if let Some(l) = run.limit {
+        r.status = Status::Limit;
+        r.limit = Some(l);
+        r.note = Some(format!(
+            "not solved by {spec}, seed {}: stopped by --{l}; no proof that there is no solution",
+            o.seed
+        ));
+    } else {
+        r.status = Status::GaveUp;
+        r.note = Some(format!(
+            "not solved by {spec}, seed {} ({}): no proof that there is no solution",
+            o.seed,
+            if run.stuck {
+                "it reached a position with no legal move"
+            } else {
+                "it used up its moves"
+            }
+        ));
+    }
+    Ok(r)
+}
+
+/// Replays a move list and says whether it is legal and solves the level.
+pub(crate) fn verify<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    moves: &[G::Move],
+    factor: Option<u64>,
+) -> Result<Verified, Error> {
+    g.check(level)?;
+    let factor = factor_of(g, factor)?;
+    let mut v = Verified {
+        game: g.info().name,
+        level: name.to_string(),
+        params: params_of(g, level),
+        valid: false,
+        solved: false,
+        length: None,
+        pushes: None,
+        difficulty: None,
+        error: None,
+        end: String::new(),
+    };
+    match replay(g, level, moves) {
+        Ok(r) => {
+            let n = moves.len() as u64;
+            v.valid = true;
+            v.solved = r.solved;
+            v.length = Some(n);
+            v.pushes = g.info().moves_are_pushes().then_some(n);
+            if r.solved {
+                v.difficulty = g.difficulty(level, moves, &r.steps, factor)?;
+            }
+            v.end = g.position_text(level, r.positions.last().expect("the start"));
+        }
+        Err((i, reason)) => {
+            v.error = Some(IllegalMove {
+                index: i + 1,
+                played: Move::new(moves[i].clone()),
+                reason,
+            });
+            // the position before the illegal move
+            if let Ok(r) = replay(g, level, &moves[..i]) {
+                v.end = g.position_text(level, r.positions.last().expect("the start"));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// Every position reachable from the start (on every core when the space is large and has a
+/// perfect hash).
+pub fn enumerate_typed<G: Game>(
+    g: G,
+    level: &G::Level,
+    limits: &Limits,
+) -> Result<search::Enumeration, Error> {
+    struct Space<'a>(&'a Limits);
+    impl<M> Task<M> for Space<'_> {
+        type Output = search::Enumeration;
+        fn run<E: Engine<Public = M>>(self, e: &E) -> search::Enumeration {
+            if search::worth_parallel(e) {
+                if let Some((en, ())) =
+                    search::enumerate_par(e, self.0, || (), |_, _, _| {}, |_, _| ())
+                {
+                    return en;
+                }
+            }
+            search::enumerate(e, self.0, |_, _| {})
+        }
+    }
+    g.check(level)?;
+    g.engine(level, None, Space(limits))
+}
+
+/// [`enumerate_typed`] as a report.
+pub(crate) fn space<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    limits: &Limits,
+) -> Result<SpaceReport, Error> {
+    let e = enumerate_typed(g, level, limits)?;
+    Ok(SpaceReport {
+        game: g.info().name,
+        level: name.to_string(),
+        params: params_of(g, level),
+        states: e.states,
+        depth: e.depth(),
+        histogram: e.histogram.clone(),
+        complete: e.limit.is_none(),
+        limit: limit_name(e.limit),
+        expanded: e.stats.expanded,
+        seconds: e.stats.elapsed.as_secs_f64(),
+        index_bytes: e.peak_bytes,
+        peak_rss_bytes: None,
+    })
+}
+
+/// Reversibility and dead ends of the whole state graph.
+pub(crate) fn analyze<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    limits: &Limits,
+) -> Result<AnalyzeReport, Error> {
+    struct Analyze<'a>(&'a Limits);
+    impl<M> Task<M> for Analyze<'_> {
+        type Output = Result<reversibility::Reversibility, search::graph::GraphLimit>;
+        fn run<E: Engine<Public = M>>(self, e: &E) -> Self::Output {
+            reversibility::analyze(e, self.0)
+        }
+    }
+    g.check(level)?;
+    let began = std::time::Instant::now();
+    let r = g.engine(level, None, Analyze(limits))?;
+    Ok(AnalyzeReport {
+        game: g.info().name,
+        level: name.to_string(),
+        params: params_of(g, level),
+        complete: r.is_ok(),
+        limit: r.as_ref().err().map(|l| l.kind.name()),
+        states_stored: r.as_ref().err().map(|l| l.states),
+        figures: r.ok(),
+        seconds: began.elapsed().as_secs_f64(),
+        peak_rss_bytes: None,
+    })
+}
+
+/// What the solver says about a position in play.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// It can be solved in `moves` more moves at the fewest; `next` is the first of them
+    /// (`None` when it is solved already).
+    Solvable {
+        /// Fewest moves still needed.
+        moves: u32,
+        /// The first move of such a solution.
+        next: Option<Move>,
+    },
+    /// Every position reachable from here was searched: none is solved.
+    Unsolvable,
+    /// A limit stopped the search before it could tell.
+    Unknown(LimitKind),
+}
+
+/// The exact answer for a position: fewest moves from it with the game's default algorithm,
+/// within `limits`, replayed from the position.
+pub(crate) fn verdict<G: Game>(
+    g: G,
+    level: &G::Level,
+    pos: &G::Position,
+    limits: &Limits,
+) -> Result<Verdict, Error> {
+    if g.solved(level, pos) {
+        return Ok(Verdict::Solvable {
+            moves: 0,
+            next: None,
+        });
+    }
+    let o = SolveOptions::default().limits(limits.clone());
+    let r = solve(g, level, "", Some(pos), &o)?;
+    Ok(match r.status {
+        Status::Solved => Verdict::Solvable {
+            moves: r.moves.len() as u32,
+            next: r.moves.first().cloned(),
+        },
+        Status::Unsolvable => Verdict::Unsolvable,
+        Status::Limit | Status::GaveUp => {
+            Verdict::Unknown(r.limit_kind().unwrap_or(LimitKind::MaxStates))
+        }
+    })
+}
+
+/// Every legal move at `pos`, in the engine's order.
+pub(crate) fn legal_moves<G: Game>(
+    g: G,
+    level: &G::Level,
+    pos: &G::Position,
+) -> Result<Vec<G::Move>, Error> {
+    struct Legal;
+    impl<M> Task<M> for Legal {
+        type Output = Vec<M>;
+        fn run<E: Engine<Public = M>>(self, e: &E) -> Vec<M> {
+            let mut out = Vec::new();
+            e.successors(&e.start(), &mut out);
+            out.iter().map(|(m, _)| e.public(m)).collect()
+        }
+    }
+    g.engine(level, Some(pos), Legal)
+}
+
+/// The difficulty in Kluiver's measure from the number of moves and block changes.
+pub fn kluiver(moves: u64, block_changes: u64, factor: u64) -> Difficulty {
+    let value = moves.saturating_add(factor.saturating_mul(block_changes));
+    Difficulty::new("kluiver", value)
+        .with("factor", factor)
+        .with("pushes", moves)
+        .with("block_changes", block_changes)
+}

@@ -1,0 +1,479 @@
+//! BoxOff, Pretzel and Fujisan behind the game face.
+
+use super::boxoff::{self, Board};
+use super::fujisan::{self, Mountain, Priests};
+use super::pretzel::{self, Deal};
+use super::{Document, Kind};
+use crate::error::Error;
+use crate::game::{Algo, AlgoMethod, Capabilities, Game, Info, Keys, Params, Task};
+use crate::scene::{Arrow, Change, Ground, PieceKind, Scene};
+use crate::search::{Method, StartAt};
+use serde_json::Value;
+
+/// A challenge of one of the three puzzles with the title its file gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sheet<T> {
+    /// The `Title:` header.
+    pub title: Option<String>,
+    /// The board, deal or mountain.
+    pub puzzle: T,
+}
+
+impl<T> Sheet<T> {
+    /// An untitled challenge.
+    pub fn new(puzzle: T) -> Sheet<T> {
+        Sheet {
+            title: None,
+            puzzle,
+        }
+    }
+}
+
+/// The challenge text of `kind`: `Game:` and `Title:` headers, then the rows.
+fn sheet_text<T>(kind: Kind, levels: &[Sheet<T>], rows: impl Fn(&T) -> String) -> String {
+    let mut out = String::new();
+    for (i, l) in levels.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("Game: {kind}\n"));
+        if let Some(t) = &l.title {
+            out.push_str(&format!("Title: {t}\n"));
+        }
+        out.push_str(&rows(&l.puzzle));
+    }
+    out
+}
+
+/// A search by name, for the `Info` tables.
+const fn algo(name: &'static str, method: Method, about: &'static str) -> Algo {
+    Algo {
+        name,
+        aliases: &[],
+        method: AlgoMethod::Search(method),
+        about,
+    }
+}
+
+const CAPS: Capabilities = Capabilities {
+    perfect_hash: false,
+    difficulty: None,
+    block_changes: false,
+    keys: Keys::PickMove,
+};
+
+/// Moves of a random game before it gives up: Pretzel and Fujisan positions can repeat.
+const RANDOM_MOVES: u32 = crate::analysis::experiment::DEFAULT_PLAYOUT_CAP;
+
+/// BoxOff (spec `solitaire.md`): remove pairs of same-coloured tokens whose rectangle is
+/// otherwise empty until the board is empty.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoxOff;
+
+static BOXOFF: Info = Info {
+    name: "boxoff",
+    aliases: &[],
+    title: "BoxOff",
+    about: "BoxOff: remove same-coloured pairs whose rectangle is empty until none is left",
+    params: &[],
+    formats: &["floe"],
+    move_word: "move",
+    algorithms: &[
+        algo(
+            "dfs",
+            Method::DepthFirst,
+            "fewest moves, depth-first search (every solution has the same length)",
+        ),
+        algo("bfs", Method::Bfs, "fewest moves, breadth-first search"),
+        algo("astar", Method::AStar, "fewest moves, A*"),
+        algo("idastar", Method::IdaStar { table: 1 << 22 }, "fewest moves, IDA*"),
+    ],
+    random_moves: RANDOM_MOVES,
+    capabilities: CAPS,
+};
+
+/// Pretzel solitaire (spec `solitaire.md`): move cards into holes after their predecessor
+/// until every suit is in order from its ace.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pretzel;
+
+static PRETZEL: Info = Info {
+    name: "pretzel",
+    aliases: &[],
+    title: "Pretzel",
+    about: "Pretzel solitaire: move cards into holes until every suit runs from its ace",
+    params: &[],
+    formats: &["floe"],
+    move_word: "move",
+    algorithms: &[
+        algo("bfs", Method::Bfs, "fewest moves, breadth-first search"),
+        algo("astar", Method::AStar, "fewest moves, A*"),
+        algo("idastar", Method::IdaStar { table: 1 << 22 }, "fewest moves, IDA*"),
+    ],
+    random_moves: RANDOM_MOVES,
+    capabilities: CAPS,
+};
+
+/// Fujisan (spec `solitaire.md`): move the four priests over the mountain's values onto the
+/// summit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fujisan;
+
+static FUJISAN: Info = Info {
+    name: "fujisan",
+    aliases: &[],
+    title: "Fujisan",
+    about: "Fujisan: move four priests along the mountain's values onto its summit",
+    params: &[],
+    formats: &["floe"],
+    move_word: "move",
+    algorithms: &[
+        algo("astar", Method::AStar, "fewest moves, A* (bound: empty summit spaces)"),
+        algo("bfs", Method::Bfs, "fewest moves, breadth-first search"),
+        algo("idastar", Method::IdaStar { table: 1 << 22 }, "fewest moves, IDA*"),
+    ],
+    random_moves: RANDOM_MOVES,
+    capabilities: CAPS,
+};
+
+fn configure_none() -> Result<(), Error> {
+    Ok(())
+}
+
+impl Game for BoxOff {
+    type Level = Sheet<Board>;
+    type Move = boxoff::Move;
+    type Position = Board;
+    type Step = boxoff::Move;
+
+    fn info(&self) -> &'static Info {
+        &BOXOFF
+    }
+    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
+        let doc = Document::parse(text, file, Kind::BoxOff)?;
+        Ok(vec![Sheet {
+            title: doc.title.clone(),
+            puzzle: Board::from_rows(&doc)?,
+        }])
+    }
+    fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
+        Ok(sheet_text(Kind::BoxOff, levels, Board::write))
+    }
+    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
+        level.title.as_deref()
+    }
+    fn describe(&self, level: &Self::Level) -> String {
+        level.puzzle.describe()
+    }
+    fn configure(&self, _: &mut Self::Level, _: &Params) -> Result<(), Error> {
+        configure_none()
+    }
+    fn params(&self, _: &Self::Level) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+    fn start(&self, level: &Self::Level) -> Board {
+        level.puzzle.clone()
+    }
+    fn apply(&self, _: &Self::Level, pos: &mut Board, m: &boxoff::Move) -> Result<boxoff::Move, String> {
+        boxoff::apply(pos, m)?;
+        Ok(*m)
+    }
+    fn solved(&self, _: &Self::Level, pos: &Board) -> bool {
+        pos.tokens() == 0
+    }
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<boxoff::Move>, Error> {
+        boxoff::parse_moves(text, file)
+    }
+    fn position_text(&self, _: &Self::Level, pos: &Board) -> String {
+        pos.write()
+    }
+    fn engine<T: Task<boxoff::Move>>(
+        &self,
+        level: &Self::Level,
+        from: Option<&Board>,
+        task: T,
+    ) -> Result<T::Output, Error> {
+        Ok(task.run(&boxoff::BoxOff::new(from.unwrap_or(&level.puzzle))))
+    }
+    fn scene(&self, _: &Self::Level, b: &Board) -> Scene {
+        let mut s = Scene::new(b.rows(), b.cols(), "");
+        for r in 0..b.rows() {
+            for c in 0..b.cols() {
+                s.set((r, c), Ground::Table);
+                if b.get(r, c) != 0 {
+                    s.add(PieceKind::Token(b.get(r, c)), (r, c));
+                }
+            }
+        }
+        s
+    }
+    fn change(&self, _: &Self::Level, _: &Board, m: &boxoff::Move, _: &boxoff::Move) -> Change {
+        let [[r1, c1], [r2, c2]] = m.remove;
+        Change {
+            removed: vec![(r1, c1), (r2, c2)],
+            arrow: Some(Arrow::Pair((r1, c1), (r2, c2))),
+            ..Change::default()
+        }
+    }
+}
+
+impl Game for Pretzel {
+    type Level = Sheet<Deal>;
+    type Move = pretzel::Move;
+    type Position = Deal;
+    type Step = pretzel::Move;
+
+    fn info(&self) -> &'static Info {
+        &PRETZEL
+    }
+    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
+        let doc = Document::parse(text, file, Kind::Pretzel)?;
+        Ok(vec![Sheet {
+            title: doc.title.clone(),
+            puzzle: Deal::from_rows(&doc)?,
+        }])
+    }
+    fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
+        Ok(sheet_text(Kind::Pretzel, levels, Deal::write))
+    }
+    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
+        level.title.as_deref()
+    }
+    fn describe(&self, level: &Self::Level) -> String {
+        level.puzzle.describe()
+    }
+    fn configure(&self, _: &mut Self::Level, _: &Params) -> Result<(), Error> {
+        configure_none()
+    }
+    fn params(&self, _: &Self::Level) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+    fn start(&self, level: &Self::Level) -> Deal {
+        level.puzzle.clone()
+    }
+    fn apply(
+        &self,
+        _: &Self::Level,
+        pos: &mut Deal,
+        m: &pretzel::Move,
+    ) -> Result<pretzel::Move, String> {
+        pretzel::apply(pos, m)
+    }
+    fn solved(&self, _: &Self::Level, pos: &Deal) -> bool {
+        pretzel::is_solved(pos)
+    }
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<pretzel::Move>, Error> {
+        pretzel::parse_moves(text, file)
+    }
+    fn position_text(&self, _: &Self::Level, pos: &Deal) -> String {
+        pos.write()
+    }
+    fn engine<T: Task<pretzel::Move>>(
+        &self,
+        level: &Self::Level,
+        from: Option<&Deal>,
+        task: T,
+    ) -> Result<T::Output, Error> {
+        Ok(task.run(&pretzel::Pretzel::new(from.unwrap_or(&level.puzzle))))
+    }
+    /// The aces in a column on the left (scene column 0), the deal right of it.
+    fn scene(&self, _: &Self::Level, d: &Deal) -> Scene {
+        let mut s = Scene::new(d.suits(), d.ranks() + 1, "");
+        s.col_labels = std::iter::once("A".to_string())
+            .chain((0..d.ranks()).map(|c| c.to_string()))
+            .collect();
+        for r in 0..d.suits() {
+            s.set((r, 0), Ground::Table);
+            s.add(
+                PieceKind::Card {
+                    suit: r as u8,
+                    rank: 1,
+                },
+                (r, 0),
+            );
+            for c in 0..d.ranks() {
+                s.set((r, c + 1), Ground::Hole);
+            }
+        }
+        for r in 0..d.suits() {
+            for c in 0..d.ranks() {
+                if let Some(card) = d.card(r, c) {
+                    s.add(
+                        PieceKind::Card {
+                            suit: card.suit,
+                            rank: card.rank,
+                        },
+                        (r, c + 1),
+                    );
+                }
+            }
+        }
+        s
+    }
+    fn change(&self, _: &Self::Level, _: &Deal, _: &pretzel::Move, step: &pretzel::Move) -> Change {
+        // the step is the move as played: where the card was and went
+        let (Some([r1, c1]), Some([r2, c2])) = (step.from, step.to) else {
+            return Change::default();
+        };
+        let path = vec![(r1, c1 + 1), (r2, c2 + 1)];
+        Change {
+            slides: vec![path.clone()],
+            arrow: Some(Arrow::Path(path)),
+            ..Change::default()
+        }
+    }
+}
+
+impl Game for Fujisan {
+    type Level = Sheet<Mountain>;
+    type Move = fujisan::Move;
+    type Position = Priests;
+    type Step = fujisan::Move;
+
+    fn info(&self) -> &'static Info {
+        &FUJISAN
+    }
+    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
+        let doc = Document::parse(text, file, Kind::Fujisan)?;
+        Ok(vec![Sheet {
+            title: doc.title.clone(),
+            puzzle: Mountain::from_rows(&doc)?,
+        }])
+    }
+    fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
+        Ok(sheet_text(Kind::Fujisan, levels, Mountain::write))
+    }
+    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
+        level.title.as_deref()
+    }
+    fn describe(&self, level: &Self::Level) -> String {
+        level.puzzle.describe()
+    }
+    fn configure(&self, _: &mut Self::Level, _: &Params) -> Result<(), Error> {
+        configure_none()
+    }
+    fn params(&self, _: &Self::Level) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+    fn start(&self, level: &Self::Level) -> Priests {
+        fujisan::start_priests(&level.puzzle)
+    }
+    fn apply(
+        &self,
+        level: &Self::Level,
+        pos: &mut Priests,
+        m: &fujisan::Move,
+    ) -> Result<fujisan::Move, String> {
+        fujisan::apply(&level.puzzle, pos, m)?;
+        Ok(*m)
+    }
+    fn solved(&self, level: &Self::Level, pos: &Priests) -> bool {
+        fujisan::summit_reached(&level.puzzle, pos)
+    }
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<fujisan::Move>, Error> {
+        fujisan::parse_moves(text, file)
+    }
+    /// The mountain's two rows with the priests as `P`, their starting places left and right.
+    fn position_text(&self, level: &Self::Level, priests: &Priests) -> String {
+        let mt = &level.puzzle;
+        let w = mt.cols() as i64;
+        let mut s = String::new();
+        for row in 0..2i64 {
+            let mut line = String::new();
+            for col in -1..=w {
+                let priest = priests.contains(&[row, col]);
+                let cell = if col < 0 || col >= w {
+                    if priest {
+                        "P".to_string()
+                    } else {
+                        " ".to_string()
+                    }
+                } else if priest {
+                    "P".to_string()
+                } else {
+                    mt.get(row as usize, col as usize).to_string()
+                };
+                line.push_str(&cell);
+                line.push(' ');
+            }
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+        s
+    }
+    fn engine<T: Task<fujisan::Move>>(
+        &self,
+        level: &Self::Level,
+        from: Option<&Priests>,
+        task: T,
+    ) -> Result<T::Output, Error> {
+        let p = fujisan::Fujisan::new(&level.puzzle);
+        Ok(match from {
+            None => task.run(&p),
+            Some(priests) => task.run(&StartAt {
+                start: p.state_of(priests),
+                puzzle: &p,
+            }),
+        })
+    }
+    /// The mountain with the priests; their starting places are scene columns 0 and
+    /// `width + 1` (the game's columns −1 and `width`).
+    fn scene(&self, level: &Self::Level, priests: &Priests) -> Scene {
+        let m = &level.puzzle;
+        let w = m.cols();
+        let mut s = Scene::new(2, w + 2, "");
+        s.col_labels = (-1..=w as i64).map(|c| c.to_string()).collect();
+        for r in 0..2 {
+            s.set((r, 0), Ground::Start);
+            s.set((r, w + 1), Ground::Start);
+            for c in 0..w {
+                s.set(
+                    (r, c + 1),
+                    Ground::Space {
+                        value: m.get(r, c),
+                        summit: m.is_summit(c),
+                    },
+                );
+            }
+        }
+        for &[r, c] in priests {
+            s.add(PieceKind::Priest, (r as usize, (c + 1) as usize));
+        }
+        s
+    }
+    fn change(&self, _: &Self::Level, _: &Priests, m: &fujisan::Move, _: &fujisan::Move) -> Change {
+        let cell = |[r, c]: [i64; 2]| (r as usize, (c + 1) as usize);
+        let path = vec![cell(m.from), cell(m.to)];
+        Change {
+            slides: vec![path.clone()],
+            arrow: Some(Arrow::Path(path)),
+            ..Change::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{Request, SolveOptions, Status};
+
+    #[test]
+    fn every_puzzle_solves_and_replays_through_the_face() {
+        for (text, algo, len) in [
+            ("Game: boxoff\n1 2\n2 1\n", "dfs", None),
+            ("Game: boxoff\n1 1\n2 2\n", "dfs", Some(2)),
+            ("Game: boxoff\n1 1\n2 2\n", "bfs", Some(2)),
+            ("Game: pretzel\n2S 3S --\n2H -- 3H\n", "bfs", Some(1)),
+            ("Game: fujisan\n3 1 4 0 2 5 1 2 3 4 0 1\n2 0 5 3 1 4 2 3 1 0 5 4\n", "astar", None),
+        ] {
+            let req = Request::from_text(text, "t").resolve().unwrap();
+            let r = req.level.solve(&SolveOptions::default().algorithm(algo)).unwrap();
+            if len.is_some() || !text.contains("fujisan") {
+                assert_eq!(r.length, len, "{text}");
+            }
+            assert!(matches!(r.status, Status::Unsolvable | Status::Solved), "{text}");
+            if let Some(story) = r.story() {
+                assert_eq!(story.unwrap().acts.len() as u64, r.length.unwrap());
+            }
+        }
+    }
+}

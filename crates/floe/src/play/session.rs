@@ -1,0 +1,353 @@
+//! The session logic, written once over [`Game`].
+
+use super::{default_limits, Action, Answer, Event, Job, SessionObj, Verdict, View};
+use crate::game::{legal_moves_of, ops_verdict, ArrowKey, Game, Info, Keys, Move};
+use crate::grid::Pos;
+use crate::scene::Arrow;
+use crate::search::Limits;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A level of game `G` being played.
+pub(crate) struct Play<G: Game> {
+    g: G,
+    level: Arc<G::Level>,
+    name: String,
+    /// `states[0]` is the start; `states[i + 1]` follows `moves[i]`.
+    states: Vec<G::Position>,
+    moves: Vec<G::Move>,
+    /// Moves taken back, the last one taken back on top.
+    redo: Vec<G::Move>,
+    selected: Option<Pos>,
+    cursor: Option<Pos>,
+    hint: Option<G::Move>,
+    /// The legal move shown (games played by picking a move): its index among them.
+    shown: Option<usize>,
+    answers: HashMap<String, Result<Verdict, String>>,
+    limits: Limits,
+    message: String,
+}
+
+impl<G: Game> Play<G> {
+    pub(crate) fn new(g: G, level: G::Level, name: &str) -> Play<G> {
+        let start = g.start(&level);
+        let mut s = Play {
+            g,
+            level: Arc::new(level),
+            name: name.to_string(),
+            states: vec![start],
+            moves: Vec::new(),
+            redo: Vec::new(),
+            selected: None,
+            cursor: None,
+            hint: None,
+            shown: None,
+            answers: HashMap::new(),
+            limits: default_limits(),
+            message: String::new(),
+        };
+        s.selected = s.first_block();
+        s
+    }
+
+    fn keys(&self) -> Keys {
+        self.g.info().capabilities.keys
+    }
+
+    fn current(&self) -> &G::Position {
+        self.states.last().expect("there is always a start")
+    }
+
+    fn first_block(&self) -> Option<Pos> {
+        if self.keys() == Keys::SelectBlock {
+            self.g
+                .selectable(&self.level, self.current())
+                .first()
+                .copied()
+        } else {
+            None
+        }
+    }
+
+    fn key(&self) -> String {
+        self.g.position_key(&self.level, self.current())
+    }
+
+    fn legal(&self) -> Vec<G::Move> {
+        legal_moves_of(self.g, &self.level, self.current()).unwrap_or_default()
+    }
+
+    /// The arrow of a move from the current position.
+    fn arrow_of(&self, m: &G::Move) -> Option<Arrow> {
+        let before = self.current();
+        let mut after = before.clone();
+        let step = self.g.apply(&self.level, &mut after, m).ok()?;
+        self.g.change(&self.level, before, m, &step).arrow
+    }
+
+    fn typed(&self, m: &Move) -> Option<G::Move> {
+        m.typed::<G::Move>().cloned()
+    }
+
+    /// Plays one move from the current position (the redo stack is the caller's business).
+    fn play(&mut self, m: G::Move) -> Event {
+        let mut pos = self.current().clone();
+        match self.g.apply(&self.level, &mut pos, &m) {
+            Ok(step) => {
+                self.states.push(pos);
+                self.moves.push(m.clone());
+                self.hint = None;
+                self.shown = None;
+                if self.keys() == Keys::SelectBlock {
+                    self.selected = self.g.rests(&step);
+                }
+                Event::Moved {
+                    played: Move::new(m),
+                    solved: self.is_solved(),
+                }
+            }
+            Err(reason) => Event::Illegal {
+                played: Move::new(m),
+                reason,
+            },
+        }
+    }
+
+    fn arrow(&mut self, d: crate::grid::Dir) -> Event {
+        if let Some(c) = self.cursor {
+            let scene = self.g.scene(&self.level, self.current());
+            let to = c.step(d, scene.rows, scene.cols).unwrap_or(c);
+            self.cursor = Some(to);
+            return Event::Cursor(to);
+        }
+        if self.keys() == Keys::SelectBlock && self.selected.is_none() {
+            return Event::NoSelection;
+        }
+        match self.g.arrow(&self.level, self.current(), d, self.selected) {
+            ArrowKey::Move(m) => {
+                let e = self.play(m);
+                if matches!(e, Event::Moved { .. }) {
+                    self.redo.clear();
+                }
+                e
+            }
+            ArrowKey::Walk(pos, to) => {
+                // walking changes no block: a hint and its answers stay
+                *self.states.last_mut().expect("there is always a start") = pos;
+                Event::Walked(to)
+            }
+            ArrowKey::Blocked(why) => Event::Blocked(why),
+            ArrowKey::Nothing => Event::NotHere("the arrows do nothing here: tab shows a move"),
+        }
+    }
+
+    fn act(&mut self, action: Action) -> Event {
+        match action {
+            Action::Arrow(d) => self.arrow(d),
+            Action::NextBlock | Action::PrevBlock => match self.keys() {
+                Keys::SelectBlock => {
+                    self.cursor = None;
+                    let blocks = self.g.selectable(&self.level, self.current());
+                    if blocks.is_empty() {
+                        return Event::NotHere("there is no block to select");
+                    }
+                    let at = self
+                        .selected
+                        .and_then(|s| blocks.iter().position(|&b| b == s));
+                    let n = blocks.len();
+                    let i = match (at, action == Action::NextBlock) {
+                        (None, _) => 0,
+                        (Some(i), true) => (i + 1) % n,
+                        (Some(i), false) => (i + n - 1) % n,
+                    };
+                    self.selected = Some(blocks[i]);
+                    Event::Selected(blocks[i])
+                }
+                Keys::PickMove => {
+                    let legal = self.legal();
+                    if legal.is_empty() {
+                        self.shown = None;
+                        return Event::NoMoves;
+                    }
+                    let n = legal.len();
+                    let i = match (self.shown, action == Action::NextBlock) {
+                        (None, true) => 0,
+                        (None, false) => n - 1,
+                        (Some(i), true) => (i + 1) % n,
+                        (Some(i), false) => (i + n - 1) % n,
+                    };
+                    self.shown = Some(i);
+                    Event::Shown(Move::new(legal[i].clone()))
+                }
+                Keys::Walk => Event::NotHere("nothing to select here: the arrows walk and push"),
+            },
+            Action::Select => match self.keys() {
+                Keys::SelectBlock => match self.cursor {
+                    None => {
+                        let c = self.selected.unwrap_or(Pos::new(0, 0));
+                        self.cursor = Some(c);
+                        Event::Cursor(c)
+                    }
+                    Some(c) => {
+                        if self.g.selectable(&self.level, self.current()).contains(&c) {
+                            self.cursor = None;
+                            self.selected = Some(c);
+                            Event::Selected(c)
+                        } else {
+                            Event::NotHere("no block under the cursor")
+                        }
+                    }
+                },
+                Keys::PickMove => {
+                    let legal = self.legal();
+                    match self.shown.and_then(|i| legal.get(i).cloned()) {
+                        Some(m) => {
+                            let e = self.play(m);
+                            if matches!(e, Event::Moved { .. }) {
+                                self.redo.clear();
+                            }
+                            e
+                        }
+                        None => Event::NotHere("no move shown: tab shows the legal moves"),
+                    }
+                }
+                Keys::Walk => Event::NotHere("nothing to select here: the arrows walk and push"),
+            },
+            Action::Undo => match self.moves.pop() {
+                None => Event::NothingToUndo,
+                Some(m) => {
+                    self.states.pop();
+                    self.hint = None;
+                    self.shown = None;
+                    if self.keys() == Keys::SelectBlock {
+                        self.selected = self.g.moved_block(&m);
+                    }
+                    self.redo.push(m.clone());
+                    Event::Undone(Move::new(m))
+                }
+            },
+            Action::Redo => match self.redo.pop() {
+                None => Event::NothingToRedo,
+                Some(m) => match self.play(m.clone()) {
+                    Event::Moved { .. } => Event::Redone(Move::new(m)),
+                    other => {
+                        self.redo.push(m);
+                        other
+                    }
+                },
+            },
+            Action::Restart => {
+                self.states.truncate(1);
+                self.moves.clear();
+                self.redo.clear();
+                self.cursor = None;
+                self.hint = None;
+                self.shown = None;
+                self.selected = self.first_block();
+                Event::Restarted
+            }
+            Action::Hint => match self.known_verdict() {
+                Some(Ok(v)) => {
+                    self.hint = match &v {
+                        Verdict::Solvable { next: Some(m), .. } => self.typed(m),
+                        _ => None,
+                    };
+                    Event::Hint(v)
+                }
+                Some(Err(m)) => Event::Failed(m),
+                None => Event::Failed("the solver has not answered yet".into()),
+            },
+            Action::FollowHint => match self.known_verdict() {
+                Some(Ok(Verdict::Solvable { next: Some(m), .. })) => match self.typed(&m) {
+                    Some(m) => {
+                        let e = self.play(m);
+                        if matches!(e, Event::Moved { .. }) {
+                            self.redo.clear();
+                        }
+                        e
+                    }
+                    None => Event::Failed("the hint is a move of another game".into()),
+                },
+                Some(Ok(v)) => Event::Hint(v),
+                Some(Err(m)) => Event::Failed(m),
+                None => Event::Failed("the solver has not answered yet".into()),
+            },
+            Action::Quit => Event::Quit,
+        }
+    }
+}
+
+impl<G: Game> SessionObj for Play<G> {
+    fn info(&self) -> &'static Info {
+        self.g.info()
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn moves(&self) -> Vec<Move> {
+        self.moves.iter().cloned().map(Move::new).collect()
+    }
+    fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+    fn redo_count(&self) -> usize {
+        self.redo.len()
+    }
+    fn is_solved(&self) -> bool {
+        self.g.solved(&self.level, self.current())
+    }
+    fn selected(&self) -> Option<Pos> {
+        self.selected
+    }
+    fn cursor(&self) -> Option<Pos> {
+        self.cursor
+    }
+    fn hint(&self) -> Option<Move> {
+        self.hint.clone().map(Move::new)
+    }
+    fn message(&self) -> &str {
+        &self.message
+    }
+    fn board_text(&self) -> String {
+        self.g.position_text(&self.level, self.current())
+    }
+    fn view(&self) -> View {
+        let mut scene = self.g.scene(&self.level, self.current());
+        scene.title = self.name.clone();
+        let shown = self.shown.and_then(|i| self.legal().get(i).cloned());
+        let arrow = self
+            .hint
+            .as_ref()
+            .or(shown.as_ref())
+            .and_then(|m| self.arrow_of(m));
+        View::new(scene, self.selected, self.cursor, arrow)
+    }
+    fn known_verdict(&self) -> Option<Result<Verdict, String>> {
+        self.answers.get(&self.key()).cloned()
+    }
+    fn job(&self) -> Job {
+        let (g, level, pos, limits) = (
+            self.g,
+            Arc::clone(&self.level),
+            self.current().clone(),
+            self.limits.clone(),
+        );
+        Job {
+            key: self.key(),
+            work: Arc::new(move || {
+                ops_verdict(g, &level, &pos, &limits).map_err(|e| e.to_string())
+            }),
+        }
+    }
+    fn store(&mut self, a: Answer) {
+        self.answers.insert(a.key, a.verdict);
+    }
+    fn apply(&mut self, action: Action) -> Event {
+        let e = self.act(action);
+        self.message = e.say(self.g.info().move_word).to_string();
+        e
+    }
+    fn with_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+}
