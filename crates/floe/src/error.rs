@@ -16,6 +16,18 @@ pub struct ParseError {
     pub message: String,
 }
 
+impl ParseError {
+    /// An error at a 1-based line and column of `file`.
+    pub fn new(file: &str, line: usize, col: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            file: file.to_string(),
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

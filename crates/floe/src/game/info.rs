@@ -95,6 +95,47 @@ pub struct Algo {
     pub about: &'static str,
 }
 
+impl Algo {
+    /// Breadth-first search, `bfs`.
+    pub const fn bfs(about: &'static str) -> Algo {
+        Algo::search("bfs", &[], Method::Bfs, about)
+    }
+    /// A*, `astar` (also `a*`).
+    pub const fn astar(about: &'static str) -> Algo {
+        Algo::search("astar", &["a*"], Method::AStar, about)
+    }
+    /// A* that also proves positions dead ([`Method::AStarProving`]), `astar` (also `a*`).
+    pub const fn astar_proving(about: &'static str) -> Algo {
+        Algo::search("astar", &["a*"], Method::AStarProving, about)
+    }
+    /// IDA* with a transposition table of `table` entries, `idastar` (also `ida*`, `ida`).
+    pub const fn idastar(table: usize, about: &'static str) -> Algo {
+        Algo::search(
+            "idastar",
+            &["ida*", "ida"],
+            Method::IdaStar { table },
+            about,
+        )
+    }
+    /// Depth-first search for the first solution, `dfs`.
+    pub const fn dfs(about: &'static str) -> Algo {
+        Algo::search("dfs", &[], Method::DepthFirst, about)
+    }
+    const fn search(
+        name: &'static str,
+        aliases: &'static [&'static str],
+        method: Method,
+        about: &'static str,
+    ) -> Algo {
+        Algo {
+            name,
+            aliases,
+            method: AlgoMethod::Search(method),
+            about,
+        }
+    }
+}
+
 /// The search behind an [`Algo`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlgoMethod {

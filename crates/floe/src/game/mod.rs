@@ -26,12 +26,14 @@
 
 mod face;
 mod info;
+mod moves;
 mod ops;
 mod report;
 mod request;
 
 pub use face::{AnyGame, Level};
 pub use info::{split_spec, Algo, AlgoMethod, Capabilities, Info, Keys, Param, ParamKind, Params};
+pub use moves::{parse_move_list, parse_move_words};
 pub use ops::{
     enumerate_typed, kluiver, replay, Replayed, SolveOptions, Verdict, DEFAULT_FACTOR, MAX_FACTOR,
 };
@@ -231,6 +233,11 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     fn moved_block(&self, _m: &Self::Move) -> Option<Pos> {
         None
     }
+}
+
+/// `n` and the word for one or for many: `1 block`, `3 blocks`.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Solves a game's own level (for library code that holds one): as [`Level::solve`].

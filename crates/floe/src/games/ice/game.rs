@@ -5,13 +5,12 @@ use super::format::{self, Format};
 use super::level::{Cell, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
-use crate::game::{
+use crate::game::{plural, 
     kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param,
     ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
-use crate::search::Method;
 use serde_json::{json, Value};
 
 /// Zelda-style ice blocks (spec `ice-blocks.md`): push the blocks, which slide until
@@ -33,30 +32,15 @@ static INFO: Info = Info {
     formats: &["floe", "kluiver"],
     move_word: "push",
     algorithms: &[
-        Algo {
-            name: "bfs",
-            aliases: &[],
-            method: AlgoMethod::Search(Method::Bfs),
-            about: "fewest pushes, breadth-first search",
-        },
+        Algo::bfs("fewest pushes, breadth-first search"),
         Algo {
             name: "difficulty",
             aliases: &["least-difficulty", "dijkstra", "p-bfs", "pbfs"],
             method: AlgoMethod::LeastChanges,
             about: "least difficulty, Dijkstra",
         },
-        Algo {
-            name: "astar",
-            aliases: &["a*"],
-            method: AlgoMethod::Search(Method::AStar),
-            about: "fewest pushes, A*",
-        },
-        Algo {
-            name: "idastar",
-            aliases: &["ida*", "ida"],
-            method: AlgoMethod::Search(Method::IdaStar { table: 1 << 22 }),
-            about: "fewest pushes, IDA*",
-        },
+        Algo::astar("fewest pushes, A*"),
+        Algo::idastar(1 << 22, "fewest pushes, IDA*"),
     ],
     random_moves: 1_000_000,
     capabilities: Capabilities {
@@ -69,10 +53,6 @@ static INFO: Info = Info {
 
 fn rule_of(level: &Level) -> WalkRule {
     level.rules.unwrap_or_default()
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl Game for Ice {

@@ -4,12 +4,11 @@ use super::engine::with_tower;
 use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
-use crate::game::{
-    Algo, AlgoMethod, ArrowKey, Capabilities, Game, Info, Keys, Param, ParamKind, Params, Task,
+use crate::game::{plural, 
+    Algo, ArrowKey, Capabilities, Game, Info, Keys, Param, ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
-use crate::search::Method;
 use serde_json::{json, Value};
 
 /// The Japanese Ice Tower game, 氷塔 (spec `icetower.md`): the magician pushes ice into fires
@@ -40,24 +39,9 @@ static INFO: Info = Info {
     formats: &["qits"],
     move_word: "push",
     algorithms: &[
-        Algo {
-            name: "astar",
-            aliases: &["a*"],
-            method: AlgoMethod::Search(Method::AStarProving),
-            about: "fewest pushes, A*",
-        },
-        Algo {
-            name: "bfs",
-            aliases: &[],
-            method: AlgoMethod::Search(Method::Bfs),
-            about: "fewest pushes, breadth-first search",
-        },
-        Algo {
-            name: "idastar",
-            aliases: &["ida*", "ida"],
-            method: AlgoMethod::Search(Method::IdaStar { table: 1 << 22 }),
-            about: "fewest pushes, IDA*",
-        },
+        Algo::astar_proving("fewest pushes, A*"),
+        Algo::bfs("fewest pushes, breadth-first search"),
+        Algo::idastar(1 << 22, "fewest pushes, IDA*"),
     ],
     random_moves: 1_000_000,
     capabilities: Capabilities {
@@ -67,10 +51,6 @@ static INFO: Info = Info {
         keys: Keys::Walk,
     },
 };
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
 
 /// The error for a dynamic element in a level played without `dynamic`.
 fn dynamic_refused(t: &Tower) -> Option<Error> {

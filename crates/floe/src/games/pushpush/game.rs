@@ -5,13 +5,12 @@ use super::engine::{with_puzzle, Variant};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
-use crate::game::{
-    Algo, AlgoMethod, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param, ParamKind,
+use crate::game::{plural, 
+    Algo, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param, ParamKind,
     Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
-use crate::search::Method;
 use serde_json::{json, Value};
 
 /// PushPush-1, -k and -* (spec `pushpush.md`): a robot walks freely and pushes blocks, which
@@ -41,24 +40,9 @@ static INFO: Info = Info {
     formats: &["floe"],
     move_word: "push",
     algorithms: &[
-        Algo {
-            name: "bfs",
-            aliases: &[],
-            method: AlgoMethod::Search(Method::Bfs),
-            about: "fewest pushes, breadth-first search",
-        },
-        Algo {
-            name: "astar",
-            aliases: &["a*"],
-            method: AlgoMethod::Search(Method::AStar),
-            about: "fewest pushes, A*",
-        },
-        Algo {
-            name: "idastar",
-            aliases: &["ida*", "ida"],
-            method: AlgoMethod::Search(Method::IdaStar { table: 1 << 20 }),
-            about: "fewest pushes, IDA*",
-        },
+        Algo::bfs("fewest pushes, breadth-first search"),
+        Algo::astar("fewest pushes, A*"),
+        Algo::idastar(1 << 20, "fewest pushes, IDA*"),
     ],
     random_moves: 1_000_000,
     capabilities: Capabilities {
@@ -68,10 +52,6 @@ static INFO: Info = Info {
         keys: Keys::Walk,
     },
 };
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
 
 /// A count as a JSON number (a float beyond `u64`).
 fn big(n: u128) -> Value {

@@ -464,7 +464,7 @@ pub fn replay(m: &Mountain, moves: &[Move]) -> Result<Replay, IllegalMove> {
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with
 /// one `r1 c1 r2 c2` per line.
 pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
-    super::parse_move_list(text, file, |line| {
+    crate::game::parse_move_list(text, file, |line| {
         let n = super::numbers(line)?;
         let [a, b, c, d] = n[..] else {
             return Err("expected four numbers: r1 c1 r2 c2".to_string());

@@ -5,9 +5,9 @@ use super::fujisan::{self, Mountain, Priests};
 use super::pretzel::{self, Deal};
 use super::{Document, Kind};
 use crate::error::Error;
-use crate::game::{Algo, AlgoMethod, Capabilities, Game, Info, Keys, Params, Task};
+use crate::game::{Algo, Capabilities, Game, Info, Keys, Params, Task};
 use crate::scene::{Arrow, Change, Ground, PieceKind, Scene};
-use crate::search::{Method, StartAt};
+use crate::search::StartAt;
 use serde_json::Value;
 
 /// A challenge of one of the three puzzles with the title its file gives.
@@ -46,15 +46,6 @@ fn sheet_text<T>(kind: Kind, levels: &[Sheet<T>], rows: impl Fn(&T) -> String) -
 }
 
 /// A search by name, for the `Info` tables.
-const fn algo(name: &'static str, method: Method, about: &'static str) -> Algo {
-    Algo {
-        name,
-        aliases: &[],
-        method: AlgoMethod::Search(method),
-        about,
-    }
-}
-
 const CAPS: Capabilities = Capabilities {
     perfect_hash: false,
     difficulty: None,
@@ -79,14 +70,11 @@ static BOXOFF: Info = Info {
     formats: &["floe"],
     move_word: "move",
     algorithms: &[
-        algo(
-            "dfs",
-            Method::DepthFirst,
-            "fewest moves, depth-first search (every solution has the same length)",
+        Algo::dfs("fewest moves, depth-first search (every solution has the same length)",
         ),
-        algo("bfs", Method::Bfs, "fewest moves, breadth-first search"),
-        algo("astar", Method::AStar, "fewest moves, A*"),
-        algo("idastar", Method::IdaStar { table: 1 << 22 }, "fewest moves, IDA*"),
+        Algo::bfs("fewest moves, breadth-first search"),
+        Algo::astar("fewest moves, A*"),
+        Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
     random_moves: RANDOM_MOVES,
     capabilities: CAPS,
@@ -106,9 +94,9 @@ static PRETZEL: Info = Info {
     formats: &["floe"],
     move_word: "move",
     algorithms: &[
-        algo("bfs", Method::Bfs, "fewest moves, breadth-first search"),
-        algo("astar", Method::AStar, "fewest moves, A*"),
-        algo("idastar", Method::IdaStar { table: 1 << 22 }, "fewest moves, IDA*"),
+        Algo::bfs("fewest moves, breadth-first search"),
+        Algo::astar("fewest moves, A*"),
+        Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
     random_moves: RANDOM_MOVES,
     capabilities: CAPS,
@@ -128,9 +116,9 @@ static FUJISAN: Info = Info {
     formats: &["floe"],
     move_word: "move",
     algorithms: &[
-        algo("astar", Method::AStar, "fewest moves, A* (bound: empty summit spaces)"),
-        algo("bfs", Method::Bfs, "fewest moves, breadth-first search"),
-        algo("idastar", Method::IdaStar { table: 1 << 22 }, "fewest moves, IDA*"),
+        Algo::astar("fewest moves, A* (bound: empty summit spaces)"),
+        Algo::bfs("fewest moves, breadth-first search"),
+        Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
     random_moves: RANDOM_MOVES,
     capabilities: CAPS,

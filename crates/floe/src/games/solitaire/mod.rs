@@ -194,54 +194,6 @@ impl std::fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// Parses a move list: JSON (a list of moves, or an object whose `moves` field is one, such as
-/// a `floe solve --json` document) or text with one move per line, read by `line` (blank lines
-/// and `;`/`#` comments are skipped).
-pub(crate) fn parse_move_list<M: serde::de::DeserializeOwned>(
-    text: &str,
-    file: &str,
-    line: impl Fn(&str) -> Result<M, String>,
-) -> Result<Vec<M>, Error> {
-    let t = text.trim_start();
-    if t.starts_with('[') || t.starts_with('{') {
-        let json_err = |e: serde_json::Error| {
-            Error::Parse(perr(
-                file,
-                e.line().max(1),
-                e.column().max(1),
-                format!("bad move list: {e}"),
-            ))
-        };
-        let v: serde_json::Value = serde_json::from_str(text).map_err(json_err)?;
-        let list = match v {
-            serde_json::Value::Object(mut o) => match o.remove("moves") {
-                Some(m) => m,
-                None => {
-                    return Err(Error::Parse(perr(
-                        file,
-                        1,
-                        1,
-                        "a JSON object with a \"moves\" list was expected",
-                    )))
-                }
-            },
-            other => other,
-        };
-        return serde_json::from_value(list)
-            .map_err(|e| Error::Parse(perr(file, 1, 1, format!("bad move list: {e}"))));
-    }
-    let mut out = Vec::new();
-    for (i, l) in text.lines().enumerate() {
-        let s = l.trim();
-        if s.is_empty() || s.starts_with(';') || s.starts_with('#') {
-            continue;
-        }
-        let col = l.len() - l.trim_start().len() + 1;
-        out.push(line(s).map_err(|m| Error::Parse(perr(file, i + 1, col, m)))?);
-    }
-    Ok(out)
-}
-
 /// The integers of a line separated by spaces or commas.
 pub(crate) fn numbers(line: &str) -> Result<Vec<i64>, String> {
     line.split(|c: char| c.is_whitespace() || c == ',')
@@ -365,12 +317,7 @@ impl<'a> Document<'a> {
 }
 
 pub(crate) fn perr(file: &str, line: usize, col: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        file: file.to_string(),
-        line,
-        col,
-        message: message.into(),
-    }
+    ParseError::new(file, line, col, message)
 }
 
 /// Fisher–Yates shuffle drawing `random_range(0..=i)` from the top down: written out here so

@@ -728,7 +728,7 @@ pub fn replay(d: &Deal, moves: &[Move]) -> Result<Replay, IllegalMove> {
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with
 /// one card per line, optionally followed by its destination `r c`.
 pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
-    super::parse_move_list(text, file, |line| {
+    crate::game::parse_move_list(text, file, |line| {
         let mut it = line.split_whitespace();
         let card: Card = it.next().unwrap_or("").parse()?;
         let rest: Vec<&str> = it.collect();
