@@ -19,4 +19,5 @@ registry! {
     pushpush => PushPush;
     icetower => IceTower;
     solitaire => BoxOff, Pretzel, Fujisan;
+    icepath => IcePath;
 }

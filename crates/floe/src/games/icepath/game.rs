@@ -1,0 +1,357 @@
+//! The ice path rules on plain coordinates, and the game face.
+
+use super::engine::Engine;
+use super::level::{self, Cell, Level};
+use crate::error::Error;
+use crate::game::{
+    parse_move_words, plural, Algo, ArrowKey, Capabilities, Game, Info, Keys, Params, Task,
+};
+use crate::grid::{Dir, Pos};
+use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// The ice path puzzle (see the [module](super) notes): the player slides over ice to the
+/// exit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IcePath;
+
+/// A move: the direction the player sets off in. JSON `{"dir": "up"}`, text `up`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Move {
+    /// Where to.
+    pub dir: Dir,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.dir.name())
+    }
+}
+
+/// One move as the rules played it: from where to where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slide {
+    /// The direction.
+    pub dir: Dir,
+    /// Where the player stood.
+    pub from: Pos,
+    /// Where he stopped.
+    pub to: Pos,
+}
+
+impl fmt::Display for Slide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "({}, {}) {:<5} → ({}, {})",
+            self.from.row,
+            self.from.col,
+            self.dir.name(),
+            self.to.row,
+            self.to.col
+        )
+    }
+}
+
+static INFO: Info = Info {
+    name: "icepath",
+    aliases: &["inertia", "icecave"],
+    title: "ice path",
+    about: "the ice path puzzle: the player slides over ice until something stops him, \
+            to the exit",
+    params: &[],
+    formats: &["floe"],
+    move_word: "move",
+    algorithms: &[
+        Algo::bfs("fewest moves, breadth-first search"),
+        Algo::astar("fewest moves, A*"),
+        Algo::idastar(1 << 16, "fewest moves, IDA*"),
+    ],
+    random_moves: 100_000,
+    capabilities: Capabilities {
+        perfect_hash: true,
+        difficulty: None,
+        block_changes: false,
+        keys: Keys::Walk,
+    },
+};
+
+/// Plays a move on the plain rules: the player sets off from `from` and goes one cell at a
+/// time until the next cell is a rock or off the board, or he has entered normal floor or
+/// the exit. Returns where he stops, or why he cannot move.
+pub fn slide(level: &Level, from: Pos, dir: Dir) -> Result<Pos, String> {
+    let mut at = from;
+    loop {
+        let Some(next) = level.step(at, dir) else {
+            break;
+        };
+        match level.cell(next) {
+            Cell::Rock => break,
+            Cell::Floor | Cell::Exit => {
+                at = next;
+                break;
+            }
+            Cell::Ice => at = next,
+        }
+    }
+    if at != from {
+        return Ok(at);
+    }
+    Err(match level.step(from, dir) {
+        None => format!("the player cannot move {dir}: the edge of the cave"),
+        Some(_) => format!("the player cannot move {dir}: a rock"),
+    })
+}
+
+impl Game for IcePath {
+    type Level = Level;
+    type Move = Move;
+    type Position = Pos;
+    type Step = Slide;
+
+    fn info(&self) -> &'static Info {
+        &INFO
+    }
+
+    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Level>, Error> {
+        Ok(level::parse(text, file)?)
+    }
+
+    fn write(&self, levels: &[Level], _: Option<&str>) -> Result<String, Error> {
+        Ok(level::write(levels))
+    }
+
+    fn title<'a>(&self, level: &'a Level) -> Option<&'a str> {
+        level.title.as_deref()
+    }
+
+    fn describe(&self, l: &Level) -> String {
+        format!(
+            "{}×{} cave, {}, {}, {}",
+            l.rows(),
+            l.cols(),
+            plural(l.count(Cell::Ice), "ice cell", "ice cells"),
+            plural(l.count(Cell::Floor), "floor cell", "floor cells"),
+            plural(l.count(Cell::Rock), "rock", "rocks"),
+        )
+    }
+
+    fn configure(&self, _: &mut Level, _: &Params) -> Result<(), Error> {
+        Ok(())
+    }
+
+    fn params(&self, _: &Level) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+
+    fn start(&self, level: &Level) -> Pos {
+        level.start()
+    }
+
+    fn apply(&self, level: &Level, pos: &mut Pos, m: &Move) -> Result<Slide, String> {
+        if *pos == level.exit() {
+            return Err("the player has left the cave".into());
+        }
+        let to = slide(level, *pos, m.dir)?;
+        let step = Slide {
+            dir: m.dir,
+            from: *pos,
+            to,
+        };
+        *pos = to;
+        Ok(step)
+    }
+
+    fn solved(&self, level: &Level, pos: &Pos) -> bool {
+        *pos == level.exit()
+    }
+
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, Error> {
+        parse_move_words(text, file, |w| Ok(Move { dir: w.parse()? }))
+    }
+
+    fn position_text(&self, level: &Level, pos: &Pos) -> String {
+        level.rows_text(*pos)
+    }
+
+    fn engine<T: Task<Move>>(
+        &self,
+        level: &Level,
+        from: Option<&Pos>,
+        task: T,
+    ) -> Result<T::Output, Error> {
+        if let Some(&p) = from {
+            if p.row >= level.rows()
+                || p.col >= level.cols()
+                || !matches!(level.cell(p), Cell::Ice | Cell::Floor | Cell::Exit)
+            {
+                return Err(Error::invalid(format!(
+                    "the player cannot stand at ({p}) of this cave"
+                )));
+            }
+        }
+        Ok(task.run(&Engine::new(level, from.copied())))
+    }
+
+    fn scene(&self, level: &Level, pos: &Pos) -> Scene {
+        let mut s = Scene::new(level.rows(), level.cols(), "");
+        for r in 0..level.rows() {
+            for c in 0..level.cols() {
+                let ground = match level.cell(Pos::new(r, c)) {
+                    Cell::Ice => Ground::Ice,
+                    Cell::Floor => Ground::Floor,
+                    Cell::Rock => Ground::Wall,
+                    Cell::Exit => Ground::Target,
+                };
+                s.set((r, c), ground);
+            }
+        }
+        s.add(PieceKind::Player, to_rc(*pos));
+        s
+    }
+
+    fn change(&self, _: &Level, _: &Pos, _: &Move, step: &Slide) -> Change {
+        let path = straight(to_rc(step.from), to_rc(step.to));
+        Change {
+            arrow: Some(Arrow::Path(path.clone())),
+            slides: vec![path],
+            ..Change::default()
+        }
+    }
+
+    fn arrow(&self, level: &Level, pos: &Pos, dir: Dir, _: Option<Pos>) -> ArrowKey<Move, Pos> {
+        if *pos == level.exit() {
+            return ArrowKey::Blocked("the player has left the cave".into());
+        }
+        match slide(level, *pos, dir) {
+            Ok(_) => ArrowKey::Move(Move { dir }),
+            Err(why) => ArrowKey::Blocked(why),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Request, SolveOptions, Status};
+    use crate::search::{bfs, Limits, Outcome, Puzzle};
+
+    const CAVE: &str = "Game: icepath\nTitle: a cave\n@---#\n-#---\n---=.\n";
+
+    fn level(text: &str) -> crate::game::Level {
+        Request::from_text(text, "cave.txt").resolve().unwrap().level
+    }
+
+    fn one(text: &str) -> Level {
+        level::parse(text, "t").unwrap().remove(0)
+    }
+
+    #[test]
+    fn the_rules_by_hand() {
+        let l = one("@--=--#.\n");
+        // over ice onto the floor cell, where he stops
+        assert_eq!(slide(&l, Pos::new(0, 0), Dir::Right), Ok(Pos::new(0, 3)));
+        // from floor one step onto ice, and on to the rock
+        assert_eq!(slide(&l, Pos::new(0, 3), Dir::Right), Ok(Pos::new(0, 5)));
+        // the edge and the rock stop him before he moves: illegal
+        let e = slide(&l, Pos::new(0, 0), Dir::Left).unwrap_err();
+        assert!(e.contains("the edge"), "{e}");
+        let e = slide(&l, Pos::new(0, 5), Dir::Right).unwrap_err();
+        assert!(e.contains("a rock"), "{e}");
+        // floor to floor: one step
+        let l = one("&==.\n");
+        assert_eq!(slide(&l, Pos::new(0, 0), Dir::Right), Ok(Pos::new(0, 1)));
+        // the exit stops a slide
+        let l = one("@-.--\n");
+        assert_eq!(slide(&l, Pos::new(0, 0), Dir::Right), Ok(Pos::new(0, 2)));
+    }
+
+    #[test]
+    fn solves_with_fewest_moves_and_every_search_agrees() {
+        let l = level(CAVE);
+        let r = l.solve(&SolveOptions::default()).unwrap();
+        assert_eq!((r.game, r.status), ("icepath", Status::Solved));
+        // two solutions of 3 moves (down, right, right and right, down, right): breadth-first
+        // search tries right before down
+        assert_eq!(r.length, Some(3));
+        assert_eq!(r.pushes, None);
+        let text: Vec<String> = r.moves.iter().map(|m| m.text().to_string()).collect();
+        assert_eq!(text, ["right", "down", "right"]);
+        assert_eq!(r.steps[1].to_string(), "(0, 3) down  → (2, 3)");
+        for a in ["astar", "idastar"] {
+            let o = SolveOptions::default().algorithm(a);
+            assert_eq!(l.solve(&o).unwrap().length, Some(3), "{a}");
+        }
+        let r = level("Game: icepath\n@-#.\n")
+            .solve(&SolveOptions::default())
+            .unwrap();
+        assert_eq!(r.status, Status::Unsolvable);
+    }
+
+    #[test]
+    fn the_engine_agrees_with_the_rules_everywhere() {
+        // every cell and direction of a cave with every kind of cell
+        let l = one("@-=-#\n-#--=\n=-.-#\n--#-=\n");
+        let e = Engine::new(&l, None);
+        for r in 0..l.rows() {
+            for c in 0..l.cols() {
+                let p = Pos::new(r, c);
+                if l.cell(p) == Cell::Rock || p == l.exit() {
+                    continue;
+                }
+                let s = (r * l.cols() + c) as u16;
+                let mut out = Vec::new();
+                e.successors(&s, &mut out);
+                let fast: Vec<(Dir, Pos)> = out.iter().map(|&(d, t)| (d, e.pos(t))).collect();
+                let plain: Vec<(Dir, Pos)> = Dir::ALL
+                    .into_iter()
+                    .filter_map(|d| slide(&l, p, d).ok().map(|t| (d, t)))
+                    .collect();
+                assert_eq!(fast, plain, "{p}");
+            }
+        }
+        assert!(matches!(bfs(&e, &Limits::none()).outcome, Outcome::Solved(_)));
+    }
+
+    #[test]
+    fn moves_in_every_form_and_illegal_ones_located() {
+        let l = level(CAVE);
+        let g = IcePath;
+        let want = vec![
+            Move { dir: Dir::Down },
+            Move { dir: Dir::Right },
+            Move { dir: Dir::Right },
+        ];
+        assert_eq!(g.parse_moves("d r\nright", "m").unwrap(), want);
+        assert_eq!(
+            g.parse_moves(r#"[{"dir":"down"},{"dir":"right"},{"dir":"right"}]"#, "m")
+                .unwrap(),
+            want
+        );
+        let json = l.solve(&SolveOptions::default()).unwrap();
+        let doc = serde_json::to_string(&json).unwrap();
+        let found = g.parse_moves(&doc, "m").unwrap();
+        assert_eq!(found.len(), 3);
+        assert!(l.verify(&l.parse_moves(&doc, "m").unwrap(), None).unwrap().solved);
+        let v = l.verify(&l.parse_moves("d r r", "m").unwrap(), None).unwrap();
+        assert!(v.valid && v.solved);
+        assert_eq!(v.length, Some(3));
+        let v = l.verify(&l.parse_moves("d\nleft", "m").unwrap(), None).unwrap();
+        let e = v.error.unwrap();
+        assert_eq!(e.index, 2);
+        assert!(e.reason.contains("cannot move left: the edge"), "{}", e.reason);
+    }
+
+    #[test]
+    fn space_and_pictures() {
+        let l = level(CAVE);
+        let sp = l.space(&Limits::none()).unwrap();
+        assert!(sp.states >= 4, "{sp:?}");
+        let story = l.story(&l.solve(&SolveOptions::default()).unwrap().moves).unwrap();
+        assert_eq!(story.acts.len(), 3);
+        assert_eq!(story.acts[1].slides[0].1.len(), 3);
+        assert_eq!(story.scenes().last().unwrap().pieces[0].at, (2, 4));
+    }
+}
