@@ -39,6 +39,8 @@ pub enum Command {
     BenchSolvers(BenchSolversArgs),
     /// List the levels of a file.
     Levels(LevelsArgs),
+    /// List the games floe knows: parameters, algorithms, file formats, what each can do.
+    Games(GamesArgs),
     /// Draw a level of any game as an SVG picture.
     Render(RenderArgs),
     /// Play a level of any game in the terminal, with undo, redo, a hint from the solver and
@@ -85,7 +87,7 @@ fn duration(s: &str) -> Result<Duration, String> {
 /// The game and its parameters.
 #[derive(Args, Debug, Clone, Default)]
 pub struct GameArgs {
-    /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, …), or a game with its
+    /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, icepath: see `floe games`), or a game with its
     /// parameters such as pushpush(k=2). Default: the file's `Game:` line, else ice blocks.
     #[arg(long, value_name = "GAME")]
     pub game: Option<String>,
@@ -340,6 +342,16 @@ pub struct LevelsArgs {
     /// The game and its parameters.
     #[command(flatten)]
     pub game: GameArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `floe games`.
+#[derive(Args, Debug)]
+pub struct GamesArgs {
+    /// Only this game (a name or an alias).
+    pub game: Option<String>,
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,

@@ -53,6 +53,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::BenchSolvers(a) => cmd::bench_solvers::run(a),
         Command::Levels(a) => cmd::levels::run(a),
+        Command::Games(a) => cmd::games::run(a),
         Command::Render(a) => cmd::render::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Convert(a) => cmd::convert::run(a),

@@ -7,6 +7,7 @@ pub mod census;
 pub mod convert;
 pub mod demo;
 pub mod experiment;
+pub mod games;
 pub mod generate;
 pub mod image;
 pub mod learn;

@@ -501,7 +501,8 @@ fn draw(f: &mut Frame, s: &Session, thinking: bool) {
         Keys::SelectBlock => {
             "arrows push the selected block · tab/space next block · enter: cursor, enter again selects"
         }
-        Keys::Walk => "arrows walk and push",
+        Keys::Walk if s.info().moves_are_pushes() => "arrows walk and push",
+        Keys::Walk => "arrows move the player",
         Keys::PickMove => "tab/space shows the next legal move, backtab the previous · enter plays it",
     };
     f.render_widget(

@@ -3,11 +3,12 @@
 
 use crate::error::Error;
 use crate::search::Method;
+use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// Static facts about a game (OpenSpiel's `GameType`): one per game, returned by
-/// [`Game::info`](super::Game::info).
-#[derive(Debug)]
+/// [`Game::info`](super::Game::info). Its JSON is what `floe games --json` prints.
+#[derive(Debug, Serialize)]
 pub struct Info {
     /// The name on the command line and in `Game:` lines (`pushpush`).
     pub name: &'static str,
@@ -83,13 +84,14 @@ pub(crate) fn normalise(s: &str) -> String {
 }
 
 /// An exact search a game offers, by name.
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
 pub struct Algo {
     /// The name `--algo` takes.
     pub name: &'static str,
     /// Other names for it.
     pub aliases: &'static [&'static str],
     /// The search.
+    #[serde(serialize_with = "method_name")]
     pub method: AlgoMethod,
     /// What it finds, in words (`fewest pushes, breadth-first search`).
     pub about: &'static str,
@@ -145,8 +147,16 @@ pub enum AlgoMethod {
     LeastChanges,
 }
 
+/// The search of an [`Algo`] in words (`A*`).
+fn method_name<S: Serializer>(m: &AlgoMethod, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&match m {
+        AlgoMethod::Search(m) => m.to_string(),
+        AlgoMethod::LeastChanges => "Dijkstra on block changes".to_string(),
+    })
+}
+
 /// What a game can do beyond solving and playing.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Capabilities {
     /// Its engine has a perfect hash: enumerations keep one bit per possible position.
     pub perfect_hash: bool,
@@ -159,7 +169,8 @@ pub struct Capabilities {
 }
 
 /// How a player moves with the keys.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Keys {
     /// A block is selected (tab) and the arrows push it (ice blocks).
     SelectBlock,
@@ -173,7 +184,7 @@ pub enum Keys {
 }
 
 /// A parameter of a game (`k` of PushPush-k).
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
 pub struct Param {
     /// Its name (`k`), also the command-line flag (`--k`).
     pub name: &'static str,
@@ -184,7 +195,8 @@ pub struct Param {
 }
 
 /// The values a [`Param`] takes.
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ParamKind {
     /// A whole number in a range.
     Int {

@@ -179,7 +179,7 @@ impl<G: Game> Play<G> {
                     self.shown = Some(i);
                     Event::Shown(Move::new(legal[i].clone()))
                 }
-                Keys::Walk => Event::NotHere("nothing to select here: the arrows walk and push"),
+                Keys::Walk => Event::NotHere("nothing to select here: the arrows move the player"),
             },
             Action::Select => match self.keys() {
                 Keys::SelectBlock => match self.cursor {
@@ -211,7 +211,7 @@ impl<G: Game> Play<G> {
                         None => Event::NotHere("no move shown: tab shows the legal moves"),
                     }
                 }
-                Keys::Walk => Event::NotHere("nothing to select here: the arrows walk and push"),
+                Keys::Walk => Event::NotHere("nothing to select here: the arrows move the player"),
             },
             Action::Undo => match self.moves.pop() {
                 None => Event::NothingToUndo,

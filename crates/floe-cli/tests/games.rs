@@ -1,0 +1,306 @@
+//! Every game through the one game face: the same commands, flags and JSON keys on a small
+//! level of each of the seven games (ice blocks, PushPush, Ice Tower, BoxOff, Pretzel,
+//! Fujisan, ice path). A game added to the registry without a level here fails
+//! `every_registered_game_is_covered`.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// (game, level text, fewest moves).
+const LEVELS: [(&str, &str, u64); 7] = [
+    ("ice", "Title: small\n$---\n---.\n", 2),
+    ("pushpush", "Game: pushpush\nTitle: tiny\n@$--\n##-.\n", 1),
+    (
+        "icetower",
+        "Game: icetower\nTitle: fire and gold\n########\n#@ %  *#\n#  $  -#\n#     *#\n########\n",
+        3,
+    ),
+    (
+        "boxoff",
+        "Game: boxoff\nTitle: two pairs\n1 2 2 1\n3 3 4 4\n",
+        4,
+    ),
+    (
+        "pretzel",
+        "Game: pretzel\nTitle: two suits\n2S -- 3S\n-- 3H 2H\n",
+        2,
+    ),
+    (
+        "fujisan",
+        "Game: fujisan\nTitle: a mountain\n0 4 0 2 5 1 1 5 5 3 0 3\n4 1 2 4 4 5 2 3 2 2 3 1\n",
+        9,
+    ),
+    (
+        "icepath",
+        "Game: icepath\nTitle: first steps\n@---#\n-#---\n---=.\n",
+        3,
+    ),
+];
+
+/// The keys of `floe solve --json`, for every game (README, "The JSON of solve").
+const SOLVE_KEYS: [&str; 17] = [
+    "game",
+    "level",
+    "params",
+    "algorithm",
+    "solved",
+    "status",
+    "limit",
+    "moves",
+    "length",
+    "pushes",
+    "difficulty",
+    "lower_bound",
+    "states",
+    "expanded",
+    "depth",
+    "seconds",
+    "details",
+];
+
+fn keys(v: &Value) -> BTreeSet<String> {
+    v.as_object()
+        .expect("a JSON object")
+        .keys()
+        .cloned()
+        .collect()
+}
+
+fn files() -> Vec<(&'static str, Temp, u64)> {
+    LEVELS
+        .iter()
+        .map(|&(game, text, n)| (game, Temp::with(&format!("{game}.txt"), text.as_bytes()), n))
+        .collect()
+}
+
+#[test]
+fn every_registered_game_is_covered() {
+    let listed: BTreeSet<&str> = LEVELS.iter().map(|l| l.0).collect();
+    let registered: BTreeSet<&str> = floe::game::all().iter().map(|g| g.info().name).collect();
+    assert_eq!(listed, registered);
+    // and `floe games` lists each of them
+    let out = floe(&["games"]).code(0).stdout;
+    for g in registered {
+        assert!(out.contains(g), "{g} not in `floe games`:\n{out}");
+    }
+}
+
+#[test]
+fn solve_json_has_the_same_keys_for_every_game() {
+    let want: BTreeSet<String> = SOLVE_KEYS.iter().map(|s| s.to_string()).collect();
+    for (game, f, n) in files() {
+        let j = floe(&["solve", &f.path(), "--json"]).code(0).json();
+        assert_eq!(keys(&j), want, "{game}: {j}");
+        assert_eq!(j["game"], game);
+        assert_eq!(
+            (j["solved"].as_bool(), j["status"].as_str()),
+            (Some(true), Some("solved"))
+        );
+        assert_eq!(j["length"], n, "{game}");
+        assert_eq!(j["moves"].as_array().unwrap().len() as u64, n, "{game}");
+        let pushes = floe::game::find(game).unwrap().info().moves_are_pushes();
+        assert_eq!(
+            j["pushes"],
+            if pushes { n.into() } else { Value::Null },
+            "{game}"
+        );
+        assert!(
+            j["params"].is_object() && j["details"].is_object(),
+            "{game}"
+        );
+        // every exact algorithm of the game agrees on the length
+        let g = floe::game::find(game).unwrap();
+        for a in g.info().algorithms {
+            let k = floe(&["solve", &f.path(), "--algo", a.name, "--json"])
+                .code(0)
+                .json();
+            if a.name != "difficulty" {
+                assert_eq!(k["length"], n, "{game} {}", a.name);
+            }
+            assert_eq!(keys(&k), want, "{game} {}", a.name);
+        }
+        // random play is seeded and reports the same keys
+        let r = floe(&[
+            "solve",
+            &f.path(),
+            "--algo",
+            "random",
+            "--seed",
+            "3",
+            "--json",
+        ]);
+        assert!(r.code == 0 || r.code == 1, "{game}: {}", r.stderr);
+        assert_eq!(keys(&r.json()), want, "{game} random");
+    }
+}
+
+#[test]
+fn space_analyze_and_verify_on_every_game() {
+    for (game, f, n) in files() {
+        let p = f.path();
+        let s = floe(&["space", &p, "--json"]).code(0).json();
+        assert_eq!(s["game"], game);
+        assert_eq!(s["complete"], true, "{game}: {s}");
+        let states = s["states"].as_u64().unwrap();
+        let hist: u64 = s["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum();
+        assert_eq!(hist, states, "{game}: the histogram counts every position");
+        assert!(
+            s["depth"].as_u64().unwrap() >= n,
+            "{game}: a solution is within the depth"
+        );
+
+        let a = floe(&["analyze", &p, "--json"]).code(0).json();
+        assert_eq!(a["game"], game);
+        assert_eq!(
+            a["states"].as_u64(),
+            Some(states),
+            "{game}: analyze and space agree"
+        );
+        assert!(
+            a["solvable_states"].as_u64().unwrap() >= 1,
+            "{game}: the start is solvable"
+        );
+        assert_eq!(
+            a["solvable_states"].as_u64().unwrap() + a["unsolvable_states"].as_u64().unwrap(),
+            states,
+            "{game}"
+        );
+
+        // the solution verifies; its first move twice does not, with exit 2
+        let sol = floe(&["solve", &p, "--json"]).code(0);
+        let moves = Temp::with("moves.json", sol.stdout.as_bytes());
+        let v = floe(&["verify", &p, "--moves", &moves.path(), "--json"])
+            .code(0)
+            .json();
+        assert_eq!(
+            (v["valid"].as_bool(), v["solved"].as_bool()),
+            (Some(true), Some(true))
+        );
+        assert_eq!(v["length"], n);
+        if n >= 2 {
+            let doc: Value = serde_json::from_str(&sol.stdout).unwrap();
+            let first = doc["moves"][0].clone();
+            let twice = Temp::with(
+                "twice.json",
+                serde_json::json!([first, first]).to_string().as_bytes(),
+            );
+            let v = floe(&["verify", &p, "--moves", &twice.path(), "--json"])
+                .code(2)
+                .json();
+            assert_eq!(
+                (v["valid"].as_bool(), v["error"]["index"].as_u64()),
+                (Some(false), Some(2)),
+                "{game}: {v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn play_the_hints_to_the_end_on_every_game() {
+    for (game, f, n) in files() {
+        let keys = vec!["H"; n as usize].join(" ");
+        let doc = floe(&["play", &f.path(), "--keys", &keys, "--json"])
+            .code(0)
+            .json();
+        assert_eq!(doc["game"], game);
+        assert_eq!(doc["solved"], true, "{game}: {doc}");
+        assert_eq!(doc["length"], n, "{game}");
+        // undo all, redo all: solved again
+        let back = format!(
+            "{keys} {} {}",
+            vec!["u"; n as usize].join(" "),
+            vec!["r"; n as usize].join(" ")
+        );
+        let doc = floe(&["play", &f.path(), "--keys", &back, "--json"])
+            .code(0)
+            .json();
+        assert_eq!(doc["solved"], true, "{game}: {doc}");
+    }
+}
+
+#[test]
+fn levels_render_and_convert_on_every_game() {
+    for (game, f, _) in files() {
+        let p = f.path();
+        let l = floe(&["levels", &p, "--json"]).code(0).json();
+        assert_eq!(l[0]["game"], game, "{l}");
+        let svg = Temp::new("level.svg");
+        floe(&["render", &p, "-o", &svg.path()]).code(0);
+        assert!(svg.read().starts_with("<svg"), "{game}");
+        // a level written back in the game's format reads again as the same level
+        let out = Temp::new("again.txt");
+        floe(&["convert", &p, "-o", &out.path()]).code(0);
+        let a = floe(&["solve", &p, "--json"]).json();
+        let b = floe(&["solve", &out.path(), "--json"]).json();
+        assert_eq!(
+            (a["game"].clone(), a["length"].clone()),
+            (b["game"].clone(), b["length"].clone()),
+            "{game}"
+        );
+    }
+}
+
+#[test]
+fn a_flag_of_another_game_is_refused_by_one_rule() {
+    let f = files();
+    let icepath = &f[6].1;
+    let e = floe(&["solve", &icepath.path(), "--k", "2"]).code(2).stderr;
+    assert!(e.contains("--k does not apply to ice path levels"), "{e}");
+    let e = floe(&["solve", &icepath.path(), "--algo", "difficulty"])
+        .code(2)
+        .stderr;
+    assert!(e.contains("difficulty"), "{e}");
+    let boxoff = &f[3].1;
+    let e = floe(&["space", &boxoff.path(), "--dynamic"]).code(2).stderr;
+    assert!(
+        e.contains("--dynamic does not apply to BoxOff levels"),
+        "{e}"
+    );
+}
+
+#[test]
+fn ice_path_in_words() {
+    let f = Temp::with("cave.txt", LEVELS[6].1.as_bytes());
+    let out = floe(&["solve", &f.path()]).code(0).stdout;
+    assert!(out.contains("first steps: 3×5 cave"), "{out}");
+    assert!(
+        out.contains("solved (fewest moves, breadth-first search): 3 moves"),
+        "{out}"
+    );
+    assert!(out.contains("(0, 3) down  → (2, 3)"), "{out}");
+    let m = Temp::with("m.txt", b"down right\nright\n");
+    let out = floe(&["verify", &f.path(), "--moves", &m.path()])
+        .code(0)
+        .stdout;
+    assert!(
+        out.contains("3 moves, every one legal; the level is solved"),
+        "{out}"
+    );
+    let m = Temp::with("bad.txt", b"down\nleft\n");
+    let e = floe(&["verify", &f.path(), "--moves", &m.path()]).code(2);
+    assert!(
+        e.stdout
+            .contains("move 2 (left) is illegal: the player cannot move left: the edge"),
+        "{}",
+        e.stdout
+    );
+    let bundled = path_str(&root().join("levels/icepath.txt"));
+    for (level, n) in [("1", 3), ("rocky", 11), ("great cave", 11)] {
+        let j = floe(&["solve", &bundled, "-l", level, "--json"])
+            .code(0)
+            .json();
+        assert_eq!(j["length"], n, "{level}");
+    }
+    let e = floe(&["solve", "-", "--game", "icepath"]);
+    let e = if e.code == 2 { e.stderr } else { e.stdout };
+    assert!(e.contains("no ice path level"), "{e}");
+}
