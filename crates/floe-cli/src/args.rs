@@ -657,7 +657,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// Most moves of a random playout (Pretzel and Fujisan positions can repeat).
-    #[arg(long, value_name = "M", default_value_t = floe::analysis::experiment::DEFAULT_PLAYOUT_CAP)]
+    #[arg(long, value_name = "M", default_value_t = floe::analysis::solitaire::DEFAULT_PLAYOUT_CAP)]
     pub playout_cap: u32,
     /// Enumerate every deal instead of sampling (Pretzel with few cards): the exact
     /// solvable fraction.

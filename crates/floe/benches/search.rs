@@ -3,7 +3,7 @@
 //! Run: `cargo bench -p floe --bench search`. Figures are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use floe::analysis::reach::reach_empty;
+use floe::analysis::ice::reach::reach_empty;
 use floe::games::ice::{self, format, Level, WalkRule};
 use floe::search::Limits;
 use std::hint::black_box;

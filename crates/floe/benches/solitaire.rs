@@ -4,7 +4,7 @@
 //! Run: `cargo bench -p floe --bench solitaire`. Figures are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use floe::analysis::experiment::challenge;
+use floe::analysis::solitaire::challenge;
 use floe::games::solitaire::Challenge;
 use floe::generate::{Setup, Size};
 use floe::search::Limits;

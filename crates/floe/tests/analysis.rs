@@ -3,10 +3,9 @@
 //! (reach tables) and the patterns of his Tables 12–13 (strips), Kluiver's Table 3 optima,
 //! and the reversibility figures of the Zelda rooms.
 
-use floe::analysis::patterns::{annotate, hardest_use, Pattern};
-use floe::analysis::profile::profile;
-use floe::analysis::reversibility::analyze_level;
-use floe::analysis::tables::{
+use floe::analysis::ice::patterns::{annotate, hardest_use, Pattern};
+use floe::analysis::ice::profile::profile;
+use floe::analysis::ice::tables::{
     fit_quasi_linear, kluiver_a2, kluiver_a3, reach_cell, space_cell, space_table,
 };
 use floe::games::ice::{format, Level, WalkRule};
@@ -202,18 +201,25 @@ fn trains_in_solutions_and_in_fastest_ways() {
     assert!(!h.train);
 }
 
+/// The reversibility figures of an ice block room under the free rule, through the game face.
+fn analyze(level: &Level) -> floe::analysis::reversibility::Reversibility {
+    let mut l = level.clone();
+    l.rules = Some(WalkRule::Free);
+    let r = floe::game::Level::new(floe::games::ice::Ice, l, "room")
+        .analyze(&Limits::none())
+        .unwrap();
+    assert!(r.complete);
+    r.figures.unwrap()
+}
+
 #[test]
 fn reversibility_of_the_zelda_rooms() {
-    let r = analyze_level(&zelda("OOSSAS"), WalkRule::Free, &Limits::none())
-        .unwrap()
-        .unwrap();
+    let r = analyze(&zelda("OOSSAS"));
     assert_eq!(r.states, 5_477);
     assert!(!r.entirely_reversible);
     assert_eq!(r.dead_ends, 247);
     assert_eq!(r.solvable_states + r.unsolvable_states, r.states);
-    let r = analyze_level(&zelda("TPIBC3"), WalkRule::Free, &Limits::none())
-        .unwrap()
-        .unwrap();
+    let r = analyze(&zelda("TPIBC3"));
     assert!(r.entirely_reversible);
     assert_eq!((r.sccs, r.largest_scc, r.irreversible_moves), (1, 1_242, 0));
 }

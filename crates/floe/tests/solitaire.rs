@@ -3,7 +3,7 @@
 //! tolerances, exact values by enumeration. The heavy checks are `#[ignore]`d: run them with
 //! `cargo test --release -p floe --test solitaire -- --ignored`.
 
-use floe::analysis::experiment::{exact_pretzel, run, Config, Metrics, DEFAULT_PLAYOUT_CAP};
+use floe::analysis::solitaire::{exact_pretzel, run, Config, Metrics, DEFAULT_PLAYOUT_CAP};
 use floe::generate::{Setup, Size};
 use floe::search::Limits;
 

@@ -110,7 +110,7 @@ pub fn run(a: DemoArgs) -> Result<Done, Error> {
         );
     }
     outln!("\n(states: all positions reachable from the start; MCTOD's space: `floe space levels/zelda.txt --level MCTOD`)");
-    let r = floe::analysis::reach::reach_empty(5, 5, 3, &Limits::none())?;
+    let r = floe::analysis::ice::reach::reach_empty(5, 5, 3, &Limits::none())?;
     outln!("\nFewest pushes to rest a block on each cell of an empty 5×5 board, 3 blocks starting top left:");
     outp!("{}", reach_grid(&r));
     super::census::demo()?;

@@ -4,7 +4,7 @@
 use crate::args::{ExperimentArgs, SetupList};
 use crate::out::{self, human_time, thousands};
 use crate::Done;
-use floe::analysis::experiment::{
+use floe::analysis::solitaire::{
     self, compare, exact_pretzel, figures, size_key, Config, Exact, Metrics, SizeRun,
 };
 use floe::games::solitaire::Kind;
@@ -30,7 +30,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         return generate_only(&a, &sizes, n);
     }
     if a.exact {
-        return experiment::in_pool(a.threads, || run_exact(&a, game, &sizes, &setups))?;
+        return solitaire::in_pool(a.threads, || run_exact(&a, game, &sizes, &setups))?;
     }
     if a.trials as u64 > a.challenges {
         return Err(Error::invalid(format!(
@@ -64,7 +64,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
                     b.set_position(base + d);
                 }
             };
-            let s = experiment::in_pool(a.threads, || experiment::run(&config, &progress))??;
+            let s = solitaire::in_pool(a.threads, || solitaire::run(&config, &progress))??;
             finished += a.challenges;
             runs.push(s);
         }
@@ -137,7 +137,7 @@ fn generate_only(a: &ExperimentArgs, sizes: &[Size], n: u64) -> Result<Done, Err
     let mut docs = Vec::new();
     for &size in sizes {
         for i in 0..n {
-            let c = experiment::challenge(size, a.setup, a.seed, i)?;
+            let c = solitaire::challenge(size, a.setup, a.seed, i)?;
             let title = format!(
                 "{}, {}, seed {}, challenge {i}",
                 size,
@@ -234,7 +234,7 @@ fn print_human(a: &ExperimentArgs, docs: &[SizeRun]) {
             "time"
         );
         for s in &d.setups {
-            let ms = |m: &experiment::MeanSd| format!("{} ± {}", pct(m.mean), pct(m.sd));
+            let ms = |m: &solitaire::MeanSd| format!("{} ± {}", pct(m.mean), pct(m.sd));
             outln!(
                 "  {:<20} {:>17} {:>17} {:>17} {:>8} {:>9}",
                 s.label,

@@ -4,7 +4,7 @@ use super::{board_request, count, ice_level, in_level};
 use crate::args::PatternsArgs;
 use crate::out::{self, Spinner};
 use crate::Done;
-use floe::analysis::patterns::{annotate, solve_and_annotate, Annotated};
+use floe::analysis::ice::patterns::{annotate, solve_and_annotate, Annotated};
 use floe::game::ParamValues;
 use floe::grid::Push;
 use floe::Error;
@@ -84,9 +84,9 @@ pub fn run(a: PatternsArgs) -> Result<Done, Error> {
     Ok(Done::Answered)
 }
 
-fn pattern_name(p: floe::analysis::patterns::Pattern) -> &'static str {
+fn pattern_name(p: floe::analysis::ice::patterns::Pattern) -> &'static str {
     match p {
-        floe::analysis::patterns::Pattern::Train => "train",
-        floe::analysis::patterns::Pattern::Zigzag => "zigzag",
+        floe::analysis::ice::patterns::Pattern::Train => "train",
+        floe::analysis::ice::patterns::Pattern::Zigzag => "zigzag",
     }
 }

@@ -5,7 +5,7 @@ use super::{board_request, ice_level, in_level};
 use crate::args::ProfileArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
-use floe::analysis::profile::{profile, FactorProfile, Profile};
+use floe::analysis::ice::profile::{profile, FactorProfile, Profile};
 use floe::game::ParamValues;
 use floe::Error;
 use serde::Serialize;

@@ -5,7 +5,7 @@ use super::{board_request, count, ice_level, in_level};
 use crate::args::ReachArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
-use floe::analysis::reach::{reach as reach_table, Reach};
+use floe::analysis::ice::reach::{reach as reach_table, Reach};
 use floe::game::ParamValues;
 use floe::search::Limits;
 use floe::Error;

@@ -5,9 +5,9 @@ use super::{cell_progress, clear_progress};
 use crate::args::{TablePatternsArgs, TableReachArgs, TableSpaceArgs, TableStripArgs};
 use crate::out::{self, human_time, thousands};
 use crate::Done;
-use floe::analysis::patterns::{hardest_use, HardestUse};
-use floe::analysis::reach::Reach;
-use floe::analysis::tables::{
+use floe::analysis::ice::patterns::{hardest_use, HardestUse};
+use floe::analysis::ice::reach::Reach;
+use floe::analysis::ice::tables::{
     fit_quasi_linear, reach_cell, reach_table as reach_tables, space_table, space_table_markdown,
     QuasiLinear, ReachCell, SpaceCell,
 };

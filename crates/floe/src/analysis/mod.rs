@@ -1,11 +1,16 @@
 //! Measurements built on the generic search.
+//!
+//! The modules at this level are generic over the game: they take a [`Puzzle`] or a
+//! [`Game`](crate::game::Game) and name none. What only makes sense for one game sits in a
+//! module named after it: [`ice`] (reach tables, the theses' tables, movement patterns,
+//! difficulty profiles) and [`solitaire`] (the challenge experiments of the physical
+//! solitaire puzzles).
+//!
+//! [`Puzzle`]: crate::search::Puzzle
 
-pub mod experiment;
-pub mod patterns;
-pub mod profile;
+pub mod ice;
 pub mod push_tree;
-pub mod reach;
 pub mod reversibility;
+pub mod solitaire;
 pub mod solvers;
 pub mod stats;
-pub mod tables;

@@ -12,24 +12,21 @@
 //!   positions "stuck in a subset of states that cannot lead to a solution".
 //!
 //! [`analyze`] builds the whole state graph of any [`Puzzle`] ([`build_graph_with`], without
-//! the moves), takes its components and counts. [`analyze_level`] does it for an ice block
-//! level.
+//! the moves), takes its components and counts; every game reaches it through
+//! [`Level::analyze`](crate::game::Level::analyze).
 //!
 //! # Limits
 //!
 //! The analysis needs the complete graph; figures of part of it would be wrong, not merely
 //! smaller. So a limit is not an error but a second kind of answer: [`analyze`] returns
-//! `Err(GraphLimit)` saying which limit stopped it and how many states it had stored, and
-//! [`analyze_level`] returns `Ok(Err(GraphLimit))` (its outer `Err` is for levels the engine
-//! refuses). A command line reports it and exits with code 1. The limits bound the building
+//! `Err(GraphLimit)` saying which limit stopped it and how many states it had stored (an
+//! [`AnalyzeReport`](crate::game::AnalyzeReport) says `complete: false`). A command line
+//! reports it and exits with code 1. The limits bound the building
 //! of the graph; the analysis after it takes time linear in the number of moves (about as long
 //! again as the building).
 
-use crate::bits::Bits;
-use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
 use crate::search::graph::{build_graph_with, GraphLimit, StateGraph};
 use crate::search::{Limits, Puzzle};
-use crate::Error;
 use serde::Serialize;
 
 /// The reversibility and solvability figures of a puzzle's whole state space.
@@ -135,37 +132,37 @@ pub fn measure<S, M>(g: &StateGraph<S, M>) -> Reversibility {
     }
 }
 
-struct AnalyzeTask<'a>(&'a Limits);
-
-impl IceTask for AnalyzeTask<'_> {
-    type Output = Result<Reversibility, GraphLimit>;
-    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Self::Output {
-        analyze(p, self.0)
-    }
-}
-
-/// Analyses the reversibility of an ice block level under `rule` (a move is a push).
-///
-/// `Err(Error)` if the engine refuses the level (a board too large); `Ok(Err(GraphLimit))` if
-/// a limit stopped the building of the state graph: which one, and after how many states.
-pub fn analyze_level(
-    level: &Level,
-    rule: WalkRule,
-    limits: &Limits,
-) -> Result<Result<Reversibility, GraphLimit>, Error> {
-    with_puzzle(level, rule, AnalyzeTask(limits))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::Bits;
     use crate::games::ice::format::parse_floe;
     use crate::games::ice::{space, Free, Walk};
+    use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
     use crate::grid::Pos;
     use crate::search::graph::build_graph;
     use crate::search::LimitKind;
+    use crate::Error;
 
     const ZELDA: &str = include_str!("../../../../levels/zelda.txt");
+
+    struct AnalyzeTask<'a>(&'a Limits);
+
+    impl IceTask for AnalyzeTask<'_> {
+        type Output = Result<Reversibility, GraphLimit>;
+        fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Self::Output {
+            analyze(p, self.0)
+        }
+    }
+
+    /// [`analyze`] on an ice block level under `rule`, on every bit-set width of its engine.
+    fn analyze_level(
+        level: &Level,
+        rule: WalkRule,
+        limits: &Limits,
+    ) -> Result<Result<Reversibility, GraphLimit>, Error> {
+        with_puzzle(level, rule, AnalyzeTask(limits))
+    }
 
     fn level(text: &str) -> Level {
         parse_floe(text, "<test>").unwrap().remove(0)

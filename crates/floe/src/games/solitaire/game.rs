@@ -54,7 +54,7 @@ const CAPS: Capabilities = Capabilities {
 };
 
 /// Moves of a random game before it gives up: Pretzel and Fujisan positions can repeat.
-const RANDOM_MOVES: u32 = crate::analysis::experiment::DEFAULT_PLAYOUT_CAP;
+const RANDOM_MOVES: u32 = crate::analysis::solitaire::DEFAULT_PLAYOUT_CAP;
 
 /// BoxOff (spec `solitaire.md`): remove pairs of same-coloured tokens whose rectangle is
 /// otherwise empty until the board is empty.

@@ -249,7 +249,7 @@ mod tests {
     use crate::games::ice::format::parse_floe;
     use crate::games::ice::solve;
 
-    const ZELDA: &str = include_str!("../../../../levels/zelda.txt");
+    const ZELDA: &str = include_str!("../../../../../levels/zelda.txt");
 
     #[test]
     fn factor_zero_is_the_bfs_depth_histogram() {
