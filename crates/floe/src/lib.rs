@@ -12,6 +12,8 @@
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
 //! - [`render`]: SVG pictures and plots.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod bits;
 mod error;

@@ -1,13 +1,13 @@
 //! `floe analyze`: reversibility and dead ends of a level's whole state graph, any game.
 
 use super::{board_request, count, in_level};
-use crate::args::AnalyzeArgs;
+use crate::args::BoardJobArgs;
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
 use crate::Done;
 use floe::Error;
 
 /// `floe analyze`.
-pub fn run(a: AnalyzeArgs) -> Result<Done, Error> {
+pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("analysing {}", req.level.name()));

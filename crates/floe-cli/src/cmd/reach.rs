@@ -2,7 +2,7 @@
 //! Akker's tables).
 
 use super::{board_request, count, ice_level, in_level};
-use crate::args::ReachArgs;
+use crate::args::BoardJobArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::analysis::ice::reach::{reach as reach_table, Reach};
@@ -31,7 +31,7 @@ struct ReachJson<'a> {
 }
 
 /// `floe reach`.
-pub fn run(a: ReachArgs) -> Result<Done, Error> {
+pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
     let (level, rule) = ice_level(&req, "reach tables")?;
     let name = a.board.file.is_some().then(|| req.level.name().to_string());

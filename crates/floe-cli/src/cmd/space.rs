@@ -1,14 +1,14 @@
 //! `floe space`: every position reachable from a level's start, any game.
 
 use super::{board_request, in_level};
-use crate::args::SpaceArgs;
+use crate::args::BoardJobArgs;
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
 use crate::Done;
 use floe::game::SpaceReport;
 use floe::Error;
 
 /// `floe space`.
-pub fn run(a: SpaceArgs) -> Result<Done, Error> {
+pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("enumerating {}", req.level.name()));

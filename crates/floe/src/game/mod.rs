@@ -144,10 +144,15 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     /// The level in a few words: size, pieces, parameters (`7×7 board, 3 blocks, 3 targets,
     /// rules free`). Sizes are rows×columns.
     fn describe(&self, level: &Self::Level) -> String;
-    /// Applies parameters (already checked against [`Info::params`]).
-    fn configure(&self, level: &mut Self::Level, params: &Params) -> Result<(), Error>;
-    /// The parameters in force, for reports (`{"k": 1}`).
-    fn params(&self, level: &Self::Level) -> Vec<(&'static str, Value)>;
+    /// Applies parameters (already checked against [`Info::params`]). Default: nothing to
+    /// apply (a game without parameters).
+    fn configure(&self, _level: &mut Self::Level, _params: &Params) -> Result<(), Error> {
+        Ok(())
+    }
+    /// The parameters in force, for reports (`{"k": 1}`). Default: none.
+    fn params(&self, _level: &Self::Level) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
     /// Refuses a level its rules cannot be played on with these parameters (Ice Tower's
     /// arrows without `dynamic`). Every operation that plays, solves or replays asks first;
     /// drawing and listing do not. Default: every level can be played.

@@ -4,12 +4,11 @@ use super::engine::Engine;
 use super::level::{self, Cell, Level};
 use crate::error::Error;
 use crate::game::{
-    parse_move_words, plural, Algo, ArrowKey, Capabilities, Game, Info, Keys, Params, Task,
+    parse_move_words, plural, Algo, ArrowKey, Capabilities, Game, Info, Keys, Task,
 };
 use crate::grid::{Dir, Pos};
 use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::fmt;
 
 /// The ice path puzzle (see the [module](super) notes): the player slides over ice to the
@@ -83,10 +82,7 @@ static INFO: Info = Info {
 /// the exit. Returns where he stops, or why he cannot move.
 pub fn slide(level: &Level, from: Pos, dir: Dir) -> Result<Pos, String> {
     let mut at = from;
-    loop {
-        let Some(next) = level.step(at, dir) else {
-            break;
-        };
+    while let Some(next) = level.step(at, dir) {
         match level.cell(next) {
             Cell::Rock => break,
             Cell::Floor | Cell::Exit => {
@@ -136,14 +132,6 @@ impl Game for IcePath {
             plural(l.count(Cell::Floor), "floor cell", "floor cells"),
             plural(l.count(Cell::Rock), "rock", "rocks"),
         )
-    }
-
-    fn configure(&self, _: &mut Level, _: &Params) -> Result<(), Error> {
-        Ok(())
-    }
-
-    fn params(&self, _: &Level) -> Vec<(&'static str, Value)> {
-        Vec::new()
     }
 
     fn start(&self, level: &Level) -> Pos {

@@ -5,10 +5,9 @@ use super::fujisan::{self, Mountain, Priests};
 use super::pretzel::{self, Deal};
 use super::{Document, Kind};
 use crate::error::Error;
-use crate::game::{Algo, Capabilities, Game, Info, Keys, Params, Task};
+use crate::game::{Algo, Capabilities, Game, Info, Keys, Task};
 use crate::scene::{Arrow, Change, Ground, PieceKind, Scene};
 use crate::search::StartAt;
-use serde_json::Value;
 
 /// A challenge of one of the three puzzles with the title its file gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +44,7 @@ fn sheet_text<T>(kind: Kind, levels: &[Sheet<T>], rows: impl Fn(&T) -> String) -
     out
 }
 
-/// A search by name, for the `Info` tables.
+/// What the three puzzles can do: no difficulty measure; played by picking a legal move.
 const CAPS: Capabilities = Capabilities {
     perfect_hash: false,
     difficulty: None,
@@ -124,8 +123,30 @@ static FUJISAN: Info = Info {
     capabilities: CAPS,
 };
 
-fn configure_none() -> Result<(), Error> {
-    Ok(())
+/// What the three puzzles share behind the face: a [`Sheet`] read from and written to a
+/// challenge file of one [`Kind`].
+macro_rules! sheet_game {
+    ($info:ident, $kind:expr, $puzzle:ty) => {
+        fn info(&self) -> &'static Info {
+            &$info
+        }
+        fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
+            let doc = Document::parse(text, file, $kind)?;
+            Ok(vec![Sheet {
+                title: doc.title.clone(),
+                puzzle: <$puzzle>::from_rows(&doc)?,
+            }])
+        }
+        fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
+            Ok(sheet_text($kind, levels, <$puzzle>::write))
+        }
+        fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
+            level.title.as_deref()
+        }
+        fn describe(&self, level: &Self::Level) -> String {
+            level.puzzle.describe()
+        }
+    };
 }
 
 impl Game for BoxOff {
@@ -134,31 +155,7 @@ impl Game for BoxOff {
     type Position = Board;
     type Step = boxoff::Move;
 
-    fn info(&self) -> &'static Info {
-        &BOXOFF
-    }
-    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
-        let doc = Document::parse(text, file, Kind::BoxOff)?;
-        Ok(vec![Sheet {
-            title: doc.title.clone(),
-            puzzle: Board::from_rows(&doc)?,
-        }])
-    }
-    fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
-        Ok(sheet_text(Kind::BoxOff, levels, Board::write))
-    }
-    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
-        level.title.as_deref()
-    }
-    fn describe(&self, level: &Self::Level) -> String {
-        level.puzzle.describe()
-    }
-    fn configure(&self, _: &mut Self::Level, _: &Params) -> Result<(), Error> {
-        configure_none()
-    }
-    fn params(&self, _: &Self::Level) -> Vec<(&'static str, Value)> {
-        Vec::new()
-    }
+    sheet_game!(BOXOFF, Kind::BoxOff, Board);
     fn start(&self, level: &Self::Level) -> Board {
         level.puzzle.clone()
     }
@@ -211,31 +208,7 @@ impl Game for Pretzel {
     type Position = Deal;
     type Step = pretzel::Move;
 
-    fn info(&self) -> &'static Info {
-        &PRETZEL
-    }
-    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
-        let doc = Document::parse(text, file, Kind::Pretzel)?;
-        Ok(vec![Sheet {
-            title: doc.title.clone(),
-            puzzle: Deal::from_rows(&doc)?,
-        }])
-    }
-    fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
-        Ok(sheet_text(Kind::Pretzel, levels, Deal::write))
-    }
-    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
-        level.title.as_deref()
-    }
-    fn describe(&self, level: &Self::Level) -> String {
-        level.puzzle.describe()
-    }
-    fn configure(&self, _: &mut Self::Level, _: &Params) -> Result<(), Error> {
-        configure_none()
-    }
-    fn params(&self, _: &Self::Level) -> Vec<(&'static str, Value)> {
-        Vec::new()
-    }
+    sheet_game!(PRETZEL, Kind::Pretzel, Deal);
     fn start(&self, level: &Self::Level) -> Deal {
         level.puzzle.clone()
     }
@@ -318,31 +291,7 @@ impl Game for Fujisan {
     type Position = Priests;
     type Step = fujisan::Move;
 
-    fn info(&self) -> &'static Info {
-        &FUJISAN
-    }
-    fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
-        let doc = Document::parse(text, file, Kind::Fujisan)?;
-        Ok(vec![Sheet {
-            title: doc.title.clone(),
-            puzzle: Mountain::from_rows(&doc)?,
-        }])
-    }
-    fn write(&self, levels: &[Self::Level], _: Option<&str>) -> Result<String, Error> {
-        Ok(sheet_text(Kind::Fujisan, levels, Mountain::write))
-    }
-    fn title<'a>(&self, level: &'a Self::Level) -> Option<&'a str> {
-        level.title.as_deref()
-    }
-    fn describe(&self, level: &Self::Level) -> String {
-        level.puzzle.describe()
-    }
-    fn configure(&self, _: &mut Self::Level, _: &Params) -> Result<(), Error> {
-        configure_none()
-    }
-    fn params(&self, _: &Self::Level) -> Vec<(&'static str, Value)> {
-        Vec::new()
-    }
+    sheet_game!(FUJISAN, Kind::Fujisan, Mountain);
     fn start(&self, level: &Self::Level) -> Priests {
         fujisan::start_priests(&level.puzzle)
     }

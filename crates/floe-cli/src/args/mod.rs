@@ -1,0 +1,257 @@
+//! The command line: every command, flag and help text, and the flag groups commands share.
+//!
+//! One vocabulary: a level is `FILE [-l N|NAME] [--game G]` with the game's parameters as
+//! flags (`--rules`, `--k`, `--dynamic`, or `--param NAME=VALUE`), refused by one rule when the
+//! game has no such parameter; limits are `--max-states N` and `--timeout 30s`; files written
+//! are `-o/--out`; seeds default to 1; machine output is `--json`.
+
+//!
+//! - this file: the command list and the flag groups every command shares (the game, a level,
+//!   a board, limits);
+//! - [`level`]: the commands on a level of any game;
+//! - [`ice`]: the commands of ice blocks only (reach, profile, patterns, tables, pictures,
+//!   generation);
+//! - [`study`]: the studies of one game each (PushPush census and learning, the solitaire
+//!   experiments, the Zelda demo).
+
+mod ice;
+mod level;
+mod study;
+
+pub use ice::*;
+pub use level::*;
+pub use study::*;
+
+use clap::{Args, Parser, Subcommand};
+use floe::game::Params;
+use floe::search::{parse_duration, Limits};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Solve, generate and analyse sliding-block puzzles.
+#[derive(Parser, Debug)]
+#[command(name = "floe", version, about, long_about = None, max_term_width = 100)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve a level of any game: fewest moves (bfs, astar, idastar, the game's default),
+    /// least difficulty (ice blocks), or Kluiver's randomised solvers (random, mc).
+    Solve(SolveArgs),
+    /// Check a move list against a level and say which move is illegal and why.
+    Verify(VerifyArgs),
+    /// Count the positions reachable from a level's start (any game, or an empty ice board).
+    Space(BoardJobArgs),
+    /// Reversibility and dead ends: components of the state graph, positions with no move,
+    /// positions that can no longer be solved, moves that cannot be undone (any game).
+    Analyze(BoardJobArgs),
+    /// Run a randomised solver many times and compare its solutions with the optimum (any
+    /// game).
+    BenchSolvers(BenchSolversArgs),
+    /// List the levels of a file.
+    Levels(LevelsArgs),
+    /// List the games floe knows: parameters, algorithms, file formats, what each can do.
+    Games(GamesArgs),
+    /// Draw a level of any game as an SVG picture.
+    Render(RenderArgs),
+    /// Play a level of any game in the terminal, with undo, redo, a hint from the solver and
+    /// whether the position can still be solved. With --keys, play a key script without a
+    /// terminal and print the end state.
+    Play(PlayArgs),
+    /// Convert level files between formats (ice blocks: the floe format and Kluiver's).
+    Convert(ConvertArgs),
+    /// Ice blocks: fewest pushes after which some block rests on each cell.
+    Reach(BoardJobArgs),
+    /// Ice blocks: the least difficulty of every reachable position per block-change factor
+    /// (Kluiver's Figures 19–27).
+    Profile(ProfileArgs),
+    /// Ice blocks: annotate a solution with its movement patterns (trains and zigzags).
+    Patterns(PatternsArgs),
+    /// Ice blocks: the theses' tables, computed exactly.
+    #[command(subcommand)]
+    Table(TableCommand),
+    /// Classify every board of one size (PushPush).
+    #[command(subcommand)]
+    Census(CensusCommand),
+    /// Monte Carlo experiments on challenge setups of the physical solitaire puzzles.
+    Experiment(ExperimentArgs),
+    /// Ice blocks: can a black-and-white picture be drawn with ice blocks (van den Akker,
+    /// section 5)? The drawing order, the complete push sequence, or why not.
+    Image(ImageArgs),
+    /// Ice blocks: generate levels with Kluiver's retrograde generator, each verified by
+    /// exact search.
+    Generate(GenerateArgs),
+    /// PushPush: learned predictors (datasets, training, evaluation).
+    #[command(subcommand)]
+    Learn(LearnCommand),
+    /// PushPush: predict a board's solvability, fewest pushes and difficulty with a model.
+    Predict(PredictArgs),
+    /// Solve every bundled Zelda room and print the figures (no files needed).
+    Demo(DemoArgs),
+}
+
+/// The game and its parameters.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GameArgs {
+    /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, icepath: see `floe games`), or a game with its
+    /// parameters such as pushpush(k=2). Default: the file's `Game:` line, else ice blocks.
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<String>,
+    /// Read the file in this format instead of detecting it (ice blocks: floe or kluiver).
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// Ice blocks: the walking rule, free or walk (default: the level's `Rules:` line, else
+    /// free).
+    #[arg(long, value_name = "free|walk")]
+    pub rules: Option<String>,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0: any row, PushPush-*).
+    #[arg(long, value_name = "K")]
+    pub k: Option<String>,
+    /// Ice Tower: accept arrows and dispensers, with floe's semantics (docs/icetower.md).
+    #[arg(long)]
+    pub dynamic: bool,
+    /// Any parameter of the game, NAME=VALUE (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+}
+
+impl GameArgs {
+    /// The parameters given, named after their flags for messages.
+    pub fn params(&self) -> Result<Params, floe::Error> {
+        let mut p = Params::new();
+        if let Some(r) = &self.rules {
+            p.set("rules", r.clone(), "--rules");
+        }
+        if let Some(k) = &self.k {
+            p.set("k", k.clone(), "--k");
+        }
+        if self.dynamic {
+            p.set("dynamic", "true", "--dynamic");
+        }
+        for kv in &self.params {
+            let (name, value) = kv.split_once('=').unwrap_or((kv.as_str(), "true"));
+            p.set(
+                name.trim(),
+                value.trim(),
+                format!("--param {}", name.trim()),
+            );
+        }
+        Ok(p)
+    }
+}
+
+/// A level from a file.
+#[derive(Args, Debug, Clone)]
+pub struct LevelArgs {
+    /// Level file (`-` reads standard input).
+    pub file: PathBuf,
+    /// Which level: a 1-based number or a title. Default: the file's only level.
+    #[arg(long, short = 'l', value_name = "N|NAME")]
+    pub level: Option<String>,
+    /// The game and its parameters.
+    #[command(flatten)]
+    pub game: GameArgs,
+}
+
+/// A level from a file, or an empty ice board.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Level file; or give --rows, --cols and --blocks for an empty ice board.
+    #[arg(required_unless_present_all = ["rows", "cols", "blocks"])]
+    pub file: Option<PathBuf>,
+    /// Rows of an empty board.
+    #[arg(long, conflicts_with = "file", requires_all = ["cols", "blocks"])]
+    pub rows: Option<usize>,
+    /// Columns of an empty board.
+    #[arg(long, conflicts_with = "file", requires_all = ["rows", "blocks"])]
+    pub cols: Option<usize>,
+    /// Blocks of an empty board, starting in the top row from the left, then clockwise
+    /// along the edge.
+    #[arg(long, conflicts_with = "file", requires_all = ["rows", "cols"])]
+    pub blocks: Option<usize>,
+    /// Which level of the file: a 1-based number or a title.
+    #[arg(long, short = 'l', value_name = "N|NAME", requires = "file")]
+    pub level: Option<String>,
+    /// The game and its parameters.
+    #[command(flatten)]
+    pub game: GameArgs,
+}
+
+/// Resource limits.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Stop after storing this many states (then exit code 1: no answer).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop after this long: seconds, or a number with ms, s, m or h (then exit code 1).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+}
+
+impl LimitArgs {
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states,
+            timeout: self.timeout,
+            progress: None,
+        }
+    }
+}
+
+/// A level or an empty ice board, limits and `--json`: `floe space`, `analyze` and `reach`.
+#[derive(Args, Debug)]
+pub struct BoardJobArgs {
+    /// The level.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Limits of the enumeration (of the building of the state graph, for `analyze`).
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn rank_lists() {
+        assert_eq!(parse_ranks("2-9").unwrap().0, (2..=9).collect::<Vec<_>>());
+        assert_eq!(parse_ranks("4,6,8").unwrap().0, vec![4, 6, 8]);
+        assert_eq!(parse_ranks("3..5").unwrap().0, vec![3, 4, 5]);
+        assert!(parse_ranks("9-2").is_err());
+        assert!(parse_ranks("x").is_err());
+        assert!(parse_setups("shuffled,ltiles").is_ok());
+        assert!(parse_setups("shuffled,nope").is_err());
+    }
+
+    #[test]
+    fn game_flags_become_parameters() {
+        let g = GameArgs {
+            rules: Some("walk".into()),
+            k: Some("2".into()),
+            dynamic: true,
+            params: vec!["x=1".into()],
+            ..GameArgs::default()
+        };
+        let p = g.params().unwrap();
+        assert_eq!(p.get("rules"), Some("walk"));
+        assert_eq!(p.get("k"), Some("2"));
+        assert_eq!(p.get("dynamic"), Some("true"));
+        assert_eq!(p.get("x"), Some("1"));
+    }
+}

@@ -1,0 +1,342 @@
+//! The studies of one game each: the PushPush census and learned predictors, the solitaire
+//! experiments, the Zelda demo.
+
+use super::LimitArgs;
+use clap::{Args, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// `floe census`.
+#[derive(Subcommand, Debug)]
+pub enum CensusCommand {
+    /// Every PushPush board of one size: fewest pushes, unsolvable boards, hardest boards,
+    /// equivalence classes.
+    Pushpush(CensusArgs),
+}
+
+/// `floe census pushpush`.
+#[derive(Args, Debug)]
+pub struct CensusArgs {
+    /// Board rows.
+    #[arg(long, value_name = "R")]
+    pub rows: usize,
+    /// Board columns.
+    #[arg(long, value_name = "C")]
+    pub cols: usize,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub k: usize,
+    /// Also compute every solvable board's difficulty (thesis equation 3) and its histograms.
+    #[arg(long)]
+    pub difficulty: bool,
+    /// Write the histograms as SVG pictures: FILE and FILE-… siblings (the thesis's
+    /// Figures 11 and 13–15).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// How many classes of the hardest boards to list, each with a solution.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub hardest: usize,
+    /// Memory the census tables may use, in GiB; with --difficulty, less memory means more
+    /// passes over the positions (one per batch of targets).
+    #[arg(long, value_name = "GIB", default_value_t = 16.0)]
+    pub max_memory: f64,
+    /// Limits of the census.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `floe experiment GAME …`.
+#[derive(Args, Debug)]
+pub struct ExperimentArgs {
+    /// The game: boxoff, pretzel or fujisan.
+    pub game: String,
+    /// BoxOff: rows h.
+    #[arg(long, value_name = "H", default_value_t = 4)]
+    pub rows: usize,
+    /// BoxOff: columns w.
+    #[arg(long, value_name = "W", default_value_t = 6)]
+    pub cols: usize,
+    /// BoxOff: colours c.
+    #[arg(long, visible_alias = "colours", value_name = "C", default_value_t = 4)]
+    pub colors: usize,
+    /// Pretzel: suits k.
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub suits: usize,
+    /// Pretzel: ranks n: one number, a list (4,6,8) or a range (2-9) for a sweep.
+    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_ranks)]
+    pub ranks: Ranks,
+    /// The setup: shuffled, ltiles (BoxOff), sequential, banded (Pretzel), piecepack,
+    /// piecepack-paired, engraved, dominoes (Fujisan).
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "shuffled",
+        conflicts_with = "compare"
+    )]
+    pub setup: floe::generate::Setup,
+    /// Run several setups and test them against each other (t-tests on the trials,
+    /// Kruskal–Wallis on solution lengths); `all` for every setup of the game.
+    #[arg(long, value_name = "A,B,…", value_parser = parse_setups)]
+    pub compare: Option<SetupList>,
+    /// Challenges per setup and size.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub challenges: u64,
+    /// Trials: groups of consecutive challenges for the spread and the t-tests.
+    #[arg(long, value_name = "T", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub trials: u32,
+    /// Seed: the same seed gives the same challenges and the same numbers.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Most moves of a random playout (Pretzel and Fujisan positions can repeat).
+    #[arg(long, value_name = "M", default_value_t = floe::analysis::solitaire::DEFAULT_PLAYOUT_CAP)]
+    pub playout_cap: u32,
+    /// Enumerate every deal instead of sampling (Pretzel with few cards): the exact
+    /// solvable fraction.
+    #[arg(long, conflicts_with_all = ["challenges", "trials", "svg"])]
+    pub exact: bool,
+    /// Only generate: print the first N challenges of the run (the ones it would solve) in
+    /// the text format, or write them as files into the directory -o DIR.
+    #[arg(long, value_name = "N", conflicts_with_all = ["compare", "exact", "svg"])]
+    pub generate: Option<u64>,
+    /// With --generate: a directory for one file per challenge.
+    #[arg(long, short = 'o', value_name = "DIR", requires = "generate")]
+    pub out: Option<PathBuf>,
+    /// Write the paper's figures (box plots, histograms, sweeps) as SVG files into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+    /// Worker threads (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Limits of each challenge's search (a challenge stopped by one counts as not solvable
+    /// and is reported under limit hits).
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Ranks of a Pretzel run.
+#[derive(Clone, Debug)]
+pub struct Ranks(pub Vec<usize>);
+
+/// Parses `4`, `4,6,8` or `2-9`.
+pub fn parse_ranks(s: &str) -> Result<Ranks, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad = || format!("'{part}' is not a number of ranks or a range like 2-9");
+        if let Some((a, b)) = part.split_once(['-', '.']) {
+            let a: usize = a.trim().parse().map_err(|_| bad())?;
+            let b: usize = b
+                .trim_start_matches('.')
+                .trim()
+                .parse()
+                .map_err(|_| bad())?;
+            if a > b {
+                return Err(bad());
+            }
+            out.extend(a..=b);
+        } else {
+            out.push(part.parse().map_err(|_| bad())?);
+        }
+    }
+    if out.is_empty() {
+        return Err("no ranks given".into());
+    }
+    out.dedup();
+    Ok(Ranks(out))
+}
+
+/// Setups of `--compare`: `None` for all.
+#[derive(Clone, Debug)]
+pub struct SetupList(pub Option<Vec<floe::generate::Setup>>);
+
+/// Parses `all` or a comma-separated list of setups.
+pub fn parse_setups(s: &str) -> Result<SetupList, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(SetupList(None));
+    }
+    let v: Vec<floe::generate::Setup> = s
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::parse)
+        .collect::<Result<_, _>>()?;
+    if v.is_empty() {
+        return Err("no setups given".into());
+    }
+    Ok(SetupList(Some(v)))
+}
+
+/// `floe learn`.
+#[derive(Subcommand, Debug)]
+pub enum LearnCommand {
+    /// Sample boards, label them exactly, split them 80/10/10 by equivalence class and write
+    /// the dataset file.
+    Data(DataArgs),
+    /// Train a model (the thesis's FNN or CNN, or the symmetry-aware FCN) and save it.
+    Train(TrainArgs),
+    /// Score a model on a split: accuracy, confusion matrices, calibration.
+    Eval(EvalArgs),
+}
+
+/// Where the boards come from: a dataset file, or a fresh sample.
+#[derive(Args, Debug)]
+pub struct Source {
+    /// A dataset file written by `floe learn data`.
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+    /// Board rows of a fresh sample (without --data).
+    #[arg(long, value_name = "R", default_value_t = 4)]
+    pub rows: usize,
+    /// Board columns of a fresh sample.
+    #[arg(long, value_name = "C", default_value_t = 4)]
+    pub cols: usize,
+    /// Boards in a fresh sample (distinct, drawn uniformly).
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub count: u64,
+    /// Seed of a fresh sample.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Seed of the split of a fresh sample (classes are hashed with it).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub split_seed: u64,
+}
+
+/// `floe learn data`.
+#[derive(Args, Debug)]
+pub struct DataArgs {
+    /// The boards.
+    #[command(flatten)]
+    pub source: Source,
+    /// The dataset file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The architectures on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ArchArg {
+    /// The thesis's feed-forward network on 18 numbers.
+    Fnn,
+    /// The thesis's convolutional network.
+    Cnn,
+    /// Fully convolutional, symmetry-aware, any board size.
+    Fcn,
+}
+
+/// The tasks on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TaskArg {
+    /// Solvable or not.
+    Solvable,
+    /// Fewest pushes (−1 = unsolvable).
+    Pushes,
+    /// The rounded difficulty 0–5 (solvable boards).
+    Difficulty,
+    /// Fewest pushes and difficulty, two heads on one network.
+    All,
+}
+
+/// `floe learn train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The boards.
+    #[command(flatten)]
+    pub source: Source,
+    /// The architecture.
+    #[arg(long, value_enum, default_value = "fcn")]
+    pub arch: ArchArg,
+    /// What to predict.
+    #[arg(long, value_enum, default_value = "all")]
+    pub task: TaskArg,
+    /// Passes over the training split.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub epochs: usize,
+    /// Examples per step.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    pub batch: usize,
+    /// Peak learning rate (AdamW, cosine decay).
+    #[arg(long, value_name = "LR", default_value_t = 2e-3)]
+    pub lr: f64,
+    /// Hidden units (FNN) or channels (CNN, FCN) instead of the architecture's default.
+    #[arg(long, value_name = "N")]
+    pub width: Option<usize>,
+    /// Dense layers (FNN) or convolutions (CNN, FCN) instead of the default.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<usize>,
+    /// Random symmetric images while training (default: on for fcn, off for the thesis's
+    /// models).
+    #[arg(long, value_name = "BOOL")]
+    pub augment: Option<bool>,
+    /// Seed of the weights and the shuffling.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub train_seed: u64,
+    /// The model file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which part of the data to score.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SplitArg {
+    /// The training split.
+    Train,
+    /// The validation split.
+    Val,
+    /// The test split.
+    Test,
+    /// Every board (for sizes the model never saw).
+    All,
+}
+
+/// `floe learn eval`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The model file.
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The boards.
+    #[command(flatten)]
+    pub source: Source,
+    /// The part of the data to score.
+    #[arg(long, value_enum, default_value = "test")]
+    pub split: SplitArg,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `floe predict`.
+#[derive(Args, Debug)]
+pub struct PredictArgs {
+    /// A PushPush level file.
+    pub file: PathBuf,
+    /// The model file (`floe learn train`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Which board of the file (number from 1 or title).
+    #[arg(long, short = 'l', value_name = "N|NAME")]
+    pub level: Option<String>,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `floe demo`.
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
