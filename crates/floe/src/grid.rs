@@ -143,6 +143,34 @@ impl fmt::Display for Push {
     }
 }
 
+/// A push of a list that breaks a sliding game's rules: which one (0-based), the push, and why
+/// (`R`: the game's reasons, such as `ice::Illegal`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalPush<R> {
+    /// 0-based index of the push in the list.
+    pub index: usize,
+    /// The push.
+    pub push: Push,
+    /// Why.
+    pub reason: R,
+}
+
+impl<R: fmt::Display> fmt::Display for IllegalPush<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "push {} (row {}, col {}, {}) is illegal: {}",
+            self.index + 1,
+            self.push.row,
+            self.push.col,
+            self.push.dir,
+            self.reason
+        )
+    }
+}
+
+impl<R: fmt::Display + fmt::Debug> std::error::Error for IllegalPush<R> {}
+
 /// Reads a list of pushes from text: a JSON array of `{"row", "col", "dir"}` objects, a JSON
 /// object with such an array under `"moves"` (the output of `floe solve --json`), or plain
 /// text with a `row col dir` triple per push (separators: white space, commas, parentheses;

@@ -95,6 +95,17 @@ pub fn select_titled<'a, T>(
     }
 }
 
+/// A `Key: value` header line of a level file: the key (letters, digits, `-`, `_`, starting
+/// with a letter) and the trimmed value; `None` for any other line.
+pub(crate) fn header(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let ok = key.chars().next()?.is_ascii_alphabetic()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| (key, value.trim()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,6 +89,7 @@ pub(crate) fn factor_of<G: Game>(g: G, o: Option<u64>) -> Result<u64, Error> {
 }
 
 /// A move list replayed on a game's plain rules.
+#[derive(Clone, Debug)]
 pub struct Replayed<G: Game> {
     /// The start and the position after each move.
     pub positions: Vec<G::Position>,

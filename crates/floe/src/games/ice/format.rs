@@ -156,7 +156,7 @@ pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                 .push(c.strip_prefix(' ').unwrap_or(c).to_string());
             continue;
         }
-        if let Some((key, value)) = header(first) {
+        if let Some((key, value)) = crate::input::header(first) {
             if !cur.rows.is_empty() {
                 levels.push(finish_floe(std::mem::take(&mut cur), file)?);
             }
@@ -218,16 +218,6 @@ pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
         return Err(err(file, 1, 1, "no level found"));
     }
     Ok(levels)
-}
-
-/// `Key: value` with an alphabetic key (letters, digits, `-`, `_`, starting with a letter).
-fn header(line: &str) -> Option<(&str, &str)> {
-    let (key, value) = line.split_once(':')?;
-    let ok = key.chars().next()?.is_ascii_alphabetic()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    ok.then(|| (key, value.trim()))
 }
 
 fn finish_floe(p: Pending, file: &str) -> Result<Level, ParseError> {

@@ -65,17 +65,6 @@ pub enum Illegal {
     Stuck(Option<Pos>, &'static str),
 }
 
-/// A push that breaks the rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// 0-based index of the push in the list.
-    pub index: usize,
-    /// The push.
-    pub push: Push,
-    /// Why.
-    pub reason: Illegal,
-}
-
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -98,22 +87,6 @@ impl fmt::Display for Illegal {
         }
     }
 }
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "push {} (row {}, col {}, {}) is illegal: {}",
-            self.index + 1,
-            self.push.row,
-            self.push.col,
-            self.push.dir,
-            self.reason
-        )
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 /// A position on the plain grid: the board without the player, where the player stands
 /// (`None`: outside the board), and where the last pushed block came to rest (to tell block
@@ -210,6 +183,9 @@ pub fn step(pos: &mut Position, rule: WalkRule, push: Push) -> Result<Step, Ille
         block_change,
     })
 }
+
+/// A push of a list that breaks the rules, with its place in the list and why.
+pub type IllegalMove = crate::grid::IllegalPush<Illegal>;
 
 /// Replays `moves` from the start of `level` under `rule`.
 pub fn replay(level: &Level, rule: WalkRule, moves: &[Push]) -> Result<Replay, IllegalMove> {

@@ -77,33 +77,6 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// A push that breaks the rules, with its place in the list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// 0-based index of the push.
-    pub index: usize,
-    /// The push.
-    pub push: Push,
-    /// Why it is illegal.
-    pub reason: Illegal,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "push {} (row {}, col {}, {}) is illegal: {}",
-            self.index + 1,
-            self.push.row,
-            self.push.col,
-            self.push.dir,
-            self.reason
-        )
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
 impl Board {
     /// The start of `tower`.
     pub fn new(tower: &Tower) -> Board {
@@ -345,6 +318,9 @@ pub struct Replay {
     /// Whether every fire is out at the end.
     pub solved: bool,
 }
+
+/// A push of a list that breaks the rules, with its place in the list and why.
+pub type IllegalMove = crate::grid::IllegalPush<Illegal>;
 
 /// Replays `moves` from the start of `tower` and names the first illegal push.
 pub fn replay(tower: &Tower, moves: &[Push]) -> Result<Replay, IllegalMove> {

@@ -273,7 +273,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
                 .push(c.strip_prefix(' ').unwrap_or(c).to_string());
             continue;
         }
-        if let Some((key, value)) = header(first) {
+        if let Some((key, value)) = crate::input::header(first) {
             if !pending.rows.is_empty() {
                 boards.push(std::mem::take(&mut pending).finish(file)?);
             }
@@ -358,15 +358,6 @@ pub fn load(path: &Path) -> Result<Vec<Board>, Error> {
 /// Picks one board: a 1-based number or a title.
 pub fn select<'a>(boards: &'a [Board], sel: &str) -> Result<(usize, &'a Board), Error> {
     crate::input::select_titled(boards, sel, |b| b.title.clone())
-}
-
-fn header(line: &str) -> Option<(&str, &str)> {
-    let (key, value) = line.split_once(':')?;
-    let ok = key.chars().next()?.is_ascii_alphabetic()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    ok.then(|| (key, value.trim()))
 }
 
 #[derive(Default)]

@@ -49,23 +49,6 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// A push that breaks the rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// 0-based index of the push in the list.
-    pub index: usize,
-    /// The push.
-    pub push: Push,
-    /// Why.
-    pub reason: Illegal,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "push {} {}: {}", self.index + 1, self.push, self.reason)
-    }
-}
-
 /// One legal push as replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -160,6 +143,9 @@ pub fn apply(board: &mut Board, push: Push, variant: Variant) -> Result<(), Ille
     }
     Ok(())
 }
+
+/// A push of a list that breaks the rules, with its place in the list and why.
+pub type IllegalMove = crate::grid::IllegalPush<Illegal>;
 
 /// Replays `pushes` from the board's start.
 pub fn replay(board: &Board, pushes: &[Push], variant: Variant) -> Result<Replay, IllegalMove> {

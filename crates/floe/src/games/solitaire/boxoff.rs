@@ -32,7 +32,7 @@
 //! solution and is exact (the game's default search); it visits the same positions as
 //! breadth-first search when there is no solution, and far fewer when there is.
 
-use super::{Document, IllegalMove, Kind};
+use super::{Document, Kind};
 use crate::error::Error;
 use crate::game::Engine;
 use crate::search::Puzzle;
@@ -344,15 +344,6 @@ impl Puzzle for BoxOff {
     }
 }
 
-/// A replayed move list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
-    /// The board after the last move.
-    pub end: Board,
-    /// Whether it is empty.
-    pub solved: bool,
-}
-
 /// Plays one move on the plain grid (independently of the engine), or says why it is illegal.
 pub fn apply(b: &mut Board, m: &Move) -> Result<(), String> {
     let [[r1, c1], [r2, c2]] = m.remove;
@@ -387,17 +378,6 @@ pub fn apply(b: &mut Board, m: &Move) -> Result<(), String> {
     Ok(())
 }
 
-/// Replays `moves` on a plain grid (independently of the engine) and names the first illegal
-/// move.
-pub fn replay(b: &Board, moves: &[Move]) -> Result<Replay, IllegalMove> {
-    let mut end = b.clone();
-    for (index, m) in moves.iter().enumerate() {
-        apply(&mut end, m).map_err(|reason| IllegalMove { index, reason })?;
-    }
-    let solved = end.cells.iter().all(|&c| c == 0);
-    Ok(Replay { end, solved })
-}
-
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with
 /// one `r1 c1 r2 c2` per line.
 pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
@@ -417,6 +397,15 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
 mod tests {
     use super::*;
     use crate::search::{bfs, dfs_first as solve_dfs, Limits, Outcome};
+
+    /// The game face's replay of `moves` from `start`: every position, or the 0-based index of
+    /// the first illegal move and why.
+    fn replay(
+        start: &Board,
+        moves: &[Move],
+    ) -> Result<crate::game::Replayed<super::super::BoxOff>, (usize, String)> {
+        crate::game::replay(super::super::BoxOff, &super::super::Sheet::new(start.clone()), moves)
+    }
 
     fn board(s: &str) -> Board {
         Board::parse(s, "t").unwrap()
@@ -500,17 +489,17 @@ mod tests {
         let b = board("1221\n");
         let m = |a: [usize; 2], c: [usize; 2]| Move { remove: [a, c] };
         let e = replay(&b, &[m([0, 0], [0, 3])]).unwrap_err();
-        assert_eq!(e.index, 0);
-        assert!(e.reason.contains("(0,1) inside their rectangle"), "{e}");
+        assert_eq!(e.0, 0);
+        assert!(e.1.contains("(0,1) inside their rectangle"), "{e:?}");
         let e = replay(&b, &[m([0, 1], [0, 2]), m([0, 1], [0, 0])]).unwrap_err();
-        assert_eq!((e.index, e.reason.as_str()), (1, "(0,1) holds no token"));
+        assert_eq!((e.0, e.1.as_str()), (1, "(0,1) holds no token"));
         let e = replay(&b, &[m([0, 0], [0, 1])]).unwrap_err();
-        assert!(e.reason.contains("colour 1"), "{e}");
+        assert!(e.1.contains("colour 1"), "{e:?}");
         let e = replay(&b, &[m([0, 0], [5, 1])]).unwrap_err();
-        assert!(e.reason.contains("off the"), "{e}");
+        assert!(e.1.contains("off the"), "{e:?}");
         let r = replay(&b, &[m([0, 1], [0, 2])]).unwrap();
         assert!(!r.solved);
-        assert_eq!(r.end.write(), "1 . . 1\n");
+        assert_eq!(r.positions.last().unwrap().write(), "1 . . 1\n");
     }
 
     #[test]

@@ -36,7 +36,7 @@
 //! r` for the four starting places. The A* bound is the number of empty summit spaces (a move
 //! fills at most one).
 
-use super::{Document, IllegalMove, Kind};
+use super::{Document, Kind};
 use crate::error::Error;
 use crate::game::Engine;
 use crate::search::Puzzle;
@@ -370,16 +370,6 @@ impl Puzzle for Fujisan {
     }
 }
 
-/// A replayed move list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
-    /// Where the priests stand at the end (`[row, column]`, starting places as columns −1
-    /// and `width`), sorted.
-    pub priests: Vec<[i64; 2]>,
-    /// Whether all four summit spaces hold priests.
-    pub solved: bool,
-}
-
 /// Where the four priests stand: `[row, column]`, the starting places as columns −1 and
 /// `width`.
 pub type Priests = [[i64; 2]; 4];
@@ -448,19 +438,6 @@ pub fn apply(m: &Mountain, priests: &mut Priests, mv: &Move) -> Result<(), Strin
     Ok(())
 }
 
-/// Replays `moves` with the rules written out on plain coordinates (independently of the
-/// engine) and names the first illegal move.
-pub fn replay(m: &Mountain, moves: &[Move]) -> Result<Replay, IllegalMove> {
-    let mut priests = start_priests(m);
-    for (index, mv) in moves.iter().enumerate() {
-        apply(m, &mut priests, mv).map_err(|reason| IllegalMove { index, reason })?;
-    }
-    let solved = summit_reached(m, &priests);
-    let mut priests = priests.to_vec();
-    priests.sort_unstable();
-    Ok(Replay { priests, solved })
-}
-
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with
 /// one `r1 c1 r2 c2` per line.
 pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
@@ -480,6 +457,15 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
 mod tests {
     use super::*;
     use crate::search::{astar, bfs, Limits, Outcome, UnitCost};
+
+    /// The game face's replay of `moves` from `start`: every position, or the 0-based index of
+    /// the first illegal move and why.
+    fn replay(
+        start: &Mountain,
+        moves: &[Move],
+    ) -> Result<crate::game::Replayed<super::super::Fujisan>, (usize, String)> {
+        crate::game::replay(super::super::Fujisan, &super::super::Sheet::new(start.clone()), moves)
+    }
 
     fn mountain(s: &str) -> Mountain {
         Mountain::parse(s, "t").unwrap()
@@ -548,7 +534,7 @@ mod tests {
             s = *t;
         }
         let e = replay(&m, &[mv([1, -1], [1, 0]), mv([0, -1], [0, 1])]).unwrap_err();
-        assert!(e.reason.contains("travels 2 unoccupied spaces"), "{e}");
+        assert!(e.1.contains("travels 2 unoccupied spaces"), "{e:?}");
     }
 
     #[test]
@@ -556,14 +542,14 @@ mod tests {
         let m = mountain("1 1 1 1 1 1 1 1 1 1 1 1\n1 1 1 1 1 1 1 1 1 1 1 1\n");
         let mv = |a: [i64; 2], b: [i64; 2]| Move { from: a, to: b };
         let e = replay(&m, &[mv([0, -1], [1, -1])]).unwrap_err();
-        assert!(e.reason.contains("ground"), "{e}");
+        assert!(e.1.contains("ground"), "{e:?}");
         let walk: Vec<Move> = (0..6).map(|c| mv([0, c - 1], [0, c])).collect();
         let r = replay(&m, &walk).unwrap();
         assert!(!r.solved);
         let mut more = walk.clone();
         more.push(mv([0, 5], [0, 6]));
         let e = replay(&m, &more).unwrap_err();
-        assert!(e.reason.contains("summit"), "{e}");
+        assert!(e.1.contains("summit"), "{e:?}");
         more.pop();
         more.push(mv([0, 5], [1, 5]));
         assert!(replay(&m, &more).is_ok());

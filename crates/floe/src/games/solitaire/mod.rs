@@ -177,23 +177,6 @@ impl Challenge {
     }
 }
 
-/// Why a move of a move list is illegal: which move (0-based) and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// 0-based index of the move in the list.
-    pub index: usize,
-    /// What is wrong, in words.
-    pub reason: String,
-}
-
-impl std::fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "move {}: {}", self.index + 1, self.reason)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
 /// The integers of a line separated by spaces or commas.
 pub(crate) fn numbers(line: &str) -> Result<Vec<i64>, String> {
     line.split(|c: char| c.is_whitespace() || c == ',')

@@ -33,7 +33,7 @@
 //! cyclic blockade (see [`Blockades`]) are dropped from the successors: they can never be
 //! solved, so the search stays exact and shortest solutions keep their length.
 
-use super::{Document, IllegalMove, Kind};
+use super::{Document, Kind};
 use crate::error::Error;
 use crate::search::Puzzle;
 use serde::{Deserialize, Serialize};
@@ -616,15 +616,6 @@ impl Puzzle for Pretzel {
     }
 }
 
-/// A replayed move list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
-    /// The position after the last move.
-    pub end: Deal,
-    /// Whether it is solved.
-    pub solved: bool,
-}
-
 /// Plays one move on a plain grid of cards (independently of the engine), or says why it is
 /// illegal; the move as played, with where the card was and went.
 pub fn apply(d: &mut Deal, m: &Move) -> Result<Move, String> {
@@ -714,17 +705,6 @@ pub fn is_solved(d: &Deal) -> bool {
     (0..k).all(|r| (0..n - 1).all(|c| d.cells[r * n + c] as usize == r * n + c + 2))
 }
 
-/// Replays `moves` on a plain grid of cards (independently of the engine) and names the first
-/// illegal move.
-pub fn replay(d: &Deal, moves: &[Move]) -> Result<Replay, IllegalMove> {
-    let mut end = d.clone();
-    for (index, m) in moves.iter().enumerate() {
-        apply(&mut end, m).map_err(|reason| IllegalMove { index, reason })?;
-    }
-    let solved = is_solved(&end);
-    Ok(Replay { end, solved })
-}
-
 /// Parses a move list: JSON (a list of moves, or a `floe solve --json` document) or text with
 /// one card per line, optionally followed by its destination `r c`.
 pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
@@ -760,6 +740,15 @@ mod tests {
     use crate::games::solitaire::shuffle;
     use crate::search::{bfs, Limits, Outcome};
     use rand::SeedableRng;
+
+    /// The game face's replay of `moves` from `start`: every position, or the 0-based index of
+    /// the first illegal move and why.
+    fn replay(
+        start: &Deal,
+        moves: &[Move],
+    ) -> Result<crate::game::Replayed<super::super::Pretzel>, (usize, String)> {
+        crate::game::replay(super::super::Pretzel, &super::super::Sheet::new(start.clone()), moves)
+    }
 
     fn deal(s: &str) -> Deal {
         Deal::parse(s, "t").unwrap()
@@ -876,16 +865,16 @@ mod tests {
         let d = deal("2S -- 3S\n-- 3H 2H\n");
         let mv = |s: &str| parse_moves(s, "m").unwrap();
         let e = replay(&d, &mv("3H\n")).unwrap_err();
-        assert!(e.reason.contains("nowhere to go"), "{e}");
+        assert!(e.1.contains("nowhere to go"), "{e:?}");
         let e = replay(&d, &mv("3S 1 0\n")).unwrap_err();
-        assert!(e.reason.contains("right of the ace of H"), "{e}");
+        assert!(e.1.contains("right of the ace of H"), "{e:?}");
         let e = replay(&d, &mv("5S\n")).unwrap_err();
-        assert!(e.reason.contains("not a card"), "{e}");
+        assert!(e.1.contains("not a card"), "{e:?}");
         let r = replay(&d, &mv("3S\n2H\n")).unwrap();
-        assert!(r.solved, "{}", r.end.write());
+        assert!(r.solved, "{}", r.positions.last().unwrap().write());
         let e = replay(&d, &mv("3S\n2H\n3H\n")).unwrap_err();
-        assert_eq!(e.index, 2);
-        assert!(e.reason.contains("is not a hole"), "{e}");
+        assert_eq!(e.0, 2);
+        assert!(e.1.contains("is not a hole"), "{e:?}");
     }
 
     #[test]
