@@ -12,6 +12,29 @@ use std::collections::BinaryHeap;
 /// Search nodes are pairs of state and the model's memory; with [`CostModel::memory_slack`]
 /// a node is skipped when the same state was already expanded at a cost lower by at least the
 /// slack, which keeps Kluiver's block-change difficulty nearly as cheap as plain BFS.
+///
+/// ```
+/// use floe::search::{dijkstra, from_fn, CostModel, Limits, Puzzle, UnitCost};
+/// // reach 10 from 1 by adding one or doubling
+/// let p = from_fn(1u32, |&x| [('+', x + 1), ('*', 2 * x)], |&x| x == 10);
+/// assert_eq!(dijkstra(&p, &UnitCost, &Limits::none()).cost, Some(4));
+/// // a cost model of its own: adding one costs 1, doubling 3
+/// struct Prices;
+/// impl<P: Puzzle<Move = char>> CostModel<P> for Prices {
+///     type Memory = ();
+///     type Cost = u64;
+///     fn initial(&self, _: &P) {}
+///     fn step(&self, _: &P, _: &P::State, _: &(), m: &char, _: &P::State) -> (u64, ()) {
+///         (if *m == '*' { 3 } else { 1 }, ())
+///     }
+///     fn estimate(&self, moves: u32) -> u64 {
+///         moves.into() // every move costs at least 1
+///     }
+/// }
+/// let r = dijkstra(&p, &Prices, &Limits::none());
+/// assert_eq!(r.cost, Some(7)); // 1 → 2 → 3 → 4 → 5 → 10: one move more, but cheaper
+/// assert_eq!(r.outcome.solution(), Some(&['+', '+', '+', '+', '*'][..]));
+/// ```
 pub fn dijkstra<P, C>(p: &P, model: &C, limits: &Limits) -> SearchResult<P::Move, C::Cost>
 where
     P: Puzzle,
@@ -23,6 +46,18 @@ where
 /// A*: like [`dijkstra`], ordered by cost so far plus `model.estimate(p.lower_bound(state))`.
 /// States are reopened when found again more cheaply, so the result stays optimal even when
 /// the bound is admissible but not consistent.
+///
+/// ```
+/// use floe::search::{astar, dijkstra, from_fn, Limits, UnitCost};
+/// // walk from 3 to 0 by steps of ±1; the distance to 0 is an exact bound
+/// let p = from_fn(3i32, |&x| [('-', x - 1), ('+', x + 1)], |&x| x == 0)
+///     .with_bound(|&x| x.unsigned_abs());
+/// let r = astar(&p, &UnitCost, &Limits::none());
+/// assert_eq!(r.outcome.solution(), Some(&['-'; 3][..]));
+/// // the bound leads straight there; dijkstra also searches the other way
+/// assert_eq!(r.stats.expanded, 3);
+/// assert!(dijkstra(&p, &UnitCost, &Limits::none()).stats.expanded > 3);
+/// ```
 pub fn astar<P, C>(p: &P, model: &C, limits: &Limits) -> SearchResult<P::Move, C::Cost>
 where
     P: Puzzle,

@@ -8,6 +8,17 @@ use super::{trace_back, LimitKind, Limits, Outcome, Puzzle, SearchResult, Stats}
 ///
 /// States are tested for the goal when generated, so the search stops one layer earlier than
 /// a test at expansion would. The returned cost is the number of moves.
+///
+/// ```
+/// use floe::search::{bfs, from_fn, Limits, Outcome};
+/// // reach 10 from 1 by adding one or doubling: 1 → 2 → 4 → 5 → 10
+/// let p = from_fn(1u32, |&x| [('+', x + 1), ('*', 2 * x)], |&x| x == 10);
+/// let r = bfs(&p, &Limits::none());
+/// assert_eq!(r.outcome.solution(), Some(&['+', '*', '+', '*'][..]));
+/// // by doubling alone (up to 100) 10 is out of reach, and bfs proves it
+/// let q = from_fn(1u32, |&x| (2 * x <= 100).then_some(('*', 2 * x)), |&x| x == 10);
+/// assert_eq!(bfs(&q, &Limits::none()).outcome, Outcome::Unsolvable);
+/// ```
 pub fn bfs<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64> {
     let mut budget = Budget::new(limits);
     let mut stats = Stats::default();
@@ -99,6 +110,18 @@ impl Enumeration {
 /// With a perfect hash ([`Puzzle::rank_space`]) the visited set is one bit per possible state
 /// and only two layers are kept in memory; otherwise every state is kept once, indexed by a
 /// hash table.
+///
+/// ```
+/// use floe::search::{enumerate, from_fn, Limits};
+/// // the digits under "add one" and "double", modulo 10, from 1 (no goal)
+/// let p = from_fn(1u32, |&x| [('+', (x + 1) % 10), ('*', 2 * x % 10)], |_| false);
+/// let mut farthest = Vec::new();
+/// let e = enumerate(&p, &Limits::none(), |&x, d| if d == 4 { farthest.push(x) });
+/// assert_eq!(e.states, 10);
+/// assert_eq!(e.histogram, [1, 1, 2, 3, 3]); // 1; 2; 3 4; 5 6 8; 0 7 9
+/// farthest.sort();
+/// assert_eq!(farthest, [0, 7, 9]);
+/// ```
 pub fn enumerate<P: Puzzle>(
     p: &P,
     limits: &Limits,

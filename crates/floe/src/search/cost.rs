@@ -113,6 +113,37 @@ impl<P: Puzzle> CostModel<P> for ChangePenalty {
 /// The changes of piece along a move list (a move of another piece than the one the previous
 /// move left: see [`Puzzle::piece_moved`]); `None` when the puzzle's moves displace no single
 /// piece.
+///
+/// ```
+/// use floe::search::{count_changes, dijkstra, ChangePenalty, Lex, Limits, Puzzle};
+/// // two tokens, from cells 0 and 10, each slid on by 1 or 2 cells at a time, until they
+/// // rest on cells 3 and 13; a move is (cell left, cell reached)
+/// struct Two;
+/// impl Puzzle for Two {
+///     type State = (u32, u32);
+///     type Move = (u32, u32);
+///     fn start(&self) -> (u32, u32) {
+///         (0, 10)
+///     }
+///     fn successors(&self, &(a, b): &(u32, u32), out: &mut Vec<((u32, u32), (u32, u32))>) {
+///         for k in 1..=2 {
+///             out.push(((a, a + k), (a + k, b)));
+///             out.push(((b, b + k), (a, b + k)));
+///         }
+///     }
+///     fn is_goal(&self, s: &(u32, u32)) -> bool {
+///         *s == (3, 13)
+///     }
+///     fn piece_moved(&self, &m: &(u32, u32)) -> Option<(u32, u32)> {
+///         Some(m)
+///     }
+/// }
+/// assert_eq!(count_changes(&Two, &[(0, 2), (10, 11), (2, 3), (11, 13)]), Some(3));
+/// // when a change costs 5 more, the least difficult solution moves one token, then the other
+/// let r = dijkstra(&Two, &ChangePenalty { factor: 5 }, &Limits::none());
+/// assert_eq!(count_changes(&Two, r.outcome.solution().unwrap()), Some(1));
+/// assert_eq!(r.cost, Some(Lex(4 + 5, 4))); // (difficulty, moves)
+/// ```
 pub fn count_changes<P: Puzzle>(p: &P, moves: &[P::Move]) -> Option<u64> {
     let pieces: Option<Vec<(u32, u32)>> = moves.iter().map(|m| p.piece_moved(m)).collect();
     Some(pieces?.windows(2).filter(|w| w[1].0 != w[0].1).count() as u64)

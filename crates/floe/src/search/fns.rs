@@ -53,6 +53,15 @@ impl<S, M, I, FS, FG, FH> FnPuzzle<S, M, I, FS, FG, FH> {
     /// The same puzzle with an admissible lower bound on the moves still needed (for
     /// [`astar`](super::astar), [`ida_star`](super::ida_star),
     /// [`astar_proving`](super::astar_proving)).
+    ///
+    /// ```
+    /// use floe::search::{from_fn, Puzzle};
+    /// // walk from 3 to 0 by steps of ±1; the distance to 0 is an exact bound
+    /// let p = from_fn(3i32, |&x| [('-', x - 1), ('+', x + 1)], |&x| x == 0)
+    ///     .with_bound(|&x| x.unsigned_abs());
+    /// assert_eq!(p.lower_bound(&-2), 2);
+    /// assert_eq!(p.lower_bound(&p.start()), 3);
+    /// ```
     pub fn with_bound<FH2: Fn(&S) -> u32>(self, bound: FH2) -> FnPuzzle<S, M, I, FS, FG, FH2> {
         FnPuzzle {
             start: self.start,

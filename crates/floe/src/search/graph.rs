@@ -464,6 +464,20 @@ impl std::error::Error for GraphLimit {}
 
 /// Builds the graph of every state reachable from `p`'s start, keeping every move.
 /// Stops with a [`GraphLimit`] when `limits` (or [`MAX_GRAPH_STATES`]) are reached.
+///
+/// ```
+/// use floe::search::{from_fn, graph::build_graph, Limits};
+/// // the digits under "add one" and "double", modulo 10, from 1; the goal is 0
+/// let p = from_fn(1u32, |&x| [('+', (x + 1) % 10), ('*', 2 * x % 10)], |&x| x == 0);
+/// let g = build_graph(&p, &Limits::none()).unwrap();
+/// assert_eq!((g.len(), g.edge_count()), (10, 20));
+/// // state 0 is the start, 1; both its moves lead to 2
+/// let next: Vec<_> = g.successors(0).map(|(t, &m)| (m, *g.state(t))).collect();
+/// assert_eq!(next, [('+', 2), ('*', 2)]);
+/// let zero = g.index_of(&0).unwrap();
+/// assert!(g.is_goal(zero) && g.depth(zero) == 4);
+/// assert_eq!(g.components().count(), 1); // "add one" cycles through every digit
+/// ```
 pub fn build_graph<P: Puzzle>(
     p: &P,
     limits: &Limits,
@@ -477,6 +491,20 @@ pub fn build_graph<P: Puzzle>(
 /// A breadth-first search: `max_states` bounds the stored states (a graph with exactly
 /// `max_states` states completes), `timeout` is checked and progress reported once per
 /// expanded state.
+///
+/// ```
+/// use floe::search::{from_fn, graph::build_graph_with, Limits};
+/// // reach 10 from 1 by adding one or doubling, never past 12
+/// let p = from_fn(
+///     1u32,
+///     |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 12),
+///     |&x| x == 10,
+/// );
+/// let g = build_graph_with(&p, &Limits::none(), |_| ()).unwrap(); // the shape only
+/// assert_eq!(g.len(), 12);
+/// // every number but 11 and 12 can still reach 10
+/// assert_eq!(g.can_reach_goal().iter().filter(|&&ok| ok).count(), 10);
+/// ```
 pub fn build_graph_with<P: Puzzle, M>(
     p: &P,
     limits: &Limits,

@@ -25,6 +25,17 @@ const INF: u32 = u32::MAX;
 /// With `table_capacity = 0` it is plain IDA*, which only ends on unsolvable puzzles without
 /// cycles. Here [`Stats::states`] counts nodes visited over all iterations (a state may count
 /// more than once), and `max_states` limits that count.
+///
+/// ```
+/// use floe::search::{from_fn, ida_star, Limits, Outcome};
+/// // reach 10 from 1 by adding one or doubling; "1 while not there" is an admissible bound
+/// let p = from_fn(1u32, |&x| [('+', x + 1), ('*', 2 * x)], |&x| x == 10)
+///     .with_bound(|&x| u32::from(x != 10));
+/// assert_eq!(ida_star(&p, &Limits::none(), 1000).cost, Some(4));
+/// // by doubling alone (up to 100) 10 is out of reach: the table makes that a proof
+/// let q = from_fn(1u32, |&x| (2 * x <= 100).then_some(('*', 2 * x)), |&x| x == 10);
+/// assert_eq!(ida_star(&q, &Limits::none(), 1000).outcome, Outcome::Unsolvable);
+/// ```
 pub fn ida_star<P: Puzzle>(
     p: &P,
     limits: &Limits,

@@ -41,6 +41,15 @@ pub struct Progress {
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
 /// Limits for one search. The default has none.
+///
+/// ```
+/// use floe::search::{bfs, from_fn, LimitKind, Limits, Outcome};
+/// // count from 0 to a million one step at a time, storing at most 100 positions
+/// let p = from_fn(0u32, |&x| [('+', x + 1)], |&x| x == 1_000_000);
+/// let r = bfs(&p, &Limits::none().max_states(100));
+/// assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxStates));
+/// assert_eq!(r.stats.states, 100);
+/// ```
 #[derive(Clone, Default)]
 pub struct Limits {
     /// Stop once this many nodes are stored.

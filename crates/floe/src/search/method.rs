@@ -120,6 +120,35 @@ where
 /// Whether an enumeration of `p` is worth running on every core: it needs the perfect hash
 /// with a space small enough for a bit array (see [`enumerate_par`](super::enumerate_par)),
 /// and below about 100,000 possible positions the threads cost more than they save.
+///
+/// ```
+/// use floe::search::{from_fn, worth_parallel, Puzzle};
+/// // counting from 0 up to `self.0 - 1`, with the count as its perfect hash
+/// struct Count(u64);
+/// impl Puzzle for Count {
+///     type State = u64;
+///     type Move = ();
+///     fn start(&self) -> u64 {
+///         0
+///     }
+///     fn successors(&self, &x: &u64, out: &mut Vec<((), u64)>) {
+///         out.extend((x + 1 < self.0).then_some(((), x + 1)));
+///     }
+///     fn is_goal(&self, _: &u64) -> bool {
+///         false
+///     }
+///     fn rank_space(&self) -> Option<u64> {
+///         Some(self.0)
+///     }
+///     fn rank(&self, &x: &u64) -> Option<u64> {
+///         Some(x)
+///     }
+/// }
+/// assert!(worth_parallel(&Count(1_000_000)));
+/// assert!(!worth_parallel(&Count(1_000))); // too small to pay for the threads
+/// // no perfect hash at all
+/// assert!(!worth_parallel(&from_fn(0u64, |&x| [((), x + 1)], |_| false)));
+/// ```
 pub fn worth_parallel<P: Puzzle>(p: &P) -> bool {
     matches!(p.rank_space(), Some(n) if (100_000..=DENSE_LIMIT).contains(&n))
 }

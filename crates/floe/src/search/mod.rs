@@ -8,9 +8,20 @@
 //! | [`bfs`] | a solution with the fewest moves | goal tested when a state is generated |
 //! | [`dijkstra`] | a solution of least cost under a [`CostModel`] | e.g. [`ChangePenalty`] for Kluiver's difficulty |
 //! | [`astar`] | like [`dijkstra`], guided by [`Puzzle::lower_bound`] | reopens states, so an inconsistent bound stays exact |
+//! | [`astar_proving`] | a solution with the fewest moves, or the lower bound it proved when stopped | A* over buckets of `f = g + h` |
 //! | [`ida_star`] | a solution with the fewest moves, in memory linear in its length (plus an optional transposition table) | |
+//! | [`dfs_first`] | the first solution found depth-first, or a proof that there is none | shortest only when every solution has one length |
+//! | [`iterative_deepening`] | the fewest moves, remembering no position | exponential: a reference to check the others against |
+//! | [`beam`] | a solution through layers cut to the `width` most promising positions | no proof; its length bounds the optimum |
+//! | [`run`] | any exact search named by a [`Method`], with the lower bound it proved | one entry point for the front ends |
 //! | [`enumerate`] | every reachable state: count, depth histogram, a visitor per state | perfect hashing when the puzzle offers it |
-//! | [`enumerate_par`] | the same on every core, folding states into per-thread accumulators | needs the perfect hash |
+//! | [`enumerate_par`] | the same on every core, folding states into per-thread accumulators | needs the perfect hash; [`worth_parallel`] says when it pays |
+//! | [`graph::build_graph`] | every reachable state with every move between them, as a [`graph::StateGraph`] | then strongly connected components, states that can reach a goal |
+//! | [`graph::build_graph_with`] | the same graph, keeping a label mapped from each move | a unit label keeps only the graph's shape |
+//! | [`playout::random_play`] | one random game from the start (Kluiver's random algorithm) | random *attempts*, up to a cap |
+//! | [`playout::random_play_with`] | the same from any position, under a timeout | |
+//! | [`playout::playout_solves`] | whether (and after how many attempts) a random game reaches a goal | the allocation-free playout of Monte Carlo search |
+//! | [`playout::basic_mc`] | a solution by Monte Carlo search (Kluiver's BasicMC) | parallel, repeatable with a seeded generator |
 //!
 //! Every search takes [`Limits`] (`max_states`, `timeout`, a progress callback) and stops
 //! cleanly with [`Outcome::Limit`] and the statistics of what it explored.
@@ -47,6 +58,36 @@ use std::hash::Hash;
 use std::time::Duration;
 
 /// The small interface every game implements.
+///
+/// Four items are required; the rest have defaults. A puzzle written by hand:
+///
+/// ```
+/// use floe::search::{bfs, Limits, Puzzle};
+/// // a token on cells 0..=4 that steps left or right; the goal is cell 4
+/// struct Corridor;
+/// impl Puzzle for Corridor {
+///     type State = u8;
+///     type Move = char;
+///     fn start(&self) -> u8 {
+///         0
+///     }
+///     fn successors(&self, &x: &u8, out: &mut Vec<(char, u8)>) {
+///         if x > 0 {
+///             out.push(('L', x - 1));
+///         }
+///         if x < 4 {
+///             out.push(('R', x + 1));
+///         }
+///     }
+///     fn is_goal(&self, &x: &u8) -> bool {
+///         x == 4
+///     }
+/// }
+/// let r = bfs(&Corridor, &Limits::none());
+/// assert_eq!(r.outcome.solution(), Some(&['R'; 4][..]));
+/// ```
+///
+/// For a quick experiment, [`from_fn`] makes a puzzle from closures.
 pub trait Puzzle {
     /// A position. Keep it small: it is hashed and stored once per reachable position.
     type State: Clone + Eq + Hash;
@@ -179,6 +220,15 @@ impl<M> From<&Outcome<M>> for Status {
 
 /// A puzzle searched from another position than its start: every search then answers for
 /// that position (the player's hint, "can this position still be solved").
+///
+/// ```
+/// use floe::search::{bfs, from_fn, Limits, StartAt};
+/// // reach 10 from 1 by adding one or doubling: 4 moves from the start
+/// let p = from_fn(1u32, |&x| [('+', x + 1), ('*', 2 * x)], |&x| x == 10);
+/// // from 5, one doubling is enough
+/// let r = bfs(&StartAt { puzzle: &p, start: 5 }, &Limits::none());
+/// assert_eq!(r.outcome.solution(), Some(&['*'][..]));
+/// ```
 pub struct StartAt<'a, P: Puzzle> {
     /// The puzzle.
     pub puzzle: &'a P,

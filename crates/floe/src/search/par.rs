@@ -74,6 +74,44 @@ impl Drop for AtomicBits {
 /// (a 4 GiB bit array); returns `None` otherwise.
 /// Memory: one bit per possible state (touched in full) and the current and next layers.
 /// `max_states` is exact; a timeout is noticed within one chunk of work per thread.
+///
+/// ```
+/// use floe::search::{enumerate_par, Limits, Puzzle};
+/// // the digits under "add one" and "double", modulo 10, from 1; each digit is its own
+/// // perfect hash, in a space of 10
+/// struct Digits;
+/// impl Puzzle for Digits {
+///     type State = u8;
+///     type Move = char;
+///     fn start(&self) -> u8 {
+///         1
+///     }
+///     fn successors(&self, &x: &u8, out: &mut Vec<(char, u8)>) {
+///         out.extend([('+', (x + 1) % 10), ('*', 2 * x % 10)]);
+///     }
+///     fn is_goal(&self, _: &u8) -> bool {
+///         false
+///     }
+///     fn rank_space(&self) -> Option<u64> {
+///         Some(10)
+///     }
+///     fn rank(&self, &x: &u8) -> Option<u64> {
+///         Some(x.into())
+///     }
+/// }
+/// // every thread collects the digits farthest from 1 that it finds
+/// let (e, mut farthest) = enumerate_par(
+///     &Digits,
+///     &Limits::none(),
+///     Vec::new,
+///     |v, &x, d| if d == 4 { v.push(x) },
+///     |mut a, b| { a.extend(b); a },
+/// )
+/// .unwrap();
+/// assert_eq!((e.states, e.histogram), (10, vec![1, 1, 2, 3, 3]));
+/// farthest.sort();
+/// assert_eq!(farthest, [0, 7, 9]);
+/// ```
 pub fn enumerate_par<P, A, I, V, M>(
     p: &P,
     limits: &Limits,

@@ -164,6 +164,24 @@ pub struct Playout<M> {
 
 /// Kluiver's random algorithm from the start of `p`: random attempts until the position is a
 /// goal or `max_moves` attempts were made (see the [module documentation](self)).
+///
+/// ```
+/// use floe::search::{from_fn, playout::random_play};
+/// use rand::SeedableRng;
+/// // a token on cells 0..=3 that steps left or right; the goal is cell 3
+/// let p = from_fn(
+///     0i32,
+///     |&x| [('L', x - 1), ('R', x + 1)].into_iter().filter(|(_, y)| (0..=3).contains(y)),
+///     |&x| x == 3,
+/// );
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// let r = random_play(&p, 1000, &mut rng);
+/// let end = r.moves.iter().fold(0, |x, &m| if m == 'R' { x + 1 } else { x - 1 });
+/// assert!(r.solved && end == 3);
+/// assert_eq!(r.attempts as usize, r.moves.len()); // here every attempt is a legal move
+/// // two attempts cannot cover three cells
+/// assert!(!random_play(&p, 2, &mut rng).solved);
+/// ```
 pub fn random_play<P, G>(p: &P, max_moves: u32, rng: &mut G) -> Playout<P::Move>
 where
     P: Puzzle,
@@ -174,6 +192,26 @@ where
 
 /// [`random_play`] from any position `from`, under `limits` (only the timeout applies: the
 /// game stores nothing; the clock is read every 65,536 attempts).
+///
+/// ```
+/// use floe::search::{from_fn, playout::random_play_with, LimitKind, Limits};
+/// use rand::SeedableRng;
+/// use std::time::Duration;
+/// // a token on cells 0..=3 that steps left or right; the goal is cell 3
+/// let p = from_fn(
+///     0i32,
+///     |&x| [('L', x - 1), ('R', x + 1)].into_iter().filter(|(_, y)| (0..=3).contains(y)),
+///     |&x| x == 3,
+/// );
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// // from cell 2 the goal is one step away: a game of 1000 attempts gets there
+/// let r = random_play_with(&p, &2, 1000, &mut rng, &Limits::none());
+/// assert!(r.solved && r.moves.last() == Some(&'R'));
+/// // a zero timeout stops the game before its first attempt
+/// let limits = Limits::none().timeout(Duration::ZERO);
+/// let r = random_play_with(&p, &0, 1000, &mut rng, &limits);
+/// assert_eq!((r.limit, r.attempts), (Some(LimitKind::Timeout), 0));
+/// ```
 pub fn random_play_with<P, G>(
     p: &P,
     from: &P::State,
@@ -226,6 +264,23 @@ where
 /// (same generator, same draws) but no move list and no allocation. Returns the number of
 /// attempts after which the position was a goal (`Some(0)` when `from` is one already), or
 /// `None` when `max_moves` attempts did not reach a goal (all `max_moves` were then made).
+///
+/// ```
+/// use floe::search::{from_fn, playout::{playout_solves, random_play}};
+/// use rand::SeedableRng;
+/// use rand_pcg::Pcg64Mcg;
+/// // a token on cells 0..=3 that steps left or right; the goal is cell 3
+/// let p = from_fn(
+///     0i32,
+///     |&x| [('L', x - 1), ('R', x + 1)].into_iter().filter(|(_, y)| (0..=3).contains(y)),
+///     |&x| x == 3,
+/// );
+/// let fast = playout_solves(&p, &0, 1000, &mut Pcg64Mcg::seed_from_u64(7));
+/// // the same draws as random_play with the same seed
+/// let slow = random_play(&p, 1000, &mut Pcg64Mcg::seed_from_u64(7));
+/// assert_eq!(fast, Some(slow.attempts));
+/// assert_eq!(playout_solves(&p, &0, 2, &mut Pcg64Mcg::seed_from_u64(7)), None); // too few
+/// ```
 #[inline]
 pub fn playout_solves<P, G>(p: &P, from: &P::State, max_moves: u32, rng: &mut G) -> Option<u32>
 where
@@ -340,6 +395,22 @@ fn score<P: Puzzle>(
 /// `limits`: only the timeout applies (BasicMC stores nothing but its path); it is checked
 /// between steps and every 256 playouts inside a step, and ends the run with `solved ==
 /// false` and `limit == Some(Timeout)`. The progress callback is called between steps.
+///
+/// ```
+/// use floe::search::{from_fn, playout::basic_mc, Limits};
+/// use rand::SeedableRng;
+/// // a token on cells 0..=5 that steps left or right; the goal is cell 5
+/// let p = from_fn(
+///     0i32,
+///     |&x| [('L', x - 1), ('R', x + 1)].into_iter().filter(|(_, y)| (0..=5).contains(y)),
+///     |&x| x == 5,
+/// );
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// // at most 7 moves, each chosen by 100 random games per candidate
+/// let r = basic_mc(&p, 100, 7, &mut rng, &Limits::none());
+/// let end = r.moves.iter().fold(0, |x, &m| if m == 'R' { x + 1 } else { x - 1 });
+/// assert!(r.solved && end == 5 && r.moves.len() <= 7);
+/// ```
 pub fn basic_mc<P, G>(
     p: &P,
     playouts: u32,
