@@ -37,6 +37,17 @@ pub enum Done {
     NoAnswer,
 }
 
+impl Done {
+    /// `Answered` when the work was complete, else `NoAnswer`.
+    pub fn when(complete: bool) -> Done {
+        if complete {
+            Done::Answered
+        } else {
+            Done::NoAnswer
+        }
+    }
+}
+
 fn main() -> ExitCode {
     floe_learn::settle_threads();
     let cli = match Cli::try_parse() {

@@ -67,18 +67,7 @@ impl Drop for Spinner {
     }
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+pub use floe::render::thousands;
 
 /// Human duration: µs, ms or s.
 pub fn human_time(d: Duration) -> String {

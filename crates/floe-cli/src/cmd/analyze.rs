@@ -74,9 +74,5 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
             ))
         );
     }
-    Ok(if r.complete {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(r.complete))
 }

@@ -125,11 +125,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
             eprintln!("wrote {}", f.display());
         }
     }
-    Ok(if limited {
-        Done::NoAnswer
-    } else {
-        Done::Answered
-    })
+    Ok(Done::when(!limited))
 }
 
 /// `--generate N`: the run's first N challenges as text.

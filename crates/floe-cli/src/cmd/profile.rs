@@ -122,9 +122,5 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
         }
         outln!("{}", human_time(t.elapsed()));
     }
-    Ok(if r.is_ok() {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(r.is_ok()))
 }

@@ -81,11 +81,7 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
             human_time(std::time::Duration::from_secs_f64(seconds))
         );
     }
-    Ok(if r.limit.is_some() {
-        Done::NoAnswer
-    } else {
-        Done::Answered
-    })
+    Ok(Done::when(r.limit.is_none()))
 }
 
 /// The table with right-aligned columns.

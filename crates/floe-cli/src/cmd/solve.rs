@@ -37,11 +37,7 @@ pub fn run(a: SolveArgs) -> Result<Done, Error> {
         print_report(&r, info, a.boards);
     }
     picture(&a.picture, &r, a.json)?;
-    Ok(if r.status.answered() {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(r.status.answered()))
 }
 
 /// The report for people.

@@ -24,11 +24,7 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
         outln!("{}: {}", req.level.name(), req.level.describe());
         print_space(&e, req.game.info().moves_word());
     }
-    Ok(if e.complete {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(e.complete))
 }
 
 fn print_space(e: &SpaceReport, word: &str) {

@@ -92,11 +92,7 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
         outp!("{}", space_table_markdown(&cells));
         outln!("\n{} cells in {}", cells.len(), human_time(t.elapsed()));
     }
-    Ok(if complete {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(complete))
 }
 
 #[derive(Serialize)]
@@ -130,11 +126,7 @@ pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
             complete,
             seconds: t.elapsed().as_secs_f64(),
         });
-        return Ok(if complete {
-            Done::Answered
-        } else {
-            Done::NoAnswer
-        });
+        return Ok(Done::when(complete));
     }
     outln!("Fewest pushes to rest a block on each cell of an empty board, blocks starting in the top row from the left\n");
     for (m, n) in &boards {
@@ -196,11 +188,7 @@ pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
         outln!("{line}");
     }
     outln!("\n{} tables in {}", tables.len(), human_time(t.elapsed()));
-    Ok(if complete {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(complete))
 }
 
 fn to_reach(c: &ReachCell) -> Reach {
@@ -287,11 +275,7 @@ pub fn strip(a: TableStripArgs) -> Result<Done, Error> {
             complete,
             seconds: t.elapsed().as_secs_f64(),
         });
-        return Ok(if complete {
-            Done::Answered
-        } else {
-            Done::NoAnswer
-        });
+        return Ok(Done::when(complete));
     }
     outln!("Hardest cell (fewest pushes to its hardest cell) on h×n boards, blocks starting in the top row from the left\n");
     let mut head = String::from("| n |");
@@ -353,11 +337,7 @@ pub fn strip(a: TableStripArgs) -> Result<Done, Error> {
         outln!("  {h}×{w}: {}", vals.join(", "));
     }
     outln!("\ncomputed in {}", human_time(t.elapsed()));
-    Ok(if complete {
-        Done::Answered
-    } else {
-        Done::NoAnswer
-    })
+    Ok(Done::when(complete))
 }
 
 /// First n from which every step v(n) − v(n−1) is 2 at even n and 1 at odd n.

@@ -3,3 +3,22 @@
 pub mod board;
 pub mod plot;
 pub mod svg;
+
+/// A count with thousands separators, as every table and report prints it: `1234567` →
+/// `1,234,567`.
+///
+/// ```
+/// assert_eq!(floe::render::thousands(1_234_567), "1,234,567");
+/// assert_eq!(floe::render::thousands(999), "999");
+/// ```
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}

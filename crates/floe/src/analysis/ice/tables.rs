@@ -145,10 +145,10 @@ pub fn space_table_markdown(cells: &[SpaceCell]) -> String {
                     states: Some(s),
                     limit: None,
                     ..
-                }) => thousands(*s),
+                }) => crate::render::thousands(*s),
                 Some(SpaceCell {
                     states: Some(s), ..
-                }) => format!("≥ {}", thousands(*s)),
+                }) => format!("≥ {}", crate::render::thousands(*s)),
                 _ => "—".to_string(),
             };
             out.push_str(&format!(" {text} |"));
@@ -186,18 +186,6 @@ pub fn space_table_markdown(cells: &[SpaceCell]) -> String {
         } else {
             out.push_str(&format!("; fails on {}\n", fails.join(", ")));
         }
-    }
-    out
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
     }
     out
 }
