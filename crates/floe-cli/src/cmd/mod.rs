@@ -30,6 +30,25 @@ use floe::games::ice::{self, Ice, WalkRule};
 use floe::Error;
 use std::path::Path;
 
+/// The first keys of a command's JSON about one level: `game`, `level`, `params`.
+#[derive(serde::Serialize)]
+pub(crate) struct Head<'a> {
+    game: &'static str,
+    level: &'a str,
+    params: floe::game::ParamValues,
+}
+
+impl<'a> Head<'a> {
+    /// The head of `req`'s level, named `level`.
+    pub(crate) fn of(req: &Request, level: &'a str) -> Head<'a> {
+        Head {
+            game: req.game.info().name,
+            level,
+            params: req.level.params(),
+        }
+    }
+}
+
 /// The level a command names: the file read once, its game detected, the level picked, the
 /// game's parameters applied and checked.
 pub(crate) fn request(a: &LevelArgs) -> Result<Request, Error> {

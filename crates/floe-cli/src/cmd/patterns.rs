@@ -1,20 +1,18 @@
 //! `floe patterns`: trains and zigzags in a solution (ice blocks, van den Akker).
 
-use super::{board_request, count, ice_level, in_level};
+use super::{board_request, count, ice_level, in_level, Head};
 use crate::args::PatternsArgs;
 use crate::out::{self, Spinner};
 use crate::Done;
 use floe::analysis::ice::patterns::{annotate, solve_and_annotate, Annotated};
-use floe::game::ParamValues;
 use floe::grid::Push;
 use floe::Error;
 use serde::Serialize;
 
 #[derive(Serialize)]
 struct PatternsJson<'a> {
-    game: &'static str,
-    level: &'a str,
-    params: ParamValues,
+    #[serde(flatten)]
+    head: Head<'a>,
     solved: bool,
     #[serde(flatten)]
     annotated: Option<&'a Annotated>,
@@ -47,9 +45,7 @@ pub fn run(a: PatternsArgs) -> Result<Done, Error> {
     };
     if a.json {
         out::json(&PatternsJson {
-            game: req.game.info().name,
-            level: name,
-            params: req.level.params(),
+            head: Head::of(&req, name),
             solved: annotated.is_some(),
             annotated: annotated.as_ref(),
         });

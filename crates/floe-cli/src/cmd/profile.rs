@@ -1,12 +1,11 @@
 //! `floe profile`: the least difficulty of every reachable position per block-change factor
 //! (ice blocks: Kluiver's Figures 19–27).
 
-use super::{board_request, ice_level, in_level};
+use super::{board_request, ice_level, in_level, Head};
 use crate::args::ProfileArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::analysis::ice::profile::{profile, FactorProfile, Profile};
-use floe::game::ParamValues;
 use floe::Error;
 use serde::Serialize;
 use std::time::Instant;
@@ -21,9 +20,8 @@ struct ProfileFactorJson<'a> {
 
 #[derive(Serialize)]
 struct ProfileJson<'a> {
-    game: &'static str,
-    level: &'a str,
-    params: ParamValues,
+    #[serde(flatten)]
+    head: Head<'a>,
     complete: bool,
     states: Option<u64>,
     moves: Option<u64>,
@@ -58,9 +56,7 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
     }
     if a.json {
         out::json(&ProfileJson {
-            game: req.game.info().name,
-            level: name,
-            params: req.level.params(),
+            head: Head::of(&req, name),
             complete: prof.is_some(),
             states: prof.map(|x| x.states),
             moves: prof.map(|x| x.moves),
