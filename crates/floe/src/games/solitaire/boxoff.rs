@@ -396,16 +396,9 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::solitaire::replay;
     use crate::search::{bfs, dfs_first as solve_dfs, Limits, Outcome};
 
-    /// The game face's replay of `moves` from `start`: every position, or the 0-based index of
-    /// the first illegal move and why.
-    fn replay(
-        start: &Board,
-        moves: &[Move],
-    ) -> Result<crate::game::Replayed<super::super::BoxOff>, (usize, String)> {
-        crate::game::replay(super::super::BoxOff, &super::super::Sheet::new(start.clone()), moves)
-    }
 
     fn board(s: &str) -> Board {
         Board::parse(s, "t").unwrap()
@@ -478,7 +471,7 @@ mod tests {
             if let Some(m) = d.outcome.solution() {
                 solved += 1;
                 let moves: Vec<Move> = m.iter().map(|&x| p.describe_move(x)).collect();
-                assert!(replay(&b, &moves).unwrap().solved);
+                assert!(replay(super::super::BoxOff, &b, &moves).unwrap().solved);
             }
         }
         assert!(solved > 20 && solved < 200, "{solved}");
@@ -488,16 +481,16 @@ mod tests {
     fn validator_names_the_illegal_move() {
         let b = board("1221\n");
         let m = |a: [usize; 2], c: [usize; 2]| Move { remove: [a, c] };
-        let e = replay(&b, &[m([0, 0], [0, 3])]).unwrap_err();
+        let e = replay(super::super::BoxOff, &b, &[m([0, 0], [0, 3])]).unwrap_err();
         assert_eq!(e.0, 0);
         assert!(e.1.contains("(0,1) inside their rectangle"), "{e:?}");
-        let e = replay(&b, &[m([0, 1], [0, 2]), m([0, 1], [0, 0])]).unwrap_err();
+        let e = replay(super::super::BoxOff, &b, &[m([0, 1], [0, 2]), m([0, 1], [0, 0])]).unwrap_err();
         assert_eq!((e.0, e.1.as_str()), (1, "(0,1) holds no token"));
-        let e = replay(&b, &[m([0, 0], [0, 1])]).unwrap_err();
+        let e = replay(super::super::BoxOff, &b, &[m([0, 0], [0, 1])]).unwrap_err();
         assert!(e.1.contains("colour 1"), "{e:?}");
-        let e = replay(&b, &[m([0, 0], [5, 1])]).unwrap_err();
+        let e = replay(super::super::BoxOff, &b, &[m([0, 0], [5, 1])]).unwrap_err();
         assert!(e.1.contains("off the"), "{e:?}");
-        let r = replay(&b, &[m([0, 1], [0, 2])]).unwrap();
+        let r = replay(super::super::BoxOff, &b, &[m([0, 1], [0, 2])]).unwrap();
         assert!(!r.solved);
         assert_eq!(r.positions.last().unwrap().write(), "1 . . 1\n");
     }

@@ -456,16 +456,9 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::solitaire::replay;
     use crate::search::{astar, bfs, Limits, Outcome, UnitCost};
 
-    /// The game face's replay of `moves` from `start`: every position, or the 0-based index of
-    /// the first illegal move and why.
-    fn replay(
-        start: &Mountain,
-        moves: &[Move],
-    ) -> Result<crate::game::Replayed<super::super::Fujisan>, (usize, String)> {
-        crate::game::replay(super::super::Fujisan, &super::super::Sheet::new(start.clone()), moves)
-    }
 
     fn mountain(s: &str) -> Mountain {
         Mountain::parse(s, "t").unwrap()
@@ -515,13 +508,13 @@ mod tests {
         // an occupied space is jumped over and not counted
         let mv = |a: [i64; 2], b: [i64; 2]| Move { from: a, to: b };
         let m = mountain("1 2 0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0 0 0\n");
-        let r = replay(&m, &[mv([0, -1], [0, 0]), mv([0, 12], [0, 1])]);
+        let r = replay(super::super::Fujisan, &m, &[mv([0, -1], [0, 0]), mv([0, 12], [0, 1])]);
         assert!(r.is_err()); // from the right, column 1 is 11 spaces away
                              // a priest climbs at column 0 of the bottom row and steps up; the top-row priest then
                              // jumps over it onto column 1 (one unoccupied space travelled)
         let m = mountain("5 1 0 0 0 0 0 0 0 0 0 0\n1 0 0 0 0 0 0 0 0 0 0 0\n");
         let moves = [mv([1, -1], [1, 0]), mv([1, 0], [0, 0]), mv([0, -1], [0, 1])];
-        assert!(replay(&m, &moves).is_ok());
+        assert!(replay(super::super::Fujisan, &m, &moves).is_ok());
         let p = Fujisan::new(&m);
         let mut s = p.start();
         for x in &moves {
@@ -533,7 +526,7 @@ mod tests {
                 .expect("generated");
             s = *t;
         }
-        let e = replay(&m, &[mv([1, -1], [1, 0]), mv([0, -1], [0, 1])]).unwrap_err();
+        let e = replay(super::super::Fujisan, &m, &[mv([1, -1], [1, 0]), mv([0, -1], [0, 1])]).unwrap_err();
         assert!(e.1.contains("travels 2 unoccupied spaces"), "{e:?}");
     }
 
@@ -541,18 +534,18 @@ mod tests {
     fn summit_and_vertical_rules() {
         let m = mountain("1 1 1 1 1 1 1 1 1 1 1 1\n1 1 1 1 1 1 1 1 1 1 1 1\n");
         let mv = |a: [i64; 2], b: [i64; 2]| Move { from: a, to: b };
-        let e = replay(&m, &[mv([0, -1], [1, -1])]).unwrap_err();
+        let e = replay(super::super::Fujisan, &m, &[mv([0, -1], [1, -1])]).unwrap_err();
         assert!(e.1.contains("ground"), "{e:?}");
         let walk: Vec<Move> = (0..6).map(|c| mv([0, c - 1], [0, c])).collect();
-        let r = replay(&m, &walk).unwrap();
+        let r = replay(super::super::Fujisan, &m, &walk).unwrap();
         assert!(!r.solved);
         let mut more = walk.clone();
         more.push(mv([0, 5], [0, 6]));
-        let e = replay(&m, &more).unwrap_err();
+        let e = replay(super::super::Fujisan, &m, &more).unwrap_err();
         assert!(e.1.contains("summit"), "{e:?}");
         more.pop();
         more.push(mv([0, 5], [1, 5]));
-        assert!(replay(&m, &more).is_ok());
+        assert!(replay(super::super::Fujisan, &m, &more).is_ok());
         // all-ones mountain: solvable; A* and BFS agree on the length
         let p = Fujisan::new(&m);
         let a = astar(&p, &UnitCost, &Limits::none());
@@ -565,7 +558,7 @@ mod tests {
             .iter()
             .map(|&x| p.describe_move(x))
             .collect();
-        assert!(replay(&m, &sol).unwrap().solved);
+        assert!(replay(super::super::Fujisan, &m, &sol).unwrap().solved);
     }
 
     #[test]

@@ -124,9 +124,9 @@ static FUJISAN: Info = Info {
 };
 
 /// What the three puzzles share behind the face: a [`Sheet`] read from and written to a
-/// challenge file of one [`Kind`].
+/// challenge file of one [`Kind`], and move lists read by the puzzle's `parse_moves`.
 macro_rules! sheet_game {
-    ($info:ident, $kind:expr, $puzzle:ty) => {
+    ($info:ident, $kind:expr, $puzzle:ty, $rules:ident) => {
         fn info(&self) -> &'static Info {
             &$info
         }
@@ -146,6 +146,31 @@ macro_rules! sheet_game {
         fn describe(&self, level: &Self::Level) -> String {
             level.puzzle.describe()
         }
+        fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Self::Move>, Error> {
+            $rules::parse_moves(text, file)
+        }
+    };
+}
+
+/// The start, notation and engine of a puzzle whose position is the puzzle itself (BoxOff's
+/// board, Pretzel's deal), compiled by `$engine::new`.
+macro_rules! position_is_puzzle {
+    ($engine:path) => {
+        fn start(&self, level: &Self::Level) -> Self::Position {
+            level.puzzle.clone()
+        }
+        fn position_text(&self, _: &Self::Level, pos: &Self::Position) -> String {
+            pos.write()
+        }
+        fn engine<T: Task<Self::Move>>(
+            &self,
+            level: &Self::Level,
+            from: Option<&Self::Position>,
+            task: T,
+        ) -> Result<T::Output, Error> {
+            use $engine as Engine;
+            Ok(task.run(&Engine::new(from.unwrap_or(&level.puzzle))))
+        }
     };
 }
 
@@ -155,30 +180,14 @@ impl Game for BoxOff {
     type Position = Board;
     type Step = boxoff::Move;
 
-    sheet_game!(BOXOFF, Kind::BoxOff, Board);
-    fn start(&self, level: &Self::Level) -> Board {
-        level.puzzle.clone()
-    }
+    sheet_game!(BOXOFF, Kind::BoxOff, Board, boxoff);
+    position_is_puzzle!(boxoff::BoxOff);
     fn apply(&self, _: &Self::Level, pos: &mut Board, m: &boxoff::Move) -> Result<boxoff::Move, String> {
         boxoff::apply(pos, m)?;
         Ok(*m)
     }
     fn solved(&self, _: &Self::Level, pos: &Board) -> bool {
         pos.tokens() == 0
-    }
-    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<boxoff::Move>, Error> {
-        boxoff::parse_moves(text, file)
-    }
-    fn position_text(&self, _: &Self::Level, pos: &Board) -> String {
-        pos.write()
-    }
-    fn engine<T: Task<boxoff::Move>>(
-        &self,
-        level: &Self::Level,
-        from: Option<&Board>,
-        task: T,
-    ) -> Result<T::Output, Error> {
-        Ok(task.run(&boxoff::BoxOff::new(from.unwrap_or(&level.puzzle))))
     }
     fn scene(&self, _: &Self::Level, b: &Board) -> Scene {
         let mut s = Scene::new(b.rows(), b.cols(), "");
@@ -208,10 +217,8 @@ impl Game for Pretzel {
     type Position = Deal;
     type Step = pretzel::Move;
 
-    sheet_game!(PRETZEL, Kind::Pretzel, Deal);
-    fn start(&self, level: &Self::Level) -> Deal {
-        level.puzzle.clone()
-    }
+    sheet_game!(PRETZEL, Kind::Pretzel, Deal, pretzel);
+    position_is_puzzle!(pretzel::Pretzel);
     fn apply(
         &self,
         _: &Self::Level,
@@ -222,20 +229,6 @@ impl Game for Pretzel {
     }
     fn solved(&self, _: &Self::Level, pos: &Deal) -> bool {
         pretzel::is_solved(pos)
-    }
-    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<pretzel::Move>, Error> {
-        pretzel::parse_moves(text, file)
-    }
-    fn position_text(&self, _: &Self::Level, pos: &Deal) -> String {
-        pos.write()
-    }
-    fn engine<T: Task<pretzel::Move>>(
-        &self,
-        level: &Self::Level,
-        from: Option<&Deal>,
-        task: T,
-    ) -> Result<T::Output, Error> {
-        Ok(task.run(&pretzel::Pretzel::new(from.unwrap_or(&level.puzzle))))
     }
     /// The aces in a column on the left (scene column 0), the deal right of it.
     fn scene(&self, _: &Self::Level, d: &Deal) -> Scene {
@@ -291,7 +284,7 @@ impl Game for Fujisan {
     type Position = Priests;
     type Step = fujisan::Move;
 
-    sheet_game!(FUJISAN, Kind::Fujisan, Mountain);
+    sheet_game!(FUJISAN, Kind::Fujisan, Mountain, fujisan);
     fn start(&self, level: &Self::Level) -> Priests {
         fujisan::start_priests(&level.puzzle)
     }
@@ -306,9 +299,6 @@ impl Game for Fujisan {
     }
     fn solved(&self, level: &Self::Level, pos: &Priests) -> bool {
         fujisan::summit_reached(&level.puzzle, pos)
-    }
-    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<fujisan::Move>, Error> {
-        fujisan::parse_moves(text, file)
     }
     /// The mountain's two rows with the priests as `P`, their starting places left and right.
     fn position_text(&self, level: &Self::Level, priests: &Priests) -> String {

@@ -312,6 +312,17 @@ pub fn shuffle<T, G: Rng + ?Sized>(v: &mut [T], rng: &mut G) {
     }
 }
 
+/// The game face's replay of `moves` from the puzzle `start` (for the tests of the three
+/// puzzles): every position, or the 0-based index of the first illegal move and why.
+#[cfg(test)]
+pub(crate) fn replay<G: crate::game::Game<Level = Sheet<T>>, T: Clone>(
+    g: G,
+    start: &T,
+    moves: &[G::Move],
+) -> Result<crate::game::Replayed<G>, (usize, String)> {
+    crate::game::replay(g, &Sheet::new(start.clone()), moves)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

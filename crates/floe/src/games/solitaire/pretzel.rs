@@ -737,18 +737,11 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::solitaire::replay;
     use crate::games::solitaire::shuffle;
     use crate::search::{bfs, Limits, Outcome};
     use rand::SeedableRng;
 
-    /// The game face's replay of `moves` from `start`: every position, or the 0-based index of
-    /// the first illegal move and why.
-    fn replay(
-        start: &Deal,
-        moves: &[Move],
-    ) -> Result<crate::game::Replayed<super::super::Pretzel>, (usize, String)> {
-        crate::game::replay(super::super::Pretzel, &super::super::Sheet::new(start.clone()), moves)
-    }
 
     fn deal(s: &str) -> Deal {
         Deal::parse(s, "t").unwrap()
@@ -781,7 +774,7 @@ mod tests {
             .map(|&x| p.describe_move(x))
             .collect();
         assert_eq!(m[0].to_string(), "3S (0,2) → (0,1)");
-        assert!(replay(&d, &m).unwrap().solved);
+        assert!(replay(super::super::Pretzel, &d, &m).unwrap().solved);
     }
 
     #[test]
@@ -850,7 +843,7 @@ mod tests {
             if let Some(m) = a.outcome.solution() {
                 solvable += 1;
                 let moves: Vec<Move> = m.iter().map(|&x| p.describe_move(x)).collect();
-                assert!(replay(&d, &moves).unwrap().solved);
+                assert!(replay(super::super::Pretzel, &d, &moves).unwrap().solved);
                 assert!(a.stats.states <= b.stats.states);
             }
         }
@@ -864,15 +857,15 @@ mod tests {
     fn validator_names_the_illegal_move() {
         let d = deal("2S -- 3S\n-- 3H 2H\n");
         let mv = |s: &str| parse_moves(s, "m").unwrap();
-        let e = replay(&d, &mv("3H\n")).unwrap_err();
+        let e = replay(super::super::Pretzel, &d, &mv("3H\n")).unwrap_err();
         assert!(e.1.contains("nowhere to go"), "{e:?}");
-        let e = replay(&d, &mv("3S 1 0\n")).unwrap_err();
+        let e = replay(super::super::Pretzel, &d, &mv("3S 1 0\n")).unwrap_err();
         assert!(e.1.contains("right of the ace of H"), "{e:?}");
-        let e = replay(&d, &mv("5S\n")).unwrap_err();
+        let e = replay(super::super::Pretzel, &d, &mv("5S\n")).unwrap_err();
         assert!(e.1.contains("not a card"), "{e:?}");
-        let r = replay(&d, &mv("3S\n2H\n")).unwrap();
+        let r = replay(super::super::Pretzel, &d, &mv("3S\n2H\n")).unwrap();
         assert!(r.solved, "{}", r.positions.last().unwrap().write());
-        let e = replay(&d, &mv("3S\n2H\n3H\n")).unwrap_err();
+        let e = replay(super::super::Pretzel, &d, &mv("3S\n2H\n3H\n")).unwrap_err();
         assert_eq!(e.0, 2);
         assert!(e.1.contains("is not a hole"), "{e:?}");
     }
