@@ -37,7 +37,27 @@ const ROOMS: [(&str, u64, Option<u64>, [u64; 3]); 14] = [
 // Helpers
 
 fn zelda() -> String {
-    path_str(&root().join("levels/zelda.txt"))
+    bundled("zelda.txt")
+}
+
+/// `floe <cmd> levels/zelda.txt -l <room> <rest…>`.
+fn on_room(cmd: &str, room: &str, rest: &[&str]) -> Run {
+    let zelda = zelda();
+    floe(&[&[cmd, zelda.as_str(), "-l", room][..], rest].concat())
+}
+
+/// `floe solve levels/zelda.txt -l <room> --algo <algo> --json`, exit 0.
+fn solve_by(room: &str, algo: &str) -> Value {
+    on_room("solve", room, &["--algo", algo, "--json"])
+        .code(0)
+        .json()
+}
+
+/// `floe verify levels/zelda.txt -l <room> --moves - <rest…>`, the moves on standard input.
+fn verify_stdin(room: &str, rest: &[&str], moves: &[u8]) -> Run {
+    let zelda = zelda();
+    let head = ["verify", zelda.as_str(), "-l", room, "--moves", "-"];
+    floe_stdin(&[&head[..], rest].concat(), moves)
 }
 
 fn kluiver(room: &str) -> String {
@@ -50,11 +70,6 @@ fn kluiver(room: &str) -> String {
 
 fn malformed_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/malformed"))
-}
-
-fn u(v: &Value) -> u64 {
-    v.as_u64()
-        .unwrap_or_else(|| panic!("expected a whole number, found {v}"))
 }
 
 /// The block changes of a solve or verify document (Kluiver's difficulty's parts).
@@ -190,27 +205,8 @@ fn simulate(board: &[String], moves: &[(u64, u64, String)]) -> Result<(u64, bool
 
 #[test]
 fn solve_json_contract() {
-    let doc = floe(&["solve", &zelda(), "--level", "OOSSAS", "--json"])
-        .code(0)
-        .json();
-    for key in [
-        "game",
-        "level",
-        "params",
-        "algorithm",
-        "solved",
-        "status",
-        "limit",
-        "moves",
-        "length",
-        "pushes",
-        "difficulty",
-        "lower_bound",
-        "states",
-        "expanded",
-        "seconds",
-        "details",
-    ] {
+    let doc = floe_json(&["solve", &zelda(), "--level", "OOSSAS", "--json"], 0);
+    for key in SOLVE_KEYS {
         assert!(doc.get(key).is_some(), "solve --json lacks {key:?}: {doc}");
     }
     assert_eq!(doc["game"], "ice");
@@ -260,13 +256,9 @@ fn solve_json_contract() {
 fn fewest_pushes_by_name_and_by_number() {
     let boards = zelda_boards();
     for (i, (name, pushes, _, _)) in ROOMS.iter().enumerate() {
-        let by_name = floe(&["solve", &zelda(), "--level", name, "--json"])
-            .code(0)
-            .json();
+        let by_name = floe_json(&["solve", &zelda(), "--level", name, "--json"], 0);
         let number = (i + 1).to_string();
-        let by_number = floe(&["solve", &zelda(), "--level", &number, "--json"])
-            .code(0)
-            .json();
+        let by_number = floe_json(&["solve", &zelda(), "--level", &number, "--json"], 0);
         for doc in [&by_name, &by_number] {
             assert_eq!(doc["level"], *name);
             assert_eq!(doc["solved"], true, "{name}");
@@ -281,9 +273,7 @@ fn fewest_pushes_by_name_and_by_number() {
         assert_eq!(by_name["moves"], by_number["moves"], "{name}");
     }
     // titles are matched without regard to case
-    let doc = floe(&["solve", &zelda(), "-l", "tpibc2", "--json"])
-        .code(0)
-        .json();
+    let doc = on_room("solve", "tpibc2", &["--json"]).code(0).json();
     assert_eq!(doc["level"], "TPIBC2");
 }
 
@@ -321,10 +311,8 @@ fn least_difficulty_figures() {
 fn kluiver_files_auto_detected_and_forced() {
     for (name, pushes, _, [difficulty, dpushes, dchanges]) in ROOMS {
         let file = kluiver(name);
-        let auto = floe(&["solve", &file, "--json"]).code(0).json();
-        let forced = floe(&["solve", &file, "--format", "kluiver", "--json"])
-            .code(0)
-            .json();
+        let auto = floe_json(&["solve", &file, "--json"], 0);
+        let forced = floe_json(&["solve", &file, "--format", "kluiver", "--json"], 0);
         for doc in [&auto, &forced] {
             // Kluiver's files carry no titles: the level is named after the file
             assert_eq!(doc["level"], name);
@@ -332,14 +320,10 @@ fn kluiver_files_auto_detected_and_forced() {
         }
         assert_eq!(auto["moves"], forced["moves"]);
         // the same room in the floe file gives the same solution
-        let floe_doc = floe(&["solve", &zelda(), "--level", name, "--json"])
-            .code(0)
-            .json();
+        let floe_doc = floe_json(&["solve", &zelda(), "--level", name, "--json"], 0);
         assert_eq!(auto["moves"], floe_doc["moves"], "{name}");
 
-        let dif = floe(&["solve", &file, "--algo", "difficulty", "--json"])
-            .code(0)
-            .json();
+        let dif = floe_json(&["solve", &file, "--algo", "difficulty", "--json"], 0);
         assert_eq!(
             [difficulty_of(&dif), u(&dif["pushes"]), changes_of(&dif)],
             [difficulty, dpushes, dchanges],
@@ -352,9 +336,7 @@ fn kluiver_files_auto_detected_and_forced() {
 fn guided_searches_find_fewest_pushes_too() {
     for (name, pushes, _, _) in ROOMS {
         for algo in ["astar", "idastar"] {
-            let doc = floe(&["solve", &zelda(), "-l", name, "--algo", algo, "--json"])
-                .code(0)
-                .json();
+            let doc = solve_by(name, algo);
             assert_eq!(doc["algorithm"], algo);
             assert_eq!(u(&doc["pushes"]), pushes, "{name} with {algo}");
         }
@@ -364,17 +346,11 @@ fn guided_searches_find_fewest_pushes_too() {
 #[test]
 fn difficulty_uses_the_factor() {
     let at = |factor: &str, algo: &str| {
-        floe(&[
+        on_room(
             "solve",
-            &zelda(),
-            "-l",
             "TPIBC2",
-            "--algo",
-            algo,
-            "--factor",
-            factor,
-            "--json",
-        ])
+            &["--algo", algo, "--factor", factor, "--json"],
+        )
         .code(0)
         .json()
     };
@@ -414,9 +390,7 @@ fn difficulty_uses_the_factor() {
 fn solutions_verify_in_every_form() {
     for (name, _, _, _) in ROOMS {
         for algo in ["bfs", "difficulty"] {
-            let solved = floe(&["solve", &zelda(), "-l", name, "--algo", algo, "--json"])
-                .code(0)
-                .json();
+            let solved = solve_by(name, algo);
             let want = |v: &Value| {
                 assert_eq!(v["valid"], true, "{name} {algo}: {v}");
                 assert_eq!(v["solved"], true, "{name} {algo}: {v}");
@@ -426,40 +400,20 @@ fn solutions_verify_in_every_form() {
                 assert_eq!(v["difficulty"], solved["difficulty"]);
                 assert_eq!(v["level"], name);
             };
-            // the whole solve document, from a file and on standard input
-            let doc = Temp::with("solve.json", solved.to_string().as_bytes());
-            let v = floe(&[
-                "verify",
-                &zelda(),
-                "-l",
-                name,
-                "--moves",
-                &doc.path(),
-                "--json",
-            ])
-            .code(0)
-            .json();
-            want(&v);
-            let v = floe_stdin(
-                &["verify", &zelda(), "-l", name, "--moves", "-", "--json"],
-                solved.to_string().as_bytes(),
-            )
-            .code(0)
-            .json();
-            want(&v);
-            // just the list of moves
+            // the whole solve document and just the list of moves, from a file
+            let json = solved.to_string();
+            let doc = Temp::with("solve.json", json.as_bytes());
             let list = Temp::with("moves.json", solved["moves"].to_string().as_bytes());
-            let v = floe(&[
-                "verify",
-                &zelda(),
-                "-l",
-                name,
-                "--moves",
-                &list.path(),
-                "--json",
-            ])
-            .code(0)
-            .json();
+            for file in [&doc, &list] {
+                let v = on_room("verify", name, &["--moves", &file.path(), "--json"])
+                    .code(0)
+                    .json();
+                want(&v);
+            }
+            // the whole solve document on standard input
+            let v = verify_stdin(name, &["--json"], json.as_bytes())
+                .code(0)
+                .json();
             want(&v);
             // text, one `row col dir` per line, against the Kluiver file of the same room
             let text = Temp::with("moves.txt", moves_text(&solved).as_bytes());
@@ -473,18 +427,12 @@ fn solutions_verify_in_every_form() {
 
 #[test]
 fn verify_human_output_and_text_moves_with_comments() {
-    let solved = floe(&["solve", &zelda(), "-l", "TPIBC2", "--json"])
-        .code(0)
-        .json();
+    let solved = on_room("solve", "TPIBC2", &["--json"]).code(0).json();
     let text = format!(
         "; the fewest-pushes solution of TPIBC2\n{}",
         moves_text(&solved)
     );
-    let out = floe_stdin(
-        &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-"],
-        text.as_bytes(),
-    )
-    .code(0);
+    let out = verify_stdin("TPIBC2", &[], text.as_bytes()).code(0);
     assert!(
         out.stdout.contains("10 pushes, every one legal"),
         "{}",
@@ -494,31 +442,16 @@ fn verify_human_output_and_text_moves_with_comments() {
     assert!(!out.stdout.contains("NOT solved"), "{}", out.stdout);
 
     // the factor of verify is the factor of the reported difficulty
-    let v = floe_stdin(
-        &[
-            "verify",
-            &zelda(),
-            "-l",
-            "TPIBC2",
-            "--moves",
-            "-",
-            "--factor",
-            "2",
-            "--json",
-        ],
-        text.as_bytes(),
-    )
-    .code(0)
-    .json();
+    let v = verify_stdin("TPIBC2", &["--factor", "2", "--json"], text.as_bytes())
+        .code(0)
+        .json();
     assert_eq!(v["difficulty"]["factor"], 2);
     assert_eq!(difficulty_of(&v), u(&v["pushes"]) + 2 * changes_of(&v));
 }
 
 #[test]
 fn broken_move_lists_name_the_illegal_push() {
-    let solved = floe(&["solve", &zelda(), "-l", "TPIBC2", "--json"])
-        .code(0)
-        .json();
+    let solved = on_room("solve", "TPIBC2", &["--json"]).code(0).json();
     let mut moves = solved["moves"].as_array().unwrap().clone();
     // TPIBC2: `=--$ / -.-- / --.- / $--$`; (1, 1) is a target that holds no block
     // before the fourth push of this solution (the first three move other blocks).
@@ -537,17 +470,9 @@ fn broken_move_lists_name_the_illegal_push() {
         Err(4)
     );
     let broken = Temp::with("broken.json", broken_moves.to_string().as_bytes());
-    let v = floe(&[
-        "verify",
-        &zelda(),
-        "-l",
-        "TPIBC2",
-        "--moves",
-        &broken.path(),
-        "--json",
-    ])
-    .code(2)
-    .json();
+    let v = on_room("verify", "TPIBC2", &["--moves", &broken.path(), "--json"])
+        .code(2)
+        .json();
     assert_eq!(v["valid"], false);
     assert_eq!(v["solved"], false);
     let err = &v["error"];
@@ -559,15 +484,7 @@ fn broken_move_lists_name_the_illegal_push() {
     let reason = err["reason"].as_str().expect("a reason");
     assert!(reason.contains("no block"), "{reason}");
 
-    let human = floe(&[
-        "verify",
-        &zelda(),
-        "-l",
-        "TPIBC2",
-        "--moves",
-        &broken.path(),
-    ])
-    .code(2);
+    let human = on_room("verify", "TPIBC2", &["--moves", &broken.path()]).code(2);
     assert!(
         human.stdout.contains("move 4 ((1, 1) up) is illegal"),
         "{}",
@@ -580,12 +497,9 @@ fn broken_move_lists_name_the_illegal_push() {
     );
 
     // a push that does not move its block is no move: the block at (0, 3) is in the top row
-    let v = floe_stdin(
-        &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-", "--json"],
-        b"0 3 up\n",
-    )
-    .code(2)
-    .json();
+    let v = verify_stdin("TPIBC2", &["--json"], b"0 3 up\n")
+        .code(2)
+        .json();
     assert_eq!(v["valid"], false);
     assert_eq!(v["error"]["index"], 1);
     assert!(v["error"]["reason"]
@@ -594,12 +508,9 @@ fn broken_move_lists_name_the_illegal_push() {
         .contains("cannot move"));
 
     // a block stopped by the block next to it
-    let v = floe_stdin(
-        &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-", "--json"],
-        b"3 0 right\n3 3 left\n",
-    )
-    .code(2)
-    .json();
+    let v = verify_stdin("TPIBC2", &["--json"], b"3 0 right\n3 3 left\n")
+        .code(2)
+        .json();
     assert_eq!(v["error"]["index"], 2);
     assert!(v["error"]["reason"]
         .as_str()
@@ -612,12 +523,9 @@ fn broken_move_lists_name_the_illegal_push() {
         .take(3)
         .map(|l| l.to_string() + "\n")
         .collect();
-    let v = floe_stdin(
-        &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-", "--json"],
-        prefix.as_bytes(),
-    )
-    .code(0)
-    .json();
+    let v = verify_stdin("TPIBC2", &["--json"], prefix.as_bytes())
+        .code(0)
+        .json();
     assert_eq!(v["valid"], true);
     assert_eq!(v["solved"], false);
     assert_eq!(v["pushes"], 3);
@@ -626,15 +534,11 @@ fn broken_move_lists_name_the_illegal_push() {
 #[test]
 fn malformed_move_lists_are_bad_input() {
     let bad = Temp::with("bad-moves.txt", b"0 3 down\n3 0\n");
-    let out = floe(&["verify", &zelda(), "-l", "TPIBC2", "--moves", &bad.path()]).code(2);
+    let out = on_room("verify", "TPIBC2", &["--moves", &bad.path()]).code(2);
     let prefix = format!("floe: {}:2:", bad.path());
     assert!(out.stderr.starts_with(&prefix), "{}", out.stderr);
 
-    let out = floe_stdin(
-        &["verify", &zelda(), "-l", "TPIBC2", "--moves", "-", "--json"],
-        b"0 3 sideways\n",
-    )
-    .code(2);
+    let out = verify_stdin("TPIBC2", &["--json"], b"0 3 sideways\n").code(2);
     assert!(
         out.stderr.starts_with("floe: <stdin>:1:5: "),
         "{}",
@@ -643,7 +547,7 @@ fn malformed_move_lists_are_bad_input() {
     assert!(out.stderr.contains("sideways"), "{}", out.stderr);
 
     let missing = Temp::new("no-such-moves.json");
-    let out = floe(&["verify", &zelda(), "-l", "1", "--moves", &missing.path()]).code(2);
+    let out = on_room("verify", "1", &["--moves", &missing.path()]).code(2);
     assert!(out.stderr.contains(&missing.path()), "{}", out.stderr);
 }
 
@@ -657,9 +561,7 @@ const UNSOLVABLE: &str = "; the block slides over the target\nTitle: stuck\n$-.-
 fn a_proof_of_no_solution_is_an_answer() {
     let level = Temp::with("stuck.txt", UNSOLVABLE.as_bytes());
     for algo in ["bfs", "difficulty", "astar", "idastar"] {
-        let doc = floe(&["solve", &level.path(), "--algo", algo, "--json"])
-            .code(0)
-            .json();
+        let doc = floe_json(&["solve", &level.path(), "--algo", algo, "--json"], 0);
         assert_eq!(doc["level"], "stuck");
         assert_eq!(doc["solved"], false, "{algo}");
         assert_eq!(doc["status"], "unsolvable", "{algo}");
@@ -678,56 +580,28 @@ fn a_proof_of_no_solution_is_an_answer() {
 
 #[test]
 fn max_states_stops_cleanly_with_exit_1() {
-    let doc = floe(&[
-        "solve",
-        &zelda(),
-        "-l",
-        "MCTOD",
-        "--max-states",
-        "10",
-        "--json",
-    ])
-    .code(1)
-    .json();
+    let doc = on_room("solve", "MCTOD", &["--max-states", "10", "--json"])
+        .code(1)
+        .json();
     assert_eq!(doc["solved"], false);
     assert_eq!(doc["status"], "limit");
     assert_eq!(doc["limit"], "max-states");
     assert!(doc["pushes"].is_null());
     assert!(u(&doc["states"]) <= 10 + 4 * 6, "{doc}");
 
-    let out = floe(&["solve", &zelda(), "-l", "MCTOD", "--max-states", "10"]).code(1);
+    let out = on_room("solve", "MCTOD", &["--max-states", "10"]).code(1);
     assert!(out.stdout.contains("--max-states"), "{}", out.stdout);
 
-    let doc = floe(&[
-        "space",
-        &zelda(),
-        "-l",
-        "MCTOD",
-        "--max-states",
-        "10",
-        "--json",
-    ])
-    .code(1)
-    .json();
-    assert_eq!(doc["complete"], false);
-    assert_eq!(doc["limit"], "max-states");
-
-    let doc = floe(&[
-        "reach",
-        "--rows",
-        "6",
-        "--cols",
-        "6",
-        "--blocks",
-        "3",
-        "--max-states",
-        "10",
-        "--json",
-    ])
-    .code(1)
-    .json();
-    assert_eq!(doc["complete"], false);
-    assert_eq!(doc["limit"], "max-states");
+    // space and reach stop counting
+    let space = on_room("space", "MCTOD", &["--max-states", "10", "--json"]);
+    let reach = floe(&words(
+        "reach --rows 6 --cols 6 --blocks 3 --max-states 10 --json",
+    ));
+    for run in [space, reach] {
+        let doc = run.code(1).json();
+        assert_eq!(doc["complete"], false);
+        assert_eq!(doc["limit"], "max-states");
+    }
 }
 
 /// 14×14 ice, seven blocks in the top row and a target in the bottom right corner walled
@@ -747,17 +621,14 @@ fn big_unsolvable() -> String {
 fn timeout_stops_cleanly_with_exit_1() {
     let level = Temp::with("big.txt", big_unsolvable().as_bytes());
     let start = std::time::Instant::now();
-    let doc = floe(&["solve", &level.path(), "--timeout", "200ms", "--json"])
-        .code(1)
-        .json();
+    let doc = floe_json(&["solve", &level.path(), "--timeout", "200ms", "--json"], 1);
     assert!(start.elapsed().as_secs_f64() < 10.0);
     assert_eq!(doc["solved"], false);
     assert_eq!(doc["status"], "limit");
     assert_eq!(doc["limit"], "timeout");
     assert!(u(&doc["states"]) > 0);
 
-    let out = floe(&["space", &level.path(), "--timeout", "0.1", "--json"]).code(1);
-    let doc = out.json();
+    let doc = floe_json(&["space", &level.path(), "--timeout", "0.1", "--json"], 1);
     assert_eq!(doc["complete"], false);
     assert_eq!(doc["limit"], "timeout");
 }
@@ -944,8 +815,8 @@ fn zelda_to_kluiver_and_back_keeps_the_boards() {
             .map(|l| serde_json::json!([l["index"], l["rows"], l["cols"], l["description"]]))
             .collect()
     };
-    let a = strip(floe(&["levels", &zelda(), "--json"]).code(0).json());
-    let b = strip(floe(&["levels", &k.path(), "--json"]).code(0).json());
+    let a = strip(floe_json(&["levels", &zelda(), "--json"], 0));
+    let b = strip(floe_json(&["levels", &k.path(), "--json"], 0));
     assert_eq!(a, b);
 
     // one level only
@@ -1007,11 +878,7 @@ fn full(rows: &[&[u64]]) -> Vec<Vec<Option<u64>>> {
 
 #[test]
 fn reach_tables_of_the_spec() {
-    let doc = floe(&[
-        "reach", "--rows", "4", "--cols", "4", "--blocks", "3", "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = floe_json(&words("reach --rows 4 --cols 4 --blocks 3 --json"), 0);
     let want: &[&[u64]] = &[&[0, 0, 0, 2], &[3, 3, 5, 4], &[3, 3, 5, 4], &[1, 1, 1, 2]];
     assert_eq!(table(&doc), full(want));
     assert_eq!(
@@ -1024,11 +891,7 @@ fn reach_tables_of_the_spec() {
     assert_eq!(u(&doc["states"]), 428, "the spec's 3 blocks on 4×4");
     assert_eq!(doc["complete"], true);
 
-    let doc = floe(&[
-        "reach", "--rows", "5", "--cols", "5", "--blocks", "3", "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = floe_json(&words("reach --rows 5 --cols 5 --blocks 3 --json"), 0);
     let want: &[&[u64]] = &[
         &[0, 0, 0, 3, 2],
         &[3, 3, 5, 6, 4],
@@ -1049,11 +912,9 @@ fn reach_tables_of_the_spec() {
 
 #[test]
 fn reach_on_a_level() {
-    let out = floe(&["reach", &zelda(), "-l", "TPIBC1"]).code(0);
+    let out = on_room("reach", "TPIBC1", &[]).code(0);
     assert!(out.stdout.contains("TPIBC1"), "{}", out.stdout);
-    let doc = floe(&["reach", &zelda(), "-l", "TPIBC1", "--json"])
-        .code(0)
-        .json();
+    let doc = on_room("reach", "TPIBC1", &["--json"]).code(0).json();
     assert_eq!(doc["level"], "TPIBC1");
     let t = table(&doc);
     assert_eq!((t.len(), t[0].len()), (5, 3));
@@ -1066,7 +927,7 @@ fn reach_on_a_level() {
     );
 
     // a Kluiver file; cells of normal floor are never reached
-    let doc = floe(&["reach", &kluiver("OOTIC"), "--json"]).code(0).json();
+    let doc = floe_json(&["reach", &kluiver("OOTIC"), "--json"], 0);
     let t = table(&doc);
     assert_eq!((t.len(), t[0].len()), (7, 8));
     assert_eq!(t[0][0], None, "(0, 0) of OOTIC is normal floor");
@@ -1080,15 +941,13 @@ fn reach_on_a_level() {
 
 #[test]
 fn space_counts_of_the_spec() {
-    let doc = floe(&["space", &zelda(), "--level", "TPIBC3", "--json"])
-        .code(0)
-        .json();
+    let doc = floe_json(&["space", &zelda(), "--level", "TPIBC3", "--json"], 0);
     assert_eq!(u(&doc["states"]), 1242);
     assert_eq!(doc["complete"], true);
     // every room but MCTOD (seconds, not milliseconds), from the Kluiver files
     for (name, _, states, _) in ROOMS {
         let Some(states) = states else { continue };
-        let doc = floe(&["space", &kluiver(name), "--json"]).code(0).json();
+        let doc = floe_json(&["space", &kluiver(name), "--json"], 0);
         assert_eq!(u(&doc["states"]), states, "{name}");
         if let Some(h) = doc["histogram"].as_array() {
             assert_eq!(h.iter().map(u).sum::<u64>(), states, "{name}: histogram");
@@ -1103,9 +962,7 @@ fn space_counts_of_the_spec() {
 
 #[test]
 fn every_json_command_prints_one_document() {
-    let solved = floe(&["solve", &zelda(), "-l", "OOTIC", "--json"])
-        .code(0)
-        .json();
+    let solved = on_room("solve", "OOTIC", &["--json"]).code(0).json();
     let moves = Temp::with("ootic.json", solved.to_string().as_bytes());
     let runs: Vec<Vec<String>> = vec![
         vec!["solve".into(), zelda(), "-l".into(), "OOTIC".into()],
@@ -1142,14 +999,14 @@ fn every_json_command_prints_one_document() {
     for mut args in runs {
         args.push("--json".into());
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let v = floe(&args).code(0).json();
+        let v = floe_json(&args, 0);
         assert!(v.is_object() || v.is_array(), "{args:?}: {v}");
     }
 }
 
 #[test]
 fn demo_reports_every_room() {
-    let doc = floe(&["demo", "--json"]).code(0).json();
+    let doc = floe_json(&["demo", "--json"], 0);
     let rows = doc.as_array().expect("a list of rooms");
     assert_eq!(rows.len(), ROOMS.len());
     for (row, (name, pushes, states, [difficulty, dpushes, dchanges])) in rows.iter().zip(ROOMS) {
@@ -1175,7 +1032,7 @@ fn demo_reports_every_room() {
 
 #[test]
 fn levels_lists_the_zelda_rooms() {
-    let doc = floe(&["levels", &zelda(), "--json"]).code(0).json();
+    let doc = floe_json(&["levels", &zelda(), "--json"], 0);
     let levels = doc.as_array().expect("a list of levels");
     assert_eq!(levels.len(), 14);
     for (i, (l, (name, _, _, _))) in levels.iter().zip(ROOMS).enumerate() {
@@ -1222,27 +1079,16 @@ fn a_closed_stdout_is_not_a_panic() {
 // ---------------------------------------------------------------------------------------
 // analysis commands
 
+/// `floe table <line> --json`: one of the theses' tables, as JSON.
+fn table_json(line: &str) -> Value {
+    floe_json(&words(&format!("table {line} --json")), 0)
+}
+
 #[test]
 fn space_of_an_empty_board_and_the_table() {
-    let doc = floe(&[
-        "space", "--rows", "4", "--cols", "5", "--blocks", "3", "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = floe_json(&words("space --rows 4 --cols 5 --blocks 3 --json"), 0);
     assert_eq!(u(&doc["states"]), 744);
-    let doc = floe(&[
-        "table",
-        "space",
-        "--max-rows",
-        "4",
-        "--max-cols",
-        "5",
-        "--max-blocks",
-        "3",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = table_json("space --max-rows 4 --max-cols 5 --max-blocks 3");
     let cells = doc["cells"].as_array().unwrap();
     // sizes 2×2..2×5, 3×3..3×5, 4×4, 4×5 = 9, blocks 1..=3
     assert_eq!(cells.len(), 27);
@@ -1253,16 +1099,9 @@ fn space_of_an_empty_board_and_the_table() {
     assert_eq!(u(&c["states"]), 428);
     assert_eq!(c["formula_holds"], true);
     assert_eq!(doc["formulas"][0]["fails"][0], "2x2");
-    let md = floe(&[
-        "table",
-        "space",
-        "--max-rows",
-        "3",
-        "--max-cols",
-        "3",
-        "--max-blocks",
-        "2",
-    ])
+    let md = floe(&words(
+        "table space --max-rows 3 --max-cols 3 --max-blocks 2",
+    ))
     .code(0)
     .stdout;
     assert!(md.contains("| blocks | 2×2 | 2×3 | 3×3 |"), "{md}");
@@ -1270,19 +1109,7 @@ fn space_of_an_empty_board_and_the_table() {
 
 #[test]
 fn reach_and_strip_tables() {
-    let doc = floe(&[
-        "table",
-        "reach",
-        "--min-size",
-        "4",
-        "--max-size",
-        "5",
-        "--blocks",
-        "3,4",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = table_json("reach --min-size 4 --max-size 5 --blocks 3,4");
     let t = doc["tables"].as_array().unwrap();
     assert_eq!(t.len(), 4);
     let five = t
@@ -1290,23 +1117,11 @@ fn reach_and_strip_tables() {
         .find(|c| c["rows"] == 5 && c["blocks"] == 3)
         .unwrap();
     assert_eq!(u(&five["max"]), 10);
-    let doc = floe(&[
-        "table",
-        "strip",
-        "--heights",
-        "2",
-        "--max-width",
-        "12",
-        "--blocks",
-        "3",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = table_json("strip --heights 2 --max-width 12 --blocks 3");
     let s = &doc["series"][0];
     assert_eq!(s["closed_form"]["text"], "⌊3n/2⌋ − 5");
     assert_eq!(u(&doc["thesis_pattern"][0]["holds_from"]), 7);
-    let text = floe(&["table", "patterns", "--max-size", "5", "--blocks", "3"])
+    let text = floe(&words("table patterns --max-size 5 --blocks 3"))
         .code(0)
         .stdout;
     assert!(text.contains("| 5×5 | Yes (10 pushes) |"), "{text}");
@@ -1314,9 +1129,7 @@ fn reach_and_strip_tables() {
 
 #[test]
 fn analyze_reports_the_contract_fields() {
-    let doc = floe(&["analyze", &zelda(), "-l", "STST3", "--json"])
-        .code(0)
-        .json();
+    let doc = on_room("analyze", "STST3", &["--json"]).code(0).json();
     for field in [
         "states",
         "sccs",
@@ -1335,17 +1148,9 @@ fn analyze_reports_the_contract_fields() {
         u(&doc["solvable_states"]) + u(&doc["unsolvable_states"]),
         16
     );
-    let doc = floe(&[
-        "analyze",
-        &zelda(),
-        "-l",
-        "MCTOD",
-        "--max-states",
-        "1000",
-        "--json",
-    ])
-    .code(1)
-    .json();
+    let doc = on_room("analyze", "MCTOD", &["--max-states", "1000", "--json"])
+        .code(1)
+        .json();
     assert_eq!(doc["complete"], false);
     assert_eq!(doc["limit"], "max-states");
 }
@@ -1354,21 +1159,12 @@ fn analyze_reports_the_contract_fields() {
 fn profile_writes_json_csv_and_svg() {
     let svg = Temp::new("profile.svg");
     let csv = Temp::new("profile.csv");
-    let doc = floe(&[
-        "profile",
-        &zelda(),
-        "-l",
-        "TPSPR1",
-        "--factors",
-        "0,5,100",
-        "--svg",
-        &svg.path(),
-        "--csv",
-        &csv.path(),
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let (svg_path, csv_path) = (svg.path(), csv.path());
+    let args = words_with(
+        "--factors 0,5,100 --svg {} --csv {} --json",
+        &[&svg_path, &csv_path],
+    );
+    let doc = on_room("profile", "TPSPR1", &args).code(0).json();
     assert_eq!(u(&doc["states"]), 173);
     let f = doc["factors"].as_array().unwrap();
     assert_eq!(f.len(), 3);
@@ -1395,7 +1191,7 @@ fn patterns_annotate_a_solution() {
         "train.txt",
         b"$$$---\n------\n------\n---.--\n------\n------\n",
     );
-    let doc = floe(&["patterns", &level.path(), "--json"]).code(0).json();
+    let doc = floe_json(&["patterns", &level.path(), "--json"], 0);
     assert_eq!(doc["solved"], true);
     assert_eq!(u(&doc["trains"]), 1);
     let moves = doc["moves"].as_array().unwrap();
@@ -1407,20 +1203,8 @@ fn patterns_annotate_a_solution() {
 #[test]
 fn randomised_solvers_are_seeded() {
     let run = |seed: &str| {
-        floe(&[
-            "solve",
-            &zelda(),
-            "-l",
-            "TPIBC1",
-            "--algo",
-            "mc",
-            "--playouts",
-            "500",
-            "--seed",
-            seed,
-            "--json",
-        ])
-        .json()
+        let mc = words_with("--algo mc --playouts 500 --seed {} --json", &[seed]);
+        on_room("solve", "TPIBC1", &mc).json()
     };
     let a = run("7");
     let b = run("7");
@@ -1430,38 +1214,14 @@ fn randomised_solvers_are_seeded() {
         assert!(u(&a["pushes"]) >= 7);
     }
     // a cap too small to solve: no proof, so exit 1
-    let doc = floe(&[
-        "solve",
-        &zelda(),
-        "-l",
-        "TPIBC2",
-        "--algo",
-        "random",
-        "--max-moves",
-        "3",
-        "--json",
-    ])
-    .code(1)
-    .json();
+    let capped = words("--algo random --max-moves 3 --json");
+    let doc = on_room("solve", "TPIBC2", &capped).code(1).json();
     assert_eq!(doc["solved"], false);
     assert_eq!(doc["status"], "gave-up");
-    let doc = floe(&[
-        "bench-solvers",
-        &zelda(),
-        "-l",
-        "STST2",
-        "--algo",
-        "mc",
-        "--playouts",
-        "200",
-        "--runs",
-        "5",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let mc = words("--algo mc --playouts 200 --runs 5 --json");
+    let doc = on_room("bench-solvers", "STST2", &mc).code(0).json();
     assert_eq!(u(&doc["runs"]), 5);
     assert_eq!(u(&doc["optimum"]["fewest_moves"]["length"]), 7);
     assert!(doc["success_rate"].as_f64().unwrap() >= 0.0);
-    floe(&["bench-solvers", &zelda(), "-l", "STST2", "--algo", "bfs"]).code(2);
+    on_room("bench-solvers", "STST2", &["--algo", "bfs"]).code(2);
 }

@@ -40,27 +40,6 @@ const LEVELS: [(&str, &str, u64); 7] = [
     ),
 ];
 
-/// The keys of `floe solve --json`, for every game (README, "The JSON of solve").
-const SOLVE_KEYS: [&str; 17] = [
-    "game",
-    "level",
-    "params",
-    "algorithm",
-    "solved",
-    "status",
-    "limit",
-    "moves",
-    "length",
-    "pushes",
-    "difficulty",
-    "lower_bound",
-    "states",
-    "expanded",
-    "depth",
-    "seconds",
-    "details",
-];
-
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object()
         .expect("a JSON object")
@@ -92,7 +71,7 @@ fn every_registered_game_is_covered() {
 fn solve_json_has_the_same_keys_for_every_game() {
     let want: BTreeSet<String> = SOLVE_KEYS.iter().map(|s| s.to_string()).collect();
     for (game, f, n) in files() {
-        let j = floe(&["solve", &f.path(), "--json"]).code(0).json();
+        let j = floe_json(&["solve", &f.path(), "--json"], 0);
         assert_eq!(keys(&j), want, "{game}: {j}");
         assert_eq!(j["game"], game);
         assert_eq!(
@@ -114,9 +93,7 @@ fn solve_json_has_the_same_keys_for_every_game() {
         // every exact algorithm of the game agrees on the length
         let g = floe::game::find(game).unwrap();
         for a in g.info().algorithms {
-            let k = floe(&["solve", &f.path(), "--algo", a.name, "--json"])
-                .code(0)
-                .json();
+            let k = floe_json(&["solve", &f.path(), "--algo", a.name, "--json"], 0);
             if a.name != "difficulty" {
                 assert_eq!(k["length"], n, "{game} {}", a.name);
             }
@@ -141,7 +118,7 @@ fn solve_json_has_the_same_keys_for_every_game() {
 fn space_analyze_and_verify_on_every_game() {
     for (game, f, n) in files() {
         let p = f.path();
-        let s = floe(&["space", &p, "--json"]).code(0).json();
+        let s = floe_json(&["space", &p, "--json"], 0);
         assert_eq!(s["game"], game);
         assert_eq!(s["complete"], true, "{game}: {s}");
         let states = s["states"].as_u64().unwrap();
@@ -157,7 +134,7 @@ fn space_analyze_and_verify_on_every_game() {
             "{game}: a solution is within the depth"
         );
 
-        let a = floe(&["analyze", &p, "--json"]).code(0).json();
+        let a = floe_json(&["analyze", &p, "--json"], 0);
         assert_eq!(a["game"], game);
         assert_eq!(
             a["states"].as_u64(),
@@ -177,9 +154,7 @@ fn space_analyze_and_verify_on_every_game() {
         // the solution verifies; its first move twice does not, with exit 2
         let sol = floe(&["solve", &p, "--json"]).code(0);
         let moves = Temp::with("moves.json", sol.stdout.as_bytes());
-        let v = floe(&["verify", &p, "--moves", &moves.path(), "--json"])
-            .code(0)
-            .json();
+        let v = floe_json(&["verify", &p, "--moves", &moves.path(), "--json"], 0);
         assert_eq!(
             (v["valid"].as_bool(), v["solved"].as_bool()),
             (Some(true), Some(true))
@@ -192,9 +167,7 @@ fn space_analyze_and_verify_on_every_game() {
                 "twice.json",
                 serde_json::json!([first, first]).to_string().as_bytes(),
             );
-            let v = floe(&["verify", &p, "--moves", &twice.path(), "--json"])
-                .code(2)
-                .json();
+            let v = floe_json(&["verify", &p, "--moves", &twice.path(), "--json"], 2);
             assert_eq!(
                 (v["valid"].as_bool(), v["error"]["index"].as_u64()),
                 (Some(false), Some(2)),
@@ -208,9 +181,7 @@ fn space_analyze_and_verify_on_every_game() {
 fn play_the_hints_to_the_end_on_every_game() {
     for (game, f, n) in files() {
         let keys = vec!["H"; n as usize].join(" ");
-        let doc = floe(&["play", &f.path(), "--keys", &keys, "--json"])
-            .code(0)
-            .json();
+        let doc = floe_json(&["play", &f.path(), "--keys", &keys, "--json"], 0);
         assert_eq!(doc["game"], game);
         assert_eq!(doc["solved"], true, "{game}: {doc}");
         assert_eq!(doc["length"], n, "{game}");
@@ -220,9 +191,7 @@ fn play_the_hints_to_the_end_on_every_game() {
             vec!["u"; n as usize].join(" "),
             vec!["r"; n as usize].join(" ")
         );
-        let doc = floe(&["play", &f.path(), "--keys", &back, "--json"])
-            .code(0)
-            .json();
+        let doc = floe_json(&["play", &f.path(), "--keys", &back, "--json"], 0);
         assert_eq!(doc["solved"], true, "{game}: {doc}");
     }
 }
@@ -231,7 +200,7 @@ fn play_the_hints_to_the_end_on_every_game() {
 fn levels_render_and_convert_on_every_game() {
     for (game, f, _) in files() {
         let p = f.path();
-        let l = floe(&["levels", &p, "--json"]).code(0).json();
+        let l = floe_json(&["levels", &p, "--json"], 0);
         assert_eq!(l[0]["game"], game, "{l}");
         let svg = Temp::new("level.svg");
         floe(&["render", &p, "-o", &svg.path()]).code(0);
@@ -293,11 +262,9 @@ fn ice_path_in_words() {
         "{}",
         e.stdout
     );
-    let bundled = path_str(&root().join("levels/icepath.txt"));
+    let caves = bundled("icepath.txt");
     for (level, n) in [("1", 3), ("rocky", 11), ("great cave", 11)] {
-        let j = floe(&["solve", &bundled, "-l", level, "--json"])
-            .code(0)
-            .json();
+        let j = floe_json(&["solve", &caves, "-l", level, "--json"], 0);
         assert_eq!(j["length"], n, "{level}");
     }
     let e = floe(&["solve", "-", "--game", "icepath"]);

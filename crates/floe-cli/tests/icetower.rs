@@ -17,8 +17,9 @@ fn load(path: &Path) -> Result<Tower, floe::ParseError> {
     parse(&text, &path.display().to_string(), "t")
 }
 
-fn level(name: &str) -> String {
-    path_str(&root().join("../shared/levels/qits-icetower").join(name))
+/// `floe solve <file> --game icetower <rest…>`.
+fn solve_tower(file: &str, rest: &[&str]) -> Run {
+    floe(&[&["solve", file, "--game", "icetower"][..], rest].concat())
 }
 
 /// A temporary level file from text.
@@ -32,10 +33,10 @@ fn moves(doc: &Value) -> Vec<Push> {
 
 /// Solves `name` and checks the JSON contract; the moves replay on the library's rules.
 fn solve_json(name: &str, extra: &[&str]) -> Value {
-    let path = level(name);
-    let mut args = vec!["solve", path.as_str(), "--game", "icetower", "--json"];
-    args.extend_from_slice(extra);
-    let doc = floe(&args).code(0).json();
+    let path = qits(name);
+    let doc = solve_tower(&path, &[&["--json"][..], extra].concat())
+        .code(0)
+        .json();
     for key in [
         "level", "game", "solved", "status", "pushes", "moves", "states", "seconds",
     ] {
@@ -77,7 +78,7 @@ fn moves_are_map_coordinates_of_the_pushed_block() {
     let doc = solve_json("qits002", &["--algo", "idastar"]);
     let m = moves(&doc);
     assert_eq!(m.len(), 8);
-    let t = load(Path::new(&level("qits002"))).unwrap();
+    let t = load(Path::new(&qits("qits002"))).unwrap();
     for p in &m {
         assert!(p.row < t.rows() && p.col < t.cols());
     }
@@ -86,7 +87,7 @@ fn moves_are_map_coordinates_of_the_pushed_block() {
 
 #[test]
 fn human_output_shows_every_board() {
-    let r = floe(&["solve", &level("c99-2"), "--game", "icetower", "--boards"]).code(0);
+    let r = solve_tower(&qits("c99-2"), &["--boards"]).code(0);
     // sizes are rows × columns, as for every game
     assert!(
         r.stdout
@@ -112,19 +113,19 @@ fn human_output_shows_every_board() {
     assert_eq!(board_lines, 8 * 14, "{}", r.stdout);
     assert!(r.stdout.contains("puts out"));
     // without --boards only the pushes
-    let r = floe(&["solve", &level("c99-2"), "--game", "icetower"]).code(0);
+    let r = solve_tower(&qits("c99-2"), &[]).code(0);
     assert_eq!(
         r.stdout.lines().filter(|l| l.starts_with("    #")).count(),
         0
     );
-    let r = floe(&["solve", &level("qits003"), "--game", "icetower"]).code(0);
+    let r = solve_tower(&qits("qits003"), &[]).code(0);
     assert!(r.stdout.contains("no solution"), "{}", r.stdout);
 }
 
 #[test]
 fn game_line_selects_the_rules() {
     let f = temp("tiny.txt", "Game: icetower\n#######\n#@% * #\n#######\n");
-    let doc = floe(&["solve", &f.path(), "--json"]).code(0).json();
+    let doc = floe_json(&["solve", &f.path(), "--json"], 0);
     assert_eq!(doc["game"], "icetower");
     assert_eq!(doc["pushes"], 1);
     assert_eq!(
@@ -147,45 +148,27 @@ fn notation_underscores_short_lines_and_notes() {
         "lvl",
         "#######\n#@%_*\n#######\n\nthis note is not part of the map\n",
     );
-    let doc = floe(&["solve", &f.path(), "--game", "icetower", "--json"])
-        .code(0)
-        .json();
+    let doc = solve_tower(&f.path(), &["--json"]).code(0).json();
     assert_eq!(doc["pushes"], 1);
 }
 
 #[test]
 fn limits_exit_with_one_and_report_a_bound() {
-    let doc = floe(&[
-        "solve",
-        &level("w21"),
-        "--game",
-        "icetower",
-        "--json",
-        "--max-states",
-        "2000",
-    ])
-    .code(1)
-    .json();
+    let doc = solve_tower(&qits("w21"), &["--json", "--max-states", "2000"])
+        .code(1)
+        .json();
     assert_eq!(doc["status"], "limit");
     assert_eq!(doc["limit"], "max-states");
     assert_eq!(doc["solved"], false);
     let lb = doc["lower_bound"].as_u64().unwrap();
     assert!((12..=21).contains(&lb), "{lb}");
-    floe(&[
-        "solve",
-        &level("h49"),
-        "--game",
-        "icetower",
-        "--timeout",
-        "200ms",
-    ])
-    .code(1);
+    solve_tower(&qits("h49"), &["--timeout", "200ms"]).code(1);
 }
 
 #[test]
 fn bad_input_is_a_clear_error() {
     let f = temp("bad", "#####\n#@%x#\n#####\n");
-    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
+    let r = solve_tower(&f.path(), &[]).code(2);
     assert!(
         r.stderr
             .contains(&format!("{}:2:4: unexpected 'x'", f.path())),
@@ -193,49 +176,33 @@ fn bad_input_is_a_clear_error() {
         r.stderr
     );
     let f = temp("two", "#@@#\n");
-    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
+    let r = solve_tower(&f.path(), &[]).code(2);
     assert!(r.stderr.contains(":1:3: a second magician"), "{}", r.stderr);
     let f = temp("none", "# % * #\n");
-    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
+    let r = solve_tower(&f.path(), &[]).code(2);
     assert!(r.stderr.contains("no magician"), "{}", r.stderr);
     let f = temp("wide", &format!("@{}\n", " ".repeat(20)));
-    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
+    let r = solve_tower(&f.path(), &[]).code(2);
     assert!(
         r.stderr.contains(":1:21: the map is wider than 20 columns"),
         "{}",
         r.stderr
     );
-    let r = floe(&["solve", "/nonexistent/level", "--game", "icetower"]).code(2);
+    let r = solve_tower("/nonexistent/level", &[]).code(2);
     assert!(r.stderr.contains("/nonexistent/level"), "{}", r.stderr);
     let f = temp("bin", "\u{0}\u{1}");
-    floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
+    solve_tower(&f.path(), &[]).code(2);
     // options of other games are refused, not ignored
-    let r = floe(&[
-        "solve",
-        &level("w21"),
-        "--game",
-        "icetower",
-        "--rules",
-        "walk",
-    ])
-    .code(2);
+    let r = solve_tower(&qits("w21"), &["--rules", "walk"]).code(2);
     assert!(r.stderr.contains("--rules"), "{}", r.stderr);
-    let r = floe(&[
-        "solve",
-        &level("w21"),
-        "--game",
-        "icetower",
-        "--algo",
-        "difficulty",
-    ])
-    .code(2);
+    let r = solve_tower(&qits("w21"), &["--algo", "difficulty"]).code(2);
     assert!(r.stderr.contains("astar"), "{}", r.stderr);
 }
 
 #[test]
 fn dynamic_elements_need_the_flag() {
     let f = temp("arrows", "#######\n#@% v #\n#   * #\n#######\n");
-    let r = floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
+    let r = solve_tower(&f.path(), &[]).code(2);
     assert!(
         r.stderr.contains(&format!(
             "{}:2:5: an arrow (v) is a dynamic element",
@@ -244,30 +211,16 @@ fn dynamic_elements_need_the_flag() {
         "{}",
         r.stderr
     );
-    let doc = floe(&[
-        "solve",
-        &f.path(),
-        "--game",
-        "icetower",
-        "--dynamic",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = solve_tower(&f.path(), &["--dynamic", "--json"])
+        .code(0)
+        .json();
     assert_eq!(doc["pushes"], 1);
     assert_eq!(doc["details"]["engine"], "plain");
     let f = temp("dispenser", "#####\n#@+*#\n#####\n");
-    floe(&["solve", &f.path(), "--game", "icetower"]).code(2);
-    let doc = floe(&[
-        "solve",
-        &f.path(),
-        "--game",
-        "icetower",
-        "--dynamic",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    solve_tower(&f.path(), &[]).code(2);
+    let doc = solve_tower(&f.path(), &["--dynamic", "--json"])
+        .code(0)
+        .json();
     assert_eq!(doc["pushes"], 1);
     assert_eq!(
         doc["moves"][0]["col"], 2,

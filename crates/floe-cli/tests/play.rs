@@ -10,13 +10,6 @@ use floe::games::ice::{self, WalkRule};
 use floe::grid::Push;
 use serde_json::Value;
 
-fn bundled(name: &str) -> String {
-    path_str(&root().join("levels").join(name))
-}
-fn tower(name: &str) -> String {
-    path_str(&root().join("../shared/levels/qits-icetower").join(name))
-}
-
 /// `floe play ARGS --keys KEYS --json`, exit 0, the JSON contract checked.
 fn play(args: &[&str], keys: &str) -> Value {
     let mut all = vec!["play"];
@@ -200,7 +193,7 @@ fn pp_replay(file: &str, moves: &[Push]) -> bool {
 
 #[test]
 fn icetower_magician_walks_pushes_and_follows_hints() {
-    let q = tower("qits002");
+    let q = qits("qits002");
     let g = ["--game", "icetower"];
     // left of the magician is a fire, above him a wall; right of him a block
     let doc = play(&[&q, g[0], g[1]], "left up right right right right");
@@ -240,7 +233,7 @@ fn icetower_magician_walks_pushes_and_follows_hints() {
     let doc = play(&[&dynamic.path(), "--dynamic"], "H");
     assert_eq!(doc["solved"], true);
     // a limit gives "unknown", never a guess
-    let doc = play(&[&tower("w21"), g[0], g[1], "--max-states", "50"], "h");
+    let doc = play(&[&qits("w21"), g[0], g[1], "--max-states", "50"], "h");
     assert_eq!(doc["solvable"], "unknown");
     assert_eq!(doc["limit"], "max-states");
 }

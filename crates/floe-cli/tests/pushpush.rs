@@ -4,27 +4,17 @@
 mod common;
 
 use common::*;
-use serde_json::Value;
 
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-fn pushpush_levels() -> String {
-    path_str(&root().join("levels/pushpush.txt"))
+/// `floe <cmd> levels/pushpush.txt -l <level> <rest…>`.
+fn on_level(cmd: &str, level: &str, rest: &[&str]) -> Run {
+    let levels = bundled("pushpush.txt");
+    floe(&[&[cmd, levels.as_str(), "-l", level][..], rest].concat())
 }
 
 #[test]
 fn solve_json_contract_and_replay() {
-    let doc = floe(&[
-        "solve",
-        &pushpush_levels(),
-        "--level",
-        "hardest-4x4-a",
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let levels = bundled("pushpush.txt");
+    let doc = floe_json(&["solve", &levels, "--level", "hardest-4x4-a", "--json"], 0);
     assert_eq!(doc["game"], "pushpush");
     assert_eq!(doc["solved"], true);
     assert_eq!(u(&doc["pushes"]), 7);
@@ -39,17 +29,9 @@ fn solve_json_contract_and_replay() {
     assert!(u(&d["solutions"]) >= 1 && u(&d["possible_moves"]) >= u(&d["solutions"]));
     // the same with A* and IDA*
     for algo in ["astar", "idastar"] {
-        let doc = floe(&[
-            "solve",
-            &pushpush_levels(),
-            "-l",
-            "hardest-4x4-a",
-            "--algo",
-            algo,
-            "--json",
-        ])
-        .code(0)
-        .json();
+        let doc = on_level("solve", "hardest-4x4-a", &["--algo", algo, "--json"])
+            .code(0)
+            .json();
         assert_eq!(u(&doc["pushes"]), 7, "{algo}");
     }
 }
@@ -57,12 +39,13 @@ fn solve_json_contract_and_replay() {
 #[test]
 fn game_line_selects_the_rules_and_the_flag_does_too() {
     let with_line = Temp::with("with-line.txt", b"Game: pushpush\n@$--\n##-.\n");
-    let doc = floe(&["solve", &with_line.path(), "--json"]).code(0).json();
+    let doc = floe_json(&["solve", &with_line.path(), "--json"], 0);
     assert_eq!(u(&doc["pushes"]), 1);
     let without = Temp::with("without.txt", b"@$--\n##-.\n");
-    let doc = floe(&["solve", &without.path(), "--game", "pushpush", "--json"])
-        .code(0)
-        .json();
+    let doc = floe_json(
+        &["solve", &without.path(), "--game", "pushpush", "--json"],
+        0,
+    );
     assert_eq!(u(&doc["pushes"]), 1);
     // without either, the file is read as ice blocks, where '@' and '.' mean other things
     let human = floe(&["solve", &with_line.path()]).code(0);
@@ -72,32 +55,22 @@ fn game_line_selects_the_rules_and_the_flag_does_too() {
 #[test]
 fn unsolvable_boards_are_proved_and_limits_exit_1() {
     let t = Temp::with("stuck.txt", b"Game: pushpush\n@$#.\n");
-    let doc = floe(&["solve", &t.path(), "--json"]).code(0).json();
+    let doc = floe_json(&["solve", &t.path(), "--json"], 0);
     assert_eq!(doc["solved"], false);
     assert_eq!(doc["status"], "unsolvable");
-    let doc = floe(&[
-        "solve",
-        &pushpush_levels(),
-        "-l",
-        "hardest-4x4-a",
-        "--max-states",
-        "5",
-        "--json",
-    ])
-    .code(1)
-    .json();
+    let doc = on_level("solve", "hardest-4x4-a", &["--max-states", "5", "--json"])
+        .code(1)
+        .json();
     assert_eq!(doc["status"], "limit");
 }
 
 #[test]
 fn pushpush_k_moves_rows() {
     let t = Temp::with("row.txt", b"Game: pushpush\n-#--.\n@$$--\n-#---\n");
-    let doc = floe(&["solve", &t.path(), "--json"]).code(0).json();
+    let doc = floe_json(&["solve", &t.path(), "--json"], 0);
     assert_eq!(doc["status"], "unsolvable");
     for k in ["2", "0"] {
-        let doc = floe(&["solve", &t.path(), "--k", k, "--json"])
-            .code(0)
-            .json();
+        let doc = floe_json(&["solve", &t.path(), "--k", k, "--json"], 0);
         assert_eq!(u(&doc["pushes"]), 1, "k = {k}");
     }
 }
@@ -124,9 +97,7 @@ fn bad_boards_name_line_and_column() {
 
 #[test]
 fn census_json_contract_4x4() {
-    let doc = floe(&["census", "pushpush", "--rows", "4", "--cols", "4", "--json"])
-        .code(0)
-        .json();
+    let doc = floe_json(&words("census pushpush --rows 4 --cols 4 --json"), 0);
     assert_eq!(u(&doc["boards"]), 7_864_320);
     assert_eq!(u(&doc["unsolvable"]), 3_668_048);
     assert_eq!(u(&doc["by_pushes"]["0"]), 2_424_312);
@@ -150,7 +121,7 @@ fn census_json_contract_4x4() {
             "hard.txt",
             format!("Game: pushpush\n{}", b.as_str().unwrap()).as_bytes(),
         );
-        let one = floe(&["solve", &t.path(), "--json"]).code(0).json();
+        let one = floe_json(&["solve", &t.path(), "--json"], 0);
         assert_eq!(u(&one["pushes"]), d);
     }
     let c = &doc["classes"];
@@ -161,20 +132,8 @@ fn census_json_contract_4x4() {
 #[test]
 fn census_difficulty_and_pictures() {
     let svg = Temp::new("census.svg");
-    let doc = floe(&[
-        "census",
-        "pushpush",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--difficulty",
-        "--svg",
-        &svg.path(),
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let line = "census pushpush --rows 3 --cols 3 --difficulty --svg {} --json";
+    let doc = floe_json(&words_with(line, &[&svg.path()]), 0);
     let d = &doc["difficulty"];
     assert_eq!(d["bin_width"].as_f64(), Some(0.1));
     for (p, bins) in d["by_pushes"].as_object().unwrap() {
@@ -202,39 +161,20 @@ fn census_difficulty_and_pictures() {
 
 #[test]
 fn census_refuses_what_it_cannot_do() {
-    floe(&["census", "pushpush", "--rows", "6", "--cols", "6"]).code(2);
-    floe(&["census", "pushpush", "--rows", "1", "--cols", "1"]).code(2);
-    floe(&["census", "pushpush", "--rows", "0", "--cols", "4"]).code(2);
-    floe(&[
-        "census",
-        "pushpush",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--max-states",
-        "10",
-    ])
-    .code(1);
+    floe(&words("census pushpush --rows 6 --cols 6")).code(2);
+    floe(&words("census pushpush --rows 1 --cols 1")).code(2);
+    floe(&words("census pushpush --rows 0 --cols 4")).code(2);
+    floe(&words("census pushpush --rows 4 --cols 4 --max-states 10")).code(1);
 }
 
 #[test]
 fn verify_replays_and_names_the_illegal_push() {
-    let levels = pushpush_levels();
     let sol = Temp::new("sol.json");
-    let out = floe(&["solve", &levels, "-l", "hardest-5x5", "--json"]).code(0);
+    let out = on_level("solve", "hardest-5x5", &["--json"]).code(0);
     std::fs::write(&sol.0, &out.stdout).unwrap();
-    let doc = floe(&[
-        "verify",
-        &levels,
-        "-l",
-        "hardest-5x5",
-        "--moves",
-        &sol.path(),
-        "--json",
-    ])
-    .code(0)
-    .json();
+    let doc = on_level("verify", "hardest-5x5", &["--moves", &sol.path(), "--json"])
+        .code(0)
+        .json();
     assert_eq!(
         (doc["valid"].as_bool(), doc["solved"].as_bool()),
         (Some(true), Some(true))
@@ -242,15 +182,11 @@ fn verify_replays_and_names_the_illegal_push() {
     assert_eq!(u(&doc["pushes"]), 13);
     // the first push, repeated: the block has gone
     let moves = Temp::with("moves.txt", b"1 4 up\n1 4 up\n");
-    let doc = floe(&[
+    let doc = on_level(
         "verify",
-        &levels,
-        "-l",
         "hardest-5x5",
-        "--moves",
-        &moves.path(),
-        "--json",
-    ])
+        &["--moves", &moves.path(), "--json"],
+    )
     .code(2)
     .json();
     assert_eq!(doc["valid"], false);
@@ -261,15 +197,7 @@ fn verify_replays_and_names_the_illegal_push() {
         .contains("no block"));
     // legal but not solved
     let moves = Temp::with("one.txt", b"1 4 up\n");
-    let out = floe(&[
-        "verify",
-        &levels,
-        "-l",
-        "hardest-5x5",
-        "--moves",
-        &moves.path(),
-    ])
-    .code(0);
+    let out = on_level("verify", "hardest-5x5", &["--moves", &moves.path()]).code(0);
     assert!(
         out.stdout.contains("the level is NOT solved"),
         "{}",

@@ -42,7 +42,7 @@ fn solve_json_contract_for_every_game() {
     ] {
         let f = file(text);
         // the Game: line picks the rules
-        let j = floe(&["solve", path(&f), "--json"]).code(0).json();
+        let j = floe_json(&["solve", path(&f), "--json"], 0);
         for key in [
             "level", "game", "solved", "status", "moves", "length", "states", "seconds",
         ] {
@@ -55,9 +55,10 @@ fn solve_json_contract_for_every_game() {
         assert_eq!(j["moves"].as_array().unwrap().len(), length);
         // every exact algorithm finds the same length
         for algo in ["bfs", "astar", "idastar"] {
-            let k = floe(&["solve", path(&f), "--game", game, "--algo", algo, "--json"])
-                .code(0)
-                .json();
+            let k = floe_json(
+                &["solve", path(&f), "--game", game, "--algo", algo, "--json"],
+                0,
+            );
             assert_eq!(k["length"], length, "{game} {algo}");
         }
     }
@@ -74,38 +75,30 @@ fn solve_json_contract_for_every_game() {
 #[test]
 fn unsolvable_limits_and_random() {
     let f = file("Game: boxoff\n1 2 1 2\n");
-    let j = floe(&["solve", path(&f), "--json"]).code(0).json();
+    let j = floe_json(&["solve", path(&f), "--json"], 0);
     assert_eq!(
         (j["solved"].clone(), j["status"].clone()),
         (Value::Bool(false), "unsolvable".into())
     );
     // a limit gives no answer: exit 1
     let f = file(FUJISAN);
-    let j = floe(&["solve", path(&f), "--max-states", "5", "--json"])
-        .code(1)
-        .json();
+    let j = floe_json(&["solve", path(&f), "--max-states", "5", "--json"], 1);
     assert_eq!(j["status"], "limit");
     assert_eq!(j["limit"], "max-states");
     // the random solver: seeded, exit 0 when it solves, 1 when not (no proof)
     let f = file(BOXOFF);
-    let a = floe(&[
-        "solve",
-        path(&f),
-        "--algo",
-        "random",
-        "--seed",
-        "4",
-        "--json",
-    ]);
-    let b = floe(&[
-        "solve",
-        path(&f),
-        "--algo",
-        "random",
-        "--seed",
-        "4",
-        "--json",
-    ]);
+    let seeded = || {
+        floe(&[
+            "solve",
+            path(&f),
+            "--algo",
+            "random",
+            "--seed",
+            "4",
+            "--json",
+        ])
+    };
+    let (a, b) = (seeded(), seeded());
     assert_eq!(a.json()["moves"], b.json()["moves"]);
     assert!(a.code == 0 || a.code == 1);
     assert_eq!(a.json()["solved"], a.code == 0);
@@ -219,7 +212,7 @@ fn experiment_json_contract_and_determinism() {
         "7",
         "--json",
     ];
-    let j = floe(&args).code(0).json();
+    let j = floe_json(&args, 0);
     for key in [
         "solvable",
         "random_solvable",
@@ -247,12 +240,12 @@ fn experiment_json_contract_and_determinism() {
     // same seed, same numbers, whatever the threads
     let mut one = args.to_vec();
     one.extend(["--threads", "1"]);
-    let k = floe(&one).code(0).json();
+    let k = floe_json(&one, 0);
     assert_eq!(without_seconds(j.clone()), without_seconds(k));
     // another seed, other challenges
     let mut other = args.to_vec();
     other[15] = "8";
-    let k = floe(&other).code(0).json();
+    let k = floe_json(&other, 0);
     assert_ne!(j["trials"], k["trials"]);
 }
 
@@ -340,9 +333,7 @@ fn exact_enumeration() {
     assert_eq!(j["deals"], 1296);
     assert_eq!(j["blockaded"], 496);
     assert_eq!(j["solvable"], 524);
-    let j = floe(&["experiment", "pretzel", "--ranks", "2", "--exact", "--json"])
-        .code(0)
-        .json();
+    let j = floe_json(&words("experiment pretzel --ranks 2 --exact --json"), 0);
     assert_eq!(j["deals"], 1680);
     assert_eq!(j["solvable"], 1457);
     floe(&["experiment", "fujisan", "--exact"]).code(2);
@@ -409,9 +400,7 @@ fn generated_challenges_solve_as_files() {
     let mut solved = 0;
     for i in 0..3 {
         let f = dir.join(format!("boxoff4x6x4-ltiles-1-{i}.txt"));
-        let k = floe(&["solve", f.to_str().unwrap(), "--json"])
-            .code(0)
-            .json();
+        let k = floe_json(&["solve", f.to_str().unwrap(), "--json"], 0);
         solved += usize::from(k["solved"] == true);
     }
     assert_eq!(solved as f64 / 3.0, j["solvable"].as_f64().unwrap());
@@ -424,9 +413,7 @@ fn verify_replays_move_lists_of_every_game() {
         let f = file(text);
         let sol = floe(&["solve", path(&f), "--json"]).code(0);
         let moves = file(&sol.stdout);
-        let j = floe(&["verify", path(&f), "--moves", path(&moves), "--json"])
-            .code(0)
-            .json();
+        let j = floe_json(&["verify", path(&f), "--moves", path(&moves), "--json"], 0);
         assert_eq!(
             (j["valid"].as_bool(), j["solved"].as_bool()),
             (Some(true), Some(true)),
@@ -436,9 +423,7 @@ fn verify_replays_move_lists_of_every_game() {
         let doc: Value = serde_json::from_str(&sol.stdout).unwrap();
         let first = doc["moves"][0].clone();
         let twice = file(&serde_json::json!([first.clone(), first]).to_string());
-        let j = floe(&["verify", path(&f), "--moves", path(&twice), "--json"])
-            .code(2)
-            .json();
+        let j = floe_json(&["verify", path(&f), "--moves", path(&twice), "--json"], 2);
         assert_eq!(j["valid"], false, "{j}");
         assert_eq!(j["error"]["index"], 2);
     }

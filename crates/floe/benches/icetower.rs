@@ -6,22 +6,15 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use floe::game::{solve_typed, Engine, SolveOptions, Task};
 use floe::games::icetower::game::Level;
-use floe::games::icetower::{parse, with_tower, IceTower};
+use floe::games::icetower::{with_tower, IceTower};
 use floe::grid::Push;
 use floe::search::{self, Limits};
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
-fn level(name: &str) -> floe::games::icetower::Tower {
-    let p = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/levels/qits-icetower"
-    ))
-    .join(name);
-    let text = std::fs::read_to_string(&p).unwrap();
-    parse(&text, &p.display().to_string(), name).unwrap()
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::qits;
 
 fn solving(c: &mut Criterion) {
     let mut g = c.benchmark_group("icetower solve");
@@ -34,7 +27,7 @@ fn solving(c: &mut Criterion) {
         ("c99-2", "astar", 7),
     ] {
         let l = Level {
-            tower: level(name),
+            tower: qits(name),
             dynamic: false,
         };
         let o = SolveOptions::default().algorithm(algorithm);
@@ -59,7 +52,7 @@ fn exhaustive(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("icetower exhaustive");
     g.sample_size(10).measurement_time(Duration::from_secs(30));
-    let t = level("c99");
+    let t = qits("c99");
     g.bench_function("c99 bfs without pruning", |b| {
         b.iter(|| assert_eq!(with_tower(black_box(&t), false, Plain).unwrap(), Some(12)))
     });

@@ -9,28 +9,27 @@ use std::hint::black_box;
 fn decide(c: &mut Criterion) {
     let mut g = c.benchmark_group("image");
     g.sample_size(10);
-    let heart = Picture::parse(
-        b".##.##.\n#######\n#######\n.#####.\n..###..\n...#...\n" as &[u8],
-        "heart",
-    )
-    .unwrap();
-    g.bench_function("heart 6x7 (27 pixels)", |b| {
-        b.iter(|| {
-            let r = draw(&heart, DrawLimits::default()).unwrap().unwrap();
-            black_box(r.pushes)
-        })
-    });
-    let smiley = Picture::parse(
-        include_bytes!("../../../levels/images/smiley.txt") as &[u8],
-        "smiley",
-    )
-    .unwrap();
-    g.bench_function("smiley 16x16 (58 pixels)", |b| {
-        b.iter(|| {
-            let r = draw(&smiley, DrawLimits::default()).unwrap().unwrap();
-            black_box(r.pushes)
-        })
-    });
+    let pictures: [(&str, &[u8], &str); 2] = [
+        (
+            "heart",
+            b".##.##.\n#######\n#######\n.#####.\n..###..\n...#...\n",
+            "heart 6x7 (27 pixels)",
+        ),
+        (
+            "smiley",
+            include_bytes!("../../../levels/images/smiley.txt"),
+            "smiley 16x16 (58 pixels)",
+        ),
+    ];
+    for (name, text, id) in pictures {
+        let picture = Picture::parse(text, name).unwrap();
+        g.bench_function(id, |b| {
+            b.iter(|| {
+                let r = draw(&picture, DrawLimits::default()).unwrap().unwrap();
+                black_box(r.pushes)
+            })
+        });
+    }
     g.bench_function("census 3x3", |b| {
         b.iter(|| black_box(census(3, 3).unwrap().creatable))
     });

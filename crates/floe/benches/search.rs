@@ -4,17 +4,14 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use floe::analysis::ice::reach::reach_empty;
-use floe::games::ice::{self, format, Level, WalkRule};
+use floe::games::ice::{self, Level, WalkRule};
 use floe::search::Limits;
 use std::hint::black_box;
 use std::time::Duration;
 
-const ZELDA: &str = include_str!("../../../levels/zelda.txt");
-
-fn zelda(name: &str) -> Level {
-    let levels = format::parse_floe(ZELDA, "zelda").unwrap();
-    format::select(&levels, name).unwrap().1.clone()
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::zelda;
 
 fn enumeration(c: &mut Criterion) {
     let mut g = c.benchmark_group("enumerate");

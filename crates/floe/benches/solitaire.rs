@@ -12,6 +12,15 @@ use rand::SeedableRng;
 use std::hint::black_box;
 use std::time::Duration;
 
+/// BoxOff with `rows` × `cols` tiles of `colours` colours.
+fn boxoff(rows: usize, cols: usize, colours: usize) -> Size {
+    Size::BoxOff {
+        rows,
+        cols,
+        colours,
+    }
+}
+
 /// Challenges 0..n of the run with seed 1.
 fn batch(size: Size, setup: Setup, n: u64) -> Vec<Challenge> {
     (0..n)
@@ -32,44 +41,28 @@ fn exact(c: &mut Criterion) {
     let cases: [(&str, Size, Setup, u64, Option<&str>); 9] = [
         (
             "boxoff 4x6x4 shuffled, 100 challenges, dfs",
-            Size::BoxOff {
-                rows: 4,
-                cols: 6,
-                colours: 4,
-            },
+            boxoff(4, 6, 4),
             Setup::Shuffled,
             100,
             None,
         ),
         (
             "boxoff 4x6x4 shuffled, 100 challenges, bfs",
-            Size::BoxOff {
-                rows: 4,
-                cols: 6,
-                colours: 4,
-            },
+            boxoff(4, 6, 4),
             Setup::Shuffled,
             100,
             Some("bfs"),
         ),
         (
             "boxoff 4x6x4 ltiles, 100 challenges, dfs",
-            Size::BoxOff {
-                rows: 4,
-                cols: 6,
-                colours: 4,
-            },
+            boxoff(4, 6, 4),
             Setup::LTiles,
             100,
             None,
         ),
         (
             "boxoff 6x6x6 ltiles, 20 challenges, dfs",
-            Size::BoxOff {
-                rows: 6,
-                cols: 6,
-                colours: 6,
-            },
+            boxoff(6, 6, 6),
             Setup::LTiles,
             20,
             None,
@@ -127,15 +120,7 @@ fn exact(c: &mut Criterion) {
 fn playouts(c: &mut Criterion) {
     let mut g = c.benchmark_group("random playouts");
     for (name, size, setup) in [
-        (
-            "boxoff 6x6x6 ltiles",
-            Size::BoxOff {
-                rows: 6,
-                cols: 6,
-                colours: 6,
-            },
-            Setup::LTiles,
-        ),
+        ("boxoff 6x6x6 ltiles", boxoff(6, 6, 6), Setup::LTiles),
         (
             "pretzel 4x9 banded",
             Size::Pretzel { suits: 4, ranks: 9 },

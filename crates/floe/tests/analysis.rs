@@ -8,16 +8,12 @@ use floe::analysis::ice::profile::profile;
 use floe::analysis::ice::tables::{
     fit_quasi_linear, kluiver_a2, kluiver_a3, reach_cell, space_cell, space_table,
 };
-use floe::games::ice::{format, Level, WalkRule};
+use floe::games::ice::{Level, WalkRule};
 use floe::grid::{Dir, Pos, Push};
 use floe::search::Limits;
 
-const ZELDA: &str = include_str!("../../../levels/zelda.txt");
-
-fn zelda(name: &str) -> Level {
-    let levels = format::parse_floe(ZELDA, "zelda").unwrap();
-    format::select(&levels, name).unwrap().1.clone()
-}
+mod common;
+use common::zelda;
 
 #[test]
 fn kluivers_table_1() {

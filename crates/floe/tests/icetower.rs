@@ -7,21 +7,15 @@
 
 use floe::game::{solve_typed, Engine, SolveOptions, SolveReport, Status, Task};
 use floe::games::icetower::game::Level as TowerLevel;
-use floe::games::icetower::{parse, replay, with_tower, Block, IceTower, PlainPuzzle, Tile, Tower};
+use floe::games::icetower::{
+    parse, replay, with_tower, Block, IceTower, PlainPuzzle, Replay, Tile, Tower,
+};
 use floe::grid::{Pos, Push};
 use floe::search::{self, Limits, Outcome};
 use proptest::prelude::*;
-use std::path::PathBuf;
 
-fn qits(name: &str) -> Tower {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/levels/qits-icetower"
-    ))
-    .join(name);
-    let text = std::fs::read_to_string(&path).unwrap();
-    parse(&text, &path.display().to_string(), name).unwrap()
-}
+mod common;
+use common::qits;
 
 fn run(t: &Tower, algorithm: &str) -> SolveReport {
     let level = TowerLevel {
@@ -38,6 +32,12 @@ fn run(t: &Tower, algorithm: &str) -> SolveReport {
 
 fn text(s: &str) -> Tower {
     parse(s, "t", "t").unwrap()
+}
+
+/// The fewest pushes by A* and their replay on the rules.
+fn astar_replayed(t: &Tower) -> (Option<usize>, Replay) {
+    let r = run(t, "astar");
+    (pushes(&r), replay(t, &r.moves_of::<Push>()).unwrap())
 }
 
 /// Fewest pushes (the report's solution is replayed by the game face already).
@@ -105,10 +105,8 @@ fn qits003_file_reads_only_its_map() {
 #[test]
 fn golden_ice_through_several_fires() {
     // one push puts out all three fires
-    let t = text("#########\n#@$ * **#\n#########\n");
-    let r = run(&t, "astar");
-    assert_eq!(pushes(&r), Some(1));
-    let rep = replay(&t, &r.moves_of::<Push>()).unwrap();
+    let (n, rep) = astar_replayed(&text("#########\n#@$ * **#\n#########\n"));
+    assert_eq!(n, Some(1));
     assert_eq!(rep.steps[0].fires_out.len(), 3);
     // two lines of fires: two pushes of the golden block (right, then down)
     let t = text("#######\n#  @  #\n#  $  #\n#  *  #\n#  *  #\n#   **#\n#######\n");
@@ -118,10 +116,8 @@ fn golden_ice_through_several_fires() {
 #[test]
 fn golden_ice_resting_on_a_recycler() {
     // the golden block rests on the recycler by the wall, then goes up into the fire
-    let t = text("###*#\n#@$-#\n#   #\n#####\n");
-    let r = run(&t, "astar");
-    assert_eq!(pushes(&r), Some(2));
-    let rep = replay(&t, &r.moves_of::<Push>()).unwrap();
+    let (n, rep) = astar_replayed(&text("###*#\n#@$-#\n#   #\n#####\n"));
+    assert_eq!(n, Some(2));
     assert_eq!(rep.boards[0].block(Pos::new(1, 3)), Some(Block::Golden));
     assert_eq!(rep.boards[0].tile(Pos::new(1, 3)), Tile::Recycler);
     // a regular block in its place falls into the recycler: no solution

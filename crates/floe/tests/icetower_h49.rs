@@ -5,15 +5,13 @@
 //! within the time given by `FLOE_H49_SECONDS` (default 60). docs/icetower.md records a run.
 
 use floe::bits::{Bits, Wide};
-use floe::games::icetower::{parse, replay, Tile, Tower, TowerPuzzle};
+use floe::games::icetower::{replay, Tile, Tower, TowerPuzzle};
 use floe::grid::Push;
 use floe::search::{astar_proving, beam, Limits, Outcome, Puzzle};
 use std::time::Duration;
 
-const H49: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/levels/qits-icetower/h49"
-);
+mod common;
+use common::qits;
 
 /// A computation on the fast engine at the width of the level's open cells (the beam's
 /// key reads the engine's fire mask, so this test compiles the engine itself).
@@ -75,7 +73,7 @@ impl OnTower for Prove {
 #[test]
 #[ignore = "minutes of search; run by hand"]
 fn h49_best_solution_and_proved_bound() {
-    let t = parse(&std::fs::read_to_string(H49).unwrap(), H49, "h49").unwrap();
+    let t = qits("h49");
     let mut best: Option<Vec<Push>> = None;
     for width in [1_000, 10_000, 100_000] {
         if let Some(m) = on_tower(&t, Beam(width)) {

@@ -28,7 +28,9 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt;
 
-const ZELDA: &str = include_str!("../../../levels/zelda.txt");
+mod common;
+use common::{zelda, ZELDA};
+
 const RULES: [WalkRule; 2] = [WalkRule::Free, WalkRule::Walk];
 
 fn config(cases: u32) -> ProptestConfig {
@@ -196,31 +198,20 @@ fn empty_board() -> impl Strategy<Value = Lvl> {
 /// region, sometimes rows longer than a word) and more than 64 block cells (u128 and wide
 /// engines).
 fn long_level() -> impl Strategy<Value = Lvl> {
+    let sized = |rows, cols, blocks| {
+        levels_with(
+            rows,
+            cols,
+            blocks,
+            || cell().boxed(),
+            0..=0,
+            Player::Anywhere,
+        )
+    };
     prop_oneof![
-        levels_with(
-            1..=3,
-            20..=90,
-            0..=5,
-            || cell().boxed(),
-            0..=0,
-            Player::Anywhere
-        ),
-        levels_with(
-            20..=90,
-            1..=3,
-            0..=5,
-            || cell().boxed(),
-            0..=0,
-            Player::Anywhere
-        ),
-        levels_with(
-            8..=14,
-            8..=14,
-            0..=4,
-            || cell().boxed(),
-            0..=0,
-            Player::Anywhere
-        ),
+        sized(1..=3, 20..=90, 0..=5),
+        sized(20..=90, 1..=3, 0..=5),
+        sized(8..=14, 8..=14, 0..=4),
     ]
 }
 
@@ -865,6 +856,19 @@ fn decorated_level() -> impl Strategy<Value = Lvl> {
         })
 }
 
+/// The levels read back from `text` have the boards of those written: sizes, cells, blocks.
+fn check_same_boards(levels: &[Level], back: &[Level], text: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(back.len(), levels.len(), "{}", text);
+    for (a, b) in levels.iter().zip(back) {
+        prop_assert_eq!((a.rows(), a.cols()), (b.rows(), b.cols()));
+        for p in a.positions() {
+            prop_assert_eq!(a.cell(p), b.cell(p), "cell {}", p);
+            prop_assert_eq!(a.has_block(p), b.has_block(p), "block {}", p);
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config(500))]
 
@@ -874,13 +878,8 @@ proptest! {
         let text = format::write_floe(&levels);
         let back = format::parse_floe(&text, "t")
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        prop_assert_eq!(back.len(), levels.len(), "{}", text);
+        check_same_boards(&levels, &back, &text)?;
         for (a, b) in levels.iter().zip(&back) {
-            prop_assert_eq!((a.rows(), a.cols()), (b.rows(), b.cols()));
-            for p in a.positions() {
-                prop_assert_eq!(a.cell(p), b.cell(p), "cell {}", p);
-                prop_assert_eq!(a.has_block(p), b.has_block(p), "block {}", p);
-            }
             prop_assert_eq!(a.player(), b.player());
             prop_assert_eq!(&a.title, &b.title);
             prop_assert_eq!(a.rules, b.rules);
@@ -904,13 +903,8 @@ proptest! {
         let text = written.unwrap();
         let back = format::parse_kluiver(&text, "t")
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        prop_assert_eq!(back.len(), levels.len(), "{}", text);
-        for (a, b) in levels.iter().zip(&back) {
-            prop_assert_eq!((a.rows(), a.cols()), (b.rows(), b.cols()));
-            for p in a.positions() {
-                prop_assert_eq!(a.cell(p), b.cell(p), "cell {}", p);
-                prop_assert_eq!(a.has_block(p), b.has_block(p), "block {}", p);
-            }
+        check_same_boards(&levels, &back, &text)?;
+        for b in &back {
             prop_assert_eq!(b.player(), None);
             // Kluiver's format has no titles, rules or comments.
             prop_assert_eq!(&b.title, &None);
@@ -1140,10 +1134,9 @@ fn ida_star_proves_unsolvability_in_reasonable_time() {
 /// pushes buy fewer block changes (the spec's 29 / 14 / 3).
 #[test]
 fn change_penalty_trades_pushes_for_changes() {
-    let zelda = format::parse_floe(ZELDA, "z").unwrap();
-    let (_, tpibc2) = format::select(&zelda, "TPIBC2").unwrap();
-    let d0 = solve_with(tpibc2, WalkRule::Free, "difficulty", 0);
-    let d5 = solve_with(tpibc2, WalkRule::Free, "difficulty", 5);
+    let tpibc2 = zelda("TPIBC2");
+    let d0 = solve_with(&tpibc2, WalkRule::Free, "difficulty", 0);
+    let d5 = solve_with(&tpibc2, WalkRule::Free, "difficulty", 5);
     assert_eq!(d0.pushes, Some(10));
     assert_eq!(
         (

@@ -1,10 +1,11 @@
 //! The reference figures of `spec/ice-blocks.md`, asserted on the bundled levels.
 
 use floe::game::{SolveReport, Status};
-use floe::games::ice::{self, format, Level, WalkRule};
+use floe::games::ice::{self, Level, WalkRule};
 use floe::search::Limits;
 
-const ZELDA: &str = include_str!("../../../levels/zelda.txt");
+mod common;
+use common::zelda;
 
 /// (puzzle, fewest pushes, reachable states (None: not in the spec), least difficulty at
 /// factor 5 as (difficulty, pushes, changes))
@@ -25,11 +26,6 @@ const FIGURES: &[Figure] = &[
     ("STST4", 6, Some(20), (6, 6, 0)),
     ("MCTOD", 5, None, (5, 5, 0)),
 ];
-
-fn zelda(name: &str) -> Level {
-    let levels = format::parse_floe(ZELDA, "levels/zelda.txt").unwrap();
-    format::select(&levels, name).unwrap().1.clone()
-}
 
 fn solve(level: &Level, algorithm: &str) -> SolveReport {
     let r = ice::solve(level, WalkRule::Free, algorithm, 5, &Limits::none()).unwrap();

@@ -18,6 +18,43 @@ pub fn path_str(p: &Path) -> String {
     p.to_str().expect("test paths are UTF-8").to_string()
 }
 
+/// A level file bundled with floe: `levels/<name>`.
+pub fn bundled(name: &str) -> String {
+    path_str(&root().join("levels").join(name))
+}
+
+/// A qits Ice Tower level of the shared reference levels: `../shared/levels/qits-icetower/<name>`.
+pub fn qits(name: &str) -> String {
+    path_str(&root().join("../shared/levels/qits-icetower").join(name))
+}
+
+/// A JSON whole number.
+pub fn u(v: &Value) -> u64 {
+    v.as_u64()
+        .unwrap_or_else(|| panic!("expected a whole number, found {v}"))
+}
+
+/// The keys of `floe solve --json`, for every game (README, "The JSON of solve").
+pub const SOLVE_KEYS: [&str; 17] = [
+    "game",
+    "level",
+    "params",
+    "algorithm",
+    "solved",
+    "status",
+    "limit",
+    "moves",
+    "length",
+    "pushes",
+    "difficulty",
+    "lower_bound",
+    "states",
+    "expanded",
+    "depth",
+    "seconds",
+    "details",
+];
+
 /// What one run of the binary did.
 #[derive(Debug)]
 pub struct Run {
@@ -102,6 +139,32 @@ pub fn floe(args: &[&str]) -> Run {
 
 pub fn floe_stdin(args: &[&str], input: &[u8]) -> Run {
     run_with(args, Some(input))
+}
+
+/// The arguments of a command line written out as one string, split at white space (for
+/// arguments without file names, which may hold spaces).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// The words of `line`, as `words`, with each `{}` replaced by the next of `values` (file
+/// names, say, which may hold spaces).
+pub fn words_with<'a>(line: &'a str, values: &[&'a str]) -> Vec<&'a str> {
+    let mut values = values.iter();
+    let args = words(line)
+        .into_iter()
+        .map(|w| match w {
+            "{}" => values.next().copied().expect("a value for every {}"),
+            w => w,
+        })
+        .collect();
+    assert!(values.next().is_none(), "a {{}} for every value");
+    args
+}
+
+/// Runs the binary, asserts the exit code and parses standard output as one JSON document.
+pub fn floe_json(args: &[&str], code: i32) -> Value {
+    floe(args).code(code).json()
 }
 
 /// A temporary file with a unique name, removed when dropped.
