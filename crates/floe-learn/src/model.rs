@@ -180,6 +180,25 @@ impl Spec {
             _ => (rows, cols) == (self.rows, self.cols),
         }
     }
+    /// Fails unless the network takes `rows × cols` boards, saying "`whose` … model takes
+    /// …×… boards, `but`".
+    pub(crate) fn check_takes(
+        &self,
+        rows: usize,
+        cols: usize,
+        whose: &str,
+        but: &str,
+    ) -> Result<(), Error> {
+        if self.takes(rows, cols) {
+            return Ok(());
+        }
+        Err(Error::invalid(format!(
+            "{whose} {} model takes {}×{} boards, {but}",
+            self.arch.name(),
+            self.rows,
+            self.cols
+        )))
+    }
 }
 
 /// A 3×3 convolution with zero padding 1 on `(batch, rows · cols · channels)` maps (cell
@@ -406,14 +425,8 @@ impl Net {
         xs: &[Example],
         symmetrize: bool,
     ) -> Result<Vec<Vec<Vec<f32>>>, Error> {
-        if !self.spec.takes(rows, cols) {
-            return Err(Error::invalid(format!(
-                "this {} model takes {}×{} boards, not {rows}×{cols}",
-                self.spec.arch.name(),
-                self.spec.rows,
-                self.spec.cols
-            )));
-        }
+        self.spec
+            .check_takes(rows, cols, "this", &format!("not {rows}×{cols}"))?;
         let perms = if symmetrize {
             symmetries(rows, cols)
         } else {

@@ -72,14 +72,8 @@ pub fn train(
     on: &mut dyn FnMut(Event),
 ) -> Result<Vec<EpochReport>, Error> {
     let (rows, cols) = (data.rows, data.cols);
-    if !net.spec.takes(rows, cols) {
-        return Err(Error::invalid(format!(
-            "the {} model takes {}×{} boards, the data are {rows}×{cols}",
-            net.spec.arch.name(),
-            net.spec.rows,
-            net.spec.cols
-        )));
-    }
+    net.spec
+        .check_takes(rows, cols, "the", &format!("the data are {rows}×{cols}"))?;
     let mut train = data.part(Split::Train);
     let val = data.part(Split::Val);
     // the difficulty alone: solvable boards only, as in the thesis

@@ -62,9 +62,30 @@ pub(super) fn build_axis(
     zero: bool,
 ) -> Axis {
     if spec.log {
-        log_axis(spec, data, len, horizontal)
+        // Decade labels need little room: aim for one per 25 px upright, one per 40 px across
+        // (then fewer if the labels do not fit).
+        let target = (len / if horizontal { 40.0 } else { 25.0 }).clamp(2.0, 40.0) as usize;
+        fit_labels(target, horizontal, log_ticks(spec, data, len))
     } else {
-        linear_axis(spec, data, len, horizontal, zero)
+        let target = tick_target(len, horizontal);
+        fit_labels(target, horizontal, linear_ticks(spec, data, len, zero))
+    }
+}
+
+/// The axis `axis_for` gives for `target` tick intervals, or for fewer until the labels fit
+/// side by side: `axis_for` also gives the narrowest tick spacing in pixels. Only a horizontal
+/// axis is thinned, and not below two intervals.
+fn fit_labels(
+    mut target: usize,
+    horizontal: bool,
+    axis_for: impl Fn(usize) -> (Axis, f64),
+) -> Axis {
+    loop {
+        let (axis, spacing) = axis_for(target);
+        if !horizontal || target <= 2 || axis.max_label_width(TICK_SIZE) + 12.0 <= spacing {
+            return axis;
+        }
+        target -= 1;
     }
 }
 
@@ -78,13 +99,14 @@ fn fixed_bounds(spec: &AxisSpec) -> (Option<f64>, Option<f64>) {
     }
 }
 
-fn linear_axis(
+/// A linear axis of `len` pixels for `data` (`zero`: include 0), by the number of tick
+/// intervals asked for: the axis and its tick spacing in pixels.
+fn linear_ticks(
     spec: &AxisSpec,
     data: Option<(f64, f64)>,
     len: f64,
-    horizontal: bool,
     zero: bool,
-) -> Axis {
+) -> impl Fn(usize) -> (Axis, f64) {
     let (mut dmin, mut dmax) = data.unwrap_or((0.0, 1.0));
     dmin = dmin.clamp(-DATA_LIMIT, DATA_LIMIT);
     dmax = dmax.clamp(-DATA_LIMIT, DATA_LIMIT);
@@ -114,8 +136,7 @@ fn linear_axis(
         (a, b) = (0.0, 1.0);
         (fmin, fmax) = (None, None);
     }
-    let mut target = tick_target(len, horizontal);
-    loop {
+    move |target| {
         let (ticks, step) = nice(a, b, target);
         let lo = match fmin {
             Some(v) => v,
@@ -139,15 +160,13 @@ fn linear_axis(
             labels,
             minor: Vec::new(),
         };
-        let spacing = len * step / (hi - lo);
-        if !horizontal || target <= 2 || axis.max_label_width(TICK_SIZE) + 12.0 <= spacing {
-            return axis;
-        }
-        target -= 1;
+        (axis, len * step / (hi - lo))
     }
 }
 
-fn log_axis(spec: &AxisSpec, data: Option<(f64, f64)>, len: f64, horizontal: bool) -> Axis {
+/// A logarithmic axis of `len` pixels for `data`, by the number of tick intervals asked for:
+/// the axis and its narrowest tick spacing in pixels.
+fn log_ticks(spec: &AxisSpec, data: Option<(f64, f64)>, len: f64) -> impl Fn(usize) -> (Axis, f64) {
     let (dmin, dmax) = data.unwrap_or((1.0, 10.0));
     let e_lo = dmin.log10().floor().clamp(-300.0, 300.0) as i32;
     let e_hi = dmax.log10().ceil().clamp(-300.0, 300.0) as i32;
@@ -181,10 +200,7 @@ fn log_axis(spec: &AxisSpec, data: Option<(f64, f64)>, len: f64, horizontal: boo
     } else {
         Vec::new()
     };
-    // Decade labels need little room: aim for one per 25 px upright, one per 40 px across
-    // (then fewer if the labels do not fit).
-    let mut target = (len / if horizontal { 40.0 } else { 25.0 }).clamp(2.0, 40.0) as usize;
-    loop {
+    move |target| {
         let decades = (k1 - k0).max(0) as usize;
         let stride = decades.div_ceil(target.max(1)).max(1) as i32;
         let ticks: Vec<f64> = (k0..=k1)
@@ -218,18 +234,12 @@ fn log_axis(spec: &AxisSpec, data: Option<(f64, f64)>, len: f64, horizontal: boo
             labels,
             minor,
         };
-        let fits = || {
-            let spacing = axis
-                .ticks
-                .windows(2)
-                .map(|w| (axis.frac(w[1]) - axis.frac(w[0])) * len)
-                .fold(f64::INFINITY, f64::min);
-            axis.max_label_width(TICK_SIZE) + 12.0 <= spacing
-        };
-        if !horizontal || target <= 2 || fits() {
-            return axis;
-        }
-        target -= 1;
+        let spacing = axis
+            .ticks
+            .windows(2)
+            .map(|w| (axis.frac(w[1]) - axis.frac(w[0])) * len)
+            .fold(f64::INFINITY, f64::min);
+        (axis, spacing)
     }
 }
 
@@ -269,14 +279,19 @@ mod tests {
         // Minor grid for a handful of decades.
         assert_eq!(count(&doc, "path", "grid-minor"), 1);
         // Point (k, 10^(k/2)) lies on the line through decades: check via the axis directly.
-        let a = log_axis(&AxisSpec::default(), Some((1.0, 1e6)), 400.0, false);
+        let log = AxisSpec {
+            log: true,
+            ..AxisSpec::default()
+        };
+        let log_axis = |data, len| build_axis(&log, Some(data), len, false, false);
+        let a = log_axis((1.0, 1e6), 400.0);
         assert_eq!((a.lo, a.hi), (1.0, 1e6));
         assert!((a.frac(1000.0) - 0.5).abs() < 1e-12);
         // A narrow log range still gets labels.
-        let a = log_axis(&AxisSpec::default(), Some((200.0, 800.0)), 400.0, false);
+        let a = log_axis((200.0, 800.0), 400.0);
         assert_eq!((a.lo, a.hi), (100.0, 1000.0));
         assert!(a.ticks.len() >= 2);
-        let a = log_axis(
+        let a = build_axis(
             &AxisSpec {
                 min: Some(200.0),
                 max: Some(800.0),
@@ -285,6 +300,7 @@ mod tests {
             Some((200.0, 800.0)),
             400.0,
             false,
+            false,
         );
         assert!(
             a.ticks.len() >= 2 && a.ticks.iter().all(|t| (200.0..=800.0).contains(t)),
@@ -292,7 +308,7 @@ mod tests {
             a.ticks
         );
         // Many decades: labels thinned.
-        let a = log_axis(&AxisSpec::default(), Some((1.0, 1e40)), 300.0, false);
+        let a = log_axis((1.0, 1e40), 300.0);
         assert!(a.ticks.len() <= 13 && a.ticks.len() >= 5, "{:?}", a.labels);
         assert!(
             a.minor.contains(&10.0),

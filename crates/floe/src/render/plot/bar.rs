@@ -280,7 +280,7 @@ impl BarChart {
 mod tests {
     use super::*;
     use crate::render::plot::testing::{
-        assert_finite_attributes, attr_f64, count, examples_dir, nasty_pairs, parse, texts,
+        assert_never_break, attr_f64, count, examples_dir, parse, texts,
     };
 
     /// The rectangles of the bars: x, y, width, height.
@@ -406,7 +406,7 @@ mod tests {
 
     #[test]
     fn edge_cases_never_break() {
-        let mut plots: Vec<String> = vec![
+        let plots = vec![
             BarChart::new("").to_svg(),
             BarChart::new("no series").integer_bins(0, 9).to_svg(),
             BarChart::new("zeros")
@@ -418,31 +418,18 @@ mod tests {
                 .to_svg(),
             BarChart::new("reversed bins").integer_bins(5, 1).to_svg(),
         ];
-        for (a, b) in nasty_pairs() {
-            plots.push(
+        assert_never_break(plots, |a, b| {
+            vec![
                 BarChart::new("nasty")
                     .series(BarSeries::new("n", vec![a, b, 1.0]))
                     .stacked()
                     .to_svg(),
-            );
-            plots.push(
                 BarChart::new("nasty")
                     .log_y()
                     .series(BarSeries::new("n", vec![a, b, 1.0]))
                     .to_svg(),
-            );
-        }
-        assert_finite_attributes(&plots);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn random_input_gives_valid_svg(
-            ys in proptest::collection::vec(proptest::num::f64::ANY, 0..40),
-        ) {
-            let b = BarChart::new("random").series(BarSeries::new("b", ys)).stacked().to_svg();
-            proptest::prop_assert!(roxmltree::Document::parse(&b).is_ok());
-        }
+            ]
+        });
     }
 
     /// Writes a stacked and a grouped bar chart to [`examples_dir`].

@@ -318,8 +318,7 @@ impl BoxPlot {
 mod tests {
     use super::*;
     use crate::render::plot::testing::{
-        assert_finite_attributes, attr_f64, count, examples_dir, find_class, nasty_pairs, parse,
-        texts,
+        assert_never_break, attr_f64, count, examples_dir, find_class, parse, texts,
     };
 
     #[test]
@@ -418,7 +417,7 @@ mod tests {
 
     #[test]
     fn edge_cases_never_break() {
-        let mut plots: Vec<String> = vec![
+        let plots = vec![
             BoxPlot::new("").to_svg(),
             BoxPlot::new("empty group").group("e", vec![]).to_svg(),
             BoxPlot::new("one")
@@ -428,32 +427,19 @@ mod tests {
                 .to_svg(),
             BoxPlot::new("same").group("s", vec![2.0; 10]).to_svg(),
         ];
-        for (a, b) in nasty_pairs() {
-            plots.push(
+        assert_never_break(plots, |a, b| {
+            vec![
                 BoxPlot::new("nasty")
                     .group("n", vec![a, b, 1.0])
                     .mean()
                     .to_svg(),
-            );
-            plots.push(
                 BoxPlot::new("nasty")
                     .log_y()
                     .y_range(a, b)
                     .group("n", vec![a, b, 1.0])
                     .to_svg(),
-            );
-        }
-        assert_finite_attributes(&plots);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn random_input_gives_valid_svg(
-            ys in proptest::collection::vec(proptest::num::f64::ANY, 0..40),
-        ) {
-            let bx = BoxPlot::new("random").group("g", ys).mean().to_svg();
-            proptest::prop_assert!(roxmltree::Document::parse(&bx).is_ok());
-        }
+            ]
+        });
     }
 
     /// Writes a box plot to [`examples_dir`].

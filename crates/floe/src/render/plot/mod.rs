@@ -346,7 +346,7 @@ mod testing {
 
     /// Pairs `(a, b)` of values that have broken many a plot writer (each pair once, `a`
     /// before or equal to `b` in the list).
-    pub(super) fn nasty_pairs() -> impl Iterator<Item = (f64, f64)> {
+    fn nasty_pairs() -> impl Iterator<Item = (f64, f64)> {
         const NASTY: [f64; 7] = [
             f64::NAN,
             f64::INFINITY,
@@ -359,8 +359,20 @@ mod testing {
         (0..NASTY.len()).flat_map(|i| NASTY[i..].iter().map(move |&b| (NASTY[i], b)))
     }
 
+    /// Asserts that `plots`, and the plots `nasty` draws with each of the [`nasty_pairs`],
+    /// are XML with no `NaN` or `inf` in any attribute.
+    pub(super) fn assert_never_break(
+        mut plots: Vec<String>,
+        nasty: impl Fn(f64, f64) -> Vec<String>,
+    ) {
+        for (a, b) in nasty_pairs() {
+            plots.extend(nasty(a, b));
+        }
+        assert_finite_attributes(&plots);
+    }
+
     /// Asserts that every one of `svgs` is XML and that no attribute holds `NaN` or `inf`.
-    pub(super) fn assert_finite_attributes(svgs: &[String]) {
+    fn assert_finite_attributes(svgs: &[String]) {
         for svg in svgs {
             let doc = parse(svg);
             for n in doc.descendants() {
@@ -382,5 +394,29 @@ mod testing {
         std::env::var_os("FLOE_PLOT_EXAMPLES")
             .map(std::path::PathBuf::from)
             .unwrap_or_else(std::env::temp_dir)
+    }
+}
+
+/// The random-input test of the charts of plain values.
+#[cfg(test)]
+mod tests {
+    use super::{BarChart, BarSeries, BoxPlot};
+
+    proptest::proptest! {
+        // Any values (NaN and infinities among them) give valid SVG, stacked in a bar chart
+        // and in a box plot with its mean.
+        #[test]
+        fn random_values_give_valid_svg(
+            ys in proptest::collection::vec(proptest::num::f64::ANY, 0..40),
+        ) {
+            let bars = BarChart::new("random")
+                .series(BarSeries::new("b", ys.clone()))
+                .stacked()
+                .to_svg();
+            let boxes = BoxPlot::new("random").group("g", ys).mean().to_svg();
+            for svg in [bars, boxes] {
+                proptest::prop_assert!(roxmltree::Document::parse(&svg).is_ok());
+            }
+        }
     }
 }

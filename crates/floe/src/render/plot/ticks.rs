@@ -121,36 +121,28 @@ pub(super) fn pow10(e: i32) -> f64 {
 pub(super) fn tick_labels(ticks: &[f64], step: f64) -> Vec<String> {
     let max_abs = ticks.iter().fold(0.0f64, |m, t| m.max(t.abs()));
     if max_abs >= 1e15 || step < 1e-6 {
-        return ticks
-            .iter()
-            .map(|&t| {
-                if t == 0.0 {
-                    "0".to_string()
-                } else {
-                    shortest_scientific(t)
-                }
-            })
-            .collect();
+        return zero_or(ticks, shortest_scientific);
     }
     if max_abs >= 1e6 {
         let (unit, suffix) = big_unit(max_abs);
         let d = decimals_for(step / unit);
-        return ticks
-            .iter()
-            .map(|&t| {
-                if t == 0.0 {
-                    "0".to_string()
-                } else {
-                    let s = fix_negative_zero(format!("{:.d$}", t / unit));
-                    format!("{} {suffix}", group_thousands(&s))
-                }
-            })
-            .collect();
+        return zero_or(ticks, |t| {
+            let s = fix_negative_zero(format!("{:.d$}", t / unit));
+            format!("{} {suffix}", group_thousands(&s))
+        });
     }
     let d = decimals_for(step);
     ticks
         .iter()
         .map(|&t| group_thousands(&fix_negative_zero(format!("{t:.d$}"))))
+        .collect()
+}
+
+/// The label of every tick by `label`, but a plain `0` for zero.
+fn zero_or(ticks: &[f64], label: impl Fn(f64) -> String) -> Vec<String> {
+    ticks
+        .iter()
+        .map(|&t| if t == 0.0 { "0".to_string() } else { label(t) })
         .collect()
 }
 
