@@ -673,3 +673,47 @@ pub fn kluiver(moves: u64, block_changes: u64, factor: u64) -> Difficulty {
         .with("pushes", moves)
         .with("block_changes", block_changes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::pushpush::PushPush;
+    use crate::grid::{Dir, Push};
+
+    /// The robot at (0, 0), a block at (0, 1), the target at (1, 3).
+    const TINY: &str = "Game: pushpush\nTitle: tiny\n@$--\n##-.\n";
+
+    fn tiny() -> <PushPush as Game>::Level {
+        PushPush.parse(TINY, "tiny.txt", None).unwrap().remove(0)
+    }
+
+    fn push(row: usize, col: usize, dir: Dir) -> Push {
+        Push { row, col, dir }
+    }
+
+    #[test]
+    fn an_answer_the_rules_reject_is_an_internal_error() {
+        // What a lying engine would hand over: an illegal push, then a legal one that does
+        // not solve. Neither may reach a report.
+        let level = tiny();
+        let mut r = report(PushPush, &level, "tiny", "bfs");
+        let e = accept(PushPush, &level, &mut r, vec![push(1, 0, Dir::Up)], None).unwrap_err();
+        assert!(
+            matches!(&e, Error::Internal(m) if m.contains("does not replay: move 1")),
+            "{e}"
+        );
+        assert!(!r.solved && r.moves.is_empty());
+        let e = accept(PushPush, &level, &mut r, vec![], None).unwrap_err();
+        assert!(
+            matches!(&e, Error::Internal(m) if m.contains("does not solve")),
+            "{e}"
+        );
+        // the true answer is accepted and fills the report
+        let honest = crate::game::solve_typed(PushPush, &level, &SolveOptions::default()).unwrap();
+        let moves: Vec<Push> = honest.moves_of();
+        assert!(!moves.is_empty());
+        accept(PushPush, &level, &mut r, moves, None).unwrap();
+        assert!(r.solved);
+        assert_eq!(r.length, honest.length);
+    }
+}
