@@ -17,7 +17,7 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
         .map_err(|e| in_level(req.level.name(), e))?;
     drop(spinner);
     r.peak_rss_bytes = out::peak_rss_bytes();
-    let word = req.game.info().moves_word();
+    let info = req.game.info();
     if a.json {
         out::json(&r);
     } else {
@@ -30,10 +30,10 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
             ),
             Some(f) => {
                 outln!(
-                    "{} positions, {} moves between them; the farthest is {} {word} from the start",
+                    "{} positions, {} moves between them; the farthest is {} from the start",
                     thousands(f.states),
                     thousands(f.moves),
-                    f.depth
+                    count(f.depth as u64, info.move_word, info.moves_word())
                 );
                 outln!(
                     "{} (largest {}, the start's {}); {} with no way out",

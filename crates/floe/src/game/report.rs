@@ -153,15 +153,20 @@ impl fmt::Display for Difficulty {
                 part("factor"),
                 part("block_changes")
             ),
-            "push-tree" => write!(
-                f,
-                "difficulty {:.3} (thesis equation 3: {} solutions among the {} moves of the \
-                 tree of push sequences up to {} pushes)",
-                self.value_f64(),
-                part("solutions"),
-                part("possible_moves"),
-                part("pushes")
-            ),
+            "push-tree" => {
+                let n = |k: &str, one: &str, many: &str| {
+                    super::plural(self.part_u64(k).unwrap_or(0) as usize, one, many)
+                };
+                write!(
+                    f,
+                    "difficulty {:.3} (thesis equation 3: {} among the {} of the tree of push \
+                     sequences up to {})",
+                    self.value_f64(),
+                    n("solutions", "solution", "solutions"),
+                    n("possible_moves", "move", "moves"),
+                    n("pushes", "push", "pushes")
+                )
+            }
             other => write!(f, "difficulty {} ({other})", self.value),
         }
     }
