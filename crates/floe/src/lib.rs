@@ -1,16 +1,24 @@
 //! floe: solve, generate and analyse sliding-block puzzles.
 //!
-//! - [`search`]: generic algorithms (BFS, Dijkstra, A*, IDA*, enumeration) over the
-//!   [`search::Puzzle`] interface; they know no game.
-//! - [`games`]: one module per game: rules, text formats, fast engines.
-//! - [`analysis`]: measurements built on the search (reach tables).
-//! - [`generate`]: creation: challenge setups of the solitaire puzzles, pictures drawn with ice
-//!   blocks.
+//! - [`game`]: the one game face: [`game::Game`], the registry's [`game::AnyGame`], a level
+//!   of any game ([`game::Level`]), one resolved [`game::Request`], and the operations written
+//!   once for every game (solve with any algorithm, verify, space, analyze, play).
+//! - [`games`]: one folder per game (ice blocks, PushPush, Ice Tower, BoxOff, Pretzel,
+//!   Fujisan, ice path): level and format, fast engine, independent validator, scene; one
+//!   registry line each.
+//! - [`search`]: generic algorithms (BFS, Dijkstra, A*, IDA*, depth-first, beam, enumeration,
+//!   state graphs, random play) over the [`search::Puzzle`] interface; they know no game.
+//! - [`analysis`]: measurements built on the search: reversibility and randomised solvers for
+//!   every game; [`analysis::ice`] (reach tables, the theses' tables, profiles, patterns) and
+//!   [`analysis::solitaire`] (the Monte Carlo experiments) for the games they are about.
+//! - [`generate`]: creation: Kluiver's retrograde generator, pictures drawn with ice blocks,
+//!   challenge setups of the solitaire puzzles.
+//! - [`scene`]: the one cell model that pictures, play and the web page draw.
+//! - [`render`]: SVG pictures of scenes and solutions, and plots.
+//! - [`play`]: playing a level of any game: undo, redo, hints and solvability, with no drawing.
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
-//! - [`play`]: playing a level: undo, redo, hints and solvability, with no drawing.
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
-//! - [`render`]: SVG pictures and plots.
 
 #![warn(missing_docs)]
 
