@@ -324,6 +324,13 @@ pub(crate) mod testing {
         pub limit: i64,
     }
 
+    impl Line {
+        /// The walk from `start` to `goal` on `0..=limit`.
+        pub fn new(start: i64, goal: i64, limit: i64) -> Line {
+            Line { start, goal, limit }
+        }
+    }
+
     impl Puzzle for Line {
         type State = i64;
         type Move = char;
