@@ -42,6 +42,8 @@ pub use report::{
     AnalyzeReport, Difficulty, IllegalMove, Move, ParamValues, SolveReport, SpaceReport, Status,
     Verified,
 };
+#[cfg(test)]
+pub(crate) use request::level_of;
 pub use request::{LevelFile, Request, Source};
 
 use crate::error::Error;

@@ -291,10 +291,7 @@ mod tests {
     use crate::render::board::{animated_svg, Style};
 
     fn level(text: &str) -> crate::game::Level {
-        Request::from_text(format!("Game: icetower\n{text}"), "t")
-            .resolve()
-            .unwrap()
-            .level
+        crate::game::level_of("icetower", text)
     }
 
     #[test]

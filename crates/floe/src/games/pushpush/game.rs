@@ -243,10 +243,7 @@ mod tests {
     use crate::game::{Request, SolveOptions, Status};
 
     fn level(text: &str) -> crate::game::Level {
-        Request::from_text(format!("Game: pushpush\n{text}"), "t")
-            .resolve()
-            .unwrap()
-            .level
+        crate::game::level_of("pushpush", text)
     }
 
     #[test]
