@@ -136,6 +136,7 @@ fn strips_follow_van_den_akkers_pattern() {
 
 #[test]
 fn trains_in_solutions_and_in_fastest_ways() {
+    // three blocks in the top row of an empty 4×5 board: the back block loops round
     let level = Level::empty_board(4, 5, 3).unwrap();
     let moves = [
         Push::new(Pos::new(0, 0), Dir::Down),
@@ -144,7 +145,12 @@ fn trains_in_solutions_and_in_fastest_ways() {
         Push::new(Pos::new(0, 4), Dir::Left),
     ];
     let a = annotate(&level, WalkRule::Free, &moves).unwrap();
+    assert_eq!(a.trains, 1);
     assert!(a.moves.iter().all(|m| m.pattern == Some(Pattern::Train)));
+    assert!(a.moves.iter().all(|m| m.shift == Some(Dir::Right)));
+    // the same pushes with one left out are no pattern
+    let a = annotate(&level, WalkRule::Free, &moves[..3]).unwrap();
+    assert_eq!((a.trains, a.zigzags), (0, 0));
     // the hardest cell of a 6×6 board with 3 blocks (13 pushes) needs a train
     let h = hardest_use(&Level::empty_board(6, 6, 3).unwrap(), &Limits::none()).unwrap();
     assert_eq!(h.pushes, 13);
