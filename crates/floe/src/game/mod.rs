@@ -115,6 +115,18 @@ pub enum ArrowKey<M, P> {
     Nothing,
 }
 
+impl<M, P: Clone> ArrowKey<M, P> {
+    /// The player walks on a copy of `pos`: `walk` moves the player on it and says where to,
+    /// or why the player cannot go.
+    pub fn walk<E: fmt::Display>(pos: &P, walk: impl FnOnce(&mut P) -> Result<Pos, E>) -> Self {
+        let mut p = pos.clone();
+        match walk(&mut p) {
+            Ok(to) => ArrowKey::Walk(p, to),
+            Err(why) => ArrowKey::Blocked(why.to_string()),
+        }
+    }
+}
+
 /// A game: what it is, its files, its rules, its engine and its pictures. Implemented by
 /// one unit struct per game (`games::ice::Ice`); everything else is written once over it.
 pub trait Game: Copy + Default + Send + Sync + 'static {

@@ -273,13 +273,7 @@ impl Game for IceTower {
             Some(n) if pos.block(n).is_some() || pos.tile(n) == Tile::Dispenser => {
                 ArrowKey::Move(Push::new(n, d))
             }
-            Some(_) => {
-                let mut b = pos.clone();
-                match b.walk(d) {
-                    Ok(to) => ArrowKey::Walk(b, to),
-                    Err(what) => ArrowKey::Blocked(what.into()),
-                }
-            }
+            Some(_) => ArrowKey::walk(pos, |b| b.walk(d)),
         }
     }
 }

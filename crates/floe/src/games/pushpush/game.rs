@@ -226,13 +226,7 @@ impl Game for PushPush {
             None => ArrowKey::Blocked("the edge of the board".into()),
             Some(n) if pos.is_wall(n) => ArrowKey::Blocked("a wall".into()),
             Some(n) if pos.has_block(n) => ArrowKey::Move(Push::new(n, d)),
-            Some(n) => {
-                let mut b = pos.clone();
-                match b.set_robot(n) {
-                    Ok(()) => ArrowKey::Walk(b, n),
-                    Err(e) => ArrowKey::Blocked(e.to_string()),
-                }
-            }
+            Some(n) => ArrowKey::walk(pos, |b| b.set_robot(n).map(|()| n)),
         }
     }
 }
