@@ -31,12 +31,7 @@ pub fn bfs<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64> {
     stats.states = 1;
     let finish = |outcome: Outcome<P::Move>, mut stats: Stats, budget: &Budget| {
         stats.elapsed = budget.elapsed();
-        let cost = outcome.solution().map(|m| m.len() as u64);
-        SearchResult {
-            outcome,
-            cost,
-            stats,
-        }
+        SearchResult::counting_moves(outcome, stats)
     };
     if start_is_goal {
         return finish(Outcome::Solved(Vec::new()), stats, &budget);

@@ -92,12 +92,7 @@ pub fn dfs_first<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64
         Ok(false) => Outcome::Unsolvable,
         Err(l) => Outcome::Limit(l),
     };
-    let cost = outcome.solution().map(|m| m.len() as u64);
-    SearchResult {
-        outcome,
-        cost,
-        stats,
-    }
+    SearchResult::counting_moves(outcome, stats)
 }
 
 #[cfg(test)]

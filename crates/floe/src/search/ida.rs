@@ -55,12 +55,7 @@ pub fn ida_star<P: Puzzle>(
     let outcome = search.run();
     let mut stats = search.stats;
     stats.elapsed = search.budget.elapsed();
-    let cost = outcome.solution().map(|m| m.len() as u64);
-    SearchResult {
-        outcome,
-        cost,
-        stats,
-    }
+    SearchResult::counting_moves(outcome, stats)
 }
 
 /// What the table knows of a state.

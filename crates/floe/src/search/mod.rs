@@ -300,6 +300,18 @@ pub struct SearchResult<M, C> {
     pub stats: Stats,
 }
 
+impl<M> SearchResult<M, u64> {
+    /// The result of a search whose cost is the number of moves.
+    pub(crate) fn counting_moves(outcome: Outcome<M>, stats: Stats) -> Self {
+        let cost = outcome.solution().map(|m| m.len() as u64);
+        SearchResult {
+            outcome,
+            cost,
+            stats,
+        }
+    }
+}
+
 /// Follows parent links from node `at` back to the root, returning the moves in order.
 fn trace_back<M: Clone>(parents: &[u32], moves: &[Option<M>], mut at: usize) -> Vec<M> {
     let mut path = Vec::new();
