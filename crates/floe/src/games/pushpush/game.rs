@@ -234,24 +234,20 @@ impl Game for PushPush {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions, Status};
-
-    fn level(text: &str) -> crate::game::Level {
-        crate::game::level_of("pushpush", text)
-    }
+    use crate::game::{level_of, Request, SolveOptions, Status};
 
     #[test]
     fn solves_and_replays() {
-        let r = level("@$--\n##-.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "@$--\n##-.\n").solve(&SolveOptions::default()).unwrap();
         assert_eq!(r.length, Some(1));
         assert_eq!(r.pushes, Some(1));
-        let r = level("@$#.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "@$#.\n").solve(&SolveOptions::default()).unwrap();
         assert_eq!(r.status, Status::Unsolvable);
     }
 
     #[test]
     fn all_searches_agree() {
-        let l = level("@-$-\n-$$-\n$--$\n-$.$\n");
+        let l = level_of("pushpush", "@-$-\n-$$-\n$--$\n-$.$\n");
         let want = l.solve(&SolveOptions::default()).unwrap().length;
         for a in ["astar", "idastar"] {
             let o = SolveOptions::default().algorithm(a);
@@ -285,10 +281,10 @@ mod tests {
         assert_eq!((d.possible_moves, d.solutions, d.value), (1, 1, 0.0));
         // a corridor: either push ends with a block at an edge, the right one on the target,
         // which blocks do not stop and the robot cannot then enter
-        let r = level("-$@$-.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "-$@$-.\n").solve(&SolveOptions::default()).unwrap();
         assert_eq!(r.status, Status::Unsolvable);
         // a board with one right and one wrong first move: 2 edges, 1 solution → 2.5
-        let r = level("#.#\n-$-\n$@-\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "#.#\n-$-\n$@-\n").solve(&SolveOptions::default()).unwrap();
         let d = r.difficulty.unwrap();
         assert_eq!(r.length, Some(1));
         assert_eq!(d.measure, "push-tree");
