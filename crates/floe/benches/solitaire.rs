@@ -35,77 +35,41 @@ fn states(cs: &[Challenge], algorithm: Option<&str>) -> u64 {
         .sum()
 }
 
+/// The name of `size` and `setup` in benchmark names: `boxoff 4x6x4 shuffled`.
+fn label(size: Size, setup: Setup) -> String {
+    let size = match size {
+        Size::BoxOff {
+            rows,
+            cols,
+            colours,
+        } => format!("boxoff {rows}x{cols}x{colours}"),
+        Size::Pretzel { suits, ranks } => format!("pretzel {suits}x{ranks}"),
+        Size::Fujisan => "fujisan".to_string(),
+    };
+    format!("{size} {setup}")
+}
+
 fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("exact");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
-    let cases: [(&str, Size, Setup, u64, Option<&str>); 9] = [
-        (
-            "boxoff 4x6x4 shuffled, 100 challenges, dfs",
-            boxoff(4, 6, 4),
-            Setup::Shuffled,
-            100,
-            None,
-        ),
-        (
-            "boxoff 4x6x4 shuffled, 100 challenges, bfs",
-            boxoff(4, 6, 4),
-            Setup::Shuffled,
-            100,
-            Some("bfs"),
-        ),
-        (
-            "boxoff 4x6x4 ltiles, 100 challenges, dfs",
-            boxoff(4, 6, 4),
-            Setup::LTiles,
-            100,
-            None,
-        ),
-        (
-            "boxoff 6x6x6 ltiles, 20 challenges, dfs",
-            boxoff(6, 6, 6),
-            Setup::LTiles,
-            20,
-            None,
-        ),
-        (
-            "pretzel 4x4 shuffled, 100 challenges, bfs",
-            Size::Pretzel { suits: 4, ranks: 4 },
-            Setup::Shuffled,
-            100,
-            None,
-        ),
-        (
-            "pretzel 4x9 shuffled, 20 challenges, bfs",
-            Size::Pretzel { suits: 4, ranks: 9 },
-            Setup::Shuffled,
-            20,
-            None,
-        ),
-        (
-            "pretzel 4x9 sequential, 20 challenges, bfs",
-            Size::Pretzel { suits: 4, ranks: 9 },
-            Setup::Sequential,
-            20,
-            None,
-        ),
-        (
-            "fujisan shuffled, 100 challenges, astar",
-            Size::Fujisan,
-            Setup::Shuffled,
-            100,
-            None,
-        ),
-        (
-            "fujisan shuffled, 100 challenges, bfs",
-            Size::Fujisan,
-            Setup::Shuffled,
-            100,
-            Some("bfs"),
-        ),
+    let pretzel = |ranks| Size::Pretzel { suits: 4, ranks };
+    // the size, setup and number of challenges, the algorithm (None: the game's default) and
+    // the name of the algorithm that runs
+    let cases: [(Size, Setup, u64, Option<&str>, &str); 9] = [
+        (boxoff(4, 6, 4), Setup::Shuffled, 100, None, "dfs"),
+        (boxoff(4, 6, 4), Setup::Shuffled, 100, Some("bfs"), "bfs"),
+        (boxoff(4, 6, 4), Setup::LTiles, 100, None, "dfs"),
+        (boxoff(6, 6, 6), Setup::LTiles, 20, None, "dfs"),
+        (pretzel(4), Setup::Shuffled, 100, None, "bfs"),
+        (pretzel(9), Setup::Shuffled, 20, None, "bfs"),
+        (pretzel(9), Setup::Sequential, 20, None, "bfs"),
+        (Size::Fujisan, Setup::Shuffled, 100, None, "astar"),
+        (Size::Fujisan, Setup::Shuffled, 100, Some("bfs"), "bfs"),
     ];
-    for (name, size, setup, n, algorithm) in cases {
+    for (size, setup, n, algorithm, runs) in cases {
         let cs = batch(size, setup, n);
         g.throughput(Throughput::Elements(states(&cs, algorithm)));
+        let name = format!("{}, {n} challenges, {runs}", label(size, setup));
         g.bench_function(name, |b| {
             b.iter(|| {
                 for c in &cs {
@@ -119,18 +83,14 @@ fn exact(c: &mut Criterion) {
 
 fn playouts(c: &mut Criterion) {
     let mut g = c.benchmark_group("random playouts");
-    for (name, size, setup) in [
-        ("boxoff 6x6x6 ltiles", boxoff(6, 6, 6), Setup::LTiles),
-        (
-            "pretzel 4x9 banded",
-            Size::Pretzel { suits: 4, ranks: 9 },
-            Setup::Banded,
-        ),
-        ("fujisan dominoes", Size::Fujisan, Setup::Dominoes),
+    for (size, setup) in [
+        (boxoff(6, 6, 6), Setup::LTiles),
+        (Size::Pretzel { suits: 4, ranks: 9 }, Setup::Banded),
+        (Size::Fujisan, Setup::Dominoes),
     ] {
         let cs = batch(size, setup, 100);
         g.throughput(Throughput::Elements(100));
-        g.bench_function(format!("{name}, 100 playouts"), |b| {
+        g.bench_function(format!("{}, 100 playouts", label(size, setup)), |b| {
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
             b.iter(|| {
                 for c in &cs {

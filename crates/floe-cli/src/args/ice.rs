@@ -84,13 +84,22 @@ pub struct TableSpaceArgs {
 }
 
 /// `floe table reach`.
+pub type TableReachArgs = SquareTableArgs<10>;
+
+/// `floe table reach` and `floe table patterns`: a table over empty square boards, with
+/// sides up to `MAX_SIZE` by default.
 #[derive(Args, Debug)]
-pub struct TableReachArgs {
+pub struct SquareTableArgs<const MAX_SIZE: u16> {
     /// Smallest square side.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=32))]
     pub min_size: u16,
     /// Largest square side.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=32))]
+    // (not `default_value_t`, which keeps the first default it renders for every `MAX_SIZE`)
+    #[arg(
+        long,
+        default_value = MAX_SIZE.to_string(),
+        value_parser = clap::value_parser!(u16).range(1..=32)
+    )]
     pub max_size: u16,
     /// Block counts (comma-separated).
     #[arg(long, default_value = "3,4,5", value_delimiter = ',')]
@@ -127,24 +136,7 @@ pub struct TableStripArgs {
 }
 
 /// `floe table patterns`.
-#[derive(Args, Debug)]
-pub struct TablePatternsArgs {
-    /// Smallest square side.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=32))]
-    pub min_size: u16,
-    /// Largest square side.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=32))]
-    pub max_size: u16,
-    /// Block counts (comma-separated).
-    #[arg(long, default_value = "3,4,5", value_delimiter = ',')]
-    pub blocks: Vec<usize>,
-    /// Limits of each cell.
-    #[command(flatten)]
-    pub limits: LimitArgs,
-    /// One JSON document on standard output.
-    #[arg(long)]
-    pub json: bool,
-}
+pub type TablePatternsArgs = SquareTableArgs<8>;
 
 /// `floe image FILE`.
 #[derive(Args, Debug)]

@@ -136,15 +136,13 @@ pub fn measure<S, M>(g: &StateGraph<S, M>) -> Reversibility {
 mod tests {
     use super::*;
     use crate::bits::Bits;
-    use crate::games::ice::format::parse_floe;
+    use crate::games::ice::format::{parse_floe, zelda, ZELDA};
     use crate::games::ice::{space, Free, Walk};
     use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
     use crate::grid::Pos;
     use crate::search::graph::build_graph;
     use crate::search::LimitKind;
     use crate::Error;
-
-    const ZELDA: &str = include_str!("../../../../levels/zelda.txt");
 
     struct AnalyzeTask<'a>(&'a Limits);
 
@@ -395,14 +393,6 @@ mod tests {
         ("STST3", 16, 6),
         ("STST4", 20, 6),
     ];
-
-    fn zelda(title: &str) -> Level {
-        parse_floe(ZELDA, "zelda.txt")
-            .unwrap()
-            .into_iter()
-            .find(|l| l.title.as_deref() == Some(title))
-            .unwrap_or_else(|| panic!("no room {title}"))
-    }
 
     /// Checks every figure against the graph it came from and independent computations.
     struct Consistency<'a>(&'a Reversibility);

@@ -611,20 +611,10 @@ pub fn bench_solvers<G: Game>(
 mod tests {
     use super::*;
     use crate::game::MAX_FACTOR;
-    use crate::games::ice::format::parse_floe;
-    use crate::games::ice::{replay, Ice, Level, WalkRule};
+    use crate::games::ice::format::zelda;
+    use crate::games::ice::{replay, Ice, WalkRule};
     use crate::grid::Push;
     use std::time::Duration;
-
-    const ZELDA: &str = include_str!("../../../../levels/zelda.txt");
-
-    fn zelda(title: &str) -> Level {
-        parse_floe(ZELDA, "zelda.txt")
-            .unwrap()
-            .into_iter()
-            .find(|l| l.title.as_deref() == Some(title))
-            .unwrap()
-    }
 
     /// What two runs must share to count as the same run (everything but the clock).
     fn key(r: &RunRecord<Push>) -> (bool, u64, Option<u64>, u64, u64, Vec<Push>) {

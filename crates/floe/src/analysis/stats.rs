@@ -95,43 +95,38 @@ const MAX_ITER: usize = 10_000;
 fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
     let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
+    let mut d = 1.0 / not_tiny(1.0 - qab * x / qap);
     let mut h = d;
     for m in 1..MAX_ITER {
         let m = m as f64;
         let m2 = 2.0 * m;
         let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
+        h *= lentz_step(aa, &mut c, &mut d);
         let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        let del = lentz_step(aa, &mut c, &mut d);
         h *= del;
         if (del - 1.0).abs() < EPS {
             break;
         }
     }
     h
+}
+
+/// `x`, or [`TINY`] when `x` is nearer zero than that (Lentz's guard against dividing by 0).
+fn not_tiny(x: f64) -> f64 {
+    if x.abs() < TINY {
+        TINY
+    } else {
+        x
+    }
+}
+
+/// One step of Lentz's method with partial numerator `aa`: updates `c` and `d` and returns
+/// the factor the fraction is multiplied by.
+fn lentz_step(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
+    *d = 1.0 / not_tiny(1.0 + aa * *d);
+    *c = not_tiny(1.0 + aa / *c);
+    *d * *c
 }
 
 /// The regularised incomplete beta function I_x(a, b).

@@ -42,6 +42,8 @@ pub use report::{
     AnalyzeReport, Difficulty, IllegalMove, Move, ParamValues, SolveReport, SpaceReport, Status,
     Verified,
 };
+#[cfg(test)]
+pub(crate) use request::level_of;
 pub use request::{LevelFile, Request, Source};
 
 use crate::error::Error;
@@ -111,6 +113,18 @@ pub enum ArrowKey<M, P> {
     Blocked(String),
     /// The arrows do not play this game (or need a selected block first).
     Nothing,
+}
+
+impl<M, P: Clone> ArrowKey<M, P> {
+    /// The player walks on a copy of `pos`: `walk` moves the player on it and says where to,
+    /// or why the player cannot go.
+    pub fn walk<E: fmt::Display>(pos: &P, walk: impl FnOnce(&mut P) -> Result<Pos, E>) -> Self {
+        let mut p = pos.clone();
+        match walk(&mut p) {
+            Ok(to) => ArrowKey::Walk(p, to),
+            Err(why) => ArrowKey::Blocked(why.to_string()),
+        }
+    }
 }
 
 /// A game: what it is, its files, its rules, its engine and its pictures. Implemented by

@@ -157,3 +157,12 @@ impl Source {
         })
     }
 }
+
+/// The level of `game` whose file, but for its `Game:` line, is `text`, for tests.
+#[cfg(test)]
+pub(crate) fn level_of(game: &str, text: &str) -> Level {
+    Request::from_text(format!("Game: {game}\n{text}"), "t")
+        .resolve()
+        .unwrap()
+        .level
+}

@@ -239,11 +239,7 @@ mod tests {
     #[test]
     fn dijkstra_and_astar_with_unit_cost_match_bfs() {
         for goal in [0, 7, 10, 33, 64, 99] {
-            let p = Line {
-                start: 3,
-                goal,
-                limit: 120,
-            };
+            let p = Line::new(3, goal, 120);
             let b = bfs(&p, &Limits::none());
             let d = dijkstra(&p, &UnitCost, &Limits::none());
             let a = astar(&p, &UnitCost, &Limits::none());
@@ -301,11 +297,7 @@ mod tests {
 
     #[test]
     fn best_first_reports_unsolvable_and_limits() {
-        let p = Line {
-            start: 3,
-            goal: 500,
-            limit: 100,
-        };
+        let p = Line::new(3, 500, 100);
         let r = dijkstra(&p, &UnitCost, &Limits::none());
         assert_eq!(r.outcome, Outcome::Unsolvable);
         assert_eq!(r.stats.states, 101);

@@ -31,12 +31,7 @@ pub fn bfs<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64> {
     stats.states = 1;
     let finish = |outcome: Outcome<P::Move>, mut stats: Stats, budget: &Budget| {
         stats.elapsed = budget.elapsed();
-        let cost = outcome.solution().map(|m| m.len() as u64);
-        SearchResult {
-            outcome,
-            cost,
-            stats,
-        }
+        SearchResult::counting_moves(outcome, stats)
     };
     if start_is_goal {
         return finish(Outcome::Solved(Vec::new()), stats, &budget);
@@ -246,11 +241,7 @@ mod tests {
 
     #[test]
     fn bfs_finds_a_shortest_path() {
-        let p = Line {
-            start: 1,
-            goal: 10,
-            limit: 100,
-        };
+        let p = Line::new(1, 10, 100);
         let r = bfs(&p, &Limits::none());
         let moves = r.outcome.solution().unwrap().to_vec();
         // 1 → 2 → 4 → 5 → 10
@@ -261,17 +252,9 @@ mod tests {
 
     #[test]
     fn bfs_start_is_goal_and_unsolvable() {
-        let p = Line {
-            start: 3,
-            goal: 3,
-            limit: 5,
-        };
+        let p = Line::new(3, 3, 5);
         assert_eq!(bfs(&p, &Limits::none()).outcome, Outcome::Solved(vec![]));
-        let p = Line {
-            start: 3,
-            goal: 99,
-            limit: 20,
-        };
+        let p = Line::new(3, 99, 20);
         let r = bfs(&p, &Limits::none());
         assert_eq!(r.outcome, Outcome::Unsolvable);
         assert_eq!(r.stats.states, 21);
@@ -279,11 +262,7 @@ mod tests {
 
     #[test]
     fn bfs_respects_max_states() {
-        let p = Line {
-            start: 0,
-            goal: 1000,
-            limit: 100_000,
-        };
+        let p = Line::new(0, 1000, 100_000);
         let r = bfs(&p, &Limits::none().max_states(50));
         assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxStates));
         assert_eq!(r.stats.states, 50);
@@ -291,11 +270,7 @@ mod tests {
 
     #[test]
     fn bfs_respects_timeout() {
-        let p = Line {
-            start: 0,
-            goal: -5,
-            limit: 50_000_000,
-        };
+        let p = Line::new(0, -5, 50_000_000);
         let r = bfs(&p, &Limits::none().timeout(Duration::from_millis(30)));
         assert_eq!(r.outcome, Outcome::Limit(LimitKind::Timeout));
         assert!(r.stats.elapsed >= Duration::from_millis(30));
@@ -320,11 +295,7 @@ mod tests {
 
     #[test]
     fn enumeration_counts_layers_with_either_index() {
-        let line = || Line {
-            start: 1,
-            goal: -1,
-            limit: 16,
-        };
+        let line = || Line::new(1, -1, 16);
         let mut dist = [u32::MAX; 17];
         let e = enumerate(&line(), &Limits::none(), |s, d| dist[*s as usize] = d);
         assert_eq!(e.states, 17);
@@ -343,11 +314,7 @@ mod tests {
     #[test]
     fn enumeration_stops_at_limits() {
         for hashed in [false, true] {
-            let line = Line {
-                start: 0,
-                goal: -1,
-                limit: 1_000,
-            };
+            let line = Line::new(0, -1, 1_000);
             let limits = Limits::none().max_states(100);
             let e = if hashed {
                 enumerate(&Hashed(line), &limits, |_, _| {})

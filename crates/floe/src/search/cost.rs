@@ -176,11 +176,7 @@ mod tests {
         let moves = [(1, 5), (5, 9), (2, 3), (3, 1)];
         assert_eq!(count_changes(&Pieces, &moves), Some(1));
         assert_eq!(count_changes(&Pieces, &[]), Some(0));
-        let line = crate::search::testing::Line {
-            start: 0,
-            goal: 1,
-            limit: 3,
-        };
+        let line = crate::search::testing::Line::new(0, 1, 3);
         assert_eq!(count_changes(&line, &['+']), None);
     }
 

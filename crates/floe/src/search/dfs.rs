@@ -92,12 +92,7 @@ pub fn dfs_first<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64
         Ok(false) => Outcome::Unsolvable,
         Err(l) => Outcome::Limit(l),
     };
-    let cost = outcome.solution().map(|m| m.len() as u64);
-    SearchResult {
-        outcome,
-        cost,
-        stats,
-    }
+    SearchResult::counting_moves(outcome, stats)
 }
 
 #[cfg(test)]
@@ -108,19 +103,11 @@ mod tests {
 
     #[test]
     fn finds_a_solution_or_proves_there_is_none() {
-        let p = Line {
-            start: 3,
-            goal: 17,
-            limit: 40,
-        };
+        let p = Line::new(3, 17, 40);
         let r = dfs_first(&p, &Limits::none());
         let m = r.outcome.solution().expect("solvable");
         assert_eq!(crate::search::testing::replay_line(3, m), 17);
-        let p = Line {
-            start: 3,
-            goal: 99,
-            limit: 40,
-        };
+        let p = Line::new(3, 99, 40);
         let r = dfs_first(&p, &Limits::none());
         assert_eq!(r.outcome, Outcome::Unsolvable);
         assert_eq!(bfs(&p, &Limits::none()).outcome, Outcome::Unsolvable);

@@ -864,11 +864,7 @@ mod tests {
 
     #[test]
     fn the_graph_agrees_with_enumeration() {
-        let p = Line {
-            start: 3,
-            goal: 40,
-            limit: 200,
-        };
+        let p = Line::new(3, 40, 200);
         let e: Enumeration = enumerate(&p, &Limits::none(), |_, _| {});
         let g = build_graph(&p, &Limits::none()).unwrap();
         assert_eq!(g.len() as u64, e.states);
@@ -890,33 +886,21 @@ mod tests {
 
     #[test]
     fn limits_stop_the_build() {
-        let p = Line {
-            start: 0,
-            goal: -1,
-            limit: 10_000,
-        };
+        let p = Line::new(0, -1, 10_000);
         let l = build_graph(&p, &Limits::none().max_states(100)).unwrap_err();
         assert_eq!(l.kind, LimitKind::MaxStates);
         assert_eq!(l.states, 100);
         assert_eq!(l.stats.states, 100);
         assert!(l.to_string().contains("max-states"), "{l}");
         // exactly as many states as allowed: complete
-        let small = Line {
-            start: 0,
-            goal: -1,
-            limit: 99,
-        };
+        let small = Line::new(0, -1, 99);
         assert_eq!(
             build_graph(&small, &Limits::none().max_states(100))
                 .unwrap()
                 .len(),
             100
         );
-        let big = Line {
-            start: 0,
-            goal: -1,
-            limit: 50_000_000,
-        };
+        let big = Line::new(0, -1, 50_000_000);
         let l = build_graph(&big, &Limits::none().timeout(Duration::from_millis(20))).unwrap_err();
         assert_eq!(l.kind, LimitKind::Timeout);
         assert!(l.states > 0 && l.edges > 0);

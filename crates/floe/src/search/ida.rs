@@ -55,12 +55,7 @@ pub fn ida_star<P: Puzzle>(
     let outcome = search.run();
     let mut stats = search.stats;
     stats.elapsed = search.budget.elapsed();
-    let cost = outcome.solution().map(|m| m.len() as u64);
-    SearchResult {
-        outcome,
-        cost,
-        stats,
-    }
+    SearchResult::counting_moves(outcome, stats)
 }
 
 /// What the table knows of a state.
@@ -235,11 +230,7 @@ mod tests {
     #[test]
     fn ida_matches_bfs_with_and_without_table() {
         for goal in [3, 0, 7, 10, 33, 64, 99] {
-            let p = Line {
-                start: 3,
-                goal,
-                limit: 120,
-            };
+            let p = Line::new(3, goal, 120);
             let b = bfs(&p, &Limits::none());
             for cap in [0, 16, 1 << 16] {
                 let r = ida_star(&p, &Limits::none(), cap);
@@ -251,11 +242,7 @@ mod tests {
 
     #[test]
     fn ida_proves_unsolvable_and_stops_at_limits() {
-        let p = Line {
-            start: 3,
-            goal: 500,
-            limit: 400,
-        };
+        let p = Line::new(3, 500, 400);
         let r = ida_star(&p, &Limits::none(), 1 << 10);
         assert_eq!(r.outcome, Outcome::Unsolvable);
         // the closure test ends the proof after a few iterations

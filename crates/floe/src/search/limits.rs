@@ -172,7 +172,11 @@ impl<'a> Budget<'a> {
 
     /// Reports progress now if a report is due, whatever the tick count.
     pub fn report(&mut self, stats: &Stats) {
-        let now = Instant::now();
+        self.report_at(Instant::now(), stats);
+    }
+
+    /// Reports progress if a report is due at `now`.
+    fn report_at(&mut self, now: Instant, stats: &Stats) {
         if let Some(report) = &self.limits.progress {
             if now >= self.next_report {
                 self.next_report = now + REPORT_EVERY;
@@ -189,14 +193,7 @@ impl<'a> Budget<'a> {
         if matches!(self.deadline, Some(d) if now >= d) {
             return Some(LimitKind::Timeout);
         }
-        if let Some(report) = &self.limits.progress {
-            if now >= self.next_report {
-                self.next_report = now + REPORT_EVERY;
-                let mut stats = *stats;
-                stats.elapsed = now - self.start;
-                report(&Progress { stats });
-            }
-        }
+        self.report_at(now, stats);
         None
     }
 }

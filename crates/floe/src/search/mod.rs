@@ -300,6 +300,18 @@ pub struct SearchResult<M, C> {
     pub stats: Stats,
 }
 
+impl<M> SearchResult<M, u64> {
+    /// The result of a search whose cost is the number of moves.
+    pub(crate) fn counting_moves(outcome: Outcome<M>, stats: Stats) -> Self {
+        let cost = outcome.solution().map(|m| m.len() as u64);
+        SearchResult {
+            outcome,
+            cost,
+            stats,
+        }
+    }
+}
+
 /// Follows parent links from node `at` back to the root, returning the moves in order.
 fn trace_back<M: Clone>(parents: &[u32], moves: &[Option<M>], mut at: usize) -> Vec<M> {
     let mut path = Vec::new();
@@ -322,6 +334,13 @@ pub(crate) mod testing {
         pub start: i64,
         pub goal: i64,
         pub limit: i64,
+    }
+
+    impl Line {
+        /// The walk from `start` to `goal` on `0..=limit`.
+        pub fn new(start: i64, goal: i64, limit: i64) -> Line {
+            Line { start, goal, limit }
+        }
     }
 
     impl Puzzle for Line {

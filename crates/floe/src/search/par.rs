@@ -273,11 +273,7 @@ mod tests {
 
     #[test]
     fn parallel_enumeration_matches_the_sequential_one() {
-        let p = Line {
-            start: 1,
-            goal: -1,
-            limit: 100_000,
-        };
+        let p = Line::new(1, -1, 100_000);
         let seq = enumerate(&p, &Limits::none(), |_, _| {});
         let mut depth_seq = vec![0u32; 100_001];
         enumerate(&p, &Limits::none(), |s, d| depth_seq[*s as usize] = d);
@@ -303,11 +299,7 @@ mod tests {
 
     #[test]
     fn parallel_enumeration_stops_exactly_at_max_states() {
-        let p = Line {
-            start: 1,
-            goal: -1,
-            limit: 100_000,
-        };
+        let p = Line::new(1, -1, 100_000);
         for n in [1, 7, 5000] {
             let (e, count) = enumerate_par(
                 &p,

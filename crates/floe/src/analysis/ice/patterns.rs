@@ -464,29 +464,6 @@ mod tests {
     }
 
     #[test]
-    fn annotates_a_train() {
-        // three blocks in the top row of an empty 4×5 board: the back block loops round
-        let level = parse_floe("$$$--\n-----\n-----\n-----\n", "t")
-            .unwrap()
-            .remove(0);
-        let moves = [
-            Push::new(Pos::new(0, 0), Dir::Down),
-            Push::new(Pos::new(3, 0), Dir::Right),
-            Push::new(Pos::new(3, 4), Dir::Up),
-            Push::new(Pos::new(0, 4), Dir::Left),
-        ];
-        let a = annotate(&level, WalkRule::Free, &moves).unwrap();
-        assert_eq!(a.trains, 1);
-        assert!(a
-            .moves
-            .iter()
-            .all(|m| m.pattern == Some(Pattern::Train) && m.shift == Some(Dir::Right)));
-        // the same pushes with one left out are no pattern
-        let a = annotate(&level, WalkRule::Free, &moves[..3]).unwrap();
-        assert_eq!((a.trains, a.zigzags), (0, 0));
-    }
-
-    #[test]
     fn annotates_a_zigzag() {
         // 2×7: (0,3), (0,5), (1,4): push (0,5) down, (0,3) right, (1,4) up
         let level = parse_floe("---$-$-\n----$--\n", "t").unwrap().remove(0);

@@ -246,10 +246,8 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ice::format::parse_floe;
+    use crate::games::ice::format::{parse_floe, ZELDA};
     use crate::games::ice::solve;
-
-    const ZELDA: &str = include_str!("../../../../../levels/zelda.txt");
 
     #[test]
     fn factor_zero_is_the_bfs_depth_histogram() {

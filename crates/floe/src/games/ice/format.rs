@@ -456,3 +456,17 @@ pub fn write_kluiver(levels: &[Level]) -> Result<String, Error> {
     }
     Ok(out)
 }
+
+/// The Zelda rooms of `levels/zelda.txt`, for tests.
+#[cfg(test)]
+pub(crate) const ZELDA: &str = include_str!("../../../../../levels/zelda.txt");
+
+/// The Zelda room titled `title`, for tests.
+#[cfg(test)]
+pub(crate) fn zelda(title: &str) -> Level {
+    parse_floe(ZELDA, "zelda.txt")
+        .unwrap()
+        .into_iter()
+        .find(|l| l.title.as_deref() == Some(title))
+        .unwrap_or_else(|| panic!("no room {title}"))
+}

@@ -46,7 +46,7 @@ mod tests {
     use super::*;
     use crate::bits::Wide;
     use crate::games::ice::engine::{Free, Walk};
-    use crate::games::ice::format::parse_floe;
+    use crate::games::ice::format::{parse_floe, zelda};
     use crate::games::ice::validate::replay;
     use crate::games::ice::{Level, WalkRule};
     use crate::grid::Push;
@@ -56,18 +56,8 @@ mod tests {
     use rand_pcg::Pcg64Mcg;
     use std::time::Instant;
 
-    const ZELDA: &str = include_str!("../../../../../levels/zelda.txt");
-
     fn level(text: &str) -> Level {
         parse_floe(text, "t").unwrap().remove(0)
-    }
-
-    fn zelda(title: &str) -> Level {
-        parse_floe(ZELDA, "zelda.txt")
-            .unwrap()
-            .into_iter()
-            .find(|l| l.title.as_deref() == Some(title))
-            .unwrap()
     }
 
     fn rng(seed: u64) -> Pcg64Mcg {

@@ -354,27 +354,17 @@ impl<B: Bits> TowerPuzzle<B> {
                     continue;
                 }
                 let horizontal = matches!(d, Dir::Left | Dir::Right);
-                let sl = if horizontal {
+                // the block's place along its line and the line's walls, fires and recyclers
+                let (at, walls, fires, recyclers) = if horizontal {
                     let r = p.row;
-                    slide(
-                        p.col as u32 + 1,
-                        self.wall_row[r] | v.blk_row[r],
-                        v.fire_row[r],
-                        self.recyc_row[r],
-                        d.is_forward(),
-                        golden,
-                    )
+                    let walls = self.wall_row[r] | v.blk_row[r];
+                    (p.col, walls, v.fire_row[r], self.recyc_row[r])
                 } else {
                     let c = p.col;
-                    slide(
-                        p.row as u32 + 1,
-                        self.wall_col[c] | v.blk_col[c],
-                        v.fire_col[c],
-                        self.recyc_col[c],
-                        d.is_forward(),
-                        golden,
-                    )
+                    let walls = self.wall_col[c] | v.blk_col[c];
+                    (p.row, walls, v.fire_col[c], self.recyc_col[c])
                 };
+                let sl = slide(at as u32 + 1, walls, fires, recyclers, d.is_forward(), golden);
                 let Some(sl) = sl else { continue };
                 let cell = |bit: u32| -> Pos {
                     if horizontal {

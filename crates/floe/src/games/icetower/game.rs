@@ -273,13 +273,7 @@ impl Game for IceTower {
             Some(n) if pos.block(n).is_some() || pos.tile(n) == Tile::Dispenser => {
                 ArrowKey::Move(Push::new(n, d))
             }
-            Some(_) => {
-                let mut b = pos.clone();
-                match b.walk(d) {
-                    Ok(to) => ArrowKey::Walk(b, to),
-                    Err(what) => ArrowKey::Blocked(what.into()),
-                }
-            }
+            Some(_) => ArrowKey::walk(pos, |b| b.walk(d)),
         }
     }
 }
@@ -287,19 +281,12 @@ impl Game for IceTower {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions, Status};
+    use crate::game::{level_of, Request, SolveOptions, Status};
     use crate::render::board::{animated_svg, Style};
-
-    fn level(text: &str) -> crate::game::Level {
-        Request::from_text(format!("Game: icetower\n{text}"), "t")
-            .resolve()
-            .unwrap()
-            .level
-    }
 
     #[test]
     fn algorithms_agree() {
-        let l = level("#######\n#@% **#\n#  %  #\n#$ -  #\n#######\n");
+        let l = level_of("icetower", "#######\n#@% **#\n#  %  #\n#$ -  #\n#######\n");
         let lens: Vec<Option<u64>> = ["bfs", "astar", "idastar"]
             .iter()
             .map(|a| l.solve(&SolveOptions::default().algorithm(a)).unwrap().length)
@@ -309,7 +296,7 @@ mod tests {
 
     #[test]
     fn dead_starts_are_proved_at_once() {
-        let r = level("#####\n#@*%#\n#####\n")
+        let r = level_of("icetower", "#####\n#@*%#\n#####\n")
             .solve(&SolveOptions::default())
             .unwrap();
         assert_eq!(r.status, Status::Unsolvable);
@@ -341,7 +328,7 @@ mod tests {
 
     #[test]
     fn a_dispenser_block_appears_and_puts_out_the_fire_when_it_gets_there() {
-        let l = level("#######\n#@+  *#\n#######\n")
+        let l = level_of("icetower", "#######\n#@+  *#\n#######\n")
             .configure(&Params::new().with("dynamic", "true"))
             .unwrap();
         let moves = l.parse_moves("1 2 right", "m").unwrap();

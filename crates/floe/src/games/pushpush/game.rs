@@ -226,13 +226,7 @@ impl Game for PushPush {
             None => ArrowKey::Blocked("the edge of the board".into()),
             Some(n) if pos.is_wall(n) => ArrowKey::Blocked("a wall".into()),
             Some(n) if pos.has_block(n) => ArrowKey::Move(Push::new(n, d)),
-            Some(n) => {
-                let mut b = pos.clone();
-                match b.set_robot(n) {
-                    Ok(()) => ArrowKey::Walk(b, n),
-                    Err(e) => ArrowKey::Blocked(e.to_string()),
-                }
-            }
+            Some(n) => ArrowKey::walk(pos, |b| b.set_robot(n).map(|()| n)),
         }
     }
 }
@@ -240,27 +234,20 @@ impl Game for PushPush {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions, Status};
-
-    fn level(text: &str) -> crate::game::Level {
-        Request::from_text(format!("Game: pushpush\n{text}"), "t")
-            .resolve()
-            .unwrap()
-            .level
-    }
+    use crate::game::{level_of, Request, SolveOptions, Status};
 
     #[test]
     fn solves_and_replays() {
-        let r = level("@$--\n##-.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "@$--\n##-.\n").solve(&SolveOptions::default()).unwrap();
         assert_eq!(r.length, Some(1));
         assert_eq!(r.pushes, Some(1));
-        let r = level("@$#.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "@$#.\n").solve(&SolveOptions::default()).unwrap();
         assert_eq!(r.status, Status::Unsolvable);
     }
 
     #[test]
     fn all_searches_agree() {
-        let l = level("@-$-\n-$$-\n$--$\n-$.$\n");
+        let l = level_of("pushpush", "@-$-\n-$$-\n$--$\n-$.$\n");
         let want = l.solve(&SolveOptions::default()).unwrap().length;
         for a in ["astar", "idastar"] {
             let o = SolveOptions::default().algorithm(a);
@@ -294,10 +281,10 @@ mod tests {
         assert_eq!((d.possible_moves, d.solutions, d.value), (1, 1, 0.0));
         // a corridor: either push ends with a block at an edge, the right one on the target,
         // which blocks do not stop and the robot cannot then enter
-        let r = level("-$@$-.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "-$@$-.\n").solve(&SolveOptions::default()).unwrap();
         assert_eq!(r.status, Status::Unsolvable);
         // a board with one right and one wrong first move: 2 edges, 1 solution → 2.5
-        let r = level("#.#\n-$-\n$@-\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "#.#\n-$-\n$@-\n").solve(&SolveOptions::default()).unwrap();
         let d = r.difficulty.unwrap();
         assert_eq!(r.length, Some(1));
         assert_eq!(d.measure, "push-tree");
