@@ -86,7 +86,6 @@ pub struct IceMove {
     pub dir: Dir,
 }
 
-
 /// Precomputed data of one push direction from one cell.
 #[derive(Clone, Copy, Debug)]
 struct Slide<B> {

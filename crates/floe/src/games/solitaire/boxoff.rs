@@ -399,7 +399,6 @@ mod tests {
     use crate::games::solitaire::replay;
     use crate::search::{bfs, dfs_first as solve_dfs, Limits, Outcome};
 
-
     fn board(s: &str) -> Board {
         Board::parse(s, "t").unwrap()
     }

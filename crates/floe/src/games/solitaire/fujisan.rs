@@ -459,7 +459,6 @@ mod tests {
     use crate::games::solitaire::replay;
     use crate::search::{astar, bfs, Limits, Outcome, UnitCost};
 
-
     fn mountain(s: &str) -> Mountain {
         Mountain::parse(s, "t").unwrap()
     }

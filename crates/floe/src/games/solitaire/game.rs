@@ -69,8 +69,7 @@ static BOXOFF: Info = Info {
     formats: &["floe"],
     move_word: "move",
     algorithms: &[
-        Algo::dfs("fewest moves, depth-first search (every solution has the same length)",
-        ),
+        Algo::dfs("fewest moves, depth-first search (every solution has the same length)"),
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::astar("fewest moves, A*"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),

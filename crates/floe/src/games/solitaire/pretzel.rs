@@ -742,7 +742,6 @@ mod tests {
     use crate::search::{bfs, Limits, Outcome};
     use rand::SeedableRng;
 
-
     fn deal(s: &str) -> Deal {
         Deal::parse(s, "t").unwrap()
     }

@@ -146,7 +146,6 @@ impl Perm {
     }
 }
 
-
 /// Number of cycles of a cell permutation.
 pub(super) fn cycle_count(p: &Perm, n: usize) -> u64 {
     let map: Vec<usize> = (0..n)
