@@ -55,72 +55,76 @@ const CAPS: Capabilities = Capabilities {
 /// Moves of a random game before it gives up: Pretzel and Fujisan positions can repeat.
 const RANDOM_MOVES: u32 = crate::analysis::solitaire::DEFAULT_PLAYOUT_CAP;
 
+/// What the three puzzles say about themselves, but for their names and algorithms: no
+/// parameters, one file format, moves that are not pushes, played by picking a legal move.
+const fn sheet_info(
+    name: &'static str,
+    title: &'static str,
+    about: &'static str,
+    algorithms: &'static [Algo],
+) -> Info {
+    Info {
+        name,
+        aliases: &[],
+        title,
+        about,
+        params: &[],
+        formats: &["floe"],
+        move_word: "move",
+        algorithms,
+        random_moves: RANDOM_MOVES,
+        capabilities: CAPS,
+    }
+}
+
 /// BoxOff (spec `solitaire.md`): remove pairs of same-coloured tokens whose rectangle is
 /// otherwise empty until the board is empty.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BoxOff;
 
-static BOXOFF: Info = Info {
-    name: "boxoff",
-    aliases: &[],
-    title: "BoxOff",
-    about: "BoxOff: remove same-coloured pairs whose rectangle is empty until none is left",
-    params: &[],
-    formats: &["floe"],
-    move_word: "move",
-    algorithms: &[
+static BOXOFF: Info = sheet_info(
+    "boxoff",
+    "BoxOff",
+    "BoxOff: remove same-coloured pairs whose rectangle is empty until none is left",
+    &[
         Algo::dfs("fewest moves, depth-first search (every solution has the same length)"),
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::astar("fewest moves, A*"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
-    random_moves: RANDOM_MOVES,
-    capabilities: CAPS,
-};
+);
 
 /// Pretzel solitaire (spec `solitaire.md`): move cards into holes after their predecessor
 /// until every suit is in order from its ace.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pretzel;
 
-static PRETZEL: Info = Info {
-    name: "pretzel",
-    aliases: &[],
-    title: "Pretzel",
-    about: "Pretzel solitaire: move cards into holes until every suit runs from its ace",
-    params: &[],
-    formats: &["floe"],
-    move_word: "move",
-    algorithms: &[
+static PRETZEL: Info = sheet_info(
+    "pretzel",
+    "Pretzel",
+    "Pretzel solitaire: move cards into holes until every suit runs from its ace",
+    &[
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::astar("fewest moves, A*"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
-    random_moves: RANDOM_MOVES,
-    capabilities: CAPS,
-};
+);
 
 /// Fujisan (spec `solitaire.md`): move the four priests over the mountain's values onto the
 /// summit.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fujisan;
 
-static FUJISAN: Info = Info {
-    name: "fujisan",
-    aliases: &[],
-    title: "Fujisan",
-    about: "Fujisan: move four priests along the mountain's values onto its summit",
-    params: &[],
-    formats: &["floe"],
-    move_word: "move",
-    algorithms: &[
+static FUJISAN: Info = sheet_info(
+    "fujisan",
+    "Fujisan",
+    "Fujisan: move four priests along the mountain's values onto its summit",
+    &[
         Algo::astar("fewest moves, A* (bound: empty summit spaces)"),
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
-    random_moves: RANDOM_MOVES,
-    capabilities: CAPS,
-};
+);
 
 /// What the three puzzles share behind the face: a [`Sheet`] read from and written to a
 /// challenge file of one [`Kind`], and move lists read by the puzzle's `parse_moves`.
