@@ -206,7 +206,8 @@ pub fn sample(
     split_seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Dataset, Error> {
-    let n = rows * cols;
+    // saturating: sizes that would wrap are refused, never taken for small ones
+    let n = rows.saturating_mul(cols);
     if !(2..=32).contains(&n) {
         return Err(Error::invalid(format!(
             "datasets take boards of 2 to 32 cells, not {rows}×{cols}"
@@ -431,6 +432,13 @@ fn parse_board(s: &str, rows: usize, cols: usize) -> Result<(u32, u8, u8), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_whose_cell_count_wraps_are_refused() {
+        let rows = (1usize << 63) + 1;
+        let e = sample(rows, 2, 1, 1, 1, &|_| {}).unwrap_err().to_string();
+        assert!(e.contains("2 to 32 cells"), "{e}");
+    }
 
     #[test]
     fn equivalent_boards_never_straddle_splits() {

@@ -314,7 +314,7 @@ impl Net {
                 "a network needs a task, a width and a depth",
             ));
         }
-        let n = spec.rows * spec.cols;
+        let n = spec.rows.saturating_mul(spec.cols);
         if !(2..=32).contains(&n) {
             return Err(Error::invalid(format!(
                 "the models take boards of 2 to 32 cells, not {}×{}",

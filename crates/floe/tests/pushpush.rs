@@ -273,3 +273,15 @@ fn difficulty_in_batches_of_targets_equals_one_pass() {
     assert_eq!(batched.by_pushes, one.by_pushes);
     assert_eq!(batched.hardest.count, one.hardest.count);
 }
+
+#[test]
+fn census_sizes_whose_cell_count_wraps_are_refused() {
+    // 2^63 + 1 rows of 2 columns: the product wraps to 2 cells in plain arithmetic, which
+    // would run a census of the wrong size for ever
+    let rows = (1usize << 63) + 1;
+    let Err(e) = census(&CensusOptions::new(rows, 2)) else {
+        panic!("a census of {rows}×2 was accepted");
+    };
+    let e = e.to_string();
+    assert!(e.contains("too many cells"), "{e}");
+}

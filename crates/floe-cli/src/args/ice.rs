@@ -1,7 +1,7 @@
 //! The commands of ice blocks only: reach, profile, patterns, the theses' tables, pictures
 //! drawn with ice blocks, level generation.
 
-use super::{BoardArgs, LimitArgs};
+use super::{within, BoardArgs, LimitArgs};
 use clap::{Args, Subcommand};
 use floe::search::parse_duration;
 use std::path::PathBuf;
@@ -166,17 +166,20 @@ pub struct ImageArgs {
 /// `floe generate`.
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// Board rows.
-    #[arg(long, value_name = "R", required_unless_present = "report")]
+    /// Board rows (1 to 1,024; at most 1,024 cells).
+    #[arg(long, value_name = "R", required_unless_present = "report",
+          value_parser = within(1, 1024))]
     pub rows: Option<usize>,
-    /// Board columns.
-    #[arg(long, value_name = "C", required_unless_present = "report")]
+    /// Board columns (1 to 1,024).
+    #[arg(long, value_name = "C", required_unless_present = "report",
+          value_parser = within(1, 1024))]
     pub cols: Option<usize>,
-    /// Targets (each starts the generation with a block on it; default 1).
-    #[arg(long, value_name = "T")]
+    /// Targets, 1 to 1,024 (each starts the generation with a block on it; default 1).
+    #[arg(long, value_name = "T", value_parser = within(1, 1024))]
     pub targets: Option<usize>,
-    /// Most blocks on the board: the targets' blocks plus stopper blocks (default: targets + 2).
-    #[arg(long, value_name = "B")]
+    /// Most blocks on the board, 1 to 1,024: the targets' blocks plus stopper blocks
+    /// (default: targets + 2).
+    #[arg(long, value_name = "B", value_parser = within(1, 1024))]
     pub max_blocks: Option<usize>,
     /// Keep levels whose fewest pushes are at least P.
     #[arg(long, value_name = "P", default_value_t = 3)]
@@ -197,8 +200,8 @@ pub struct GenerateArgs {
     /// Stoppers may also be walls.
     #[arg(long)]
     pub walls: bool,
-    /// Levels wanted.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Levels wanted (1 to 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = within(1, 1_000_000))]
     pub count: usize,
     /// Seed: the same seed gives the same file.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -223,7 +226,8 @@ pub struct GenerateArgs {
     /// given).
     #[arg(long)]
     pub report: bool,
-    /// Levels per setting of --report.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    /// Levels per setting of --report (1 to 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub samples: u64,
 }

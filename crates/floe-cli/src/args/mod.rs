@@ -218,6 +218,12 @@ pub struct BoardJobArgs {
     pub json: bool,
 }
 
+/// The parser of a `usize` flag with a documented range: a value outside `lo..=hi` (or one
+/// that does not fit a number) is refused at the door, with the flag and the range named.
+pub(crate) fn within(lo: u64, hi: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(lo..=hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

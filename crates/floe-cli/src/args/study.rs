@@ -1,7 +1,7 @@
 //! The studies of one game each: the PushPush census and learned predictors, the solitaire
 //! experiments, the Zelda demo.
 
-use super::LimitArgs;
+use super::{within, LimitArgs};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -16,14 +16,15 @@ pub enum CensusCommand {
 /// `floe census pushpush`.
 #[derive(Args, Debug)]
 pub struct CensusArgs {
-    /// Board rows.
-    #[arg(long, value_name = "R")]
+    /// Board rows (1 to 32; at most 32 cells).
+    #[arg(long, value_name = "R", value_parser = within(1, 32))]
     pub rows: usize,
-    /// Board columns.
-    #[arg(long, value_name = "C")]
+    /// Board columns (1 to 32).
+    #[arg(long, value_name = "C", value_parser = within(1, 32))]
     pub cols: usize,
-    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*).
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*; at most
+    /// 1,024).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = within(0, 1024))]
     pub k: usize,
     /// Also compute every solvable board's difficulty (thesis equation 3) and its histograms.
     #[arg(long)]
@@ -108,8 +109,8 @@ pub struct ExperimentArgs {
     /// Write the paper's figures (box plots, histograms, sweeps) as SVG files into DIR.
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
-    /// Worker threads (default: every core). Results do not depend on it.
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = within(1, 256))]
     pub threads: Option<usize>,
     /// Limits of each challenge's search (a challenge stopped by one counts as not solvable
     /// and is reported under limit hits).
@@ -190,14 +191,15 @@ pub struct Source {
     /// A dataset file written by `floe learn data`.
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
-    /// Board rows of a fresh sample (without --data).
-    #[arg(long, value_name = "R", default_value_t = 4)]
+    /// Board rows of a fresh sample, without --data (1 to 32; 2 to 32 cells).
+    #[arg(long, value_name = "R", default_value_t = 4, value_parser = within(1, 32))]
     pub rows: usize,
-    /// Board columns of a fresh sample.
-    #[arg(long, value_name = "C", default_value_t = 4)]
+    /// Board columns of a fresh sample (1 to 32).
+    #[arg(long, value_name = "C", default_value_t = 4, value_parser = within(1, 32))]
     pub cols: usize,
-    /// Boards in a fresh sample (distinct, drawn uniformly).
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    /// Boards in a fresh sample, 1 to 100,000,000 (distinct, drawn uniformly).
+    #[arg(long, value_name = "N", default_value_t = 200_000,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub count: u64,
     /// Seed of a fresh sample.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -257,20 +259,21 @@ pub struct TrainArgs {
     /// What to predict.
     #[arg(long, value_enum, default_value = "all")]
     pub task: TaskArg,
-    /// Passes over the training split.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    /// Passes over the training split (1 to 100,000).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = within(1, 100_000))]
     pub epochs: usize,
-    /// Examples per step.
-    #[arg(long, value_name = "N", default_value_t = 128)]
+    /// Examples per step (1 to 1,048,576).
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = within(1, 1_048_576))]
     pub batch: usize,
-    /// Peak learning rate (AdamW, cosine decay).
-    #[arg(long, value_name = "LR", default_value_t = 2e-3)]
+    /// Peak learning rate, above 0 and at most 10 (AdamW, cosine decay).
+    #[arg(long, value_name = "LR", default_value_t = 2e-3, value_parser = parse_rate)]
     pub lr: f64,
-    /// Hidden units (FNN) or channels (CNN, FCN) instead of the architecture's default.
-    #[arg(long, value_name = "N")]
+    /// Hidden units (FNN) or channels (CNN, FCN) instead of the architecture's default (1 to
+    /// 4,096).
+    #[arg(long, value_name = "N", value_parser = within(1, 4096))]
     pub width: Option<usize>,
-    /// Dense layers (FNN) or convolutions (CNN, FCN) instead of the default.
-    #[arg(long, value_name = "N")]
+    /// Dense layers (FNN) or convolutions (CNN, FCN), 1 to 64, instead of the default.
+    #[arg(long, value_name = "N", value_parser = within(1, 64))]
     pub depth: Option<usize>,
     /// Random symmetric images while training (default: on for fcn, off for the thesis's
     /// models).
@@ -339,4 +342,19 @@ pub struct DemoArgs {
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A learning rate: a finite number above 0, at most 10 (AdamW diverges long before).
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
+    if x.is_finite() && x > 0.0 && x <= 10.0 {
+        Ok(x)
+    } else {
+        Err(format!(
+            "'{s}' is out of range: give a number above 0, at most 10"
+        ))
+    }
 }

@@ -201,10 +201,10 @@ pub fn check(size: Size, setup: Setup) -> Result<(), Error> {
             cols,
             colours,
         } => {
-            let cells = rows * cols;
+            let cells = rows.saturating_mul(cols);
             if rows == 0 || cols == 0 || cells > 64 {
                 return Err(Error::invalid(format!(
-                    "BoxOff boards have 1 to 64 cells; {rows}×{cols} has {cells}"
+                    "BoxOff boards have 1 to 64 cells, not {rows}×{cols}"
                 )));
             }
             if !(1..=9).contains(&colours) || cells % colours != 0 {
@@ -482,6 +482,19 @@ mod tests {
 
     fn rng(seed: u64) -> Pcg64Mcg {
         Pcg64Mcg::seed_from_u64(seed)
+    }
+
+    #[test]
+    fn sizes_whose_cell_count_wraps_are_refused() {
+        // 2^63 + 1 rows of 2 columns: the product wraps to 2 cells in plain arithmetic
+        let rows = (1usize << 63) + 1;
+        let size = Size::BoxOff {
+            rows,
+            cols: 2,
+            colours: 2,
+        };
+        let e = check(size, Setup::Shuffled).unwrap_err().to_string();
+        assert!(e.contains("BoxOff boards have 1 to 64 cells"), "{e}");
     }
 
     #[test]

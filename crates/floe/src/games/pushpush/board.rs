@@ -47,10 +47,9 @@ impl Board {
                 "a board needs at least one row and one column",
             ));
         }
-        if rows * cols > MAX_CELLS {
+        if rows.saturating_mul(cols) > MAX_CELLS {
             return Err(Error::invalid(format!(
-                "a {rows}×{cols} board has {} cells; floe handles at most {MAX_CELLS}",
-                rows * cols
+                "a {rows}×{cols} board has more than {MAX_CELLS} cells, the most floe handles"
             )));
         }
         for (what, p) in [("robot", robot), ("target", target)] {

@@ -362,7 +362,7 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
             "a board needs at least one row and one column",
         ));
     }
-    let n = rows * cols;
+    let n = rows.saturating_mul(cols);
     if n < 2 {
         return Err(Error::invalid(
             "a board needs two cells at least: one for the robot, one for the target",
@@ -370,7 +370,8 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
     }
     if n > MAX_CELLS {
         return Err(Error::invalid(format!(
-            "a {rows}×{cols} board has {n} cells; the census handles at most {MAX_CELLS} (see BENCHMARKS.md for what a 6×6 census would take)"
+            "a {rows}×{cols} board has {} cells; the census handles at most {MAX_CELLS} (see BENCHMARKS.md for what a 6×6 census would take)",
+            if n == usize::MAX { "too many".to_string() } else { n.to_string() }
         )));
     }
     let geo = Geo::new(rows, cols);
