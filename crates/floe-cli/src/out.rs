@@ -81,21 +81,7 @@ pub fn human_time(d: Duration) -> String {
     }
 }
 
-/// Human byte count.
-pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = b as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < UNITS.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{x:.1} {}", UNITS[u])
-    }
-}
+pub use floe::render::human_bytes;
 
 /// Writes a file whole or not at all: into a temporary file beside it, then renamed over it,
 /// so a failed or killed run leaves the old file or none, never a truncated one. Missing

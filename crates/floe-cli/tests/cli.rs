@@ -686,8 +686,10 @@ fn bad_input_and_usage_exit_2() {
 // 4. the malformed corpus
 
 /// Every file of `tests/malformed/` with the position its error must name.
-const MALFORMED: [(&str, usize, usize); 21] = [
+const MALFORMED: [(&str, usize, usize); 23] = [
     ("empty.txt", 1, 1),
+    ("floe-nul-byte.txt", 2, 3),
+    ("kluiver-huge-size.txt", 1, 1),
     ("floe-only-comment.txt", 1, 1),
     ("floe-unknown-char.txt", 4, 5),
     ("floe-space-in-row.txt", 4, 3),
@@ -732,6 +734,11 @@ fn check_malformed(file: &str, line: usize, col: usize) {
         assert!(
             message.trim().len() > 5 && message.trim_end().lines().count() == 1,
             "{file}: the message says what is wrong, on one line: {:?}",
+            out.stderr
+        );
+        assert!(
+            !message.trim_end().chars().any(char::is_control),
+            "{file}: no control character reaches the terminal: {:?}",
             out.stderr
         );
         assert!(
@@ -1224,4 +1231,24 @@ fn randomised_solvers_are_seeded() {
     assert_eq!(u(&doc["optimum"]["fewest_moves"]["length"]), 7);
     assert!(doc["success_rate"].as_f64().unwrap() >= 0.0);
     on_room("bench-solvers", "STST2", &["--algo", "bfs"]).code(2);
+}
+
+#[test]
+fn line_ends_of_every_system_read_alike() {
+    // Unix, Windows and classic Mac line ends: the same level, the same answer
+    let mut answers = Vec::new();
+    for end in ["\n", "\r\n", "\r"] {
+        let text = ["Title: ends", "$-.", "", "Title: second", "-$-.", ""].join(end);
+        let f = Temp::with("ends.txt", text.as_bytes());
+        let doc = floe(&["solve", &f.path(), "-l", "second", "--json"])
+            .code(0)
+            .json();
+        answers.push((doc["level"].clone(), doc["length"].clone()));
+    }
+    assert_eq!(answers[0], (Value::from("second"), Value::from(1)));
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    // and an error in a CR-only file names the right line
+    let f = Temp::with("ends.txt", b"Title: x\r$-.\r\rTitle: y\r-Q\r");
+    let out = floe(&["solve", &f.path(), "-l", "y"]).code(2);
+    assert!(out.stderr.contains("ends.txt:5:2:"), "{}", out.stderr);
 }

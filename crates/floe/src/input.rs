@@ -4,6 +4,22 @@
 use crate::error::{Error, ParseError};
 use std::path::Path;
 
+/// A character of a file as a message shows it: quoted when it prints (`'x'`), by its code
+/// point when it does not (`U+0000` for a NUL byte, `U+000D` for a carriage return), so that
+/// no message carries a control character to the terminal.
+///
+/// ```
+/// assert_eq!(floe::input::shown('Q'), "'Q'");
+/// assert_eq!(floe::input::shown('\0'), "U+0000");
+/// ```
+pub fn shown(c: char) -> String {
+    if c.is_control() || (c.is_whitespace() && c != ' ') || c == '\u{feff}' {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("'{c}'")
+    }
+}
+
 /// Reads a text file (`-` reads standard input) and returns its text, without a leading byte
 /// order mark, and the name to use in messages. Text that is not UTF-8 gives a
 /// `file:line:col` error at the first bad byte.
@@ -34,6 +50,20 @@ pub fn read_text(path: &Path) -> Result<(String, String), Error> {
                 message: "the file is not valid UTF-8 text".into(),
             }))
         }
+    }
+}
+
+/// The text with every line ending as `\n`: Windows (`\r\n`) and classic Mac (`\r` alone)
+/// files read like Unix ones, with the same line numbers.
+///
+/// ```
+/// assert_eq!(floe::input::unify_line_ends("a\rb\r\nc\n".into()), "a\nb\nc\n");
+/// ```
+pub fn unify_line_ends(text: String) -> String {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text
     }
 }
 

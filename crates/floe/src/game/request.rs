@@ -126,6 +126,7 @@ impl Source {
             (None, Some(p)) => input::read_text(p)?,
             (None, None) => return Err(Error::invalid("no level file given")),
         };
+        let text = input::unify_line_ends(text);
         let from_line = game_line(&text, &file)?;
         let (game, params) = match (&self.game, from_line) {
             (Some(s), line) => {

@@ -47,7 +47,7 @@ impl FromStr for Format {
 pub fn detect(text: &str) -> Format {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if size_line(first).is_some() {
+    if size_tokens(first).is_some() {
         Format::Kluiver
     } else {
         Format::Floe
@@ -96,11 +96,20 @@ pub fn select<'a>(levels: &'a [Level], sel: &str) -> Result<(usize, &'a Level), 
     crate::input::select_titled(levels, sel, |l| l.title.clone())
 }
 
-fn size_line(line: &str) -> Option<(usize, usize)> {
+/// The two numbers of a Kluiver `width height` line, as written (digits only), whatever
+/// their size: a line of two numbers too large to hold is still a header, and is refused as
+/// too large rather than taken for a board row.
+fn size_tokens(line: &str) -> Option<(&str, &str)> {
     let mut it = line.split_whitespace();
-    let w = it.next()?.parse().ok()?;
-    let h = it.next()?.parse().ok()?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let w = it.next().filter(|t| digits(t))?;
+    let h = it.next().filter(|t| digits(t))?;
     it.next().is_none().then_some((w, h))
+}
+
+fn size_line(line: &str) -> Option<(usize, usize)> {
+    let (w, h) = size_tokens(line)?;
+    Some((w.parse().ok()?, h.parse().ok()?))
 }
 
 fn err(file: &str, line: usize, col: usize, message: impl Into<String>) -> ParseError {
@@ -195,9 +204,10 @@ pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                         .to_string(),
                     '\t' => "a tab is not a cell".to_string(),
                     c if c.is_ascii_digit() && cur.rows.is_empty() && levels.is_empty() => format!(
-                        "unexpected character '{c}' (a Kluiver file starts with a 'width height' line of two numbers)"
+                        "unexpected character {} (a Kluiver file starts with a 'width height' line of two numbers)",
+                        crate::input::shown(c)
                     ),
-                    c => format!("unexpected character '{c}'"),
+                    c => format!("unexpected character {}", crate::input::shown(c)),
                 };
                 return Err(err(
                     file,
@@ -293,19 +303,24 @@ pub fn parse_kluiver(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
             i += 1;
             continue;
         }
-        let (w, h) = size_line(line).ok_or_else(|| {
-            err(
+        let Some((tw, th)) = size_tokens(line) else {
+            return Err(err(
                 file,
                 n,
                 1,
                 "expected a 'width height' line (two whole numbers) starting a level",
-            )
-        })?;
+            ));
+        };
+        let Some((w, h)) = size_line(line).filter(|&(w, h)| w <= 1024 && h <= 1024) else {
+            return Err(err(
+                file,
+                n,
+                1,
+                format!("a {tw}×{th} board is too large: width and height go up to 1,024"),
+            ));
+        };
         if w == 0 || h == 0 {
             return Err(err(file, n, 1, format!("a {w}×{h} board has no cells")));
-        }
-        if w > 1024 || h > 1024 {
-            return Err(err(file, n, 1, format!("a {w}×{h} board is too large")));
         }
         let mut level = Level::new(h, w).map_err(|e| err(file, n, 1, e.to_string()))?;
         for r in 0..h {
@@ -343,7 +358,10 @@ pub fn parse_kluiver(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                             file,
                             ln,
                             c + 1,
-                            format!("unexpected character '{other}'; expected one of . O T H W X"),
+                            format!(
+                                "unexpected character {}; expected one of . O T H W X",
+                                crate::input::shown(other)
+                            ),
                         ))
                     }
                 };

@@ -269,7 +269,7 @@ fn level_of(
                     let what = match other {
                         ' ' => "a space is not a cell (use '-' for ice)".to_string(),
                         '\t' => "a tab is not a cell".to_string(),
-                        c => format!("unexpected character {:?}", c),
+                        c => format!("unexpected character {}", crate::input::shown(c)),
                     };
                     return Err(err(
                         n,

@@ -312,7 +312,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
                     ' ' => "a space is not a cell (use '-' for an empty cell)".to_string(),
                     '\t' => "a tab is not a cell".to_string(),
                     '+' => "the robot cannot start on the target ('+'): there would be nothing to solve".to_string(),
-                    c => format!("unexpected character '{c}'"),
+                    c => format!("unexpected character {}", crate::input::shown(c)),
                 };
                 return Err(err(n, col + 1, format!("{what}; expected one of {CELLS}")));
             }

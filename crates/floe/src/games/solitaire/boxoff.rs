@@ -90,7 +90,7 @@ impl Board {
                         return Err(doc.err(
                             line,
                             i + 1,
-                            format!("'{c}' is not a colour (1–9) or an empty cell (.)"),
+                            format!("{} is not a colour (1–9) or an empty cell (.)", crate::input::shown(c)),
                         ))
                     }
                 }

@@ -91,7 +91,7 @@ impl Mountain {
                 match ch {
                     '0'..='9' => row.push(ch as u8 - b'0'),
                     c if c.is_whitespace() => {}
-                    c => return Err(doc.err(line, i + 1, format!("'{c}' is not a value 0–9"))),
+                    c => return Err(doc.err(line, i + 1, format!("{} is not a value 0–9", crate::input::shown(c)))),
                 }
             }
             match width {

@@ -209,7 +209,16 @@ impl Deal {
                 let card = if t == "--" || t == "." {
                     None
                 } else {
-                    Some(t.parse::<Card>().map_err(|m| doc.err(line, col, m))?)
+                    let c = t.parse::<Card>().map_err(|m| doc.err(line, col, m))?;
+                    if c.rank == 1 {
+                        // named as the file writes it (`1S` or `AS`)
+                        return Err(doc.err(
+                            line,
+                            col,
+                            format!("{t}: the aces are not dealt into the grid (they form the column on the left)"),
+                        ));
+                    }
+                    Some(c)
                 };
                 cards.push((line, col, card));
             }
@@ -248,9 +257,6 @@ impl Deal {
                         suit_list(suits)
                     ),
                 ));
-            }
-            if c.rank == 1 {
-                return Err(doc.err(line, col, format!("{c}: the aces are not dealt into the grid (they form the column on the left)")));
             }
             if c.rank as usize > ranks {
                 return Err(doc.err(
@@ -786,6 +792,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("aces are not dealt"), "{e}");
+        // an ace is named as the file writes it
+        let e = Deal::parse("2S 3S --\n2H 1H --\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f:2:4: 1H: the aces are not dealt"), "{e}");
         let e = Deal::parse("2S 3S --\n2H 3D --\n", "f")
             .unwrap_err()
             .to_string();

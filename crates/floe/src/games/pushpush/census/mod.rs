@@ -764,8 +764,8 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
 
 fn too_big(need: u64, max: u64, what: &str) -> Error {
     Error::invalid(format!(
-        "{what} would need {:.1} GiB, more than the {:.1} GiB allowed",
-        need as f64 / (1u64 << 30) as f64,
-        max as f64 / (1u64 << 30) as f64
+        "{what} would need {}, more than the {} allowed",
+        crate::render::human_bytes(need),
+        crate::render::human_bytes(max)
     ))
 }
