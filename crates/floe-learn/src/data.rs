@@ -335,7 +335,7 @@ pub fn parse(text: &str, file: &str) -> Result<Dataset, Error> {
     let cols = field("cols")? as usize;
     let seed = field("seed")?;
     let split_seed = field("split-seed")?;
-    if !(2..=32).contains(&(rows * cols)) {
+    if !(2..=32).contains(&rows.saturating_mul(cols)) {
         return Err(bad(
             ln,
             format!("a {rows}×{cols} board is not 2 to 32 cells"),

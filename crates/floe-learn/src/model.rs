@@ -31,6 +31,14 @@ use std::path::Path;
 pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"FLOEMDL\n";
 
+/// The most hidden units or channels a network may have (`floe learn train --width`).
+pub const MAX_WIDTH: usize = 4096;
+/// The most layers a network may have (`floe learn train --depth`).
+pub const MAX_DEPTH: usize = 64;
+/// The most classes a head may have (fewest pushes on boards of up to 32 cells stay far
+/// below).
+pub const MAX_CLASSES: usize = 4096;
+
 /// The architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -321,6 +329,26 @@ impl Net {
                 spec.rows, spec.cols
             )));
         }
+        // The sizes are checked before anything is allocated: a model file's header is not
+        // trusted to be small.
+        let too_big = [
+            ("width", spec.width, MAX_WIDTH),
+            ("depth", spec.depth, MAX_DEPTH),
+            ("dense layer", spec.dense, MAX_WIDTH),
+            ("number of heads", spec.heads.len(), 3),
+        ]
+        .into_iter()
+        .chain(
+            spec.heads
+                .iter()
+                .map(|h| ("head", h.classes(), MAX_CLASSES)),
+        )
+        .find(|&(_, v, max)| v > max);
+        if let Some((what, v, max)) = too_big {
+            return Err(Error::invalid(format!(
+                "a network's {what} of {v} is more than the {max} floe builds"
+            )));
+        }
         let vb = VarBuilder::from_varmap(&vars, DType::F32, &Device::Cpu);
         let mut dense_in = Vec::new();
         let mut convs = Vec::new();
@@ -534,6 +562,21 @@ impl Net {
                 header.spec.arch.encoding()
             )));
         }
+        // the weights the header announces must be the bytes that follow it, before anything
+        // is built from the header's claims
+        let announced = header.tensors.iter().try_fold(0usize, |sum, t| {
+            t.shape
+                .iter()
+                .try_fold(4usize, |p, &d| p.checked_mul(d))
+                .and_then(|b| sum.checked_add(b))
+        });
+        let left = bytes.len() - (16 + len);
+        if announced != Some(left) {
+            return Err(bad(&format!(
+                "its header announces {} of weights, the file holds {left} bytes after it",
+                announced.map_or("more than any memory".to_string(), |b| format!("{b} bytes"))
+            )));
+        }
         let net = Net::build(header.spec, VarMap::new())?;
         let mut at = 16 + len;
         {
@@ -665,4 +708,78 @@ pub(crate) fn masked_cross_entropy(
     let picked = logp.gather(&targets.unsqueeze(1)?, 1)?.squeeze(1)?;
     let count = mask.sum_all()?.to_scalar::<f32>()?.max(1.0);
     (picked * mask)?.sum_all()?.affine(-1.0 / count as f64, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small model's file, and where its header ends.
+    fn small_model() -> (Vec<u8>, usize) {
+        let net = Net::new(Spec::thesis_fnn(3, 3, vec![Head::Solvable]), 1).unwrap();
+        let bytes = net.to_bytes(&serde_json::json!({})).unwrap();
+        let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        (bytes, 16 + len)
+    }
+
+    /// The file with its header's JSON changed by `edit`.
+    fn with_header(edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+        let (bytes, end) = small_model();
+        let mut h: serde_json::Value = serde_json::from_slice(&bytes[16..end]).unwrap();
+        edit(&mut h);
+        let h = serde_json::to_vec(&h).unwrap();
+        let mut out = bytes[..12].to_vec();
+        out.extend((h.len() as u32).to_le_bytes());
+        out.extend(h);
+        out.extend(&bytes[end..]);
+        out
+    }
+
+    fn refusal(bytes: &[u8]) -> String {
+        match Net::from_bytes(bytes) {
+            Ok(_) => panic!("the file was accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_model_round_trips() {
+        let (bytes, _) = small_model();
+        let (net, _) = Net::from_bytes(&bytes).unwrap();
+        assert_eq!(net.to_bytes(&serde_json::json!({})).unwrap(), bytes);
+    }
+
+    #[test]
+    fn headers_that_claim_more_than_the_file_holds_are_refused_before_building() {
+        // a width of a billion: refused by the range, nothing allocated
+        let e = refusal(&with_header(|h| h["spec"]["width"] = 1_000_000_000.into()));
+        assert!(
+            e.contains("width of 1000000000 is more than the 4096"),
+            "{e}"
+        );
+        // tensors whose sizes wrap or exceed the file
+        let e = refusal(&with_header(|h| {
+            h["tensors"][0]["shape"] = serde_json::json!([u64::MAX, 4])
+        }));
+        assert!(e.contains("announces more than any memory"), "{e}");
+        let e = refusal(&with_header(|h| {
+            h["tensors"][0]["shape"] = serde_json::json!([100_000, 100_000])
+        }));
+        assert!(
+            e.contains("announces 400000") && e.contains("bytes of weights"),
+            "{e}"
+        );
+        // a head of four billion classes
+        let e = refusal(&with_header(|h| {
+            h["spec"]["heads"] = serde_json::json!([{"pushes": {"max": u32::MAX}}])
+        }));
+        assert!(e.contains("head of"), "{e}");
+        // a file cut short, or with bytes after the weights
+        let (bytes, _) = small_model();
+        let e = refusal(&bytes[..bytes.len() - 4]);
+        assert!(e.contains("the file holds"), "{e}");
+        let mut longer = bytes.clone();
+        longer.extend([0; 4]);
+        assert!(refusal(&longer).contains("the file holds"));
+    }
 }
