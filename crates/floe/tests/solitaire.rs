@@ -3,19 +3,13 @@
 //! tolerances, exact values by enumeration. The heavy checks are `#[ignore]`d: run them with
 //! `cargo test --release -p floe --test solitaire -- --ignored`.
 
-use floe::analysis::solitaire::{exact_pretzel, run, Config, Metrics, DEFAULT_PLAYOUT_CAP};
+use floe::analysis::solitaire::{exact_pretzel, run, Config, Metrics};
 use floe::generate::{Setup, Size};
-use floe::search::Limits;
 
 fn config(size: Size, setup: Setup, challenges: u64) -> Config {
     Config {
-        size,
-        setup,
-        challenges,
-        trials: 10,
         seed: 3,
-        playout_cap: DEFAULT_PLAYOUT_CAP,
-        limits: Limits::none(),
+        ..Config::new(size, setup, challenges)
     }
 }
 

@@ -67,6 +67,22 @@ pub struct Config {
     pub limits: Limits,
 }
 
+impl Config {
+    /// `challenges` of `size` and `setup` as the paper runs them: 10 trials, seed 1, the
+    /// default playout cap, no limits on the exact searches.
+    pub fn new(size: Size, setup: Setup, challenges: u64) -> Config {
+        Config {
+            size,
+            setup,
+            challenges,
+            trials: 10,
+            seed: 1,
+            playout_cap: DEFAULT_PLAYOUT_CAP,
+            limits: Limits::none(),
+        }
+    }
+}
+
 /// SplitMix64's finaliser.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -702,15 +718,7 @@ mod tests {
     use crate::games::solitaire::pretzel::Deal;
 
     fn config(size: Size, setup: Setup, challenges: u64) -> Config {
-        Config {
-            size,
-            setup,
-            challenges,
-            trials: 10,
-            seed: 1,
-            playout_cap: DEFAULT_PLAYOUT_CAP,
-            limits: Limits::none(),
-        }
+        Config::new(size, setup, challenges)
     }
 
     #[test]
