@@ -1,7 +1,7 @@
 //! `floe`: the command-line front end. Parses arguments, calls the library, prints.
 //!
 //! Exit codes (every command): 0 = answered (a solution, or a proof that there is none),
-//! 1 = no answer within the limits, 2 = bad input or usage.
+//! 1 = no answer within the limits, 2 = bad input or usage, 130 = interrupted (Ctrl-C).
 
 /// `println!` to standard output that ends the program quietly when the reader has gone
 /// (`floe … | head`) instead of panicking.
@@ -48,8 +48,26 @@ impl Done {
     }
 }
 
+/// Ctrl-C (or SIGTERM) asks the running work to stop: searches end within a moment and
+/// report what they explored. A run still going a second later, or a second Ctrl-C, ends
+/// the process at once (files are written whole or not at all, so none is left truncated).
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if floe::search::interrupted() {
+            std::process::exit(130);
+        }
+        floe::search::interrupt();
+        std::thread::spawn(|| {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            eprintln!("floe: interrupted");
+            std::process::exit(130);
+        });
+    });
+}
+
 fn main() -> ExitCode {
     floe_learn::settle_threads();
+    stop_on_ctrl_c();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -85,6 +103,13 @@ fn main() -> ExitCode {
         Command::Predict(a) => cmd::predict::run(a),
         Command::Demo(a) => cmd::demo::run(a),
     };
+    if floe::search::interrupted() {
+        match result {
+            Err(e) => eprintln!("floe: {e}"),
+            Ok(_) => eprintln!("floe: interrupted"),
+        }
+        return ExitCode::from(130);
+    }
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,
         Ok(Done::NoAnswer) => ExitCode::from(1),

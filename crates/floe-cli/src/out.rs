@@ -1,11 +1,9 @@
 //! Printing helpers: JSON, progress, numbers, boards, memory.
 
 use floe::search::{Limits, Progress};
-use floe::Error;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::IsTerminal;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -81,58 +79,31 @@ pub fn human_time(d: Duration) -> String {
     }
 }
 
-pub use floe::render::human_bytes;
+pub use floe::mem::human_bytes;
 
-/// Writes a file whole or not at all: into a temporary file beside it, then renamed over it,
-/// so a failed or killed run leaves the old file or none, never a truncated one. Missing
-/// parent directories are created.
-pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
-    let io = |source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
+/// How a limit named `limit` ([`floe::search::LimitKind::name`]) stopped the work, after
+/// "stopped": `by --timeout`, `by --max-memory (3.0 GiB)`, `by Ctrl-C`.
+pub fn by(limit: &str) -> String {
+    match limit {
+        "interrupted" => "by Ctrl-C".into(),
+        "max-memory" => match floe::mem::peak_resident_bytes() {
+            Some(b) => format!("by --max-memory (floe held {})", human_bytes(b)),
+            None => "by --max-memory".into(),
+        },
+        l => format!("by --{l}"),
     }
-    // special files (/dev/null, /dev/stdout) are written as they are
-    if path.exists() && !path.is_file() {
-        return std::fs::write(path, bytes).map_err(io);
-    }
-    let name = path
-        .file_name()
-        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
-        })
 }
 
-/// Peak resident memory of this process (Linux: `VmHWM`), if known.
+pub use floe::mem::write_whole as write_file;
+
+/// Peak resident memory of this process, if known.
 pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    floe::mem::peak_resident_bytes()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn files_are_written_whole() {
-        let dir = std::env::temp_dir().join(format!("floe-out-{}", std::process::id()));
-        let f = dir.join("a/b.txt");
-        write_file(&f, "one").unwrap();
-        write_file(&f, "two").unwrap();
-        assert_eq!(std::fs::read_to_string(&f).unwrap(), "two");
-        assert_eq!(std::fs::read_dir(f.parent().unwrap()).unwrap().count(), 1);
-        write_file(Path::new("/dev/null"), "x").unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn formats_numbers() {

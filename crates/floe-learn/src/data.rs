@@ -304,6 +304,9 @@ pub fn board_text(rows: usize, cols: usize, blocks: u32, robot: u8, target: u8) 
     s
 }
 
+/// The largest dataset file floe reads: 8 GiB (about 300 million boards).
+pub const MAX_FILE: u64 = 8 << 30;
+
 /// Reads a dataset; errors name the file and line.
 pub fn parse(text: &str, file: &str) -> Result<Dataset, Error> {
     let bad = |line: usize, msg: String| Error::invalid(format!("{file}:{line}: {msg}"));

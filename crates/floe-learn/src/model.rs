@@ -39,6 +39,10 @@ pub const MAX_DEPTH: usize = 64;
 /// below).
 pub const MAX_CLASSES: usize = 4096;
 
+/// The largest model file floe reads: 4 GiB of weights (a network at the largest width and
+/// depth) and a header of up to 1 MiB.
+pub const MAX_FILE: u64 = (4 << 30) + (1 << 20);
+
 /// The architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -613,17 +617,37 @@ impl Net {
         Ok((net, header.info))
     }
 
-    /// Saves the model file.
+    /// Saves the model file, whole or not at all ([`floe::mem::write_whole`]).
     pub fn save(&self, path: &Path, info: &serde_json::Value) -> Result<(), Error> {
-        std::fs::write(path, self.to_bytes(info)?)
-            .map_err(|e| Error::invalid(format!("{}: cannot write: {e}", path.display())))
+        floe::mem::write_whole(path, self.to_bytes(info)?)
     }
 
     /// Loads a model file.
     pub fn load(path: &Path) -> Result<(Net, serde_json::Value), Error> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::invalid(format!("{}: cannot read: {e}", path.display())))?;
-        Net::from_bytes(&bytes).map_err(|e| Error::invalid(format!("{}: {e}", path.display())))
+        use std::io::Read;
+        let name = path.display().to_string();
+        let io = |source| Error::Io {
+            path: name.clone(),
+            source,
+        };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        // the signature first, so that a file of another kind (or /dev/zero) is refused
+        // before it is read
+        let mut bytes = Vec::new();
+        (&mut file)
+            .take(MAGIC.len() as u64)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.as_slice() == MAGIC.as_slice() {
+            file.take(MAX_FILE).read_to_end(&mut bytes).map_err(io)?;
+        }
+        if bytes.len() as u64 > MAX_FILE {
+            return Err(Error::invalid(format!(
+                "{name}: the file is larger than {}, more than a floe model can be",
+                floe::mem::human_bytes(MAX_FILE)
+            )));
+        }
+        Net::from_bytes(&bytes).map_err(|e| Error::invalid(format!("{name}: {e}")))
     }
 }
 

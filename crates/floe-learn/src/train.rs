@@ -105,6 +105,12 @@ pub fn train(
         train.shuffle(&mut rng);
         let mut loss_sum = 0.0;
         for (k, chunk) in train.chunks(batch).enumerate() {
+            if floe::search::interrupted() {
+                return Err(Error::invalid(format!(
+                    "training interrupted in epoch {epoch} of {}; no model is written",
+                    o.epochs
+                )));
+            }
             let lr = o.lr
                 * (0.05
                     + 0.95

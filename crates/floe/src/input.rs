@@ -20,25 +20,64 @@ pub fn shown(c: char) -> String {
     }
 }
 
-/// Reads a text file (`-` reads standard input) and returns its text, without a leading byte
-/// order mark, and the name to use in messages. Text that is not UTF-8 gives a
-/// `file:line:col` error at the first bad byte.
+/// The largest level file or move list floe reads: 64 MiB.
+pub const MAX_TEXT: u64 = 64 << 20;
+
+/// Reads a text file (`-` reads standard input) of at most [`MAX_TEXT`] bytes and returns its
+/// text, without a leading byte order mark, and the name to use in messages. Text that is
+/// not UTF-8, or holds a NUL byte (a binary file, `/dev/zero`), gives a `file:line:col` error
+/// at the first bad byte, as soon as it is read; a longer file is refused.
 pub fn read_text(path: &Path) -> Result<(String, String), Error> {
-    let (bytes, name) = if path.as_os_str() == "-" {
-        let name = "<stdin>".to_string();
-        let mut b = Vec::new();
-        match std::io::Read::read_to_end(&mut std::io::stdin(), &mut b) {
-            Ok(_) => (b, name),
-            Err(source) => return Err(Error::Io { path: name, source }),
-        }
+    read_text_capped(path, MAX_TEXT)
+}
+
+/// [`read_text`] with a cap of `cap` bytes.
+pub fn read_text_capped(path: &Path, cap: u64) -> Result<(String, String), Error> {
+    use std::io::Read;
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_string()
     } else {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| Error::Io {
-            path: name.clone(),
-            source: e,
-        })?;
-        (bytes, name)
+        path.display().to_string()
     };
+    let io = |source| Error::Io {
+        path: name.clone(),
+        source,
+    };
+    let mut reader: Box<dyn Read> = if stdin {
+        Box::new(std::io::stdin().lock())
+    } else if path.is_dir() {
+        return Err(io(std::io::Error::other("it is a directory, not a file")));
+    } else {
+        Box::new(std::fs::File::open(path).map_err(io)?)
+    };
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
+        };
+        let at = bytes.len();
+        bytes.extend_from_slice(&chunk[..n]);
+        if let Some(i) = chunk[..n].iter().position(|&b| b == 0) {
+            let (line, col) = position(&bytes[..at + i]);
+            return Err(Error::Parse(ParseError {
+                file: name,
+                line,
+                col,
+                message: "a NUL byte (U+0000): this is not a text file".into(),
+            }));
+        }
+        if bytes.len() as u64 > cap {
+            return Err(Error::invalid(format!(
+                "{name}: the file is larger than {}, more than floe reads",
+                crate::mem::human_bytes(cap)
+            )));
+        }
+    }
     match String::from_utf8(bytes) {
         Ok(s) => Ok((strip_bom(&s).to_string(), name)),
         Err(e) => {
@@ -152,6 +191,28 @@ mod tests {
         }
         std::fs::write(&f, "\u{feff}x\n").unwrap();
         assert_eq!(read_text(&f).unwrap().0, "x\n");
+        std::fs::write(&f, b"ab\nc\0d").unwrap();
+        match read_text(&f) {
+            Err(Error::Parse(p)) => {
+                assert_eq!((p.line, p.col), (2, 2));
+                assert!(p.message.contains("NUL"), "{}", p.message);
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(&f, "x".repeat(100)).unwrap();
+        assert!(read_text_capped(&f, 99)
+            .unwrap_err()
+            .to_string()
+            .contains("larger than 99 B"));
+        assert!(read_text_capped(&f, 100).is_ok());
+        assert!(read_text(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("directory"));
+        if Path::new("/dev/zero").exists() {
+            let e = read_text(Path::new("/dev/zero")).unwrap_err().to_string();
+            assert!(e.contains(":1:1:"), "{e}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -19,6 +19,7 @@
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
+//! - [`mem`]: memory held and available, the default budget, files written whole.
 
 #![warn(missing_docs)]
 
@@ -30,6 +31,7 @@ pub mod games;
 pub mod generate;
 pub mod grid;
 pub mod input;
+pub mod mem;
 pub mod play;
 pub mod render;
 pub mod scene;

@@ -191,16 +191,30 @@ pub struct LimitArgs {
     /// Stop after this long: seconds, or a number with ms, s, m or h (then exit code 1).
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
+    /// Stop once floe holds this much memory: GiB, or a number with K, M, G or T (64M to
+    /// 64T; then exit code 1). Default: three quarters of the memory available at the start.
+    #[arg(long, value_name = "SIZE", value_parser = floe::mem::parse_memory)]
+    pub max_memory: Option<u64>,
+    /// Run even when the estimate made before an enumeration (space, reach, table) says it
+    /// will not fit the memory budget; it then stops cleanly at the budget.
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl LimitArgs {
-    /// The limits.
+    /// The limits, with the default memory budget when none is given.
     pub fn limits(&self) -> Limits {
         Limits {
             max_states: self.max_states,
             timeout: self.timeout,
-            progress: None,
+            max_memory: self.budget(),
+            ..Limits::default()
         }
+    }
+
+    /// The memory budget: `--max-memory` or the default.
+    pub fn budget(&self) -> Option<u64> {
+        self.max_memory.or_else(floe::mem::default_budget)
     }
 }
 

@@ -36,11 +36,8 @@ pub struct CensusArgs {
     /// How many classes of the hardest boards to list, each with a solution.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub hardest: usize,
-    /// Memory the census tables may use, in GiB; with --difficulty, less memory means more
-    /// passes over the positions (one per batch of targets).
-    #[arg(long, value_name = "GIB", default_value_t = 16.0)]
-    pub max_memory: f64,
-    /// Limits of the census.
+    /// Limits of the census. With --difficulty, less memory (--max-memory) means more passes
+    /// over the positions (one per batch of targets).
     #[command(flatten)]
     pub limits: LimitArgs,
     /// One JSON document on standard output.

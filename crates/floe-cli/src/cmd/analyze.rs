@@ -24,8 +24,8 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
         outln!("{}: {}", req.level.name(), req.level.describe());
         match &r.figures {
             None => outln!(
-                "no answer: stopped by --{} after storing {} positions (the analysis needs them all)",
-                r.limit.unwrap_or("limit"),
+                "no answer: stopped {} after storing {} positions (the analysis needs them all)",
+                out::by(r.limit.unwrap_or("limit")),
                 thousands(r.states_stored.unwrap_or(0))
             ),
             Some(f) => {
@@ -37,7 +37,11 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
                 );
                 outln!(
                     "{} (largest {}, the start's {}); {} with no way out",
-                    count(f.sccs, "strongly connected component", "strongly connected components"),
+                    count(
+                        f.sccs,
+                        "strongly connected component",
+                        "strongly connected components"
+                    ),
                     thousands(f.largest_scc),
                     thousands(f.start_scc_size),
                     count(f.sink_sccs, "component", "components")
@@ -52,16 +56,17 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
                     thousands(f.moves),
                     thousands(f.directly_reversible_moves)
                 );
-                outln!(
-                    "dead ends (no move at all): {}",
-                    thousands(f.dead_ends)
-                );
+                outln!("dead ends (no move at all): {}", thousands(f.dead_ends));
                 outln!(
                     "solvable positions: {} of {} ({} can no longer be solved){}",
                     thousands(f.solvable_states),
                     thousands(f.states),
                     thousands(f.unsolvable_states),
-                    if f.solvable_from_start { "" } else { "; the start itself cannot be solved" }
+                    if f.solvable_from_start {
+                        ""
+                    } else {
+                        "; the start itself cannot be solved"
+                    }
                 );
             }
         }

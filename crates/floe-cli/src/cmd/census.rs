@@ -18,13 +18,10 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
     o.variant = Variant::new(a.k);
     o.difficulty = a.difficulty;
     o.hardest = a.hardest;
-    if !(a.max_memory.is_finite() && a.max_memory > 0.0) {
-        return Err(Error::invalid(
-            "--max-memory must be a positive number of GiB",
-        ));
-    }
-    o.max_bytes = (a.max_memory * (1u64 << 30) as f64) as u64;
     o.limits = a.limits.limits();
+    if let Some(b) = o.limits.max_memory {
+        o.max_bytes = b;
+    }
     let spinner = Spinner::attach(&mut o.limits, &format!("{}×{} census", a.rows, a.cols));
     let c = match run_census(&o)? {
         CensusOutcome::Done(c) => *c,
@@ -36,7 +33,8 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
         } => {
             drop(spinner);
             eprintln!(
-                "floe: the census stopped at --{kind} after {steps} push steps over {} positions ({}); no census is reported",
+                "floe: the census stopped {} after {steps} push steps over {} positions ({}); no census is reported",
+                out::by(kind.name()),
                 thousands(positions),
                 human_time(std::time::Duration::from_secs_f64(seconds))
             );

@@ -26,13 +26,16 @@ pub fn run(a: ImageArgs) -> Result<Done, Error> {
     let limits = DrawLimits {
         max_searches: a.max_searches,
         deadline,
+        max_memory: a.max_memory.or_else(floe::mem::default_budget),
     };
     let start = Instant::now();
-    let report = match draw(&picture, limits)? {
+    let file = path.display().to_string();
+    let report = match draw(&picture, limits).map_err(|e| super::in_level(&file, e))? {
         Ok(r) => r,
         Err(stopped) => {
             eprintln!(
-                "floe: no answer within the limits ({} placement searches)",
+                "floe: {}: no answer within the limits ({} placement searches)",
+                path.display(),
                 stopped.searches
             );
             if a.json {

@@ -31,9 +31,8 @@ fn bar(len: u64, what: &str) -> Option<ProgressBar> {
 fn load_data(s: &Source) -> Result<Dataset, Error> {
     match &s.data {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Error::invalid(format!("{}: cannot read: {e}", path.display())))?;
-            data::parse(&text, &path.display().to_string())
+            let (text, file) = floe::input::read_text_capped(path, data::MAX_FILE)?;
+            data::parse(&text, &file)
         }
         None => {
             let b = bar(s.count, "labelling");

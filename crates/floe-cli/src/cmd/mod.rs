@@ -122,6 +122,61 @@ pub(crate) fn plural(n: usize) -> &'static str {
     }
 }
 
+/// Before an enumeration: announces a large one (on standard error) and refuses one whose
+/// estimate does not fit the memory budget, unless the user insists: `--force`, or a
+/// `--timeout` or `--max-states` that bounds the run anyway.
+pub(crate) fn judge(
+    what: &str,
+    estimate: Option<floe::search::Estimate>,
+    limits: &crate::args::LimitArgs,
+) -> Result<(), Error> {
+    let Some(e) = estimate else {
+        return Ok(());
+    };
+    let budget = limits.budget();
+    match budget {
+        Some(b)
+            if e.bytes > b
+                && !limits.force
+                && limits.timeout.is_none()
+                && limits.max_states.is_none() =>
+        {
+            Err(Error::invalid(format!(
+                "{what}: {e}; that is more than the memory budget of {}. Give more with \
+             --max-memory, or --force (or a --timeout) to start anyway: the run then stops \
+             cleanly at the budget",
+                crate::out::human_bytes(b)
+            )))
+        }
+        _ => {
+            if e.is_large() || budget.is_some_and(|b| e.bytes > b) {
+                eprintln!("floe: {what}: {e} (an estimate before the run)");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// [`judge`] for a table whose largest cell is the empty `rows`×`cols` ice board with
+/// `blocks` blocks (the other cells need less).
+pub(crate) fn judge_table(
+    rows: usize,
+    cols: usize,
+    blocks: usize,
+    limits: &crate::args::LimitArgs,
+) -> Result<(), Error> {
+    let blocks = blocks.min(rows * cols / 2);
+    let Ok(board) = ice::Level::empty_board(rows, cols, blocks) else {
+        return Ok(());
+    };
+    let level = Level::new(Ice, board, "");
+    judge(
+        &format!("the table's largest cell, {rows}×{cols} with {blocks} blocks"),
+        level.estimate(),
+        limits,
+    )
+}
+
 /// Names the level in a message about it (e.g. a board too large for the engine).
 pub(crate) fn in_level(name: &str, e: Error) -> Error {
     match e {

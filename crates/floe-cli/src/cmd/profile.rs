@@ -78,8 +78,8 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
         outln!("{name}: {}", req.level.describe());
         match &r {
             Err(g) => outln!(
-                "no answer: stopped by --{} after storing {} positions (the profile needs them all)",
-                g.kind.name(),
+                "no answer: stopped {} after storing {} positions (the profile needs them all)",
+                out::by(g.kind.name()),
                 thousands(g.states)
             ),
             Ok(prof) => {

@@ -35,6 +35,7 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
     let (level, rule) = ice_level(&req, "reach tables")?;
     let name = a.board.file.is_some().then(|| req.level.name().to_string());
+    super::judge(req.level.name(), req.level.estimate(), &a.limits)?;
     let mut limits: Limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, "reach");
     let t = Instant::now();
@@ -70,7 +71,10 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
         outln!("fewest pushes to rest a block on each cell ('-': never):");
         outp!("{}", reach_grid(&r));
         if let Some(l) = r.limit {
-            outln!("stopped by --{l}: entries are upper bounds and cells may be missing");
+            outln!(
+                "stopped {}: entries are upper bounds and cells may be missing",
+                out::by(l.name())
+            );
         }
         outln!(
             "max {}, mean {} over {} reachable cells; {} positions in {}",

@@ -79,8 +79,8 @@ fn print_report(r: &SolveReport, info: &floe::game::Info, boards: bool) {
             None => outln!("no solution: every reachable position was explored ({explored})"),
         },
         Status::Limit if !random => outln!(
-            "no answer: stopped by --{} at depth {}; at least {} are needed ({explored})",
-            r.limit.unwrap_or("limit"),
+            "no answer: stopped {} at depth {}; at least {} are needed ({explored})",
+            out::by(r.limit.unwrap_or("limit")),
             r.depth,
             count(u64::from(r.lower_bound.unwrap_or(0)), info.move_word, word)
         ),

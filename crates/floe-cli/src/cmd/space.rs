@@ -10,6 +10,7 @@ use floe::Error;
 /// `floe space`.
 pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
+    super::judge(req.level.name(), req.level.estimate(), &a.limits)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("enumerating {}", req.level.name()));
     let mut e = req
@@ -35,7 +36,8 @@ fn print_space(e: &SpaceReport, word: &str) {
             e.depth
         ),
         Some(l) => outln!(
-            "stopped by --{l}: at least {} reachable positions, {} layers explored",
+            "stopped {}: at least {} reachable positions, {} layers explored",
+            out::by(l),
             thousands(e.states),
             e.histogram.len()
         ),

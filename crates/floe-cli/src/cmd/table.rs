@@ -34,6 +34,12 @@ struct TableSpaceJson<'a> {
 }
 
 pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
+    super::judge_table(
+        a.max_rows.min(a.max_cols) as usize,
+        a.max_cols as usize,
+        a.max_blocks as usize,
+        &a.limits,
+    )?;
     let t = Instant::now();
     let limits = a.limits.limits();
     let cells = space_table(
@@ -103,6 +109,8 @@ struct TableReachJson<'a> {
 }
 
 pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
+    let most = a.blocks.iter().copied().max().unwrap_or(0);
+    super::judge_table(a.max_size as usize, a.max_size as usize, most, &a.limits)?;
     let t = Instant::now();
     let limits = a.limits.limits();
     let boards: Vec<(usize, usize)> = (a.min_size..=a.max_size)

@@ -136,6 +136,7 @@ trait LevelObj: Send + Sync {
     fn verify(&self, name: &str, moves: &[Move], factor: Option<u64>) -> Result<Verified, Error>;
     fn story(&self, title: &str, moves: &[Move]) -> Result<Story, Error>;
     fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error>;
+    fn estimate(&self) -> Option<crate::search::Estimate>;
     fn analyze(&self, name: &str, limits: &Limits) -> Result<AnalyzeReport, Error>;
     fn bench(
         &self,
@@ -228,6 +229,9 @@ impl<G: Game> LevelObj for Typed<G> {
     }
     fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error> {
         ops::space(self.game, &self.level, name, limits)
+    }
+    fn estimate(&self) -> Option<crate::search::Estimate> {
+        ops::estimate_typed(self.game, &self.level)
     }
     fn analyze(&self, name: &str, limits: &Limits) -> Result<AnalyzeReport, Error> {
         ops::analyze(self.game, &self.level, name, limits)
@@ -332,6 +336,11 @@ impl Level {
     /// Every position reachable from the start.
     pub fn space(&self, limits: &Limits) -> Result<SpaceReport, Error> {
         self.obj.space(&self.name, limits)
+    }
+    /// What [`Level::space`] (and every exhaustive walk of the level's positions) will
+    /// need, judged before it starts, when the game bounds its positions.
+    pub fn estimate(&self) -> Option<crate::search::Estimate> {
+        self.obj.estimate()
     }
     /// Reversibility and dead ends of the whole state graph.
     pub fn analyze(&self, limits: &Limits) -> Result<AnalyzeReport, Error> {

@@ -548,6 +548,20 @@ pub fn enumerate_typed<G: Game>(
     g.engine(level, None, Space(limits))
 }
 
+/// What enumerating the level's positions will need ([`search::estimate`]), when the game
+/// bounds them.
+pub(crate) fn estimate_typed<G: Game>(g: G, level: &G::Level) -> Option<search::Estimate> {
+    struct Judge;
+    impl<M> Task<M> for Judge {
+        type Output = Option<search::Estimate>;
+        fn run<E: Engine<Public = M>>(self, e: &E) -> Self::Output {
+            search::estimate(e)
+        }
+    }
+    g.check(level).ok()?;
+    g.engine(level, None, Judge).ok()?
+}
+
 /// [`enumerate_typed`] as a report.
 pub(crate) fn space<G: Game>(
     g: G,

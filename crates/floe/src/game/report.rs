@@ -284,11 +284,8 @@ impl SolveReport {
     }
     /// The limit as a [`LimitKind`].
     pub fn limit_kind(&self) -> Option<LimitKind> {
-        match self.limit {
-            Some("timeout") => Some(LimitKind::Timeout),
-            Some(_) => Some(LimitKind::MaxStates),
-            None => None,
-        }
+        self.limit
+            .map(|l| LimitKind::from_name(l).unwrap_or(LimitKind::MaxStates))
     }
     pub(crate) fn fill_stats(&mut self, s: &Stats) {
         self.states = s.states;

@@ -68,18 +68,12 @@ impl Picture {
         self.black.iter().filter(|&&b| b).count()
     }
 
+    /// The largest picture file floe reads: 64 MiB.
+    pub const MAX_FILE: u64 = 64 << 20;
+
     /// Reads a picture file: PBM (`P1` or `P4`) or ASCII art, told apart by the first bytes.
     pub fn load(path: &Path) -> Result<Picture, Error> {
-        let name = path.display().to_string();
-        let bytes = if path.as_os_str() == "-" {
-            let (text, _) = crate::input::read_text(path)?;
-            text.into_bytes()
-        } else {
-            std::fs::read(path).map_err(|e| Error::Io {
-                path: name.clone(),
-                source: e,
-            })?
-        };
+        let (bytes, name) = crate::mem::read_capped(path, Self::MAX_FILE)?;
         Ok(Picture::parse(&bytes, &name)?)
     }
 

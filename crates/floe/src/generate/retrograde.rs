@@ -680,7 +680,7 @@ pub fn generate(req: &Request) -> Result<Batch, Error> {
     let mut levels = Vec::new();
     let mut next = 0u64;
     while levels.len() < req.count && next < MAX_CANDIDATES {
-        if req.deadline.is_some_and(|d| Instant::now() >= d) {
+        if req.deadline.is_some_and(|d| Instant::now() >= d) || crate::search::interrupted() {
             break;
         }
         let found: Vec<Result<Option<Emitted>, Error>> = (next..next + BATCH)

@@ -23,25 +23,4 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// A number of bytes in binary units with one decimal, as reports and messages print memory:
-/// `512` → `512 B`, `1536` → `1.5 KiB`, `3 << 30` → `3.0 GiB`.
-///
-/// ```
-/// assert_eq!(floe::render::human_bytes(512), "512 B");
-/// assert_eq!(floe::render::human_bytes(107_374), "104.9 KiB");
-/// assert_eq!(floe::render::human_bytes(3 << 30), "3.0 GiB");
-/// ```
-pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = b as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < UNITS.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{x:.1} {}", UNITS[u])
-    }
-}
+pub use crate::mem::human_bytes;

@@ -52,12 +52,9 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// Writes an SVG string to a file.
+/// Writes an SVG string to a file, whole or not at all ([`crate::mem::write_whole`]).
 pub fn write_file(path: &Path, svg: &str) -> Result<(), Error> {
-    std::fs::write(path, svg).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    crate::mem::write_whole(path, svg)
 }
 
 /// An SVG document being written. Attribute strings passed in are inserted verbatim (callers

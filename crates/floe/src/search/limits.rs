@@ -2,6 +2,7 @@
 
 use super::Stats;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,15 +13,34 @@ pub enum LimitKind {
     MaxStates,
     /// [`Limits::timeout`] passed.
     Timeout,
+    /// The process held more than [`Limits::max_memory`].
+    MaxMemory,
+    /// The user asked to stop (Ctrl-C, [`interrupt`], or the limits' own stop flag).
+    Interrupted,
 }
 
 impl LimitKind {
-    /// The name used in output and on the command line: `max-states` or `timeout`.
+    /// The name used in output and on the command line: `max-states`, `timeout`,
+    /// `max-memory` or `interrupted`.
     pub fn name(self) -> &'static str {
         match self {
             LimitKind::MaxStates => "max-states",
             LimitKind::Timeout => "timeout",
+            LimitKind::MaxMemory => "max-memory",
+            LimitKind::Interrupted => "interrupted",
         }
+    }
+
+    /// The kind named `name` (see [`LimitKind::name`]).
+    pub fn from_name(name: &str) -> Option<LimitKind> {
+        [
+            LimitKind::MaxStates,
+            LimitKind::Timeout,
+            LimitKind::MaxMemory,
+            LimitKind::Interrupted,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
     }
 }
 
@@ -56,8 +76,32 @@ pub struct Limits {
     pub max_states: Option<u64>,
     /// Stop after this much wall-clock time.
     pub timeout: Option<Duration>,
+    /// Stop once the process holds more than this many bytes (its resident memory, read at
+    /// most every 50 ms).
+    pub max_memory: Option<u64>,
+    /// Stop when this flag is set (a stop button; Ctrl-C sets the process-wide
+    /// [`interrupt`] flag, which every search also watches).
+    pub stop: Option<Arc<AtomicBool>>,
     /// Called now and then with what has been explored.
     pub progress: Option<ProgressFn>,
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every running search of the process to stop (what Ctrl-C does): each ends within a
+/// moment with [`LimitKind::Interrupted`] and reports what it explored.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`interrupt`] was called (and not [`clear_interrupt`]ed since).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Lets searches run again after an [`interrupt`] (a notebook or a server goes on).
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::Relaxed);
 }
 
 impl fmt::Debug for Limits {
@@ -65,6 +109,11 @@ impl fmt::Debug for Limits {
         f.debug_struct("Limits")
             .field("max_states", &self.max_states)
             .field("timeout", &self.timeout)
+            .field("max_memory", &self.max_memory)
+            .field(
+                "stop",
+                &self.stop.as_ref().map(|s| s.load(Ordering::Relaxed)),
+            )
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -90,12 +139,53 @@ impl Limits {
         self.timeout = Some(d);
         self
     }
+    /// At most `bytes` of memory held by the process.
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory = Some(bytes);
+        self
+    }
+    /// Stop when `flag` is set.
+    pub fn stop_on(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop = Some(flag);
+        self
+    }
     /// Report progress to `f`.
     pub fn progress(mut self, f: ProgressFn) -> Self {
         self.progress = Some(f);
         self
     }
+
+    /// Whether the work must stop now for a reason other than the clock or the state count:
+    /// the user asked to stop ([`LimitKind::Interrupted`]) or the process holds more memory
+    /// than allowed ([`LimitKind::MaxMemory`]). Cheap enough to ask every few thousand steps,
+    /// from any thread.
+    pub fn halted(&self) -> Option<LimitKind> {
+        if interrupted()
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            return Some(LimitKind::Interrupted);
+        }
+        match self.max_memory {
+            Some(max) if crate::mem::resident_recent() > max => Some(LimitKind::MaxMemory),
+            _ => None,
+        }
+    }
+
+    /// [`Limits::halted`], or [`LimitKind::Timeout`] once `deadline` has passed.
+    pub fn check(&self, deadline: Option<Instant>) -> Option<LimitKind> {
+        if matches!(deadline, Some(d) if Instant::now() >= d) {
+            return Some(LimitKind::Timeout);
+        }
+        self.halted()
+    }
 }
+
+/// The most states one search stores: its arena is indexed by 32-bit numbers. A search that
+/// would store more stops with [`LimitKind::MaxStates`].
+pub const MAX_STORED: u64 = u32::MAX as u64;
 
 const REPORT_EVERY: Duration = Duration::from_millis(200);
 const CLOCK_EVERY: u32 = 1024;
@@ -138,10 +228,11 @@ impl<'a> Budget<'a> {
         self.start.elapsed()
     }
 
-    /// Whether storing one more node would exceed `max_states`.
+    /// Whether storing one more node would exceed `max_states`, or the most any store
+    /// indexes ([`MAX_STORED`]).
     #[inline]
     pub fn full(&self, stored: u64) -> bool {
-        matches!(self.limits.max_states, Some(m) if stored >= m)
+        stored >= MAX_STORED || matches!(self.limits.max_states, Some(m) if stored >= m)
     }
 
     /// Called once per expansion: checks the clock now and then and reports progress.
@@ -165,9 +256,15 @@ impl<'a> Budget<'a> {
         self.tick(stats)
     }
 
-    /// The time limit passed (the clock is read at every call).
+    /// The time limit passed (the clock is read at every call), or the work must stop for
+    /// another reason ([`Limits::halted`]).
     pub fn timed_out(&self) -> bool {
-        matches!(self.deadline, Some(d) if Instant::now() >= d)
+        self.limits.check(self.deadline).is_some()
+    }
+
+    /// Why the work must stop now, reading the clock and the memory ([`Limits::check`]).
+    pub fn stopped(&self) -> Option<LimitKind> {
+        self.limits.check(self.deadline)
     }
 
     /// Reports progress now if a report is due, whatever the tick count.
@@ -192,6 +289,9 @@ impl<'a> Budget<'a> {
         let now = Instant::now();
         if matches!(self.deadline, Some(d) if now >= d) {
             return Some(LimitKind::Timeout);
+        }
+        if let Some(k) = self.limits.halted() {
+            return Some(k);
         }
         self.report_at(now, stats);
         None

@@ -30,6 +30,7 @@ mod best_first;
 mod bfs;
 mod cost;
 mod dfs;
+mod estimate;
 mod fns;
 pub mod graph;
 mod hunt;
@@ -45,11 +46,15 @@ pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};
 pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
 pub use dfs::dfs_first;
+pub use estimate::{estimate, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use fns::{from_fn, FnPuzzle};
 pub use hunt::{astar_proving, beam, Proving};
 pub use ida::ida_star;
 pub use iddfs::iterative_deepening;
-pub use limits::{parse_duration, Budget, LimitKind, Limits, Progress, ProgressFn, MAX_DURATION};
+pub use limits::{
+    clear_interrupt, interrupt, interrupted, parse_duration, Budget, LimitKind, Limits, Progress,
+    ProgressFn, MAX_DURATION, MAX_STORED,
+};
 pub use method::{run, worth_parallel, Found, Method};
 pub use par::enumerate_par;
 pub use store::DENSE_LIMIT;

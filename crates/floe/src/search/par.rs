@@ -177,8 +177,8 @@ where
                     if stop.load(Ordering::Relaxed) {
                         return (out, a);
                     }
-                    if matches!(deadline, Some(d) if Instant::now() >= d) {
-                        hit(LimitKind::Timeout);
+                    if let Some(l) = limits.check(deadline) {
+                        hit(l);
                         return (out, a);
                     }
                     // Two passes: first every successor of the chunk with its rank, then the

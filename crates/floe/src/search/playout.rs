@@ -231,11 +231,11 @@ where
     let mut limit = None;
     let mut stuck = false;
     while !solved && attempts < max_moves {
-        if attempts % CLOCK_EVERY_ATTEMPTS == 0
-            && matches!(deadline, Some(d) if Instant::now() >= d)
-        {
-            limit = Some(LimitKind::Timeout);
-            break;
+        if attempts % CLOCK_EVERY_ATTEMPTS == 0 {
+            if let Some(l) = limits.check(deadline) {
+                limit = Some(l);
+                break;
+            }
         }
         attempts += 1;
         match p.random_move(&state, rng) {
@@ -353,7 +353,7 @@ fn score<P: Puzzle>(
     playouts: u32,
     horizon: u32,
     seed: u64,
-    deadline: Option<Instant>,
+    (limits, deadline): (&Limits, Option<Instant>),
     stop: &AtomicBool,
 ) -> Tally {
     let mut t = Tally::default();
@@ -367,11 +367,11 @@ fn score<P: Puzzle>(
     }
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     for i in 0..playouts {
-        if deadline.is_some() && i % CLOCK_EVERY_PLAYOUTS == 0 {
+        if i % CLOCK_EVERY_PLAYOUTS == 0 {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
-            if matches!(deadline, Some(d) if Instant::now() >= d) {
+            if limits.check(deadline).is_some() {
                 stop.store(true, Ordering::Relaxed);
                 break;
             }
@@ -453,8 +453,8 @@ where
         if remaining == 0 {
             break;
         }
-        if matches!(deadline, Some(d) if Instant::now() >= d) {
-            result.limit = Some(LimitKind::Timeout);
+        if let Some(l) = limits.check(deadline) {
+            result.limit = Some(l);
             break;
         }
         succ.clear();
@@ -470,7 +470,7 @@ where
         let tallies: Vec<Tally> = succ
             .par_iter()
             .zip(seeds.par_iter())
-            .map(|((_, s), &seed)| score(p, s, playouts, horizon, seed, deadline, &stop))
+            .map(|((_, s), &seed)| score(p, s, playouts, horizon, seed, (limits, deadline), &stop))
             .collect();
         result.stats.expanded += 1;
         result.stats.generated += succ.len() as u64;
@@ -479,7 +479,7 @@ where
             result.attempts += t.attempts;
         }
         if stop.load(Ordering::Relaxed) {
-            result.limit = Some(LimitKind::Timeout);
+            result.limit = Some(limits.check(deadline).unwrap_or(LimitKind::Timeout));
             break;
         }
         let best = tallies.iter().map(|t| t.wins).max().unwrap_or(0);

@@ -243,9 +243,16 @@ pub fn run_records(config: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<V
         )));
     }
     let done = AtomicU64::new(0);
-    (0..config.challenges)
+    let records: Result<Vec<Record>, Error> = (0..config.challenges)
         .into_par_iter()
         .map(|i| {
+            if crate::search::interrupted() {
+                return Err(Error::invalid(format!(
+                    "interrupted after {} of {} challenges; nothing is reported",
+                    done.load(Ordering::Relaxed),
+                    config.challenges
+                )));
+            }
             let r = run_challenge(
                 config.size,
                 config.setup,
@@ -260,7 +267,15 @@ pub fn run_records(config: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<V
             }
             r
         })
-        .collect()
+        .collect();
+    if crate::search::interrupted() {
+        return Err(Error::invalid(format!(
+            "interrupted after {} of {} challenges; nothing is reported",
+            done.load(Ordering::Relaxed),
+            config.challenges
+        )));
+    }
+    records
 }
 
 /// Mean and standard deviation (over trials or challenges).

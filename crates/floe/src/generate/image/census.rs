@@ -52,6 +52,11 @@ pub fn census(rows: usize, cols: usize) -> Result<Census, Error> {
     ok[0] = true;
     let mut searches = 0u64;
     for k in 0..n {
+        if crate::search::interrupted() {
+            return Err(Error::invalid(format!(
+                "the {rows}×{cols} census was interrupted"
+            )));
+        }
         let layer: Vec<usize> = (0..total)
             .filter(|&m| ok[m] && (m as u32).count_ones() as usize == k)
             .collect();

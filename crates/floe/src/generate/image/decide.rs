@@ -103,6 +103,8 @@ pub struct DrawLimits {
     pub max_searches: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+    /// Stop once the process holds more than this many bytes.
+    pub max_memory: Option<u64>,
 }
 
 /// Stopped by a limit: how many placement searches ran.
@@ -201,6 +203,11 @@ impl<'a> Decider<'a> {
         }
         if self.limits.max_searches.is_some_and(|m| self.searches >= m)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || crate::search::interrupted()
+            || self
+                .limits
+                .max_memory
+                .is_some_and(|m| crate::mem::resident_recent() > m)
         {
             return Err(Stopped {
                 searches: self.searches,

@@ -288,7 +288,7 @@ mod tests {
     fn limits_stop_the_decision() {
         let limits = DrawLimits {
             max_searches: Some(0),
-            deadline: None,
+            ..DrawLimits::default()
         };
         assert!(draw(&pic("##\n#.\n"), limits).unwrap().is_err());
     }

@@ -579,15 +579,13 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         }
         loop {
             let d = steps + 1;
-            if let Some(t) = o.limits.timeout {
-                if t0.elapsed() >= t {
-                    return Ok(CensusOutcome::Limit {
-                        kind: LimitKind::Timeout,
-                        steps,
-                        positions: positions as u64,
-                        seconds: t0.elapsed().as_secs_f64(),
-                    });
-                }
+            if let Some(kind) = o.limits.check(o.limits.deadline_from(t0)) {
+                return Ok(CensusOutcome::Limit {
+                    kind,
+                    steps,
+                    positions: positions as u64,
+                    seconds: t0.elapsed().as_secs_f64(),
+                });
             }
             let slices = split_by_chunks(&mut next, &tables.offset, chunks);
             let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
@@ -764,7 +762,7 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
 
 fn too_big(need: u64, max: u64, what: &str) -> Error {
     Error::invalid(format!(
-        "{what} would need {}, more than the {} allowed",
+        "{what} would need {}, more than the memory budget of {}",
         crate::render::human_bytes(need),
         crate::render::human_bytes(max)
     ))

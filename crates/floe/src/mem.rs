@@ -1,0 +1,255 @@
+//! Memory: what the process holds, what the machine has left, the default budget, memory
+//! sizes read and written in words, and files written whole or not at all.
+//!
+//! Every search and enumeration stops cleanly with [`crate::search::LimitKind::MaxMemory`]
+//! once the process holds more than [`crate::search::Limits::max_memory`]; the figures come
+//! from here. On systems without `/proc` the readings are `None` and memory goes unwatched.
+
+use crate::error::Error;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Memory held by this process now (its resident set), if the system tells.
+pub fn resident_bytes() -> Option<u64> {
+    proc_kib("/proc/self/status", "VmRSS:")
+}
+
+/// The most memory this process has held at once (Linux: `VmHWM`), if the system tells.
+pub fn peak_resident_bytes() -> Option<u64> {
+    proc_kib("/proc/self/status", "VmHWM:")
+}
+
+/// Memory the machine can give without swapping (Linux: `MemAvailable`), if it tells.
+pub fn available_bytes() -> Option<u64> {
+    proc_kib("/proc/meminfo", "MemAvailable:")
+}
+
+/// The memory budget when none is given: three quarters of the memory available when floe
+/// starts (the rest is headroom for the last doubling of a table and for the system), or
+/// `None` (unwatched) where the system does not say.
+pub fn default_budget() -> Option<u64> {
+    static BUDGET: OnceLock<Option<u64>> = OnceLock::new();
+    *BUDGET.get_or_init(|| available_bytes().map(|b| b / 4 * 3))
+}
+
+/// [`resident_bytes`] read at most every 50 ms, however often it is asked for, from any
+/// thread: cheap enough for the inner loops that watch a budget.
+pub fn resident_recent() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    static READ_AT: AtomicU64 = AtomicU64::new(u64::MAX);
+    static VALUE: AtomicU64 = AtomicU64::new(0);
+    const EVERY: Duration = Duration::from_millis(50);
+    let now = EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64;
+    let last = READ_AT.load(Ordering::Relaxed);
+    if last == u64::MAX || now.saturating_sub(last) >= EVERY.as_nanos() as u64 {
+        READ_AT.store(now, Ordering::Relaxed);
+        if let Some(b) = resident_bytes() {
+            VALUE.store(b, Ordering::Relaxed);
+        }
+    }
+    VALUE.load(Ordering::Relaxed)
+}
+
+fn proc_kib(file: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Bytes in binary units, as messages and reports show them: `512 B`, `1.5 KiB`, `8.0 GiB`.
+///
+/// ```
+/// assert_eq!(floe::mem::human_bytes(3 << 30), "3.0 GiB");
+/// ```
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
+    }
+}
+
+/// The smallest memory budget [`parse_memory`] accepts: 64 MiB (floe itself holds a few).
+pub const MIN_BUDGET: u64 = 64 << 20;
+/// The largest memory budget [`parse_memory`] accepts: 64 TiB.
+pub const MAX_BUDGET: u64 = 64 << 40;
+
+/// Parses a memory size as every front end writes it: a number of GiB (`2`, `0.5`) or a
+/// number with a unit, `K`, `M`, `G` or `T` (binary units; `KiB`, `MB`… read the same), from
+/// [`MIN_BUDGET`] to [`MAX_BUDGET`].
+///
+/// ```
+/// use floe::mem::parse_memory;
+/// assert_eq!(parse_memory("2"), Ok(2 << 30));
+/// assert_eq!(parse_memory("512M"), Ok(512 << 20));
+/// assert!(parse_memory("0.0001").is_err());
+/// ```
+pub fn parse_memory(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a memory size (e.g. 8, 8G, 512M)"))?;
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "" | "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        u => return Err(format!("unknown unit '{u}' in '{s}': use K, M, G or T")),
+    };
+    let bytes = x * scale as f64;
+    if !bytes.is_finite() || bytes < MIN_BUDGET as f64 || bytes > MAX_BUDGET as f64 {
+        return Err(format!(
+            "'{s}' is out of range: memory budgets go from {} to {}",
+            human_bytes(MIN_BUDGET),
+            human_bytes(MAX_BUDGET)
+        ));
+    }
+    Ok(bytes as u64)
+}
+
+/// Writes a file whole or not at all: into a temporary file beside it, flushed to disk, then
+/// renamed over it, so that a failed or killed run leaves the old file or none, never a
+/// truncated one. Missing parent directories are created; special files (`/dev/null`,
+/// `/dev/stdout`) are written as they are.
+pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
+    use std::io::Write;
+    let io = |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    if path.exists() && !path.is_file() {
+        if path.is_dir() {
+            return Err(io(std::io::Error::other("it is a directory")));
+        }
+        return std::fs::write(path, bytes).map_err(io);
+    }
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes.as_ref())?;
+        f.sync_all()
+    });
+    written
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            io(e)
+        })
+}
+
+/// Reads a file of at most `cap` bytes (`-`: standard input); a longer one (or `/dev/zero`)
+/// is refused after `cap + 1` bytes, with its name and the cap, instead of filling memory.
+pub fn read_capped(path: &Path, cap: u64) -> Result<(Vec<u8>, String), Error> {
+    use std::io::Read;
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let io = |source| Error::Io {
+        path: name.clone(),
+        source,
+    };
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .take(cap + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+    } else {
+        if path.is_dir() {
+            return Err(io(std::io::Error::other("it is a directory, not a file")));
+        }
+        std::fs::File::open(path)
+            .and_then(|f| f.take(cap + 1).read_to_end(&mut bytes))
+            .map_err(io)?;
+    }
+    if bytes.len() as u64 > cap {
+        return Err(Error::invalid(format!(
+            "{name}: the file is larger than {}, more than floe reads",
+            human_bytes(cap)
+        )));
+    }
+    Ok((bytes, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_are_plausible_here() {
+        if let Some(r) = resident_bytes() {
+            assert!(r > 1 << 20 && r < 1 << 40, "{r}");
+            assert!(peak_resident_bytes().unwrap() >= r / 2);
+            assert!(resident_recent() > 0);
+        }
+        if let Some(a) = available_bytes() {
+            assert!(default_budget().unwrap() <= a);
+        }
+    }
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(parse_memory("8"), Ok(8 << 30));
+        assert_eq!(parse_memory("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_memory("64M"), Ok(64 << 20));
+        assert_eq!(parse_memory("65536k"), Ok(64 << 20));
+        assert_eq!(parse_memory("2 GiB"), Ok(2 << 30));
+        assert_eq!(parse_memory("1T"), Ok(1 << 40));
+        for bad in [
+            "0", "0.0001", "-1", "NaN", "inf", "1e300", "3 weeks", "", "1P",
+        ] {
+            assert!(parse_memory(bad).is_err(), "{bad}");
+        }
+        assert!(parse_memory("0.0001").unwrap_err().contains("64.0 MiB"));
+    }
+
+    #[test]
+    fn files_are_written_whole() {
+        let dir = std::env::temp_dir().join(format!("floe-mem-{}", std::process::id()));
+        let f = dir.join("sub/x.txt");
+        write_whole(&f, "one").unwrap();
+        write_whole(&f, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "two");
+        write_whole(Path::new("/dev/null"), "x").unwrap();
+        assert!(write_whole(&dir, "x")
+            .unwrap_err()
+            .to_string()
+            .contains("directory"));
+        // nothing left beside it
+        assert_eq!(std::fs::read_dir(dir.join("sub")).unwrap().count(), 1);
+        let (b, _) = read_capped(&f, 3).unwrap();
+        assert_eq!(b, b"two");
+        assert!(read_capped(&f, 2)
+            .unwrap_err()
+            .to_string()
+            .contains("larger than 2 B"));
+        assert!(read_capped(&dir, 10).is_err());
+        if Path::new("/dev/zero").exists() {
+            assert!(read_capped(Path::new("/dev/zero"), 1 << 20).is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
