@@ -607,16 +607,6 @@ fn max_states_stops_cleanly_with_exit_1() {
 /// 14×14 ice, seven blocks in the top row and a target in the bottom right corner walled
 /// off from the left and from above: no block can reach it, and the space is far too big
 /// to explore in a fraction of a second.
-fn big_unsolvable() -> String {
-    let mut rows: Vec<Vec<char>> = vec![vec!['-'; 14]; 14];
-    rows[0][..7].fill('$');
-    rows[13][13] = '.';
-    rows[13][12] = '#';
-    rows[12][13] = '#';
-    let board: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
-    format!("Title: big\n{}\n", board.join("\n"))
-}
-
 #[test]
 fn timeout_stops_cleanly_with_exit_1() {
     let level = Temp::with("big.txt", big_unsolvable().as_bytes());

@@ -223,6 +223,9 @@ pub fn sample(
     let mut seen = HashSet::with_capacity(count as usize);
     let mut picks = Vec::with_capacity(count as usize);
     while (picks.len() as u64) < count {
+        if picks.len() % (1 << 16) == 0 && floe::search::interrupted() {
+            return Err(Error::invalid("sampling interrupted; nothing is written"));
+        }
         let i = rng.random_range(0..total);
         if seen.insert(i) {
             picks.push(i);
@@ -232,6 +235,9 @@ pub fn sample(
     let examples = picks
         .par_chunks(1024)
         .map(|chunk| {
+            if floe::search::interrupted() {
+                return Err(Error::invalid("labelling interrupted; nothing is written"));
+            }
             let out = chunk
                 .iter()
                 .map(|&i| labelled(&board_at(rows, cols, i)?, split_seed))
@@ -385,6 +391,32 @@ pub fn parse(text: &str, file: &str) -> Result<Dataset, Error> {
         }
         let class =
             u128::from_str_radix(f[4], 16).map_err(|_| bad(ln, format!("bad class `{}`", f[4])))?;
+        // the labels are checked against the solver: every one of the first thousand boards
+        // and one in a thousand after, so that a file edited by hand or by another program
+        // cannot teach a model pushes no board needs
+        let i = examples.len();
+        if i < 1000 || i % 1000 == 0 {
+            let board =
+                to_board(rows, cols, blocks, robot, target).map_err(|e| bad(ln, e.to_string()))?;
+            let truth = labelled(&board, split_seed)?;
+            if truth.pushes != pushes {
+                let said = |p: i32| {
+                    if p < 0 {
+                        "unsolvable".to_string()
+                    } else {
+                        format!("{p} pushes")
+                    }
+                };
+                return Err(bad(
+                    ln,
+                    format!(
+                        "the board is labelled {}, but floe's solver says {}",
+                        said(pushes),
+                        said(truth.pushes)
+                    ),
+                ));
+            }
+        }
         examples.push(Example {
             blocks,
             robot,
@@ -494,6 +526,31 @@ mod tests {
         let e = parse(&broken, "d.tsv").unwrap_err().to_string();
         assert!(e.contains("d.tsv:"), "{e}");
         assert!(parse("hello", "x").is_err());
+    }
+
+    #[test]
+    fn labels_the_solver_disagrees_with_are_refused() {
+        let d = sample(4, 4, 50, 1, 2, &|_| {}).unwrap();
+        let text = write(&d);
+        // the first solvable board, labelled 50 pushes
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let (i, fields) = lines
+            .iter()
+            .enumerate()
+            .skip(3)
+            .map(|(i, l)| (i, l.split('\t').map(str::to_string).collect::<Vec<_>>()))
+            .find(|(_, f)| f.len() == 5 && f[2] != "-1")
+            .expect("a solvable board");
+        let mut f = fields;
+        let truth = f[2].clone();
+        f[2] = "50".into();
+        lines[i] = f.join("\t");
+        let e = parse(&lines.join("\n"), "d.tsv").unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("d.tsv:{}:", i + 1)) && e.contains("labelled 50 pushes"),
+            "{e}"
+        );
+        assert!(e.contains(&format!("says {truth} push")), "{e}");
     }
 
     #[test]

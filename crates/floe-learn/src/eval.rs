@@ -57,6 +57,11 @@ pub fn evaluate(
     cols: usize,
     xs: &[Example],
 ) -> Result<Vec<TaskScore>, Error> {
+    if xs.is_empty() {
+        return Err(Error::invalid(
+            "there are no boards to evaluate on (the dataset has none of the split asked for)",
+        ));
+    }
     let probs = net.predict(rows, cols, xs)?;
     let mut out = Vec::new();
     let heads = &net.spec.heads;

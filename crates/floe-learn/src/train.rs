@@ -83,6 +83,12 @@ pub fn train(
     if train.is_empty() {
         return Err(Error::invalid("the training split is empty"));
     }
+    if val.is_empty() {
+        return Err(Error::invalid(
+            "the dataset has no validation boards (split `val`); training keeps the epoch that \
+             does best on them, so it needs some (`floe learn data` puts 10 % of the classes there)",
+        ));
+    }
     let batch = o.batch.max(1);
     let steps = train.len().div_ceil(batch);
     let total = (steps * o.epochs).max(1);

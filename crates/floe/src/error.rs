@@ -33,8 +33,48 @@ impl fmt::Display for ParseError {
         write!(
             f,
             "{}:{}:{}: {}",
-            self.file, self.line, self.col, self.message
+            self.file,
+            self.line,
+            self.col,
+            shortened(&self.message)
         )
+    }
+}
+
+/// The longest word a message shows whole; a longer one (a 10 MB token quoted from a file)
+/// is shown by its start and its length.
+const LONGEST_WORD: usize = 80;
+
+/// `text` with every word (run of characters without white space) longer than
+/// [`LONGEST_WORD`] characters cut to its first 40, an ellipsis and its length, so that a
+/// message stays readable whatever the file held.
+fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= LONGEST_WORD {
+        return text.into();
+    }
+    let mut out = String::new();
+    let mut changed = false;
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let n = word.chars().count();
+        if n > LONGEST_WORD {
+            changed = true;
+            out.extend(word.chars().take(40));
+            out.push('…');
+            // a closing quote or colon stays, so that the sentence still reads
+            let last = word.chars().last().filter(|c| c.is_ascii_punctuation());
+            out.extend(last);
+            out.push_str(&format!(" ({n} characters)"));
+        } else {
+            out.push_str(word);
+        }
+    }
+    if changed {
+        out.into()
+    } else {
+        text.into()
     }
 }
 
@@ -70,7 +110,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Parse(e) => e.fmt(f),
-            Error::Invalid(m) => f.write_str(m),
+            Error::Invalid(m) => f.write_str(&shortened(m)),
             Error::Io { path, source } => write!(f, "{path}: {source}"),
             Error::Internal(m) => write!(f, "internal error (please report): {m}"),
         }
@@ -90,5 +130,26 @@ impl std::error::Error for Error {
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Error {
         Error::Parse(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_words_are_cut_in_messages() {
+        let e = ParseError::new("f", 2, 1, format!("'{}' is not a card", "Q".repeat(10_000)));
+        let shown = e.to_string();
+        assert!(shown.len() < 120, "{shown}");
+        assert!(
+            shown.ends_with("…' (10002 characters) is not a card"),
+            "{shown}"
+        );
+        let short = Error::invalid("a board needs at least one row and one column");
+        assert_eq!(
+            short.to_string(),
+            "a board needs at least one row and one column"
+        );
     }
 }

@@ -117,6 +117,11 @@ struct TrainOut {
 pub fn train(a: TrainArgs) -> Result<Done, Error> {
     let t0 = Instant::now();
     let d = load_data(&a.source)?;
+    if d.part(Split::Test).is_empty() {
+        return Err(Error::invalid(
+            "the dataset has no test boards (split `test`) to report the model's accuracy on",
+        ));
+    }
     let heads = match a.task {
         TaskArg::Solvable => vec![Head::Solvable],
         TaskArg::Pushes => vec![Head::Pushes {

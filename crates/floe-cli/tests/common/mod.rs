@@ -197,3 +197,15 @@ impl Drop for Temp {
         let _ = std::fs::remove_file(&self.0);
     }
 }
+
+/// A 14×14 ice level with 7 blocks whose only target is walled in: unsolvable, and its
+/// space is far beyond any test's limits.
+pub fn big_unsolvable() -> String {
+    let mut rows: Vec<Vec<char>> = vec![vec!['-'; 14]; 14];
+    rows[0][..7].fill('$');
+    rows[13][13] = '.';
+    rows[13][12] = '#';
+    rows[12][13] = '#';
+    let board: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    format!("Title: big\n{}\n", board.join("\n"))
+}

@@ -267,7 +267,10 @@ fn parse_ascii(bytes: &[u8], file: &str) -> Result<Picture, ParseError> {
                     return Err(err(
                         i + 1,
                         j + 1,
-                        format!("expected '#' (black) or '.' (white), found {other:?}"),
+                        format!(
+                            "expected '#' (black) or '.' (white), found {}",
+                            crate::input::shown(other)
+                        ),
                     ))
                 }
             }

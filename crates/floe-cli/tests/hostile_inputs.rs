@@ -1,0 +1,345 @@
+//! Inputs a hostile or careless user gives, and the limits every long run keeps: special
+//! files (`/dev/null`, `/dev/zero`, a directory) and binary files as levels, move lists,
+//! pictures, models and datasets; tokens of ten million characters; runs that would outgrow
+//! the memory budget; Ctrl-C. Each case asserts the exit code, that nothing panicked, and a
+//! bound on the time and on the memory the process held.
+
+mod common;
+
+use common::{big_unsolvable, bundled, Temp, FLOE};
+use serde_json::Value;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What one watched run did.
+struct Watched {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// The most memory the process was seen to hold (resident, sampled every 5 ms).
+    peak_rss: u64,
+    elapsed: Duration,
+}
+
+fn rss_of(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Runs floe with `args`, sends SIGINT after `interrupt_after` (if given), kills it after
+/// `bound`; watches its memory meanwhile.
+fn watched(args: &[&str], bound: Duration, interrupt_after: Option<Duration>) -> Watched {
+    let mut child = Command::new(FLOE)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the floe binary runs");
+    let pid = child.id();
+    // drain the pipes on their own threads, so that a chatty run cannot block on them
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let out_thread = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let mut peak = 0;
+    let mut signalled = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for floe") {
+            break Some(status);
+        }
+        peak = peak.max(rss_of(pid).unwrap_or(0));
+        if let Some(after) = interrupt_after {
+            if !signalled && start.elapsed() >= after {
+                signalled = true;
+                let _ = Command::new("kill")
+                    .args(["-INT", &pid.to_string()])
+                    .status();
+            }
+        }
+        if start.elapsed() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let elapsed = start.elapsed();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    let w = Watched {
+        code: status.and_then(|s| s.code()),
+        stdout: text(out_thread.join().expect("reader")),
+        stderr: text(err_thread.join().expect("reader")),
+        peak_rss: peak,
+        elapsed,
+    };
+    for (what, s) in [("stdout", &w.stdout), ("stderr", &w.stderr)] {
+        assert!(
+            !s.contains("panicked") && !s.contains("RUST_BACKTRACE"),
+            "floe {args:?} panicked ({what}):\n{s}"
+        );
+    }
+    w
+}
+
+/// Asserts that floe refuses `args` at once (exit 2 within 5 s, under 200 MiB) with a message
+/// that contains `says`, of at most `longest` bytes.
+fn refused(args: &[&str], says: &str) {
+    let w = watched(args, Duration::from_secs(5), None);
+    assert_eq!(
+        w.code,
+        Some(2),
+        "floe {args:?}: exit {:?} (want 2) after {:?}, stderr:\n{}",
+        w.code,
+        w.elapsed,
+        w.stderr
+    );
+    assert!(
+        w.stderr.contains(says),
+        "floe {args:?}: the message does not say '{says}':\n{}",
+        w.stderr
+    );
+    assert!(
+        w.stderr.len() < 600,
+        "floe {args:?}: a message of {} bytes",
+        w.stderr.len()
+    );
+    assert!(
+        w.peak_rss < 200 << 20,
+        "floe {args:?}: held {} bytes",
+        w.peak_rss
+    );
+}
+
+fn json(w: &Watched) -> Value {
+    serde_json::from_str(&w.stdout)
+        .unwrap_or_else(|e| panic!("not one JSON document ({e}):\n{}", w.stdout))
+}
+
+#[test]
+fn special_files_are_refused_by_every_reader() {
+    let zelda = bundled("zelda.txt");
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().expect("UTF-8");
+    let binary = Temp::with("binary.bin", &[0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0]);
+    for (file, says) in [
+        ("/dev/null", "/dev/null"),
+        ("/dev/zero", "/dev/zero"),
+        (dir, "directory"),
+        (binary.path().as_str(), binary.path().as_str()),
+    ] {
+        // an empty file is an empty move list, which verify checks
+        let moves =
+            (file != "/dev/null").then(|| vec!["verify", &zelda, "-l", "1", "--moves", file]);
+        for args in [
+            vec!["solve", file],
+            vec!["levels", file],
+            vec!["render", file, "-o", "/dev/null"],
+            vec!["convert", file],
+            vec!["space", file],
+            vec!["image", file],
+            vec!["predict", &zelda, "--model", file],
+            vec!["learn", "train", "--data", file, "-o", "/dev/null"],
+            vec!["learn", "eval", "--data", file, "--model", file],
+        ]
+        .into_iter()
+        .chain(moves)
+        {
+            refused(&args, says);
+        }
+    }
+}
+
+#[test]
+fn a_token_of_ten_million_characters_gives_a_short_message() {
+    let huge = "Q".repeat(10_000_000);
+    for (name, text) in [
+        ("ice.txt", format!("Title: x\n{huge}\n")),
+        ("kluiver.txt", format!("8 8\n{huge}\n")),
+        ("game.txt", format!("Game: {huge}\n")),
+        ("pretzel.txt", format!("Game: pretzel\n{huge}\n")),
+        ("tower.txt", format!("Game: icetower\n{huge}\n")),
+    ] {
+        let f = Temp::with(name, text.as_bytes());
+        refused(&["solve", &f.path()], &f.path());
+    }
+    let moves = Temp::with("moves.txt", huge.as_bytes());
+    refused(
+        &[
+            "verify",
+            &bundled("zelda.txt"),
+            "-l",
+            "1",
+            "--moves",
+            &moves.path(),
+        ],
+        &moves.path(),
+    );
+}
+
+#[test]
+fn estimates_refuse_what_cannot_fit_unless_insisted() {
+    // 9×9 with 9 blocks: up to 2.6 · 10^11 positions, terabytes
+    refused(
+        &["space", "--rows", "9", "--cols", "9", "--blocks", "9"],
+        "memory budget",
+    );
+    refused(
+        &["reach", "--rows", "9", "--cols", "9", "--blocks", "9"],
+        "memory budget",
+    );
+    refused(
+        &[
+            "table",
+            "space",
+            "--max-rows",
+            "9",
+            "--max-cols",
+            "9",
+            "--max-blocks",
+            "9",
+        ],
+        "memory budget",
+    );
+    // a census whose tables do not fit is refused before they are built
+    refused(
+        &[
+            "census",
+            "pushpush",
+            "--rows",
+            "5",
+            "--cols",
+            "6",
+            "--max-memory",
+            "1G",
+        ],
+        "memory budget",
+    );
+    // insisted: it runs, and stops cleanly at the budget
+    let w = watched(
+        &[
+            "space",
+            "--rows",
+            "9",
+            "--cols",
+            "9",
+            "--blocks",
+            "9",
+            "--force",
+            "--max-memory",
+            "128M",
+            "--json",
+        ],
+        Duration::from_secs(60),
+        None,
+    );
+    assert_eq!(w.code, Some(1), "{}", w.stderr);
+    assert_eq!(json(&w)["limit"], "max-memory");
+    assert!(
+        w.stderr.contains("an estimate before the run"),
+        "{}",
+        w.stderr
+    );
+}
+
+#[test]
+fn the_memory_budget_stops_searches_cleanly() {
+    let level = Temp::with("big.txt", big_unsolvable().as_bytes());
+    let space = [
+        "space", "--rows", "8", "--cols", "8", "--blocks", "8", "--force",
+    ];
+    let solve = ["solve", &level.path(), "--algo", "bfs"];
+    let astar = ["solve", &level.path()];
+    for args in [&space[..], &solve[..], &astar[..]] {
+        let mut args = args.to_vec();
+        args.extend(["--max-memory", "96M", "--json"]);
+        let w = watched(&args, Duration::from_secs(60), None);
+        assert_eq!(w.code, Some(1), "floe {args:?}: {}", w.stderr);
+        let doc = json(&w);
+        assert_eq!(doc["limit"], "max-memory", "{doc}");
+        assert!(
+            w.peak_rss < 160 << 20,
+            "floe {args:?} held {} MiB with a budget of 96 MiB",
+            w.peak_rss >> 20
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_ends_a_long_run_within_a_second_with_what_it_explored() {
+    let w = watched(
+        &[
+            "space", "--rows", "8", "--cols", "8", "--blocks", "8", "--json",
+        ],
+        Duration::from_secs(30),
+        Some(Duration::from_millis(800)),
+    );
+    assert_eq!(w.code, Some(130), "{}", w.stderr);
+    assert!(
+        w.elapsed < Duration::from_millis(800 + 1000 + 300),
+        "ended {:?} after the start, Ctrl-C at 0.8 s",
+        w.elapsed
+    );
+    let doc = json(&w);
+    assert_eq!(doc["limit"], "interrupted");
+    assert_eq!(doc["complete"], false);
+    assert!(doc["states"].as_u64().unwrap() > 0, "{doc}");
+    assert!(w.stderr.contains("floe: interrupted"), "{}", w.stderr);
+}
+
+#[test]
+fn an_interrupted_run_leaves_the_old_file_whole() {
+    let out = Temp::with("data.tsv", b"the old file\n");
+    let dir = out.0.parent().expect("a directory").to_path_buf();
+    let temps_before = leftovers(&dir);
+    let w = watched(
+        &[
+            "learn",
+            "data",
+            "--rows",
+            "5",
+            "--cols",
+            "5",
+            "--count",
+            "100000000",
+            "-o",
+            &out.path(),
+        ],
+        Duration::from_secs(30),
+        Some(Duration::from_millis(500)),
+    );
+    assert_eq!(w.code, Some(130), "{}", w.stderr);
+    assert!(
+        w.elapsed < Duration::from_millis(500 + 1000 + 300),
+        "{:?}",
+        w.elapsed
+    );
+    assert_eq!(out.read(), "the old file\n");
+    assert_eq!(leftovers(&dir), temps_before, "a temporary file was left");
+}
+
+/// The temporary files floe writes beside an output (`.NAME.PID.tmp`).
+fn leftovers(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    n.starts_with(".floe-cli-test") && n.ends_with(".tmp")
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
