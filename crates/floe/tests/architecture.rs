@@ -171,6 +171,24 @@ fn the_libraries_print_nothing() {
 }
 
 #[test]
+fn no_file_is_written_but_whole() {
+    // Every output file goes through `floe::mem::write_whole` (a temporary file renamed into
+    // place), so a killed run never leaves a truncated one.
+    for dir in ["floe/src", "floe-cli/src", "floe-learn/src"] {
+        let files: Vec<(String, String)> = sources(dir)
+            .into_iter()
+            .filter(|(path, _)| !path.ends_with("/mem.rs"))
+            .collect();
+        let hits = find(&files, &["fs::write(", "File::create(", "OpenOptions"]);
+        assert!(
+            hits.is_empty(),
+            "{dir} writes files by hand:\n{}",
+            hits.join("\n")
+        );
+    }
+}
+
+#[test]
 fn no_source_file_outgrows_a_reader() {
     for dir in ["floe/src", "floe-cli/src", "floe-learn/src"] {
         for (path, text) in sources(dir) {
