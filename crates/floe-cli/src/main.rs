@@ -65,9 +65,27 @@ fn stop_on_ctrl_c() {
     });
 }
 
+/// The worker threads the environment asks for (`RAYON_NUM_THREADS`), checked like an
+/// argument: 0 (every core) or 1 to 256.
+fn threads_from_env() -> Result<(), String> {
+    match std::env::var("RAYON_NUM_THREADS") {
+        Err(std::env::VarError::NotPresent) => Ok(()),
+        Ok(v) if v.trim().parse::<u16>().is_ok_and(|n| n <= 256) => Ok(()),
+        Ok(v) => Err(format!(
+            "RAYON_NUM_THREADS={}: give 0 (every core) or 1 to 256 worker threads",
+            v.chars().take(40).collect::<String>()
+        )),
+        Err(_) => Err("RAYON_NUM_THREADS is not text".into()),
+    }
+}
+
 fn main() -> ExitCode {
     floe_learn::settle_threads();
     stop_on_ctrl_c();
+    if let Err(e) = threads_from_env() {
+        eprintln!("floe: {e}");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

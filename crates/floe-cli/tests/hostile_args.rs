@@ -232,3 +232,25 @@ fn the_bounds_admit_what_they_name() {
 fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
+
+#[test]
+fn a_thread_count_from_the_environment_is_checked_like_an_argument() {
+    for bad in ["100000", "-1", "many"] {
+        let out = Command::new(FLOE)
+            .args(["space", "--rows", "3", "--cols", "3", "--blocks", "2"])
+            .env("RAYON_NUM_THREADS", bad)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the floe binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("RAYON_NUM_THREADS"), "{bad}: {err}");
+    }
+    let out = Command::new(FLOE)
+        .args(["space", "--rows", "3", "--cols", "3", "--blocks", "2"])
+        .env("RAYON_NUM_THREADS", "2")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the floe binary runs");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -158,7 +158,8 @@ impl Limits {
     /// Whether the work must stop now for a reason other than the clock or the state count:
     /// the user asked to stop ([`LimitKind::Interrupted`]) or the process holds more memory
     /// than allowed ([`LimitKind::MaxMemory`]). Cheap enough to ask every few thousand steps,
-    /// from any thread.
+    /// from any thread (kept out of line, so that the loops that ask keep their shape).
+    #[inline(never)]
     pub fn halted(&self) -> Option<LimitKind> {
         if interrupted()
             || self
@@ -175,6 +176,7 @@ impl Limits {
     }
 
     /// [`Limits::halted`], or [`LimitKind::Timeout`] once `deadline` has passed.
+    #[inline(never)]
     pub fn check(&self, deadline: Option<Instant>) -> Option<LimitKind> {
         if matches!(deadline, Some(d) if Instant::now() >= d) {
             return Some(LimitKind::Timeout);
