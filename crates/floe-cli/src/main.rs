@@ -81,7 +81,6 @@ fn threads_from_env() -> Result<(), String> {
 
 fn main() -> ExitCode {
     floe_learn::settle_threads();
-    stop_on_ctrl_c();
     if let Err(e) = threads_from_env() {
         eprintln!("floe: {e}");
         return ExitCode::from(2);
@@ -93,6 +92,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // the terminal player reads Ctrl-C as a key and gives the terminal back itself
+    if !matches!(cli.command, Command::Play(_)) {
+        stop_on_ctrl_c();
+    }
     let result = match cli.command {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Verify(a) => cmd::verify::run(a),

@@ -343,3 +343,37 @@ fn leftovers(dir: &std::path::Path) -> usize {
         })
         .unwrap_or(0)
 }
+
+/// An open 24×24 ice room with 10 blocks and a walled-in target: unsolvable, and its
+/// positions run to billions.
+fn open_room() -> String {
+    let n = 24;
+    let mut rows = vec![vec!['-'; n]; n];
+    rows[0][..10].fill('$');
+    rows[n - 1][n - 1] = '.';
+    rows[n - 1][n - 2] = '#';
+    rows[n - 2][n - 1] = '#';
+    let board: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    format!("Title: open\n{}\n", board.join("\n"))
+}
+
+#[test]
+fn a_doubling_beyond_the_budget_is_not_tried() {
+    // With 700 MB of address space, the search's arrays doubling past a million positions
+    // once made the allocator abort; the budget now stops the search before the doubling.
+    let level = Temp::with("open.txt", open_room().as_bytes());
+    let script = format!(
+        "ulimit -v 700000 && exec {FLOE} solve {} --max-memory 256M --json",
+        level.path()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("memory allocation"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["limit"], "max-memory");
+}

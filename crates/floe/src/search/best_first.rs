@@ -2,7 +2,7 @@
 
 use super::limits::Budget;
 use super::store::NodeIndex;
-use super::{trace_back, CostModel, LimitKind, Limits, Outcome, Puzzle, SearchResult, Stats};
+use super::{trace_back, CostModel, Limits, Outcome, Puzzle, SearchResult, Stats};
 use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -103,7 +103,7 @@ where
     P: Puzzle,
     C: CostModel<P>,
 {
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).storing::<P::State>();
     let mut stats = Stats::default();
     let h = |s: &P::State| {
         if use_bound {
@@ -175,7 +175,7 @@ where
         buf.clear();
         p.successors(&keys[n].0, &mut buf);
         stats.generated += buf.len() as u64;
-        let mut full = false;
+        let mut full = None;
         for (mv, t) in buf.drain(..) {
             let (c, mem) = model.step(p, &keys[n].0, &keys[n].1, &mv, &t);
             let gt = eg + c;
@@ -197,8 +197,8 @@ where
                     }
                 }
                 None => {
-                    if budget.full(stats.states) {
-                        full = true;
+                    if let Some(l) = budget.store_limit(stats.states) {
+                        full = Some(l);
                         break;
                     }
                     let ht = h(&key.0);
@@ -218,8 +218,8 @@ where
                 }
             }
         }
-        if full {
-            break Outcome::Limit(LimitKind::MaxStates);
+        if let Some(l) = full {
+            break Outcome::Limit(l);
         }
     };
     stats.elapsed = budget.elapsed();
@@ -302,7 +302,10 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Unsolvable);
         assert_eq!(r.stats.states, 101);
         let r = astar(&p, &UnitCost, &Limits::none().max_states(10));
-        assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxStates));
+        assert_eq!(
+            r.outcome,
+            Outcome::Limit(crate::search::LimitKind::MaxStates)
+        );
         assert_eq!(r.stats.states, 10);
     }
 }

@@ -20,7 +20,7 @@ use super::{trace_back, LimitKind, Limits, Outcome, Puzzle, SearchResult, Stats}
 /// assert_eq!(bfs(&q, &Limits::none()).outcome, Outcome::Unsolvable);
 /// ```
 pub fn bfs<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64> {
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).storing::<P::State>();
     let mut stats = Stats::default();
     let start = p.start();
     let mut seen = Seen::for_puzzle(p);
@@ -57,8 +57,8 @@ pub fn bfs<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64> {
             if !seen.insert(p, &s, &arena) {
                 continue;
             }
-            if budget.full(stats.states) {
-                return finish(Outcome::Limit(LimitKind::MaxStates), stats, &budget);
+            if let Some(l) = budget.store_limit(stats.states) {
+                return finish(Outcome::Limit(l), stats, &budget);
             }
             let goal = p.is_goal(&s);
             arena.push(s);

@@ -510,7 +510,7 @@ pub fn build_graph_with<P: Puzzle, M>(
     limits: &Limits,
     mut label: impl FnMut(P::Move) -> M,
 ) -> Result<StateGraph<P::State, M>, GraphLimit> {
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).storing::<P::State>();
     let mut stats = Stats::default();
     let mut g = StateGraph {
         states: Vec::new(),
@@ -565,8 +565,11 @@ pub fn build_graph_with<P: Puzzle, M>(
                 Some(&i) => i,
                 None => {
                     let stored = g.states.len() as u64;
-                    if budget.full(stored) || stored >= MAX_GRAPH_STATES {
+                    if stored >= MAX_GRAPH_STATES {
                         return stop(LimitKind::MaxStates, &g, stats, &budget);
+                    }
+                    if let Some(l) = budget.store_limit(stored) {
+                        return stop(l, &g, stats, &budget);
                     }
                     let i = stored as u32;
                     g.index

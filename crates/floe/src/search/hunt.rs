@@ -53,7 +53,7 @@ pub fn astar_proving<P: Puzzle>(p: &P, limits: &Limits) -> Proving<P::Move>
 where
     P::Move: Copy,
 {
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).storing::<P::State>();
     let hasher = FxBuildHasher;
     let mut stats = Stats::default();
     let mut index: HashTable<u32> = HashTable::new();
@@ -153,13 +153,8 @@ where
                 }
                 continue;
             }
-            if budget.full(stats.states) {
-                return finish(
-                    Outcome::Limit(LimitKind::MaxStates),
-                    f as u32,
-                    stats,
-                    &budget,
-                );
+            if let Some(l) = budget.store_limit(stats.states) {
+                return finish(Outcome::Limit(l), f as u32, stats, &budget);
             }
             let ft = gt + p.lower_bound(&t) as usize;
             let id = states.len() as u32;
@@ -199,7 +194,7 @@ pub fn beam<P: Puzzle, K: Ord>(
 where
     P::Move: Copy,
 {
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).storing::<P::State>();
     let hasher = FxBuildHasher;
     let mut stats = Stats::default();
     let mut seen: HashTable<u32> = HashTable::new();
@@ -239,9 +234,9 @@ where
                 if seen.find(h, |&i| states[i as usize] == t).is_some() {
                     continue;
                 }
-                if budget.full(stats.states) {
+                if let Some(l) = budget.store_limit(stats.states) {
                     stats.elapsed = budget.elapsed();
-                    return (Outcome::Limit(LimitKind::MaxStates), stats);
+                    return (Outcome::Limit(l), stats);
                 }
                 let id = states.len() as u32;
                 seen.insert_unique(h, id, |&i| hasher.hash_one(&states[i as usize]));

@@ -209,6 +209,8 @@ pub struct Budget<'a> {
     deadline: Option<Instant>,
     ticks: u32,
     next_report: Instant,
+    /// Bytes each stored node costs in arrays that double (see [`Budget::storing`]).
+    node_bytes: u64,
 }
 
 impl<'a> Budget<'a> {
@@ -222,7 +224,40 @@ impl<'a> Budget<'a> {
             // the first tick looks at the clock, so that a zero timeout stops at once
             ticks: CLOCK_EVERY - 1,
             next_report: start + REPORT_EVERY,
+            node_bytes: 0,
         }
+    }
+
+    /// The budget of a search that keeps every node in arrays of `S` (and a parent, a move
+    /// and an index slot beside it), which double as they grow: before each doubling past a
+    /// million nodes, [`Budget::store_limit`] asks whether the memory held and the new
+    /// arrays would pass `max_memory`, so that a doubling that cannot be had is not tried.
+    pub fn storing<S>(mut self) -> Self {
+        self.node_bytes = std::mem::size_of::<S>() as u64 + 16;
+        self
+    }
+
+    /// Whether storing one more node is refused: [`LimitKind::MaxStates`] at the state cap
+    /// ([`Budget::full`]), [`LimitKind::MaxMemory`] when the arrays are about to double
+    /// beyond the memory budget (see [`Budget::storing`]).
+    #[inline]
+    pub fn store_limit(&self, stored: u64) -> Option<LimitKind> {
+        if self.full(stored) {
+            return Some(LimitKind::MaxStates);
+        }
+        if stored >= 1 << 20 && stored.is_power_of_two() && self.node_bytes > 0 {
+            return self.doubling_too_big(stored);
+        }
+        None
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn doubling_too_big(&self, stored: u64) -> Option<LimitKind> {
+        let max = self.limits.max_memory?;
+        let held = crate::mem::resident_bytes()?;
+        let grown = stored.saturating_mul(2).saturating_mul(self.node_bytes);
+        (held.saturating_add(grown) > max).then_some(LimitKind::MaxMemory)
     }
 
     /// Time since the search began.
