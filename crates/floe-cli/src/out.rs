@@ -35,6 +35,22 @@ pub struct Spinner(Option<ProgressBar>);
 impl Spinner {
     /// Attaches a spinner (if standard error is a terminal) to `limits`.
     pub fn attach(limits: &mut Limits, what: &str) -> Spinner {
+        Spinner::showing(&mut limits.progress, what, |p| {
+            format!(
+                "{} states, depth {}",
+                thousands(p.stats.states),
+                p.stats.depth
+            )
+        })
+    }
+
+    /// A spinner (if standard error is a terminal) fed by the progress callback `slot`,
+    /// whose snapshots `say` puts in words.
+    pub fn showing(
+        slot: &mut Option<floe::search::ProgressFn>,
+        what: &str,
+        say: impl Fn(&Progress) -> String + Send + Sync + 'static,
+    ) -> Spinner {
         if !std::io::stderr().is_terminal() {
             return Spinner(None);
         }
@@ -46,13 +62,7 @@ impl Spinner {
         bar.set_prefix(what.to_string());
         bar.enable_steady_tick(Duration::from_millis(120));
         let b = bar.clone();
-        limits.progress = Some(Arc::new(move |p: &Progress| {
-            b.set_message(format!(
-                "{} states, depth {}",
-                thousands(p.stats.states),
-                p.stats.depth
-            ));
-        }));
+        *slot = Some(Arc::new(move |p: &Progress| b.set_message(say(p))));
         Spinner(Some(bar))
     }
 }

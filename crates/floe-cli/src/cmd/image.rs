@@ -23,14 +23,24 @@ pub fn run(a: ImageArgs) -> Result<Done, Error> {
         .expect("clap requires FILE without --census");
     let picture = Picture::load(path)?;
     let deadline = a.timeout.and_then(|t| Instant::now().checked_add(t));
-    let limits = DrawLimits {
+    let mut limits = DrawLimits {
         max_searches: a.max_searches,
         deadline,
         max_memory: a.max_memory.or_else(floe::mem::default_budget),
+        progress: None,
     };
+    let spinner = out::Spinner::showing(&mut limits.progress, "drawing", |p| {
+        format!(
+            "{} placement searches, {} positions",
+            thousands(p.stats.expanded),
+            thousands(p.stats.states)
+        )
+    });
     let start = Instant::now();
     let file = path.display().to_string();
-    let report = match draw(&picture, limits).map_err(|e| super::in_level(&file, e))? {
+    let drawn = draw(&picture, limits).map_err(|e| super::in_level(&file, e));
+    drop(spinner);
+    let report = match drawn? {
         Ok(r) => r,
         Err(stopped) => {
             eprintln!(

@@ -97,7 +97,7 @@ pub fn figure_21(picture: &Picture) -> Option<Witness> {
 }
 
 /// Limits of a decision.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct DrawLimits {
     /// Stop after this many placement searches.
     pub max_searches: Option<u64>,
@@ -105,6 +105,20 @@ pub struct DrawLimits {
     pub deadline: Option<Instant>,
     /// Stop once the process holds more than this many bytes.
     pub max_memory: Option<u64>,
+    /// Hears now and then how far the decision is: placement searches in `expanded`,
+    /// positions they stored in `states`.
+    pub progress: Option<crate::search::ProgressFn>,
+}
+
+impl std::fmt::Debug for DrawLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DrawLimits")
+            .field("max_searches", &self.max_searches)
+            .field("deadline", &self.deadline)
+            .field("max_memory", &self.max_memory)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// Stopped by a limit: how many placement searches ran.
@@ -227,6 +241,20 @@ impl<'a> Decider<'a> {
         });
         self.searches += 1;
         self.states += ex.states;
+        if let Some(report) = self
+            .limits
+            .progress
+            .as_ref()
+            .filter(|_| self.searches % 16 == 0)
+        {
+            report(&crate::search::Progress {
+                stats: crate::search::Stats {
+                    expanded: self.searches,
+                    states: self.states,
+                    ..Default::default()
+                },
+            });
+        }
         let complete = ex.path.is_none();
         if let Some(path) = ex.path {
             self.paths.insert((drawn, p), path);
