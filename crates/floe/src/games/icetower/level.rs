@@ -203,11 +203,25 @@ impl Tower {
         })
     }
 
-    /// The map in the community notation (floor as spaces, no trailing spaces).
+    /// The map in the community notation (floor as spaces, no trailing spaces). Floor that
+    /// the reader would not see as such is written `_`: a row of floor only (a blank line
+    /// would be skipped or dropped at the map's top or bottom), and the last column when
+    /// it is floor only (the map would lose it).
     pub fn to_text(&self) -> String {
-        map_text(self.rows, self.cols, self.magician, |p| {
+        let text = map_text(self.rows, self.cols, self.magician, |p| {
             self.block(p).map_or(self.tile(p).symbol(), |b| b.symbol())
-        })
+        });
+        let mut lines: Vec<String> = text
+            .lines()
+            .map(|l| if l.is_empty() { "_" } else { l }.to_string())
+            .collect();
+        if lines.iter().all(|l| l.chars().count() < self.cols) {
+            let first = &mut lines[0];
+            let pad = self.cols - 1 - first.chars().count();
+            first.extend(std::iter::repeat_n(' ', pad));
+            first.push('_');
+        }
+        lines.iter().map(|l| format!("{l}\n")).collect()
     }
 }
 
@@ -431,6 +445,24 @@ mod tests {
         assert_eq!(t.to_text(), "#####\n#@%*#\n# $-\n#####\n");
         assert_eq!(t.name, "x");
         assert!(t.first_dynamic().is_none());
+    }
+
+    #[test]
+    fn floor_at_the_edges_is_written_to_be_read_again() {
+        // a row of floor at the top and the bottom, a column of floor at the right
+        let t = parse("__\n@%\n _\n", "f", "x").unwrap();
+        assert_eq!((t.rows(), t.cols()), (3, 2));
+        let text = t.to_text();
+        assert_eq!(text, "_\n@%\n_\n");
+        let again = parse(&text, "f", "x").unwrap();
+        assert_eq!((again.rows(), again.cols()), (3, 2));
+        assert_eq!(again.magician(), Pos::new(1, 0));
+        let t = parse("___\n@%\n", "f", "x").unwrap();
+        let text = t.to_text();
+        assert_eq!(text, "_ _\n@%\n");
+        let again = parse(&text, "f", "x").unwrap();
+        assert_eq!((again.rows(), again.cols()), (2, 3));
+        assert_eq!(again.to_text(), text);
     }
 
     #[test]

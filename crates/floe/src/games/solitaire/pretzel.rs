@@ -718,19 +718,19 @@ pub fn parse_moves(text: &str, file: &str) -> Result<Vec<Move>, Error> {
         let mut it = line.split_whitespace();
         let card: Card = it.next().unwrap_or("").parse()?;
         let rest: Vec<&str> = it.collect();
+        let usage = "expected a card, optionally followed by the row and column it goes to";
         let to = match rest.len() {
             0 => None,
             2 => {
-                let n = super::numbers(&rest.join(" "))?;
+                // a comma is a separator too: `3S , 5` holds one number
+                let [r, c] = super::numbers(&rest.join(" "))?[..] else {
+                    return Err(usage.into());
+                };
                 let u =
                     |x: i64| usize::try_from(x).map_err(|_| format!("{x} is not a row or column"));
-                Some([u(n[0])?, u(n[1])?])
+                Some([u(r)?, u(c)?])
             }
-            _ => {
-                return Err(
-                    "expected a card, optionally followed by the row and column it goes to".into(),
-                )
-            }
+            _ => return Err(usage.into()),
         };
         Ok(Move {
             card,
@@ -861,6 +861,16 @@ mod tests {
             solvable > 0 && blocked_start > 0,
             "{solvable} {blocked_start}"
         );
+    }
+
+    #[test]
+    fn moves_with_a_destination_of_other_than_two_numbers_are_refused() {
+        for text in ["3S , 5\n", "3S 1,0 2\n", "3S ,, ,\n"] {
+            let e = parse_moves(text, "m").unwrap_err().to_string();
+            assert!(e.starts_with("m:1:1: expected a card"), "{text:?}: {e}");
+        }
+        assert_eq!(parse_moves("3S 1, 0\n", "m").unwrap()[0].to
+            , Some([1, 0]));
     }
 
     #[test]
