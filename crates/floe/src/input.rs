@@ -33,23 +33,10 @@ pub fn read_text(path: &Path) -> Result<(String, String), Error> {
 
 /// [`read_text`] with a cap of `cap` bytes.
 pub fn read_text_capped(path: &Path, cap: u64) -> Result<(String, String), Error> {
-    use std::io::Read;
-    let stdin = path.as_os_str() == "-";
-    let name = if stdin {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
-    };
+    let (mut reader, name) = crate::mem::open(path)?;
     let io = |source| Error::Io {
         path: name.clone(),
         source,
-    };
-    let mut reader: Box<dyn Read> = if stdin {
-        Box::new(std::io::stdin().lock())
-    } else if path.is_dir() {
-        return Err(io(std::io::Error::other("it is a directory, not a file")));
-    } else {
-        Box::new(std::fs::File::open(path).map_err(io)?)
     };
     let mut bytes = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];

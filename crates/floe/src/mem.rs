@@ -157,34 +157,37 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
         })
 }
 
-/// Reads a file of at most `cap` bytes (`-`: standard input); a longer one (or `/dev/zero`)
-/// is refused after `cap + 1` bytes, with its name and the cap, instead of filling memory.
-pub fn read_capped(path: &Path, cap: u64) -> Result<(Vec<u8>, String), Error> {
-    use std::io::Read;
-    let name = if path.as_os_str() == "-" {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
-    };
+/// Opens a file for reading (`-`: standard input) with the name messages give it; a
+/// directory is refused by name.
+pub(crate) fn open(path: &Path) -> Result<(Box<dyn std::io::Read>, String), Error> {
+    if path.as_os_str() == "-" {
+        return Ok((Box::new(std::io::stdin().lock()), "<stdin>".into()));
+    }
+    let name = path.display().to_string();
     let io = |source| Error::Io {
         path: name.clone(),
         source,
     };
-    let mut bytes = Vec::new();
-    if path.as_os_str() == "-" {
-        std::io::stdin()
-            .lock()
-            .take(cap + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-    } else {
-        if path.is_dir() {
-            return Err(io(std::io::Error::other("it is a directory, not a file")));
-        }
-        std::fs::File::open(path)
-            .and_then(|f| f.take(cap + 1).read_to_end(&mut bytes))
-            .map_err(io)?;
+    if path.is_dir() {
+        return Err(io(std::io::Error::other("it is a directory, not a file")));
     }
+    let file = std::fs::File::open(path).map_err(io)?;
+    Ok((Box::new(file), name))
+}
+
+/// Reads a file of at most `cap` bytes (`-`: standard input); a longer one (or `/dev/zero`)
+/// is refused after `cap + 1` bytes, with its name and the cap, instead of filling memory.
+pub fn read_capped(path: &Path, cap: u64) -> Result<(Vec<u8>, String), Error> {
+    use std::io::Read;
+    let (reader, name) = open(path)?;
+    let mut bytes = Vec::new();
+    reader
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| Error::Io {
+            path: name.clone(),
+            source,
+        })?;
     if bytes.len() as u64 > cap {
         return Err(Error::invalid(format!(
             "{name}: the file is larger than {}, more than floe reads",
