@@ -65,16 +65,56 @@ pub fn read_text_capped(path: &Path, cap: u64) -> Result<(String, String), Error
             )));
         }
     }
+    let text = text_of(bytes, &name)?;
+    Ok((text, name))
+}
+
+/// A piece of someone else's text as a message quotes it: control characters shown as
+/// `\u{…}` escapes, and more than 80 characters cut to the first 40 and the length.
+///
+/// ```
+/// assert_eq!(floe::input::shown_word("a\tb"), "a\\u{9}b");
+/// assert_eq!(floe::input::shown_word(&"x".repeat(100)), format!("{}… (100 characters)", "x".repeat(40)));
+/// ```
+pub fn shown_word(s: &str) -> String {
+    let n = s.chars().count();
+    let escape = |c: char| {
+        if c.is_control() {
+            c.escape_unicode().to_string()
+        } else {
+            c.to_string()
+        }
+    };
+    if n > 80 {
+        let head: String = s.chars().take(40).map(escape).collect();
+        format!("{head}… ({n} characters)")
+    } else {
+        s.chars().map(escape).collect()
+    }
+}
+
+/// Bytes that came from elsewhere (a web request) as text, checked like a file: no NUL
+/// byte, valid UTF-8 (errors at their line and column of `name`), a byte-order mark dropped.
+pub fn text_of(bytes: Vec<u8>, name: &str) -> Result<String, Error> {
+    if let Some(i) = bytes.iter().position(|&b| b == 0) {
+        let (line, col) = position(&bytes[..i]);
+        return Err(Error::Parse(ParseError::new(
+            name,
+            line,
+            col,
+            "a NUL byte (U+0000): this is not a text file",
+        )));
+    }
     match String::from_utf8(bytes) {
-        Ok(s) => Ok((strip_bom(&s).to_string(), name)),
+        Ok(s) => Ok(strip_bom(&s).to_string()),
         Err(e) => {
             let (line, col) = position(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
-            Err(Error::Parse(ParseError {
-                file: name,
+            Err(Error::Parse(ParseError::new(
+                name,
                 line,
                 col,
-                message: "the file is not valid UTF-8 text".into(),
-            }))
+                "the file is not valid UTF-8 text",
+            )))
         }
     }
 }

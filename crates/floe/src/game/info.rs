@@ -31,6 +31,33 @@ pub struct Info {
     pub random_moves: u32,
     /// What it can do beyond solving.
     pub capabilities: Capabilities,
+    /// How a board of it is written cell by cell, for editors.
+    pub cells: Cells,
+}
+
+/// How a level's board is written as text, cell by cell: what an editor offers for a cell
+/// and how it puts a row together. The board is the level's lines that are neither a
+/// header (`Title: …`) nor a comment (`; …`).
+#[derive(Debug, Serialize)]
+pub struct Cells {
+    /// Every symbol a cell may hold; the first is an empty cell.
+    pub glyphs: &'static [Glyph],
+    /// What stands between two cells of a row: nothing (one character per cell) or a space.
+    pub separator: &'static str,
+}
+
+/// One symbol of a board's text and what it means.
+#[derive(Debug, Serialize)]
+pub struct Glyph {
+    /// The symbol (`$`).
+    pub text: &'static str,
+    /// What it is (`a block on ice`).
+    pub about: &'static str,
+}
+
+/// A [`Glyph`].
+pub const fn glyph(text: &'static str, about: &'static str) -> Glyph {
+    Glyph { text, about }
 }
 
 impl Info {
@@ -394,6 +421,10 @@ mod tests {
             difficulty: None,
             block_changes: false,
             keys: Keys::Walk,
+        },
+        cells: Cells {
+            glyphs: &[glyph("-", "floor")],
+            separator: "",
         },
     };
 

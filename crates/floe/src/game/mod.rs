@@ -32,7 +32,10 @@ mod report;
 mod request;
 
 pub use face::{AnyGame, Level};
-pub use info::{split_spec, Algo, AlgoMethod, Capabilities, Info, Keys, Param, ParamKind, Params};
+pub use info::{
+    glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Param, ParamKind,
+    Params,
+};
 pub use moves::{parse_move_list, parse_move_words};
 pub use ops::{
     enumerate_typed, kluiver, replay, Replayed, SolveOptions, Verdict, DEFAULT_FACTOR, MAX_FACTOR,

@@ -27,12 +27,17 @@ pub enum Action {
     Hint,
     /// Play the hinted push.
     FollowHint,
+    /// A click or a tap on a cell: selects the block there (ice blocks), or shows the next
+    /// legal move that involves the cell (games played by picking a move). Script name
+    /// `click:ROW:COL` (0-based).
+    Click(crate::grid::Pos),
     /// Leave the game.
     Quit,
 }
 
 /// The key names [`Action::from_str`] accepts, for help texts and error messages.
-pub const KEY_NAMES: &str = "up down left right tab backtab space enter u ctrl-z r ctrl-y R h H q";
+pub const KEY_NAMES: &str =
+    "up down left right tab backtab space enter u ctrl-z r ctrl-y R h H q click:ROW:COL";
 
 impl FromStr for Action {
     type Err = String;
@@ -45,6 +50,7 @@ impl FromStr for Action {
             "h" => Action::Hint,
             "H" => Action::FollowHint,
             "q" => Action::Quit,
+            _ if s.to_ascii_lowercase().starts_with("click:") => return click(&s[6..]),
             _ => match s.to_ascii_lowercase().as_str() {
                 "up" | "↑" => Action::Arrow(Dir::Up),
                 "down" | "↓" => Action::Arrow(Dir::Down),
@@ -66,8 +72,20 @@ impl FromStr for Action {
     }
 }
 
+/// `ROW:COL` of a `click:ROW:COL` key.
+fn click(at: &str) -> Result<Action, String> {
+    let bad = || format!("unknown key 'click:{at}': a click is click:ROW:COL, 0-based");
+    let (r, c) = at.split_once(':').ok_or_else(bad)?;
+    let row = r.trim().parse().map_err(|_| bad())?;
+    let col = c.trim().parse().map_err(|_| bad())?;
+    Ok(Action::Click(crate::grid::Pos::new(row, col)))
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Action::Click(p) = self {
+            return write!(f, "click:{}:{}", p.row, p.col);
+        }
         f.write_str(match self {
             Action::Arrow(Dir::Up) => "up",
             Action::Arrow(Dir::Down) => "down",
@@ -82,6 +100,7 @@ impl fmt::Display for Action {
             Action::Hint => "h",
             Action::FollowHint => "H",
             Action::Quit => "q",
+            Action::Click(_) => unreachable!("written above"),
         })
     }
 }
@@ -103,8 +122,9 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_case_matters_for_letters() {
-        let all = parse_keys(KEY_NAMES).unwrap();
-        assert_eq!(all.len(), 16);
+        let all = parse_keys(&KEY_NAMES.replace("ROW:COL", "3:14")).unwrap();
+        assert_eq!(all.len(), 17);
+        assert_eq!(all[16], Action::Click(crate::grid::Pos::new(3, 14)));
         for a in &all {
             assert_eq!(a.to_string().parse::<Action>().unwrap(), *a);
         }
@@ -115,6 +135,10 @@ mod tests {
             parse_keys("tab, right\nu").unwrap(),
             vec![Action::NextBlock, Action::Arrow(Dir::Right), Action::Undo]
         );
+        for bad in ["click:3", "click:a:1", "click:1:-2", "click:"] {
+            let e = parse_keys(bad).unwrap_err();
+            assert!(e.contains("a click is click:ROW:COL"), "{bad}: {e}");
+        }
         let e = parse_keys("up jump").unwrap_err();
         assert!(e.starts_with("key 2: unknown key 'jump'"), "{e}");
     }

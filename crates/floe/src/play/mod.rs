@@ -373,6 +373,8 @@ pub(crate) trait SessionObj: Send {
     fn store(&mut self, a: Answer);
     fn apply(&mut self, action: Action) -> Event;
     fn with_limits(&mut self, limits: Limits);
+    fn play_move(&mut self, m: &Move) -> Event;
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, crate::Error>;
 }
 
 /// One level being played. See the [module documentation](self).
@@ -489,6 +491,17 @@ impl Session {
             let _ = self.verdict();
         }
         self.inner.apply(action)
+    }
+    /// Plays a given move (one the game's [`parse_moves`](crate::game::Level::parse_moves)
+    /// read, or one a solve reported): how a front end steps through a solution. The move
+    /// goes through the game's rules like every other; an illegal one changes nothing.
+    pub fn play_move(&mut self, m: &Move) -> Event {
+        self.inner.play_move(m)
+    }
+    /// A move list of this session's game (JSON or the game's text form), for
+    /// [`Session::play_move`].
+    pub fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, crate::Error> {
+        self.inner.parse_moves(text, file)
     }
 }
 

@@ -272,8 +272,59 @@ impl<G: Game> Play<G> {
                 Some(Err(m)) => Event::Failed(m),
                 None => Event::Failed("the solver has not answered yet".into()),
             },
+            Action::Click(at) => self.click(at),
             Action::Quit => Event::Quit,
         }
+    }
+
+    /// A click on `at`: selects the block there, or shows the next legal move that involves
+    /// the cell (after the one shown).
+    fn click(&mut self, at: Pos) -> Event {
+        match self.keys() {
+            Keys::SelectBlock => {
+                self.cursor = None;
+                if self.g.selectable(&self.level, self.current()).contains(&at) {
+                    self.selected = Some(at);
+                    Event::Selected(at)
+                } else {
+                    Event::NotHere("no block there to select")
+                }
+            }
+            Keys::PickMove => {
+                let legal = self.legal();
+                let cell = (at.row, at.col);
+                let involves = |m: &G::Move| match self.arrow_of(m) {
+                    Some(Arrow::Path(p)) => p.contains(&cell),
+                    Some(Arrow::Pair(a, b)) => a == cell || b == cell,
+                    None => false,
+                };
+                let n = legal.len();
+                let from = self.shown.map_or(0, |i| i + 1);
+                match (0..n)
+                    .map(|k| (from + k) % n)
+                    .find(|&i| involves(&legal[i]))
+                {
+                    Some(i) => {
+                        self.shown = Some(i);
+                        Event::Shown(Move::new(legal[i].clone()))
+                    }
+                    None => Event::NotHere("no legal move involves that cell"),
+                }
+            }
+            Keys::Walk => Event::NotHere("the arrows move the player: click beside him"),
+        }
+    }
+
+    /// Plays `m` (a move of this game, as read by [`crate::game::Level::parse_moves`]).
+    fn play_given(&mut self, m: &Move) -> Event {
+        let Some(m) = self.typed(m) else {
+            return Event::Failed("a move of another game".into());
+        };
+        let e = self.play(m);
+        if matches!(e, Event::Moved { .. }) {
+            self.redo.clear();
+        }
+        e
     }
 }
 
@@ -349,5 +400,18 @@ impl<G: Game> SessionObj for Play<G> {
     }
     fn with_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, crate::Error> {
+        Ok(self
+            .g
+            .parse_moves(text, file)?
+            .into_iter()
+            .map(Move::new)
+            .collect())
+    }
+    fn play_move(&mut self, m: &Move) -> Event {
+        let e = self.play_given(m);
+        self.message = e.say(self.g.info().move_word).to_string();
+        e
     }
 }

@@ -345,3 +345,67 @@ fn solitaire_puzzles_are_played_by_picking_moves() {
         assert_eq!(follow(&mut f, moves as usize), moves as usize);
     }
 }
+
+#[test]
+fn clicks_select_blocks_and_show_moves_through_a_cell() {
+    // ice blocks: a click on a block selects it; elsewhere it says so and changes nothing
+    let mut s = ice("$--$\n---.\n", WalkRule::Free);
+    assert_eq!(
+        s.apply(Action::Click(Pos::new(0, 3))),
+        Event::Selected(Pos::new(0, 3))
+    );
+    assert_eq!(s.selected(), Some(Pos::new(0, 3)));
+    assert!(matches!(
+        s.apply(Action::Click(Pos::new(1, 1))),
+        Event::NotHere(_)
+    ));
+    assert_eq!(s.selected(), Some(Pos::new(0, 3)));
+    assert!(matches!(
+        s.apply(Action::Arrow(Dir::Down)),
+        Event::Moved { solved: true, .. }
+    ));
+    // a game played by picking moves: a click shows the next legal move through the cell,
+    // then the following one through it; a cell no move touches is refused
+    let mut b = session("Game: boxoff\n1 2 2 1\n3 . . 3\n", "");
+    let shown = |e: Event| match e {
+        Event::Shown(m) => m.json()["remove"].clone(),
+        other => panic!("{other:?}"),
+    };
+    let first = shown(b.apply(Action::Click(Pos::new(0, 1))));
+    assert!(first.to_string().contains("[0,1]"), "{first}");
+    assert!(matches!(b.apply(Action::Select), Event::Moved { .. }));
+    assert!(matches!(
+        b.apply(Action::Click(Pos::new(0, 1))),
+        Event::NotHere(_)
+    ));
+    // walking games leave clicks to the arrows
+    let mut p = push_game("@$-.\n");
+    assert!(matches!(
+        p.apply(Action::Click(Pos::new(0, 1))),
+        Event::NotHere(_)
+    ));
+}
+
+#[test]
+fn given_moves_are_played_by_the_rules_and_clear_redo() {
+    let req = Request::from_text("$--$\n---.\n", "t").resolve().unwrap();
+    let moves = req.level.parse_moves("0 3 down\n", "moves").unwrap();
+    let mut s = req.level.play().unwrap();
+    assert!(matches!(
+        s.play_move(&moves[0]),
+        Event::Moved { solved: true, .. }
+    ));
+    assert_eq!(s.move_count(), 1);
+    assert!(matches!(s.apply(Action::Undo), Event::Undone(_)));
+    assert_eq!(s.redo_count(), 1);
+    // an illegal move changes nothing and says why
+    let wrong = push(1, 1, Dir::Up);
+    assert!(matches!(s.play_move(&wrong), Event::Illegal { .. }));
+    assert_eq!((s.move_count(), s.redo_count()), (0, 1));
+    assert!(s.message().contains("illegal"), "{}", s.message());
+    assert!(matches!(s.play_move(&moves[0]), Event::Moved { .. }));
+    assert_eq!(s.redo_count(), 0);
+    // a move of another game is refused, not played
+    let alien = Move::new(crate::grid::Dir::Up);
+    assert!(matches!(s.play_move(&alien), Event::Failed(_)));
+}

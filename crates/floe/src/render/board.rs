@@ -44,7 +44,7 @@ const GOLD: &str = "#e8b923";
 const GOLD_EDGE: &str = "#9a7608";
 const PLAYER: &str = "#e4572e";
 const MAGICIAN: &str = "#7b3fa0";
-const ARROW: &str = "#d62728";
+pub(crate) const ARROW: &str = "#d62728";
 const TABLE: &str = "#efe6d2";
 const TEXT: &str = "#222222";
 /// Token colours 1–9 (Okabe–Ito, then greys).
@@ -72,14 +72,14 @@ fn frame_cell(rows: usize, cols: usize) -> f64 {
 
 /// Geometry of one board on the page.
 #[derive(Clone, Copy, Debug)]
-struct Geo {
-    x: f64,
-    y: f64,
-    s: f64,
+pub(crate) struct Geo {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) s: f64,
 }
 
 impl Geo {
-    fn cell(&self, (r, c): (usize, usize)) -> (f64, f64) {
+    pub(crate) fn cell(&self, (r, c): (usize, usize)) -> (f64, f64) {
         (self.x + c as f64 * self.s, self.y + r as f64 * self.s)
     }
     fn centre(&self, at: (usize, usize)) -> (f64, f64) {
@@ -88,7 +88,7 @@ impl Geo {
     }
 }
 
-fn margin(style: &Style, s: f64) -> f64 {
+pub(crate) fn margin(style: &Style, s: f64) -> f64 {
     if style.coords {
         (s * 0.8).max(16.0).round()
     } else {
@@ -485,7 +485,7 @@ fn offset_of(path: &[(usize, usize)], s: f64) -> (f64, f64) {
     (-dr / len * s * 0.12, dc / len * s * 0.12)
 }
 
-fn draw_arrow(doc: &mut Doc, arrow: &Arrow, g: &Geo) {
+pub(crate) fn draw_arrow(doc: &mut Doc, arrow: &Arrow, g: &Geo) {
     let w = (g.s * 0.08).max(1.2);
     match arrow {
         Arrow::Path(path) => {
@@ -642,7 +642,7 @@ fn draw_numbers(doc: &mut Doc, arrows: &[(usize, &Arrow)], g: &Geo) {
     }
 }
 
-fn cell_size(sc: &Scene, style: &Style) -> f64 {
+pub(crate) fn cell_size(sc: &Scene, style: &Style) -> f64 {
     if style.cell > 0 {
         f64::from(style.cell.clamp(4, 200))
     } else {
@@ -672,7 +672,7 @@ fn framed_doc(sc: &Scene, style: &Style) -> (Doc, Geo) {
 }
 
 /// A document holding the board of `sc` (with coordinates if asked), and its geometry.
-fn board_doc(sc: &Scene, style: &Style) -> (Doc, Geo) {
+pub(crate) fn board_doc(sc: &Scene, style: &Style) -> (Doc, Geo) {
     let (mut doc, g) = framed_doc(sc, style);
     draw_board(&mut doc, sc, &g);
     (doc, g)

@@ -1,6 +1,7 @@
 //! SVG pictures: plots, board pictures and solutions drawn on boards.
 
 pub mod board;
+pub mod marked;
 pub mod plot;
 pub mod svg;
 

@@ -5,7 +5,7 @@ use super::format::{self, Format};
 use super::level::{Cell, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
-use crate::game::{plural, 
+use crate::game::{glyph, Cells, plural, 
     kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param,
     ParamKind, Params, Task,
 };
@@ -48,6 +48,19 @@ static INFO: Info = Info {
         difficulty: Some("kluiver"),
         block_changes: true,
         keys: Keys::SelectBlock,
+    },
+    cells: Cells {
+        glyphs: &[
+            glyph("-", "ice"),
+            glyph("=", "normal floor (blocks stop on it)"),
+            glyph("#", "a wall"),
+            glyph(".", "a target"),
+            glyph("$", "a block"),
+            glyph("*", "a block on a target"),
+            glyph("@", "the player (walk rule)"),
+            glyph("+", "the player on a target (walk rule)"),
+        ],
+        separator: "",
     },
 };
 

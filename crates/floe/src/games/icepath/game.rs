@@ -3,7 +3,7 @@
 use super::engine::Engine;
 use super::level::{self, Cell, Level};
 use crate::error::Error;
-use crate::game::{
+use crate::game::{glyph, Cells, 
     parse_move_words, plural, Algo, ArrowKey, Capabilities, Game, Info, Keys, Task,
 };
 use crate::grid::{Dir, Pos};
@@ -74,6 +74,17 @@ static INFO: Info = Info {
         difficulty: None,
         block_changes: false,
         keys: Keys::Walk,
+    },
+    cells: Cells {
+        glyphs: &[
+            glyph("-", "ice"),
+            glyph("=", "normal floor"),
+            glyph("#", "a rock"),
+            glyph(".", "the exit"),
+            glyph("@", "the player on ice"),
+            glyph("&", "the player on normal floor"),
+        ],
+        separator: "",
     },
 };
 

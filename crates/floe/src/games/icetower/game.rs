@@ -4,7 +4,7 @@ use super::engine::with_tower;
 use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
-use crate::game::{plural, 
+use crate::game::{glyph, Cells, plural, 
     Algo, ArrowKey, Capabilities, Game, Info, Keys, Param, ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
@@ -49,6 +49,23 @@ static INFO: Info = Info {
         difficulty: None,
         block_changes: false,
         keys: Keys::Walk,
+    },
+    cells: Cells {
+        glyphs: &[
+            glyph(" ", "floor"),
+            glyph("#", "a wall"),
+            glyph("%", "ice"),
+            glyph("$", "golden ice"),
+            glyph("*", "a fire"),
+            glyph("-", "a recycler"),
+            glyph("@", "the magician"),
+            glyph("^", "an arrow up (dynamic)"),
+            glyph("v", "an arrow down (dynamic)"),
+            glyph("<", "an arrow left (dynamic)"),
+            glyph(">", "an arrow right (dynamic)"),
+            glyph("+", "a dispenser (dynamic)"),
+        ],
+        separator: "",
     },
 };
 

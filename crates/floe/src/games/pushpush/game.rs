@@ -5,7 +5,7 @@ use super::engine::{with_puzzle, Variant};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
-use crate::game::{plural, 
+use crate::game::{glyph, Cells, plural, 
     Algo, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param, ParamKind,
     Params, Task,
 };
@@ -50,6 +50,17 @@ static INFO: Info = Info {
         difficulty: Some("push-tree"),
         block_changes: false,
         keys: Keys::Walk,
+    },
+    cells: Cells {
+        glyphs: &[
+            glyph("-", "floor"),
+            glyph("#", "a wall"),
+            glyph(".", "the target"),
+            glyph("$", "a block"),
+            glyph("*", "a block on the target"),
+            glyph("@", "the robot"),
+        ],
+        separator: "",
     },
 };
 

@@ -5,7 +5,7 @@ use super::fujisan::{self, Mountain, Priests};
 use super::pretzel::{self, Deal};
 use super::{Document, Kind};
 use crate::error::Error;
-use crate::game::{Algo, Capabilities, Game, Info, Keys, Task};
+use crate::game::{glyph, Algo, Capabilities, Cells, Game, Glyph, Info, Keys, Task};
 use crate::scene::{Arrow, Change, Ground, PieceKind, Scene};
 use crate::search::StartAt;
 
@@ -62,6 +62,7 @@ const fn sheet_info(
     title: &'static str,
     about: &'static str,
     algorithms: &'static [Algo],
+    glyphs: &'static [Glyph],
 ) -> Info {
     Info {
         name,
@@ -74,6 +75,10 @@ const fn sheet_info(
         algorithms,
         random_moves: RANDOM_MOVES,
         capabilities: CAPS,
+        cells: Cells {
+            glyphs,
+            separator: " ",
+        },
     }
 }
 
@@ -92,6 +97,18 @@ static BOXOFF: Info = sheet_info(
         Algo::astar("fewest moves, A*"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
+    &[
+        glyph(".", "an empty place"),
+        glyph("1", "a token of colour 1"),
+        glyph("2", "a token of colour 2"),
+        glyph("3", "a token of colour 3"),
+        glyph("4", "a token of colour 4"),
+        glyph("5", "a token of colour 5"),
+        glyph("6", "a token of colour 6"),
+        glyph("7", "a token of colour 7"),
+        glyph("8", "a token of colour 8"),
+        glyph("9", "a token of colour 9"),
+    ],
 );
 
 /// Pretzel solitaire (spec `solitaire.md`): move cards into holes after their predecessor
@@ -108,6 +125,61 @@ static PRETZEL: Info = sheet_info(
         Algo::astar("fewest moves, A*"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
+    &[
+        glyph("--", "a hole"),
+        glyph("AS", "the ace of spades"),
+        glyph("2S", "the 2 of spades"),
+        glyph("3S", "the 3 of spades"),
+        glyph("4S", "the 4 of spades"),
+        glyph("5S", "the 5 of spades"),
+        glyph("6S", "the 6 of spades"),
+        glyph("7S", "the 7 of spades"),
+        glyph("8S", "the 8 of spades"),
+        glyph("9S", "the 9 of spades"),
+        glyph("TS", "the 10 of spades"),
+        glyph("JS", "the jack of spades"),
+        glyph("QS", "the queen of spades"),
+        glyph("KS", "the king of spades"),
+        glyph("AH", "the ace of hearts"),
+        glyph("2H", "the 2 of hearts"),
+        glyph("3H", "the 3 of hearts"),
+        glyph("4H", "the 4 of hearts"),
+        glyph("5H", "the 5 of hearts"),
+        glyph("6H", "the 6 of hearts"),
+        glyph("7H", "the 7 of hearts"),
+        glyph("8H", "the 8 of hearts"),
+        glyph("9H", "the 9 of hearts"),
+        glyph("TH", "the 10 of hearts"),
+        glyph("JH", "the jack of hearts"),
+        glyph("QH", "the queen of hearts"),
+        glyph("KH", "the king of hearts"),
+        glyph("AD", "the ace of diamonds"),
+        glyph("2D", "the 2 of diamonds"),
+        glyph("3D", "the 3 of diamonds"),
+        glyph("4D", "the 4 of diamonds"),
+        glyph("5D", "the 5 of diamonds"),
+        glyph("6D", "the 6 of diamonds"),
+        glyph("7D", "the 7 of diamonds"),
+        glyph("8D", "the 8 of diamonds"),
+        glyph("9D", "the 9 of diamonds"),
+        glyph("TD", "the 10 of diamonds"),
+        glyph("JD", "the jack of diamonds"),
+        glyph("QD", "the queen of diamonds"),
+        glyph("KD", "the king of diamonds"),
+        glyph("AC", "the ace of clubs"),
+        glyph("2C", "the 2 of clubs"),
+        glyph("3C", "the 3 of clubs"),
+        glyph("4C", "the 4 of clubs"),
+        glyph("5C", "the 5 of clubs"),
+        glyph("6C", "the 6 of clubs"),
+        glyph("7C", "the 7 of clubs"),
+        glyph("8C", "the 8 of clubs"),
+        glyph("9C", "the 9 of clubs"),
+        glyph("TC", "the 10 of clubs"),
+        glyph("JC", "the jack of clubs"),
+        glyph("QC", "the queen of clubs"),
+        glyph("KC", "the king of clubs"),
+    ],
 );
 
 /// Fujisan (spec `solitaire.md`): move the four priests over the mountain's values onto the
@@ -123,6 +195,14 @@ static FUJISAN: Info = sheet_info(
         Algo::astar("fewest moves, A* (bound: empty summit spaces)"),
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
+    ],
+    &[
+        glyph("0", "a space of value 0 (blank)"),
+        glyph("1", "a space of value 1 (ace)"),
+        glyph("2", "a space of value 2"),
+        glyph("3", "a space of value 3"),
+        glyph("4", "a space of value 4"),
+        glyph("5", "a space of value 5"),
     ],
 );
 
