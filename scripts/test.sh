@@ -1,12 +1,38 @@
 #!/usr/bin/env bash
 # Every test of floe: the Rust test suite (unit, integration, reference figures, hostile
-# inputs), then a short run of every fuzz target when a nightly toolchain is present
-# (cargo-fuzz is installed from crates.io when it is missing). FUZZ_SECONDS sets the seconds
+# inputs, the web server over HTTP), the web page in headless Chromium, then a short run of
+# every fuzz target when a nightly toolchain is present (cargo-fuzz is installed from
+# crates.io when it is missing). FUZZ_SECONDS sets the seconds
 # per fuzz target (default 10); FUZZ_SECONDS=0 skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace --release
+
+# The web page in a real headless Chromium (Debian's chromium package), driven by
+# playwright-core from the npm registry; both are installed here when missing.
+# BROWSER_TESTS=0 skips this step.
+if [ "${BROWSER_TESTS:-1}" = 0 ]; then
+    echo "browser tests: skipped (BROWSER_TESTS=0)"
+else
+    if ! command -v chromium >/dev/null 2>&1; then
+        echo "installing chromium (Debian) for the browser tests"
+        SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+        $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
+    fi
+    if ! command -v node >/dev/null 2>&1; then
+        echo "installing Node.js (Debian) for the browser tests"
+        SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+        $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q nodejs npm
+    fi
+    web=crates/floe-cli/tests/web
+    if [ ! -d "$web/node_modules/playwright-core" ]; then
+        (cd "$web" && npm ci --no-audit --no-fund)
+    fi
+    cargo build --release -p floe-cli
+    (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs)
+    echo "browser tests: screenshots in target/web-screenshots/"
+fi
 
 if [ "${FUZZ_SECONDS:-10}" = 0 ]; then
     echo "fuzz smoke run: skipped (FUZZ_SECONDS=0)"

@@ -24,6 +24,7 @@ macro_rules! outp {
 mod args;
 mod cmd;
 mod out;
+mod serve;
 
 use args::{CensusCommand, Cli, Command, LearnCommand, TableCommand};
 use clap::Parser;
@@ -123,6 +124,7 @@ fn main() -> ExitCode {
         Command::Learn(LearnCommand::Eval(a)) => cmd::learn::eval(a),
         Command::Predict(a) => cmd::predict::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     if floe::search::interrupted() {
         match result {

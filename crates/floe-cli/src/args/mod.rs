@@ -16,10 +16,12 @@
 
 mod ice;
 mod level;
+mod serve;
 mod study;
 
 pub use ice::*;
 pub use level::*;
+pub use serve::*;
 pub use study::*;
 
 use clap::{Args, Parser, Subcommand};
@@ -93,6 +95,9 @@ pub enum Command {
     Predict(PredictArgs),
     /// Solve every bundled Zelda room and print the figures (no files needed).
     Demo(DemoArgs),
+    /// Play, draw, solve and generate puzzles in the browser: a local web server with the
+    /// page and a JSON API (docs/web.md).
+    Serve(ServeArgs),
 }
 
 /// The game and its parameters.
@@ -156,6 +161,10 @@ pub struct LevelArgs {
     /// The game and its parameters.
     #[command(flatten)]
     pub game: GameArgs,
+    /// The file's text, when it comes from elsewhere than the file system (a web request):
+    /// then `file` only names it.
+    #[arg(skip)]
+    pub text: Option<String>,
 }
 
 /// A level from a file, or an empty ice board.
@@ -180,6 +189,9 @@ pub struct BoardArgs {
     /// The game and its parameters.
     #[command(flatten)]
     pub game: GameArgs,
+    /// The file's text, when it comes from elsewhere than the file system (a web request).
+    #[arg(skip)]
+    pub text: Option<String>,
 }
 
 /// Resource limits.
@@ -199,6 +211,9 @@ pub struct LimitArgs {
     /// will not fit the memory budget; it then stops cleanly at the budget.
     #[arg(long)]
     pub force: bool,
+    /// Raised by someone else to stop the work (the web page's stop button).
+    #[arg(skip)]
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl LimitArgs {
@@ -208,6 +223,7 @@ impl LimitArgs {
             max_states: self.max_states,
             timeout: self.timeout,
             max_memory: self.budget(),
+            stop: self.stop.clone(),
             ..Limits::default()
         }
     }

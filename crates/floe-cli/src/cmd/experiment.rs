@@ -5,17 +5,87 @@ use crate::args::{ExperimentArgs, SetupList};
 use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::analysis::solitaire::{
-    self, compare, exact_pretzel, figures, size_key, Config, Exact, Metrics, SizeRun,
+    self, compare, exact_pretzel, figures, size_key, Config, Exact, Metrics, SizeRun, Summary,
 };
 use floe::games::solitaire::Kind;
 use floe::generate::{Setup, Size};
 use floe::Error;
 use serde::Serialize;
 
+/// What an experiment computed.
+pub(crate) enum Outcome {
+    /// `--generate N`: the challenges, as `{title, text}` or `{title, file}`.
+    Generated(Vec<serde_json::Value>),
+    /// The Monte Carlo runs, one document per size.
+    Runs(Vec<SizeRun>),
+    /// `--exact`: every Pretzel deal.
+    Exact(Vec<Exact>),
+}
+
+impl Outcome {
+    /// Whether a limit stopped some of the work.
+    pub(crate) fn limited(&self) -> bool {
+        match self {
+            Outcome::Runs(docs) => docs
+                .iter()
+                .flat_map(|d| &d.setups)
+                .any(|s| s.limit_hits > 0),
+            _ => false,
+        }
+    }
+}
+
 /// `floe experiment`.
 pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
+    let outcome = compute(&a, progress_bar)?;
+    let mut written = Vec::new();
+    if let (Some(dir), Outcome::Runs(docs)) = (&a.svg, &outcome) {
+        let game: Kind = a.game.parse().map_err(Error::invalid)?;
+        for (name, svg) in figures(game, docs) {
+            let path = dir.join(name);
+            out::write_file(&path, svg)?;
+            written.push(path);
+        }
+    }
+    if a.json {
+        out::json(&json(&a, &outcome));
+        for f in &written {
+            eprintln!("wrote {}", f.display());
+        }
+    } else {
+        match &outcome {
+            Outcome::Generated(docs) => {
+                for d in docs {
+                    match (d.get("text"), d.get("file")) {
+                        (Some(t), _) => outln!("{}", t.as_str().unwrap_or_default()),
+                        (_, Some(f)) => outln!("wrote {}", f.as_str().unwrap_or_default()),
+                        _ => {}
+                    }
+                }
+            }
+            Outcome::Runs(docs) => {
+                print_human(&a, docs);
+                if docs.len() > 1 {
+                    print_sweep(docs);
+                }
+                for f in &written {
+                    outln!("wrote {}", f.display());
+                }
+            }
+            Outcome::Exact(out) => print_exact(out),
+        }
+    }
+    Ok(Done::when(!outcome.limited()))
+}
+
+/// The experiment the arguments ask for; `bar` makes a progress bar for so many challenges
+/// (or none).
+pub(crate) fn compute(
+    a: &ExperimentArgs,
+    bar: fn(u64) -> Option<indicatif::ProgressBar>,
+) -> Result<Outcome, Error> {
     let game: Kind = a.game.parse().map_err(Error::invalid)?;
-    let sizes = sizes(&a, game)?;
+    let sizes = sizes(a, game)?;
     let setups: Vec<Setup> = match &a.compare {
         None => vec![a.setup],
         Some(SetupList(None)) => Setup::of(game).to_vec(),
@@ -27,10 +97,11 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         }
     }
     if let Some(n) = a.generate {
-        return generate_only(&a, &sizes, n);
+        return generate_only(a, &sizes, n).map(Outcome::Generated);
     }
     if a.exact {
-        return solitaire::in_pool(a.threads, || run_exact(&a, game, &sizes, &setups))?;
+        return solitaire::in_pool(a.threads, || run_exact(game, &sizes, &setups))?
+            .map(Outcome::Exact);
     }
     if a.trials as u64 > a.challenges {
         return Err(Error::invalid(format!(
@@ -40,7 +111,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
     }
     let limits = a.limits.limits();
     let total = sizes.len() as u64 * setups.len() as u64 * a.challenges;
-    let bar = progress_bar(total);
+    let bar = bar(total);
     let mut docs = Vec::new();
     let mut finished = 0u64;
     for &size in &sizes {
@@ -81,55 +152,52 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let mut written = Vec::new();
-    if let Some(dir) = &a.svg {
-        for (name, svg) in figures(game, &docs) {
-            let path = dir.join(name);
-            out::write_file(&path, svg)?;
-            written.push(path);
+    Ok(Outcome::Runs(docs))
+}
+
+/// What `floe experiment --json` prints: one setup's summary, one size's runs, a sweep
+/// over sizes, the exact counts, or the generated challenges.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum Doc<'a> {
+    Generated(&'a [serde_json::Value]),
+    Exact(&'a Exact),
+    Exacts(&'a [Exact]),
+    Setup(&'a Summary),
+    Size(&'a SizeRun),
+    Sweep {
+        game: &'static str,
+        seed: u64,
+        sweep: &'a [SizeRun],
+    },
+}
+
+/// The document `floe experiment --json` prints for `o`.
+pub(crate) fn json<'a>(a: &ExperimentArgs, o: &'a Outcome) -> Doc<'a> {
+    match o {
+        Outcome::Generated(docs) => Doc::Generated(docs),
+        Outcome::Exact(out) if out.len() == 1 => Doc::Exact(&out[0]),
+        Outcome::Exact(out) => Doc::Exacts(out),
+        Outcome::Runs(docs)
+            if docs.len() == 1 && docs[0].setups.len() == 1 && a.compare.is_none() =>
+        {
+            Doc::Setup(&docs[0].setups[0])
         }
+        Outcome::Runs(docs) if docs.len() == 1 => Doc::Size(&docs[0]),
+        Outcome::Runs(docs) => Doc::Sweep {
+            game: docs.first().map_or("", |d| d.game),
+            seed: a.seed,
+            sweep: docs,
+        },
     }
-    let limited = docs
-        .iter()
-        .flat_map(|d| &d.setups)
-        .any(|s| s.limit_hits > 0);
-    if a.json {
-        if docs.len() == 1 && docs[0].setups.len() == 1 && a.compare.is_none() {
-            out::json(&docs[0].setups[0]);
-        } else if docs.len() == 1 {
-            out::json(&docs[0]);
-        } else {
-            #[derive(Serialize)]
-            struct Sweep<'a> {
-                game: &'static str,
-                seed: u64,
-                sweep: &'a [SizeRun],
-            }
-            out::json(&Sweep {
-                game: game.name(),
-                seed: a.seed,
-                sweep: &docs,
-            });
-        }
-    } else {
-        print_human(&a, &docs);
-        if docs.len() > 1 {
-            print_sweep(&docs);
-        }
-        for f in &written {
-            outln!("wrote {}", f.display());
-        }
-    }
-    if !written.is_empty() && a.json {
-        for f in &written {
-            eprintln!("wrote {}", f.display());
-        }
-    }
-    Ok(Done::when(!limited))
 }
 
 /// `--generate N`: the run's first N challenges as text.
-fn generate_only(a: &ExperimentArgs, sizes: &[Size], n: u64) -> Result<Done, Error> {
+fn generate_only(
+    a: &ExperimentArgs,
+    sizes: &[Size],
+    n: u64,
+) -> Result<Vec<serde_json::Value>, Error> {
     let mut docs = Vec::new();
     for &size in sizes {
         for i in 0..n {
@@ -158,18 +226,7 @@ fn generate_only(a: &ExperimentArgs, sizes: &[Size], n: u64) -> Result<Done, Err
             }
         }
     }
-    if a.json {
-        out::json(&docs);
-    } else {
-        for d in &docs {
-            match (d.get("text"), d.get("file")) {
-                (Some(t), _) => outln!("{}", t.as_str().unwrap_or_default()),
-                (_, Some(f)) => outln!("wrote {}", f.as_str().unwrap_or_default()),
-                _ => {}
-            }
-        }
-    }
-    Ok(Done::Answered)
+    Ok(docs)
 }
 
 fn sizes(a: &ExperimentArgs, game: Kind) -> Result<Vec<Size>, Error> {
@@ -192,7 +249,7 @@ fn sizes(a: &ExperimentArgs, game: Kind) -> Result<Vec<Size>, Error> {
     })
 }
 
-fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
+pub(crate) fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return None;
@@ -370,12 +427,7 @@ fn sci(p: f64) -> String {
     }
 }
 
-fn run_exact(
-    a: &ExperimentArgs,
-    game: Kind,
-    sizes: &[Size],
-    setups: &[Setup],
-) -> Result<Done, Error> {
+fn run_exact(game: Kind, sizes: &[Size], setups: &[Setup]) -> Result<Vec<Exact>, Error> {
     if game != Kind::Pretzel {
         return Err(Error::invalid(
             "--exact enumerates Pretzel deals; BoxOff and Fujisan setups have far too many challenges",
@@ -390,37 +442,32 @@ fn run_exact(
             out.push(exact_pretzel(suits, ranks, s)?);
         }
     }
-    if a.json {
-        if out.len() == 1 {
-            out::json(&out[0]);
-        } else {
-            out::json(&out);
-        }
-    } else {
+    Ok(out)
+}
+
+fn print_exact(out: &[Exact]) {
+    outln!(
+        "{:<16} {:<12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>9}",
+        "size",
+        "setup",
+        "deals",
+        "solved",
+        "solvable",
+        "fraction",
+        "blockaded",
+        "time"
+    );
+    for e in out {
         outln!(
             "{:<16} {:<12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>9}",
-            "size",
-            "setup",
-            "deals",
-            "solved",
-            "solvable",
-            "fraction",
-            "blockaded",
-            "time"
+            e.size,
+            e.setup,
+            thousands(e.deals),
+            thousands(e.solved_classes),
+            thousands(e.solvable),
+            format!("{:.5}", e.fraction),
+            thousands(e.blockaded),
+            human_time(std::time::Duration::from_secs_f64(e.seconds))
         );
-        for e in &out {
-            outln!(
-                "{:<16} {:<12} {:>12} {:>12} {:>12} {:>10} {:>10} {:>9}",
-                e.size,
-                e.setup,
-                thousands(e.deals),
-                thousands(e.solved_classes),
-                thousands(e.solvable),
-                format!("{:.5}", e.fraction),
-                thousands(e.blockaded),
-                human_time(std::time::Duration::from_secs_f64(e.seconds))
-            );
-        }
     }
-    Ok(Done::Answered)
 }

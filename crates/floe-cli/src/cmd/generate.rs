@@ -5,8 +5,12 @@ use crate::args::GenerateArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::games::ice::format::write_floe;
-use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
+use floe::generate::retrograde::{
+    generate as run_generate, shortcut_report, Batch, GenParams, Request,
+};
 use floe::Error;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `floe generate`.
@@ -14,45 +18,8 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
     if a.report {
         return generate_report(&a);
     }
-    let (rows, cols) = (a.rows.expect("clap"), a.cols.expect("clap"));
-    let targets = a.targets.unwrap_or(1);
-    let deadline = a.timeout.and_then(|t| Instant::now().checked_add(t));
-    if let Some(q) = a.max_pushes {
-        if q < a.min_pushes {
-            return Err(Error::invalid(format!(
-                "--max-pushes {q} is below --min-pushes {}",
-                a.min_pushes
-            )));
-        }
-    }
-    if a.factor > floe::game::MAX_FACTOR {
-        return Err(Error::invalid(format!(
-            "--factor {}: at most {}",
-            a.factor,
-            floe::game::MAX_FACTOR
-        )));
-    }
-    let req = Request {
-        params: GenParams {
-            rows,
-            cols,
-            targets,
-            max_blocks: a.max_blocks.unwrap_or(targets + 2),
-            pushes: 0,
-            walls: a.walls,
-        },
-        min_pushes: a.min_pushes,
-        max_pushes: a.max_pushes,
-        min_difficulty: a.min_difficulty,
-        factor: a.factor,
-        unique: a.unique,
-        count: a.count,
-        seed: a.seed,
-        deadline,
-        max_states: a.candidate_states,
-    };
     let start = Instant::now();
-    let batch = run_generate(&req)?;
+    let batch = run_generate(&request(&a, None)?)?;
     let text = write_floe(
         &batch
             .levels
@@ -67,12 +34,7 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
     }
     let complete = batch.levels.len() == a.count;
     if a.json {
-        out::json(&serde_json::json!({
-            "complete": complete,
-            "count": batch.levels.len(),
-            "candidates": batch.candidates,
-            "levels": batch.levels,
-        }));
+        out::json(&json(&batch, a.count));
     } else {
         eprintln!(
             "floe: {} of {} levels from {} candidates [{}]",
@@ -92,6 +54,61 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         );
         Ok(Done::NoAnswer)
     }
+}
+
+/// The generator's request from the arguments (with a stop flag, for the web page).
+pub(crate) fn request(a: &GenerateArgs, stop: Option<Arc<AtomicBool>>) -> Result<Request, Error> {
+    let (Some(rows), Some(cols)) = (a.rows, a.cols) else {
+        return Err(Error::invalid("give --rows and --cols"));
+    };
+    let targets = a.targets.unwrap_or(1);
+    let deadline = a.timeout.and_then(|t| Instant::now().checked_add(t));
+    if let Some(q) = a.max_pushes {
+        if q < a.min_pushes {
+            return Err(Error::invalid(format!(
+                "--max-pushes {q} is below --min-pushes {}",
+                a.min_pushes
+            )));
+        }
+    }
+    if a.factor > floe::game::MAX_FACTOR {
+        return Err(Error::invalid(format!(
+            "--factor {}: at most {}",
+            a.factor,
+            floe::game::MAX_FACTOR
+        )));
+    }
+    Ok(Request {
+        params: GenParams {
+            rows,
+            cols,
+            targets,
+            max_blocks: a.max_blocks.unwrap_or(targets + 2),
+            pushes: 0,
+            walls: a.walls,
+        },
+        min_pushes: a.min_pushes,
+        max_pushes: a.max_pushes,
+        min_difficulty: a.min_difficulty,
+        factor: a.factor,
+        unique: a.unique,
+        count: a.count,
+        seed: a.seed,
+        deadline,
+        max_states: a.candidate_states,
+        stop,
+    })
+}
+
+/// What `floe generate --json` prints: whether all `count` levels were found, and each with
+/// its figures and its text.
+pub(crate) fn json(batch: &Batch, count: usize) -> serde_json::Value {
+    serde_json::json!({
+        "complete": batch.levels.len() == count,
+        "count": batch.levels.len(),
+        "candidates": batch.candidates,
+        "levels": batch.levels,
+    })
 }
 
 fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {

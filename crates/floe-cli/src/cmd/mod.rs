@@ -52,9 +52,20 @@ impl<'a> Head<'a> {
 /// The level a command names: the file read once, its game detected, the level picked, the
 /// game's parameters applied and checked.
 pub(crate) fn request(a: &LevelArgs) -> Result<Request, Error> {
-    source(&a.file, &a.game)?
-        .level(a.level.as_deref())
-        .resolve()
+    let src = match &a.text {
+        Some(text) => text_source(text, &a.file, &a.game)?,
+        None => source(&a.file, &a.game)?,
+    };
+    src.level(a.level.as_deref()).resolve()
+}
+
+/// A text that came from elsewhere than the file system, named `name`, with the game flags
+/// applied.
+pub(crate) fn text_source(text: &str, name: &Path, g: &GameArgs) -> Result<Source, Error> {
+    Ok(Request::from_text(text, name.display().to_string())
+        .game(g.game.as_deref())
+        .format(g.format.as_deref())
+        .with_params(g.params()?))
 }
 
 /// A file with the game flags applied.
@@ -72,6 +83,7 @@ pub(crate) fn board_request(a: &BoardArgs) -> Result<Request, Error> {
             file: file.clone(),
             level: a.level.clone(),
             game: a.game.clone(),
+            text: a.text.clone(),
         }),
         (None, Some(r), Some(c), Some(k)) => {
             if a.game.game.is_some() || a.game.format.is_some() {

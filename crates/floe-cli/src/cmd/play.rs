@@ -55,7 +55,7 @@ pub fn run(a: PlayArgs) -> Result<Done, Error> {
 }
 
 /// The session of the level the arguments name, with their limits.
-fn load(a: &PlayArgs) -> Result<Session, Error> {
+pub(crate) fn load(a: &PlayArgs) -> Result<Session, Error> {
     let req = request(&a.level)?;
     let mut limits = floe::play::default_limits();
     if let Some(n) = a.limits.max_states {
@@ -64,6 +64,7 @@ fn load(a: &PlayArgs) -> Result<Session, Error> {
     if let Some(t) = a.limits.timeout {
         limits.timeout = Some(t);
     }
+    limits.stop = a.limits.stop.clone();
     Ok(req.level.play()?.with_limits(limits))
 }
 
@@ -74,9 +75,10 @@ struct StepJson {
     length: usize,
 }
 
+/// What `floe play --keys … --json` prints (and the web page's `/api/hint`).
 #[derive(Serialize)]
-struct ScriptJson<'a> {
-    level: &'a str,
+pub(crate) struct ScriptJson {
+    level: String,
     game: &'static str,
     keys: usize,
     /// Keys played (a `q` ends the script).
@@ -93,14 +95,14 @@ struct ScriptJson<'a> {
     hint: Option<Move>,
     limit: Option<&'static str>,
     error: Option<String>,
-    moves: &'a [Move],
+    moves: Vec<Move>,
     selected: Option<Pos>,
     board: String,
-    message: &'a str,
+    message: String,
 }
 
-/// Plays `actions` and prints the end state.
-fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Error> {
+/// Plays `actions` and asks the solver about the end position.
+pub(crate) fn script(s: &mut Session, actions: &[Action]) -> ScriptJson {
     let word = s.move_word();
     let mut steps = Vec::new();
     for a in actions {
@@ -123,55 +125,61 @@ fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Erro
         Ok(v) => (Some(v.name()), None, None, None, None),
         Err(m) => (None, None, None, None, Some(m.clone())),
     };
-    let moves = s.moves();
+    ScriptJson {
+        level: s.name().to_string(),
+        game: s.info().name,
+        keys: actions.len(),
+        played: steps.len(),
+        length: s.move_count(),
+        solved: s.is_solved(),
+        solvable,
+        to_go,
+        hint,
+        limit,
+        error,
+        moves: s.moves(),
+        selected: s.selected(),
+        board: s.board_text(),
+        message: s.message().to_string(),
+        steps,
+    }
+}
+
+/// Plays `actions` and prints the end state.
+fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Error> {
+    let word = s.move_word();
+    let r = script(&mut s, actions);
     if json {
-        out::json(&ScriptJson {
-            level: s.name(),
-            game: s.info().name,
-            keys: actions.len(),
-            played: steps.len(),
-            length: s.move_count(),
-            solved: s.is_solved(),
-            solvable,
-            to_go,
-            hint,
-            limit,
-            error,
-            moves: &moves,
-            selected: s.selected(),
-            board: s.board_text(),
-            message: s.message(),
-            steps,
-        });
-    } else {
-        outln!(
-            "{} ({}): {} key{} played",
-            s.name(),
-            s.info().title,
-            steps.len(),
-            plural(steps.len())
-        );
-        for (i, st) in steps.iter().enumerate() {
-            outln!("{:>4}. {:<7} {}", i + 1, st.key, st.event);
-        }
-        outp!("{}", s.board_text());
-        outln!(
-            "{}, {}",
-            count(s.move_count() as u64, word, s.info().moves_word()),
-            if s.is_solved() {
-                "solved"
-            } else {
-                "not solved"
-            }
-        );
-        match verdict {
+        out::json(&r);
+        return Ok(Done::Answered);
+    }
+    outln!(
+        "{} ({}): {} key{} played",
+        s.name(),
+        s.info().title,
+        r.steps.len(),
+        plural(r.steps.len())
+    );
+    for (i, st) in r.steps.iter().enumerate() {
+        outln!("{:>4}. {:<7} {}", i + 1, st.key, st.event);
+    }
+    outp!("{}", r.board);
+    outln!(
+        "{}, {}",
+        count(r.length as u64, word, s.info().moves_word()),
+        if r.solved { "solved" } else { "not solved" }
+    );
+    match (&r.solvable, &r.error) {
+        (_, Some(m)) => outln!("still solvable: the solver failed: {m}"),
+        (Some(_), None) => match s.verdict() {
             Ok(v) => outln!("still solvable: {} ({})", v.name(), v.say(word)),
             Err(m) => outln!("still solvable: the solver failed: {m}"),
-        }
-        if !moves.is_empty() {
-            let m: Vec<String> = moves.iter().map(ToString::to_string).collect();
-            outln!("moves: {}", m.join(", "));
-        }
+        },
+        (None, None) => {}
+    }
+    if !r.moves.is_empty() {
+        let m: Vec<String> = r.moves.iter().map(ToString::to_string).collect();
+        outln!("moves: {}", m.join(", "));
     }
     Ok(Done::Answered)
 }

@@ -5,8 +5,9 @@ use super::{count, in_level, indent, plural, request};
 use crate::args::{SolutionPictureArgs, SolveArgs};
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
-use floe::game::{SolveOptions, SolveReport, Status};
+use floe::game::{Request, SolveOptions, SolveReport, Status};
 use floe::render::board::{animated_svg, arrows_svg, frames_svg, Style};
+use floe::search::Limits;
 use floe::Error;
 
 /// `floe solve`.
@@ -15,6 +16,20 @@ pub fn run(a: SolveArgs) -> Result<Done, Error> {
     let info = req.game.info();
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("solving {}", req.level.name()));
+    let r = report(&req, &a, limits)?;
+    drop(spinner);
+    if a.json {
+        out::json(&r);
+    } else {
+        outln!("{}: {}", req.level.name(), req.level.describe());
+        print_report(&r, info, a.boards);
+    }
+    picture(&a.picture, &r, a.json)?;
+    Ok(Done::when(r.status.answered()))
+}
+
+/// The solve the arguments ask for, within `limits`: what `floe solve --json` prints.
+pub(crate) fn report(req: &Request, a: &SolveArgs, limits: Limits) -> Result<SolveReport, Error> {
     let o = SolveOptions {
         algorithm: a.algo.clone(),
         factor: a.factor,
@@ -25,19 +40,9 @@ pub fn run(a: SolveArgs) -> Result<Done, Error> {
         count: a.random.count,
         difficulty: true,
     };
-    let r = req
-        .level
+    req.level
         .solve(&o)
-        .map_err(|e| in_level(req.level.name(), e))?;
-    drop(spinner);
-    if a.json {
-        out::json(&r);
-    } else {
-        outln!("{}: {}", req.level.name(), req.level.describe());
-        print_report(&r, info, a.boards);
-    }
-    picture(&a.picture, &r, a.json)?;
-    Ok(Done::when(r.status.answered()))
+        .map_err(|e| in_level(req.level.name(), e))
 }
 
 /// The report for people.

@@ -4,19 +4,16 @@ use super::{board_request, in_level};
 use crate::args::BoardJobArgs;
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
 use crate::Done;
-use floe::game::SpaceReport;
+use floe::game::{Request, SpaceReport};
+use floe::search::Limits;
 use floe::Error;
 
 /// `floe space`.
 pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
-    super::judge(req.level.name(), req.level.estimate(), &a.limits)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("enumerating {}", req.level.name()));
-    let mut e = req
-        .level
-        .space(&limits)
-        .map_err(|e| in_level(req.level.name(), e))?;
+    let mut e = report(&req, &a, &limits)?;
     drop(spinner);
     e.peak_rss_bytes = out::peak_rss_bytes();
     if a.json {
@@ -26,6 +23,19 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
         print_space(&e, req.game.info().moves_word());
     }
     Ok(Done::when(e.complete))
+}
+
+/// Every position reachable from the level's start, within `limits`, once the estimate
+/// allows it: what `floe space --json` prints (but for the peak memory of the process).
+pub(crate) fn report(
+    req: &Request,
+    a: &BoardJobArgs,
+    limits: &Limits,
+) -> Result<SpaceReport, Error> {
+    super::judge(req.level.name(), req.level.estimate(), &a.limits)?;
+    req.level
+        .space(limits)
+        .map_err(|e| in_level(req.level.name(), e))
 }
 
 fn print_space(e: &SpaceReport, word: &str) {

@@ -1,0 +1,701 @@
+//! The JSON API: endpoints that mirror the commands. A request's query parameters are the
+//! command's flags without their dashes (`?algo=difficulty&factor=5`, `?max_states=1000`),
+//! read by the command line's own parser, so that ranges, defaults and messages are the
+//! command's; its body is the level file's text. The answer is what the command prints
+//! with `--json`, with the HTTP status of its exit code (0 and 1: 200, 2: 400) and the exit
+//! code itself in the `x-floe-exit` header.
+
+use super::slots::Filed;
+use super::{App, Caps};
+use crate::args::{Cli, Command, LimitArgs};
+use crate::cmd::{self, request};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use clap::{CommandFactory, Parser};
+use floe::play::parse_keys;
+use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
+use floe::Error;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The name a request's level goes by in messages (`<request>:3:4: …`).
+pub(crate) const LEVEL_NAME: &str = "<request>";
+
+/// An answer: JSON or a picture, with a status and the command's exit code.
+#[derive(Debug)]
+pub(crate) struct Reply {
+    status: StatusCode,
+    body: Body,
+    exit: Option<u8>,
+}
+
+#[derive(Debug)]
+enum Body {
+    /// JSON text, written as `floe … --json` writes it (pretty, keys in the command's order).
+    Json(String),
+    Svg(String),
+}
+
+impl Reply {
+    /// A command's JSON with its exit code.
+    pub fn json<T: Serialize>(value: &T, exit: u8) -> Reply {
+        match serde_json::to_string_pretty(value) {
+            Ok(mut v) => Reply {
+                status: if exit == 2 {
+                    StatusCode::BAD_REQUEST
+                } else {
+                    StatusCode::OK
+                },
+                body: Body::Json({
+                    v.push('\n');
+                    v
+                }),
+                exit: Some(exit),
+            },
+            Err(e) => Reply::internal(format!("the answer's JSON: {e}")),
+        }
+    }
+    /// An SVG picture.
+    pub fn svg(svg: String) -> Reply {
+        Reply {
+            status: StatusCode::OK,
+            body: Body::Svg(svg),
+            exit: Some(0),
+        }
+    }
+    fn message(status: StatusCode, msg: String, exit: Option<u8>) -> Reply {
+        Reply::with(status, &json!({ "error": msg }), exit)
+    }
+    fn with(status: StatusCode, v: &Value, exit: Option<u8>) -> Reply {
+        let mut text = serde_json::to_string_pretty(v).unwrap_or_default();
+        text.push('\n');
+        Reply {
+            status,
+            body: Body::Json(text),
+            exit,
+        }
+    }
+    /// Bad input: 400, exit code 2.
+    pub fn bad(msg: impl Into<String>) -> Reply {
+        Reply::message(StatusCode::BAD_REQUEST, msg.into(), Some(2))
+    }
+    /// Every search slot taken and the line full: 503.
+    pub fn busy(msg: String) -> Reply {
+        Reply::message(StatusCode::SERVICE_UNAVAILABLE, msg, None)
+    }
+    /// A job name in use: 409.
+    pub fn conflict(msg: String) -> Reply {
+        Reply::message(StatusCode::CONFLICT, msg, None)
+    }
+    /// A bug in floe: 500, exit code 1.
+    pub fn internal(msg: String) -> Reply {
+        Reply::message(StatusCode::INTERNAL_SERVER_ERROR, msg, Some(1))
+    }
+    /// Nothing there: 404.
+    pub fn missing(msg: String) -> Reply {
+        Reply::message(StatusCode::NOT_FOUND, msg, None)
+    }
+    /// An error as the command line reports it: bad input is 400 (with the line and column
+    /// of a syntax error), a failed self-check 500.
+    pub fn error(e: &Error) -> Reply {
+        match e {
+            Error::Internal(_) => Reply::internal(e.to_string()),
+            Error::Parse(p) => Reply::with(
+                StatusCode::BAD_REQUEST,
+                &json!({ "error": e.to_string(), "line": p.line, "col": p.col }),
+                Some(2),
+            ),
+            _ => Reply::bad(e.to_string()),
+        }
+    }
+    /// The status.
+    #[cfg(test)]
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl From<Error> for Reply {
+    fn from(e: Error) -> Reply {
+        Reply::error(&e)
+    }
+}
+
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        let mut r = match self.body {
+            Body::Json(text) => (
+                self.status,
+                [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+                text,
+            )
+                .into_response(),
+            Body::Svg(s) => (
+                self.status,
+                [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
+                s,
+            )
+                .into_response(),
+        };
+        let h = r.headers_mut();
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        if let Some(e) = self.exit {
+            h.insert("x-floe-exit", HeaderValue::from(i32::from(e)));
+        }
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            h.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        r
+    }
+}
+
+/// The query string as (name, value) pairs.
+pub(crate) type Pairs = Vec<(String, String)>;
+
+/// Where an endpoint's level comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LevelFrom {
+    /// The body, always.
+    Body,
+    /// The body if there is one (`space` also takes `rows`, `cols` and `blocks`).
+    BodyOrFlags,
+    /// No level (`generate`, `experiment`).
+    None,
+}
+
+/// An endpoint that mirrors a command.
+struct Endpoint {
+    /// The command's words (`["solve"]`).
+    command: &'static [&'static str],
+    /// Whether the command is asked for `--json`.
+    json: bool,
+    level: LevelFrom,
+    /// Parameters the server reads itself and the command does not see.
+    own: &'static [&'static str],
+    /// Flags of the command the server does not take (files, pictures, threads, bounds).
+    refused: &'static [&'static str],
+    /// Parameters that are the command's positional arguments, in order (`game`).
+    positional: &'static [&'static str],
+}
+
+/// Flags no endpoint takes: output files and directories, help, the memory bound and
+/// `--force` (the server's caps decide), threads (the server shares its cores).
+const NEVER: &[&str] = &[
+    "help",
+    "version",
+    "json",
+    "out",
+    "output",
+    "svg",
+    "force",
+    "max-memory",
+    "threads",
+    "script",
+    "boards",
+];
+
+const SOLVE: Endpoint = Endpoint {
+    command: &["solve"],
+    json: true,
+    level: LevelFrom::Body,
+    own: &["job"],
+    refused: &["frames", "animate", "coords"],
+    positional: &[],
+};
+const VERIFY: Endpoint = Endpoint {
+    command: &["verify"],
+    json: true,
+    level: LevelFrom::Body,
+    own: &["job", "moves"],
+    refused: &[],
+    positional: &[],
+};
+const RENDER: Endpoint = Endpoint {
+    command: &["render"],
+    json: false,
+    level: LevelFrom::Body,
+    own: &["job"],
+    refused: &[],
+    positional: &[],
+};
+const PICTURE: Endpoint = Endpoint {
+    command: &["render"],
+    json: false,
+    level: LevelFrom::Body,
+    own: &["job", "moves", "style"],
+    refused: &[],
+    positional: &[],
+};
+const HINT: Endpoint = Endpoint {
+    command: &["play"],
+    json: true,
+    level: LevelFrom::Body,
+    own: &["job"],
+    refused: &[],
+    positional: &[],
+};
+const SPACE: Endpoint = Endpoint {
+    command: &["space"],
+    json: true,
+    level: LevelFrom::BodyOrFlags,
+    own: &["job"],
+    refused: &[],
+    positional: &[],
+};
+const GENERATE: Endpoint = Endpoint {
+    command: &["generate"],
+    json: true,
+    level: LevelFrom::None,
+    own: &["job"],
+    refused: &["report"],
+    positional: &[],
+};
+const EXPERIMENT: Endpoint = Endpoint {
+    command: &["experiment"],
+    json: true,
+    level: LevelFrom::None,
+    own: &["job", "game"],
+    refused: &[],
+    positional: &["game"],
+};
+
+/// The value of query parameter `name` (the last one given).
+pub(crate) fn param<'a>(q: &'a Pairs, name: &str) -> Option<&'a str> {
+    q.iter()
+        .rev()
+        .find(|(k, _)| k.replace('_', "-") == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The command line an endpoint's request stands for, parsed by the command line's parser.
+fn parse(ep: &Endpoint, q: &Pairs, has_level: bool) -> Result<Command, Reply> {
+    let cli = Cli::command();
+    let sub = ep
+        .command
+        .iter()
+        .try_fold(&cli, |c, name| c.find_subcommand(name))
+        .ok_or_else(|| Reply::internal(format!("no command {:?}", ep.command)))?;
+    let mut argv: Vec<String> = vec!["floe".into()];
+    argv.extend(ep.command.iter().map(|s| s.to_string()));
+    if has_level {
+        argv.push(LEVEL_NAME.into());
+    }
+    for p in ep.positional {
+        let v = param(q, p).ok_or_else(|| Reply::bad(format!("{p}: required")))?;
+        if v.starts_with('-') {
+            return Err(Reply::bad(format!(
+                "{p}: a name, not '{}'",
+                floe::input::shown_word(v)
+            )));
+        }
+        argv.push(v.to_string());
+    }
+    if ep.json {
+        argv.push("--json".into());
+    }
+    if ep.command == ["verify"] {
+        // the moves come as a parameter; the command only needs a name for them
+        argv.push("--moves=<moves>".into());
+    }
+    for (k, v) in q {
+        let name = k.replace('_', "-");
+        if ep.own.contains(&name.as_str()) {
+            continue;
+        }
+        let taken: Vec<String> = sub
+            .get_arguments()
+            .filter_map(|a| a.get_long())
+            .filter(|l| !NEVER.contains(l) && !ep.refused.contains(l))
+            .filter(|l| !ep.own.contains(l))
+            .map(|l| l.replace('-', "_"))
+            .chain(ep.own.iter().map(|s| s.replace('-', "_")))
+            .collect();
+        let Some(arg) = sub
+            .get_arguments()
+            .find(|a| a.get_long() == Some(name.as_str()))
+            .filter(|_| taken.contains(&name.replace('-', "_")))
+        else {
+            return Err(Reply::bad(format!(
+                "unknown parameter '{}' for /api/{}: it takes {}",
+                floe::input::shown_word(k),
+                ep_path(ep),
+                taken.join(", ")
+            )));
+        };
+        if arg.get_action().takes_values() {
+            argv.push(format!("--{name}={v}"));
+        } else {
+            match v.as_str() {
+                "" | "true" | "1" | "yes" | "on" => argv.push(format!("--{name}")),
+                "false" | "0" | "no" | "off" => {}
+                _ => {
+                    return Err(Reply::bad(format!(
+                        "{k}: a switch, true or false (not '{}')",
+                        floe::input::shown_word(v)
+                    )))
+                }
+            }
+        }
+    }
+    Cli::try_parse_from(&argv)
+        .map(|c| c.command)
+        .map_err(|e| Reply::bad(clap_message(&e)))
+}
+
+/// The path of an endpoint (`solve`).
+fn ep_path(ep: &Endpoint) -> &'static str {
+    match ep.command {
+        ["play"] => "hint",
+        [c, ..] => c,
+        [] => "",
+    }
+}
+
+/// The first line of a command-line error, without `error: `.
+pub(crate) fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("bad parameters");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    match lines.next() {
+        // "the following required arguments were not provided:" and the list
+        Some(next) if first.ends_with(':') => format!("{first} {next}"),
+        _ => first.to_string(),
+    }
+}
+
+/// The request's body as the level's text: valid UTF-8 without NUL bytes, at most the
+/// server's body size.
+fn body_text(body: Result<Bytes, BytesRejection>, max: usize) -> Result<Option<String>, Reply> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            Reply::message(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request body is larger than {max} bytes, more than the server reads"),
+                Some(2),
+            )
+        } else {
+            Reply::bad(format!("the request body: {e}"))
+        }
+    })?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    floe::input::text_of(bytes.to_vec(), LEVEL_NAME)
+        .map(Some)
+        .map_err(Reply::from)
+}
+
+/// Bounds `l` by the server's caps (a client may ask for less, never for more); without a
+/// client's figure, `default` (or the cap) applies.
+pub(crate) fn cap(
+    l: &mut LimitArgs,
+    caps: &Caps,
+    stop: Arc<AtomicBool>,
+    default: Option<(u64, Duration)>,
+) {
+    let (n, t) = default.unwrap_or((caps.max_states, caps.timeout));
+    l.max_states = Some(l.max_states.unwrap_or(n).min(caps.max_states));
+    l.timeout = Some(l.timeout.unwrap_or(t).min(caps.timeout));
+    l.max_memory = caps.max_memory;
+    l.force = false;
+    l.stop = Some(stop);
+}
+
+type Work = fn(Command, &Caps, Arc<AtomicBool>, &Pairs) -> Result<Reply, Error>;
+
+/// Reads, checks and parses a request, then runs `work` on a search slot.
+async fn answer(
+    app: Arc<App>,
+    ep: &'static Endpoint,
+    q: Result<Query<Pairs>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+    work: Work,
+) -> Reply {
+    let q = match q {
+        Ok(Query(q)) => q,
+        Err(e) => return Reply::bad(format!("the query string: {}", e.body_text())),
+    };
+    let text = match body_text(body, app.caps.max_body) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let has_level = match (ep.level, &text) {
+        (LevelFrom::Body, None) => {
+            return Reply::bad("the request's body is the level file's text, and it is empty")
+        }
+        (LevelFrom::None, Some(_)) => {
+            return Reply::bad(format!(
+                "/api/{} takes no body: its options are query parameters",
+                ep_path(ep)
+            ))
+        }
+        (LevelFrom::BodyOrFlags, None) if param(&q, "rows").is_none() => {
+            return Reply::bad(
+                "give the level file's text as the body, or rows, cols and blocks (an empty \
+                 ice board)",
+            )
+        }
+        (_, t) => t.is_some(),
+    };
+    let mut command = match parse(ep, &q, has_level) {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    if let Some(t) = text {
+        set_text(&mut command, t);
+    }
+    let job = param(&q, "job").map(str::to_string);
+    run(&app, job.as_deref(), move |caps, stop| {
+        work(command, caps, stop, &q)
+    })
+    .await
+}
+
+/// Runs `work` on a search slot with a stop flag filed under `job`; a panic is a 500.
+pub(crate) async fn run<F>(app: &Arc<App>, job: Option<&str>, work: F) -> Reply
+where
+    F: FnOnce(&Caps, Arc<AtomicBool>) -> Result<Reply, Error> + Send + 'static,
+{
+    let flag = Arc::new(AtomicBool::new(false));
+    let filed: Filed = match app.stops.file(job, Arc::clone(&flag)) {
+        Ok(f) => f,
+        Err(r) => return r,
+    };
+    let permit = match app.slots.take().await {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
+    let caps = app.caps.clone();
+    let done = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&caps, flag)))
+    })
+    .await;
+    drop(filed);
+    match done {
+        Ok(Ok(Ok(r))) => r,
+        Ok(Ok(Err(e))) => Reply::error(&e),
+        Ok(Err(_)) | Err(_) => Reply::internal("the work failed inside floe (a bug)".into()),
+    }
+}
+
+/// Puts the request's text where the command reads its level.
+fn set_text(c: &mut Command, text: String) {
+    match c {
+        Command::Solve(a) => a.level.text = Some(text),
+        Command::Verify(a) => a.level.text = Some(text),
+        Command::Render(a) => a.level.text = Some(text),
+        Command::Play(a) => a.level.text = Some(text),
+        Command::Space(a) => a.board.text = Some(text),
+        _ => {}
+    }
+}
+
+macro_rules! endpoint {
+    ($name:ident, $ep:expr, $work:expr) => {
+        pub(crate) async fn $name(
+            State(app): State<Arc<App>>,
+            q: Result<Query<Pairs>, QueryRejection>,
+            body: Result<Bytes, BytesRejection>,
+        ) -> Reply {
+            answer(app, &$ep, q, body, $work).await
+        }
+    };
+}
+
+endpoint!(solve, SOLVE, |c, caps, stop, _| {
+    let Command::Solve(mut a) = c else {
+        unreachable!("parsed as solve")
+    };
+    cap(&mut a.limits, caps, stop, None);
+    let req = request(&a.level)?;
+    let r = cmd::solve::report(&req, &a, a.limits.limits())?;
+    Ok(Reply::json(&r, if r.status.answered() { 0 } else { 1 }))
+});
+
+endpoint!(verify, VERIFY, |c, _, _, q| {
+    let Command::Verify(a) = c else {
+        unreachable!("parsed as verify")
+    };
+    let moves = param(q, "moves")
+        .ok_or_else(|| Error::invalid("moves: the move list (JSON, or one move per line)"))?;
+    let req = request(&a.level)?;
+    let moves = req.level.parse_moves(moves, "<moves>")?;
+    let v = req.level.verify(&moves, a.factor)?;
+    Ok(Reply::json(&v, if v.error.is_some() { 2 } else { 0 }))
+});
+
+endpoint!(render, RENDER, |c, _, _, _| {
+    let Command::Render(a) = c else {
+        unreachable!("parsed as render")
+    };
+    let req = request(&a.level)?;
+    let style = Style {
+        coords: a.coords,
+        cell: a.cell.unwrap_or(0),
+    };
+    Ok(Reply::svg(board_svg(&req.level.scene(), &style)))
+});
+
+endpoint!(picture, PICTURE, |c, _, _, q| {
+    let Command::Render(a) = c else {
+        unreachable!("parsed as render")
+    };
+    let moves = param(q, "moves").ok_or_else(|| {
+        Error::invalid("moves: the solution to draw (JSON, or one move per line)")
+    })?;
+    let req = request(&a.level)?;
+    let moves = req.level.parse_moves(moves, "<moves>")?;
+    let v = req.level.verify(&moves, None)?;
+    if let Some(e) = v.error {
+        return Err(Error::invalid(format!("<moves>: {e}")));
+    }
+    let story = req.level.story(&moves)?;
+    let style = Style {
+        coords: a.coords,
+        cell: a.cell.unwrap_or(0),
+    };
+    Ok(Reply::svg(match param(q, "style").unwrap_or("arrows") {
+        "arrows" => arrows_svg(&story, &style),
+        "frames" => frames_svg(&story, &style),
+        "animate" | "animation" => animated_svg(&story, &style),
+        other => {
+            return Err(Error::invalid(format!(
+                "style: arrows, frames or animate (not '{}')",
+                floe::input::shown_word(other)
+            )))
+        }
+    }))
+});
+
+endpoint!(hint, HINT, |c, caps, stop, q| {
+    let Command::Play(mut a) = c else {
+        unreachable!("parsed as play")
+    };
+    let play = floe::play::default_limits();
+    let default = (
+        play.max_states.unwrap_or(caps.max_states),
+        play.timeout.unwrap_or(caps.timeout),
+    );
+    cap(&mut a.limits, caps, stop, Some(default));
+    let actions = parse_keys(param(q, "keys").unwrap_or("")).map_err(Error::invalid)?;
+    let mut s = cmd::play::load(&a)?;
+    Ok(Reply::json(&cmd::play::script(&mut s, &actions), 0))
+});
+
+endpoint!(space, SPACE, |c, caps, stop, _| {
+    let Command::Space(mut a) = c else {
+        unreachable!("parsed as space")
+    };
+    cap(&mut a.limits, caps, stop, None);
+    let req = cmd::board_request(&a.board)?;
+    let r = cmd::space::report(&req, &a, &a.limits.limits())?;
+    Ok(Reply::json(&r, if r.complete { 0 } else { 1 }))
+});
+
+/// The most levels one `/api/generate` asks for.
+const MOST_LEVELS: usize = 100;
+
+endpoint!(generate, GENERATE, |c, caps, stop, _| {
+    let Command::Generate(mut a) = c else {
+        unreachable!("parsed as generate")
+    };
+    if a.count > MOST_LEVELS {
+        return Err(Error::invalid(format!(
+            "count: at most {MOST_LEVELS} levels per request"
+        )));
+    }
+    a.timeout = Some(a.timeout.unwrap_or(caps.timeout).min(caps.timeout));
+    a.candidate_states = a.candidate_states.min(caps.max_states);
+    let batch = floe::generate::retrograde::generate(&cmd::generate::request(&a, Some(stop))?)?;
+    let complete = batch.levels.len() == a.count;
+    Ok(Reply::json(
+        &cmd::generate::json(&batch, a.count),
+        if complete { 0 } else { 1 },
+    ))
+});
+
+/// The most challenges one `/api/experiment` plays per setup, and generates.
+const MOST_CHALLENGES: u64 = 100_000;
+
+endpoint!(experiment, EXPERIMENT, |c, caps, stop, _| {
+    let Command::Experiment(mut a) = c else {
+        unreachable!("parsed as experiment")
+    };
+    if a.challenges > MOST_CHALLENGES || a.generate.is_some_and(|n| n > 1000) {
+        return Err(Error::invalid(format!(
+            "challenges: at most {MOST_CHALLENGES} per request (and generate: at most 1,000)"
+        )));
+    }
+    cap(&mut a.limits, caps, stop, None);
+    a.threads = Some(1);
+    let o = cmd::experiment::compute(&a, |_| None)?;
+    Ok(Reply::json(
+        &cmd::experiment::json(&a, &o),
+        if o.limited() { 1 } else { 0 },
+    ))
+});
+
+/// `GET /api/health`: the server answers, and how busy it is.
+pub(crate) async fn health(State(app): State<Arc<App>>) -> Reply {
+    Reply::json(
+        &json!({
+            "status": "ok",
+            "version": env!("CARGO_PKG_VERSION"),
+            "uptime_seconds": app.started.elapsed().as_secs_f64(),
+            "searches": app.slots.running(),
+            "waiting": app.slots.waiting(),
+            "jobs": app.slots.jobs(),
+            "sessions": app.sessions.len(),
+            "max_states": app.caps.max_states,
+            "timeout_seconds": app.caps.timeout.as_secs_f64(),
+        }),
+        0,
+    )
+}
+
+/// `GET /api/games`: what `floe games --json` prints.
+pub(crate) async fn games() -> Reply {
+    let infos: Vec<_> = floe::game::all().iter().map(|g| g.info()).collect();
+    Reply::json(&infos, 0)
+}
+
+/// `POST /api/stop?job=NAME`: raises the stop flag of a running job.
+pub(crate) async fn stop(
+    State(app): State<Arc<App>>,
+    q: Result<Query<Pairs>, QueryRejection>,
+) -> Reply {
+    let Ok(Query(q)) = q else {
+        return Reply::bad("the query string is not name=value pairs");
+    };
+    let Some(name) = param(&q, "job") else {
+        return Reply::bad("job: the name the job was started with (?job=NAME)");
+    };
+    if let Err(r) = super::slots::check_name(name) {
+        return r;
+    }
+    if app.stops.stop(name) {
+        Reply::json(&json!({ "stopped": name }), 0)
+    } else {
+        Reply::missing(format!(
+            "no running job called '{name}' (it may have ended)"
+        ))
+    }
+}
+
+/// Anything else: 404 with the list of endpoints.
+pub(crate) async fn not_found(uri: axum::http::Uri) -> Reply {
+    Reply::missing(format!(
+        "no such page or endpoint: {}; the API is /api/solve, verify, render, picture, hint, \
+         space, generate, experiment, stop, play (POST) and /api/health, games, levels (GET) \
+         (docs/web.md)",
+        floe::input::shown_word(uri.path())
+    ))
+}

@@ -1,0 +1,168 @@
+//! The page (HTML, script and style compiled into the binary: nothing to install) and the
+//! bundled level collections.
+
+use super::api::Reply;
+use axum::http::header;
+use axum::response::IntoResponse;
+use floe::game::{ParamValues, Request};
+use serde::Serialize;
+use std::sync::LazyLock;
+
+const INDEX: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// The bundled collections: `levels/` of the repository, compiled in (Ice Tower maps and
+/// solitaire challenges are one level per file).
+const BUNDLED: &[(&str, &str)] = &[
+    ("zelda.txt", include_str!("../../../../levels/zelda.txt")),
+    (
+        "pushpush.txt",
+        include_str!("../../../../levels/pushpush.txt"),
+    ),
+    (
+        "icepath.txt",
+        include_str!("../../../../levels/icepath.txt"),
+    ),
+    (
+        "icetower/fire-and-gold.txt",
+        include_str!("../../../../levels/icetower/fire-and-gold.txt"),
+    ),
+    (
+        "icetower/two-fires.txt",
+        include_str!("../../../../levels/icetower/two-fires.txt"),
+    ),
+    (
+        "icetower/golden-path.txt",
+        include_str!("../../../../levels/icetower/golden-path.txt"),
+    ),
+    (
+        "solitaire/boxoff-1.txt",
+        include_str!("../../../../levels/solitaire/boxoff-1.txt"),
+    ),
+    (
+        "solitaire/boxoff-2.txt",
+        include_str!("../../../../levels/solitaire/boxoff-2.txt"),
+    ),
+    (
+        "solitaire/pretzel-1.txt",
+        include_str!("../../../../levels/solitaire/pretzel-1.txt"),
+    ),
+    (
+        "solitaire/pretzel-2.txt",
+        include_str!("../../../../levels/solitaire/pretzel-2.txt"),
+    ),
+    (
+        "solitaire/fujisan-1.txt",
+        include_str!("../../../../levels/solitaire/fujisan-1.txt"),
+    ),
+    (
+        "solitaire/fujisan-2.txt",
+        include_str!("../../../../levels/solitaire/fujisan-2.txt"),
+    ),
+    ("empty.txt", include_str!("../../../../levels/empty.txt")),
+];
+
+pub(crate) async fn index() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        INDEX,
+    )
+}
+
+pub(crate) async fn script() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        SCRIPT,
+    )
+}
+
+/// A blue ice block on white.
+const ICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\">\
+<rect width=\"16\" height=\"16\" fill=\"#fff\"/><rect x=\"2\" y=\"2\" width=\"12\" height=\"12\" \
+rx=\"2\" fill=\"#2f7fd1\" stroke=\"#1b4f8a\"/></svg>";
+
+pub(crate) async fn icon() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], ICON)
+}
+
+pub(crate) async fn style() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        STYLE,
+    )
+}
+
+/// A level of a collection: what `floe levels --json` says of it, and its text.
+#[derive(Serialize)]
+struct LevelJson {
+    index: usize,
+    name: String,
+    title: Option<String>,
+    game: &'static str,
+    rows: usize,
+    cols: usize,
+    description: String,
+    params: ParamValues,
+    /// The level's file text.
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Collection {
+    file: &'static str,
+    game: &'static str,
+    levels: Vec<LevelJson>,
+}
+
+static COLLECTIONS: LazyLock<Result<Vec<Collection>, String>> = LazyLock::new(|| {
+    BUNDLED
+        .iter()
+        .map(|&(file, text)| {
+            let f = Request::from_text(text, file)
+                .read()
+                .map_err(|e| e.to_string())?;
+            let levels = f
+                .levels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let scene = l.scene();
+                    Ok(LevelJson {
+                        index: i + 1,
+                        name: l.name().to_string(),
+                        title: l.title(),
+                        game: f.game.info().name,
+                        rows: scene.rows,
+                        cols: scene.cols,
+                        description: l.describe(),
+                        params: l.params(),
+                        text: l.to_text(None).map_err(|e| e.to_string())?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(Collection {
+                file,
+                game: f.game.info().name,
+                levels,
+            })
+        })
+        .collect()
+});
+
+/// `GET /api/levels`: the bundled collections, each level with its text.
+pub(crate) async fn levels() -> Reply {
+    match &*COLLECTIONS {
+        Ok(c) => Reply::json(c, 0),
+        Err(e) => Reply::internal(format!("a bundled level does not read: {e}")),
+    }
+}

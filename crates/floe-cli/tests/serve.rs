@@ -1,0 +1,513 @@
+//! `floe serve` over HTTP on a random loopback port: every endpoint against the command it
+//! mirrors, bad input, the server's caps, the stop flag, the line of waiting requests, play
+//! sessions, and a short load. The longer load of BENCHMARKS.md is `#[ignore]`d.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server on 127.0.0.1 (a port of the system's choosing), stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(flags: &[&str]) -> Server {
+        let mut child = Command::new(FLOE)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(flags)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("floe serve starts");
+        let mut err = BufReader::new(child.stderr.take().expect("piped"));
+        let mut line = String::new();
+        err.read_line(&mut line).expect("floe serve says where it listens");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        // keep draining its standard error so that it never blocks on a full pipe
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut err, &mut std::io::sink());
+        });
+        Server { child, addr }
+    }
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP answer.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One request on a fresh connection (HTTP/1.1, `Connection: close`).
+fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {head:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+fn post(addr: &str, path: &str, body: &str) -> Answer {
+    http(addr, "POST", path, body.as_bytes())
+}
+
+/// `s` for a query string.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn level_text(file: &str, level: &str) -> String {
+    floe(&["convert", &bundled(file), "--level", level])
+        .code(0)
+        .stdout
+}
+
+/// A JSON document without the keys that measure time or memory.
+fn timeless(mut v: Value) -> Value {
+    match &mut v {
+        Value::Object(m) => {
+            for k in ["seconds", "peak_rss_bytes", "index_bytes"] {
+                m.remove(k);
+            }
+            for x in m.values_mut() {
+                *x = timeless(x.take());
+            }
+        }
+        Value::Array(a) => {
+            for x in a.iter_mut() {
+                *x = timeless(x.take());
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+#[test]
+fn every_endpoint_answers_what_its_command_prints() {
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    let oossas = level_text("zelda.txt", "OOSSAS");
+    let lvl = Temp::with("oossas.txt", oossas.as_bytes());
+
+    let cases: Vec<(&str, &str, Vec<&str>)> = vec![
+        ("/api/solve?algo=difficulty&factor=5", "solve", vec!["--algo", "difficulty", "--factor", "5"]),
+        ("/api/solve?algo=idastar&max_states=100", "solve", vec!["--algo", "idastar", "--max-states", "100"]),
+        ("/api/space", "space", vec![]),
+        ("/api/hint?keys=tab%20right", "play", vec!["--keys", "tab right"]),
+    ];
+    for (path, cmd, flags) in cases {
+        let r = post(a, path, &oossas);
+        let mut args = vec![cmd, lvl.0.to_str().unwrap(), "--json"];
+        args.extend(flags);
+        let cli = floe(&args);
+        assert_eq!(
+            r.header("x-floe-exit"),
+            Some(cli.code.to_string().as_str()),
+            "{path}"
+        );
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert_eq!(timeless(r.json()), timeless(cli.json()), "{path}");
+        // the same keys in the same order as the command prints them
+        let keys = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.starts_with("  \""))
+                .map(|l| l.split('"').nth(1).unwrap_or("").to_string())
+                .collect()
+        };
+        assert_eq!(keys(&r.body), keys(&cli.stdout), "{path}");
+    }
+    // an empty board by rows, cols and blocks
+    let r = post(a, "/api/space?rows=4&cols=4&blocks=2", "");
+    let cli = floe_json(&["space", "--rows", "4", "--cols", "4", "--blocks", "2", "--json"], 0);
+    assert_eq!(timeless(r.json()), timeless(cli));
+    // verify: a legal solution, then an illegal move (400 with the report, as exit code 2)
+    let sol = floe_json(&["solve", &lvl.path(), "--json"], 0);
+    let moves = sol["moves"].to_string();
+    let r = post(a, &format!("/api/verify?moves={}", enc(&moves)), &oossas);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["solved"], true);
+    let bad = r#"[{"row":0,"col":0,"dir":"up"}]"#;
+    let r = post(a, &format!("/api/verify?moves={}", enc(bad)), &oossas);
+    assert_eq!((r.status, r.header("x-floe-exit")), (400, Some("2")));
+    assert_eq!(r.json()["error"]["index"], 1, "{}", r.body);
+    assert_eq!(r.json()["valid"], false);
+    // render: the picture `floe render` prints, byte for byte
+    let r = post(a, "/api/render?coords=true", &oossas);
+    assert_eq!(r.header("content-type"), Some("image/svg+xml; charset=utf-8"));
+    let cli = floe(&["render", &lvl.path(), "--coords"]).code(0);
+    assert_eq!(r.body, cli.stdout);
+    let r = post(a, &format!("/api/picture?style=animate&moves={}", enc(&moves)), &oossas);
+    assert_eq!(r.status, 200);
+    assert!(r.body.contains("animateTransform"));
+    // generate and experiment: the same documents, levels included
+    let r = post(a, "/api/generate?rows=5&cols=5&count=2&min_pushes=4&seed=3", "");
+    let cli = floe_json(
+        &["generate", "--rows", "5", "--cols", "5", "--count", "2", "--min-pushes", "4", "--seed", "3", "--json"],
+        0,
+    );
+    assert_eq!(r.json(), cli);
+    assert!(r.json()["levels"][0]["level"].as_str().unwrap().contains("Title: "));
+    let q = "game=boxoff&challenges=40&trials=4&seed=2";
+    let r = post(a, &format!("/api/experiment?{q}"), "");
+    let cli = floe_json(
+        &["experiment", "boxoff", "--challenges", "40", "--trials", "4", "--seed", "2", "--json"],
+        0,
+    );
+    assert_eq!(timeless(r.json()), timeless(cli));
+    let r = post(a, "/api/experiment?game=fujisan&generate=2&seed=5", "");
+    let cli = floe_json(&["experiment", "fujisan", "--generate", "2", "--seed", "5", "--json"], 0);
+    assert_eq!(r.json(), cli);
+    // games, levels, health
+    let r = http(a, "GET", "/api/games", b"");
+    assert_eq!(r.json(), floe_json(&["games", "--json"], 0));
+    let r = http(a, "GET", "/api/levels", b"");
+    let collections = r.json();
+    let zelda = collections
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["file"] == "zelda.txt")
+        .expect("the Zelda rooms are bundled");
+    assert_eq!(zelda["levels"].as_array().unwrap().len(), 14);
+    assert_eq!(zelda["levels"][2]["name"], "OOSSAS");
+    assert!(collections.as_array().unwrap().len() >= 8, "every game has a collection");
+    let r = http(a, "GET", "/api/health", b"");
+    assert_eq!(r.json()["status"], "ok");
+    // the page and its files
+    for (path, ty) in [("/", "text/html"), ("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+        let r = http(a, "GET", path, b"");
+        assert_eq!(r.status, 200, "{path}");
+        assert!(r.header("content-type").unwrap().starts_with(ty), "{path}");
+    }
+}
+
+#[test]
+fn bad_requests_get_400_with_the_commands_message() {
+    let s = Server::start(&["--max-body", "4096"]);
+    let a = s.addr.as_str();
+    // a syntax error: the reader's line:col message, and the line and column apart
+    let r = post(a, "/api/solve", "Title: x\n$$x\n--.\n");
+    assert_eq!((r.status, r.header("x-floe-exit")), (400, Some("2")));
+    let j = r.json();
+    assert_eq!(j["error"], "<request>:2:3: unexpected character 'x'; expected one of - = # . $ * @ +");
+    assert_eq!((j["line"].as_u64(), j["col"].as_u64()), (Some(2), Some(3)));
+    // options: unknown, out of range, of another game, refused by the server
+    let lvl = "$--\n--.\n";
+    let r = post(a, "/api/solve?fctor=5", lvl);
+    assert_eq!(r.status, 400);
+    assert!(r.json()["error"].as_str().unwrap().starts_with("unknown parameter 'fctor' for /api/solve: it takes level, game"));
+    let r = post(a, "/api/solve?algo=nope", lvl);
+    assert_eq!(r.status, 400);
+    assert!(r.json()["error"].as_str().unwrap().contains("nope"), "{}", r.body);
+    let r = post(a, "/api/solve?k=2", lvl);
+    assert_eq!(r.status, 400);
+    assert!(r.json()["error"].as_str().unwrap().contains("--k"), "{}", r.body);
+    for refused in ["svg=out.svg", "max_memory=1G", "force=true", "threads=2"] {
+        let r = post(a, &format!("/api/solve?{refused}"), lvl);
+        assert_eq!(r.status, 400, "{refused}: {}", r.body);
+    }
+    let r = post(a, "/api/solve?factor=abc", lvl);
+    assert_eq!(r.status, 400);
+    assert!(r.json()["error"].as_str().unwrap().contains("abc"));
+    // bodies: empty, NUL, not UTF-8, too large; a body where none is taken
+    let r = post(a, "/api/solve", "");
+    assert_eq!(r.status, 400);
+    let r = http(a, "POST", "/api/solve", b"$-\x00.\n");
+    assert_eq!(r.json()["error"], "<request>:1:3: a NUL byte (U+0000): this is not a text file");
+    let r = http(a, "POST", "/api/solve", b"$-\xff.\n");
+    assert!(r.json()["error"].as_str().unwrap().contains("not valid UTF-8"));
+    let r = post(a, "/api/solve", &"-".repeat(5000));
+    assert_eq!(r.status, 413);
+    assert!(r.json()["error"].as_str().unwrap().contains("larger than 4096 bytes"));
+    let r = post(a, "/api/generate?rows=4&cols=4", lvl);
+    assert_eq!(r.status, 400);
+    let r = post(a, "/api/experiment?game=--help", "");
+    assert_eq!(r.status, 400);
+    // a level that does not exist, a play session that does not exist, a page that does not
+    let r = post(a, "/api/solve?level=99", lvl);
+    assert_eq!(r.status, 400);
+    let r = post(a, "/api/play/nope?keys=up", "");
+    assert_eq!(r.status, 404);
+    let r = http(a, "GET", "/nothing", b"");
+    assert_eq!(r.status, 404);
+    assert!(r.json()["error"].as_str().unwrap().contains("/api/solve"));
+    let r = post(a, "/api/stop?job=not_running", "");
+    assert_eq!(r.status, 404);
+    let r = post(a, "/api/stop?job=bad%20name", "");
+    assert_eq!(r.status, 400);
+    // the server is still there
+    assert_eq!(http(a, "GET", "/api/health", b"").status, 200);
+}
+
+#[test]
+fn the_servers_caps_bound_every_request() {
+    let s = Server::start(&["--max-states", "2000", "--timeout", "5s"]);
+    let big = big_unsolvable();
+    // a client asking for more gets the server's cap; one asking for less gets its own
+    let r = post(&s.addr, "/api/solve?max_states=1000000000", &big);
+    assert_eq!((r.status, r.header("x-floe-exit")), (200, Some("1")));
+    let j = r.json();
+    assert_eq!(j["limit"], "max-states");
+    assert!(u(&j["states"]) <= 2000, "{}", j["states"]);
+    let r = post(&s.addr, "/api/space?max_states=100", &big);
+    assert!(u(&r.json()["states"]) <= 100);
+    let t = Instant::now();
+    let r = post(&s.addr, "/api/generate?rows=12&cols=12&min_pushes=40&count=5&timeout=1h", "");
+    assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
+    assert_eq!(r.json()["complete"], false);
+    let r = post(&s.addr, "/api/generate?rows=5&cols=5&count=101", "");
+    assert_eq!(r.status, 400);
+}
+
+#[test]
+fn the_stop_flag_ends_a_running_search_and_a_full_line_gets_503() {
+    let s = Server::start(&["--jobs", "1", "--queue", "0", "--max-states", "2000000000", "--timeout", "60s"]);
+    let addr = s.addr.clone();
+    let big = big_unsolvable();
+    let t = Instant::now();
+    let long = std::thread::spawn(move || post(&addr, "/api/space?job=long-1", &big));
+    // wait until it runs, then a second search finds every slot taken and no room to wait
+    let running = || http(&s.addr, "GET", "/api/health", b"").json()["searches"] == 1;
+    while !running() {
+        assert!(t.elapsed() < Duration::from_secs(10), "the search never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let r = post(&s.addr, "/api/solve", "$-\n-.\n");
+    assert_eq!(r.status, 503);
+    assert_eq!(r.header("retry-after"), Some("1"));
+    assert!(r.json()["error"].as_str().unwrap().starts_with("the server is busy"));
+    // health answers while the slot is busy; a second job may not take the same name
+    assert_eq!(http(&s.addr, "GET", "/api/health", b"").status, 200);
+    let r = post(&s.addr, "/api/solve?job=long-1", "$-\n-.\n");
+    assert_eq!(r.status, 409);
+    let stopped_at = Instant::now();
+    let r = post(&s.addr, "/api/stop?job=long-1", "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = long.join().unwrap();
+    let took = stopped_at.elapsed();
+    assert!(took < Duration::from_secs(2), "the search went on for {took:?}");
+    assert_eq!((r.status, r.header("x-floe-exit")), (200, Some("1")));
+    assert_eq!(r.json()["limit"], "interrupted");
+    assert_eq!(r.json()["complete"], false);
+    // the slot is free again
+    let r = post(&s.addr, "/api/solve", "$-\n-.\n");
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn play_sessions_follow_keys_clicks_moves_and_hints() {
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    let r = post(a, "/api/play", "$--$\n---.\n");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let st = r.json();
+    let id = st["session"].as_str().unwrap().to_string();
+    assert_eq!(st["keys"], "select-block");
+    assert_eq!(st["selected"], serde_json::json!({"row": 0, "col": 0}));
+    assert!(st["svg"].as_str().unwrap().starts_with("<svg"));
+    assert_eq!(st["geometry"]["cell"], 48.0);
+    // a click selects the other block, an arrow pushes it onto the target
+    let st = post(a, &format!("/api/play/{id}?keys=click:0:3"), "").json();
+    assert_eq!(st["selected"], serde_json::json!({"row": 0, "col": 3}));
+    let st = post(a, &format!("/api/play/{id}?keys=down"), "").json();
+    assert_eq!((st["length"].as_u64(), st["solved"].as_bool()), (Some(1), Some(true)));
+    // undo, then the hint, then the move the hint names
+    let st = post(a, &format!("/api/play/{id}?keys=u%20h"), "").json();
+    assert_eq!(st["length"], 0);
+    assert!(st["message"].as_str().unwrap().starts_with("hint: push"), "{st}");
+    let hint = st["hint"].to_string();
+    let st = post(a, &format!("/api/play/{id}?move={}", enc(&format!("[{hint}]"))), "").json();
+    assert_eq!(st["length"], 1);
+    let st = post(a, &format!("/api/play/{id}/verdict"), "").json();
+    assert_eq!(st["verdict"]["solvable"], "yes");
+    // bad keys and moves are 400 and change nothing
+    let r = post(a, &format!("/api/play/{id}?keys=jump"), "");
+    assert_eq!(r.status, 400);
+    let r = post(a, &format!("/api/play/{id}?move=nonsense"), "");
+    assert_eq!(r.status, 400);
+    // every game plays through the same endpoint
+    for (text, keys) in [
+        ("Game: pushpush\n@$-.\n", "right"),
+        ("Game: icepath\n@---.\n", "right"),
+        ("Game: boxoff\n1 2 2 1\n", "tab enter"),
+    ] {
+        let st = post(a, "/api/play", text).json();
+        let id = st["session"].as_str().unwrap();
+        let st = post(a, &format!("/api/play/{id}?keys={}", enc(keys)), "").json();
+        assert!(st["length"].as_u64().unwrap() >= 1, "{text}: {st}");
+    }
+    // sessions beyond the cap drop the least recently used
+    let s2 = Server::start(&["--sessions", "2"]);
+    let ids: Vec<String> = (0..3)
+        .map(|_| post(&s2.addr, "/api/play", "$-.\n").json()["session"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(post(&s2.addr, &format!("/api/play/{}?keys=right", ids[0]), "").status, 404);
+    assert_eq!(post(&s2.addr, &format!("/api/play/{}?keys=right", ids[2]), "").status, 200);
+}
+
+/// The server's peak resident memory (VmHWM), in bytes.
+fn peak_memory(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|k| k * 1024)
+}
+
+/// `clients` threads for `secs` seconds, each mixing solves, hints, play and bad requests,
+/// while another asks `/api/health` every 50 ms; returns the health latencies (sorted), the
+/// answers by kind, and the server's peak memory.
+fn load(clients: usize, secs: u64) -> (Vec<Duration>, [u64; 4], Option<u64>) {
+    let s = Server::start(&[]);
+    let addr = s.addr.clone();
+    let until = Instant::now() + Duration::from_secs(secs);
+    let levels: Vec<String> = ["OOSSAS", "TPIBC3", "MCTOD", "OOTIC"]
+        .iter()
+        .map(|l| level_text("zelda.txt", l))
+        .collect();
+    let push = level_text("pushpush.txt", "hardest-5x5");
+    let workers: Vec<_> = (0..clients)
+        .map(|i| {
+            let (addr, levels, push) = (addr.clone(), levels.clone(), push.clone());
+            std::thread::spawn(move || {
+                // solved, busy (503), bad (400), other
+                let mut seen = [0u64; 4];
+                let mut n = i;
+                while Instant::now() < until {
+                    n += 1;
+                    let r = match n % 4 {
+                        0 => post(&addr, "/api/solve", &levels[n / 4 % levels.len()]),
+                        1 => post(&addr, "/api/hint", &push),
+                        2 => post(&addr, "/api/solve?factor=x", "$-\n-.\n"),
+                        _ => post(&addr, "/api/solve", "$-\nxx\n"),
+                    };
+                    let kind = match (n % 4, r.status) {
+                        (0 | 1, 200) => 0,
+                        (_, 503) => 1,
+                        (2 | 3, 400) => 2,
+                        _ => 3,
+                    };
+                    if kind == 3 {
+                        panic!("request {n}: {} {}", r.status, r.body);
+                    }
+                    seen[kind] += 1;
+                }
+                seen
+            })
+        })
+        .collect();
+    let mut health = Vec::new();
+    while Instant::now() < until {
+        let t = Instant::now();
+        let r = http(&addr, "GET", "/api/health", b"");
+        health.push(t.elapsed());
+        assert_eq!(r.status, 200);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut total = [0u64; 4];
+    for w in workers {
+        let seen = w.join().expect("a client failed");
+        for k in 0..4 {
+            total[k] += seen[k];
+        }
+    }
+    assert_eq!(http(&addr, "GET", "/api/health", b"").status, 200, "the server stays up");
+    health.sort();
+    (health, total, peak_memory(s.pid()))
+}
+
+fn report_load(clients: usize, secs: u64) {
+    let (health, seen, peak) = load(clients, secs);
+    let p = |q: f64| health[((health.len() as f64 * q) as usize).min(health.len() - 1)];
+    eprintln!(
+        "{clients} clients for {secs} s: {} answered, {} busy (503), {} bad requests answered 400; \
+         /api/health over {} probes: median {:?}, p99 {:?}, max {:?}; peak memory {} MiB",
+        seen[0],
+        seen[1],
+        seen[2],
+        health.len(),
+        p(0.5),
+        p(0.99),
+        health.last().unwrap(),
+        peak.map_or(0, |b| b >> 20)
+    );
+    assert!(seen[0] > 0 && seen[2] > 0);
+    assert!(p(0.99) < Duration::from_millis(100), "p99 {:?}", p(0.99));
+    if let Some(b) = peak {
+        assert!(b < 1 << 30, "peak memory {b} bytes");
+    }
+}
+
+#[test]
+fn a_short_load_keeps_health_fast_and_every_bad_request_answered() {
+    report_load(50, 4);
+}
+
+/// The load of BENCHMARKS.md: `cargo test --release -p floe-cli --test serve -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore]
+fn load_of_200_clients_for_60_seconds() {
+    report_load(200, 60);
+}
