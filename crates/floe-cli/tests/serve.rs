@@ -28,7 +28,8 @@ impl Server {
             .expect("floe serve starts");
         let mut err = BufReader::new(child.stderr.take().expect("piped"));
         let mut line = String::new();
-        err.read_line(&mut line).expect("floe serve says where it listens");
+        err.read_line(&mut line)
+            .expect("floe serve says where it listens");
         let addr = line
             .split("http://")
             .nth(1)
@@ -62,8 +63,7 @@ struct Answer {
 
 impl Answer {
     fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
     fn header(&self, name: &str) -> Option<&str> {
         self.headers
@@ -153,10 +153,22 @@ fn every_endpoint_answers_what_its_command_prints() {
     let lvl = Temp::with("oossas.txt", oossas.as_bytes());
 
     let cases: Vec<(&str, &str, Vec<&str>)> = vec![
-        ("/api/solve?algo=difficulty&factor=5", "solve", vec!["--algo", "difficulty", "--factor", "5"]),
-        ("/api/solve?algo=idastar&max_states=100", "solve", vec!["--algo", "idastar", "--max-states", "100"]),
+        (
+            "/api/solve?algo=difficulty&factor=5",
+            "solve",
+            vec!["--algo", "difficulty", "--factor", "5"],
+        ),
+        (
+            "/api/solve?algo=idastar&max_states=100",
+            "solve",
+            vec!["--algo", "idastar", "--max-states", "100"],
+        ),
         ("/api/space", "space", vec![]),
-        ("/api/hint?keys=tab%20right", "play", vec!["--keys", "tab right"]),
+        (
+            "/api/hint?keys=tab%20right",
+            "play",
+            vec!["--keys", "tab right"],
+        ),
     ];
     for (path, cmd, flags) in cases {
         let r = post(a, path, &oossas);
@@ -181,7 +193,12 @@ fn every_endpoint_answers_what_its_command_prints() {
     }
     // an empty board by rows, cols and blocks
     let r = post(a, "/api/space?rows=4&cols=4&blocks=2", "");
-    let cli = floe_json(&["space", "--rows", "4", "--cols", "4", "--blocks", "2", "--json"], 0);
+    let cli = floe_json(
+        &[
+            "space", "--rows", "4", "--cols", "4", "--blocks", "2", "--json",
+        ],
+        0,
+    );
     assert_eq!(timeless(r.json()), timeless(cli));
     // verify: a legal solution, then an illegal move (400 with the report, as exit code 2)
     let sol = floe_json(&["solve", &lvl.path(), "--json"], 0);
@@ -196,29 +213,77 @@ fn every_endpoint_answers_what_its_command_prints() {
     assert_eq!(r.json()["valid"], false);
     // render: the picture `floe render` prints, byte for byte
     let r = post(a, "/api/render?coords=true", &oossas);
-    assert_eq!(r.header("content-type"), Some("image/svg+xml; charset=utf-8"));
+    assert_eq!(
+        r.header("content-type"),
+        Some("image/svg+xml; charset=utf-8")
+    );
     let cli = floe(&["render", &lvl.path(), "--coords"]).code(0);
     assert_eq!(r.body, cli.stdout);
-    let r = post(a, &format!("/api/picture?style=animate&moves={}", enc(&moves)), &oossas);
+    let r = post(
+        a,
+        &format!("/api/picture?style=animate&moves={}", enc(&moves)),
+        &oossas,
+    );
     assert_eq!(r.status, 200);
     assert!(r.body.contains("animateTransform"));
     // generate and experiment: the same documents, levels included
-    let r = post(a, "/api/generate?rows=5&cols=5&count=2&min_pushes=4&seed=3", "");
+    let r = post(
+        a,
+        "/api/generate?rows=5&cols=5&count=2&min_pushes=4&seed=3",
+        "",
+    );
     let cli = floe_json(
-        &["generate", "--rows", "5", "--cols", "5", "--count", "2", "--min-pushes", "4", "--seed", "3", "--json"],
+        &[
+            "generate",
+            "--rows",
+            "5",
+            "--cols",
+            "5",
+            "--count",
+            "2",
+            "--min-pushes",
+            "4",
+            "--seed",
+            "3",
+            "--json",
+        ],
         0,
     );
     assert_eq!(r.json(), cli);
-    assert!(r.json()["levels"][0]["level"].as_str().unwrap().contains("Title: "));
+    assert!(r.json()["levels"][0]["level"]
+        .as_str()
+        .unwrap()
+        .contains("Title: "));
     let q = "game=boxoff&challenges=40&trials=4&seed=2";
     let r = post(a, &format!("/api/experiment?{q}"), "");
     let cli = floe_json(
-        &["experiment", "boxoff", "--challenges", "40", "--trials", "4", "--seed", "2", "--json"],
+        &[
+            "experiment",
+            "boxoff",
+            "--challenges",
+            "40",
+            "--trials",
+            "4",
+            "--seed",
+            "2",
+            "--json",
+        ],
         0,
     );
     assert_eq!(timeless(r.json()), timeless(cli));
     let r = post(a, "/api/experiment?game=fujisan&generate=2&seed=5", "");
-    let cli = floe_json(&["experiment", "fujisan", "--generate", "2", "--seed", "5", "--json"], 0);
+    let cli = floe_json(
+        &[
+            "experiment",
+            "fujisan",
+            "--generate",
+            "2",
+            "--seed",
+            "5",
+            "--json",
+        ],
+        0,
+    );
     assert_eq!(r.json(), cli);
     // games, levels, health
     let r = http(a, "GET", "/api/games", b"");
@@ -233,11 +298,18 @@ fn every_endpoint_answers_what_its_command_prints() {
         .expect("the Zelda rooms are bundled");
     assert_eq!(zelda["levels"].as_array().unwrap().len(), 14);
     assert_eq!(zelda["levels"][2]["name"], "OOSSAS");
-    assert!(collections.as_array().unwrap().len() >= 8, "every game has a collection");
+    assert!(
+        collections.as_array().unwrap().len() >= 8,
+        "every game has a collection"
+    );
     let r = http(a, "GET", "/api/health", b"");
     assert_eq!(r.json()["status"], "ok");
     // the page and its files
-    for (path, ty) in [("/", "text/html"), ("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+    for (path, ty) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
         let r = http(a, "GET", path, b"");
         assert_eq!(r.status, 200, "{path}");
         assert!(r.header("content-type").unwrap().starts_with(ty), "{path}");
@@ -252,19 +324,33 @@ fn bad_requests_get_400_with_the_commands_message() {
     let r = post(a, "/api/solve", "Title: x\n$$x\n--.\n");
     assert_eq!((r.status, r.header("x-floe-exit")), (400, Some("2")));
     let j = r.json();
-    assert_eq!(j["error"], "<request>:2:3: unexpected character 'x'; expected one of - = # . $ * @ +");
+    assert_eq!(
+        j["error"],
+        "<request>:2:3: unexpected character 'x'; expected one of - = # . $ * @ +"
+    );
     assert_eq!((j["line"].as_u64(), j["col"].as_u64()), (Some(2), Some(3)));
     // options: unknown, out of range, of another game, refused by the server
     let lvl = "$--\n--.\n";
     let r = post(a, "/api/solve?fctor=5", lvl);
     assert_eq!(r.status, 400);
-    assert!(r.json()["error"].as_str().unwrap().starts_with("unknown parameter 'fctor' for /api/solve: it takes level, game"));
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("unknown parameter 'fctor' for /api/solve: it takes level, game"));
     let r = post(a, "/api/solve?algo=nope", lvl);
     assert_eq!(r.status, 400);
-    assert!(r.json()["error"].as_str().unwrap().contains("nope"), "{}", r.body);
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("nope"),
+        "{}",
+        r.body
+    );
     let r = post(a, "/api/solve?k=2", lvl);
     assert_eq!(r.status, 400);
-    assert!(r.json()["error"].as_str().unwrap().contains("--k"), "{}", r.body);
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("--k"),
+        "{}",
+        r.body
+    );
     for refused in ["svg=out.svg", "max_memory=1G", "force=true", "threads=2"] {
         let r = post(a, &format!("/api/solve?{refused}"), lvl);
         assert_eq!(r.status, 400, "{refused}: {}", r.body);
@@ -276,12 +362,21 @@ fn bad_requests_get_400_with_the_commands_message() {
     let r = post(a, "/api/solve", "");
     assert_eq!(r.status, 400);
     let r = http(a, "POST", "/api/solve", b"$-\x00.\n");
-    assert_eq!(r.json()["error"], "<request>:1:3: a NUL byte (U+0000): this is not a text file");
+    assert_eq!(
+        r.json()["error"],
+        "<request>:1:3: a NUL byte (U+0000): this is not a text file"
+    );
     let r = http(a, "POST", "/api/solve", b"$-\xff.\n");
-    assert!(r.json()["error"].as_str().unwrap().contains("not valid UTF-8"));
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("not valid UTF-8"));
     let r = post(a, "/api/solve", &"-".repeat(5000));
     assert_eq!(r.status, 413);
-    assert!(r.json()["error"].as_str().unwrap().contains("larger than 4096 bytes"));
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("larger than 4096 bytes"));
     let r = post(a, "/api/generate?rows=4&cols=4", lvl);
     assert_eq!(r.status, 400);
     let r = post(a, "/api/experiment?game=--help", "");
@@ -315,7 +410,11 @@ fn the_servers_caps_bound_every_request() {
     let r = post(&s.addr, "/api/space?max_states=100", &big);
     assert!(u(&r.json()["states"]) <= 100);
     let t = Instant::now();
-    let r = post(&s.addr, "/api/generate?rows=12&cols=12&min_pushes=40&count=5&timeout=1h", "");
+    let r = post(
+        &s.addr,
+        "/api/generate?rows=12&cols=12&min_pushes=40&count=5&timeout=1h",
+        "",
+    );
     assert!(t.elapsed() < Duration::from_secs(15), "{:?}", t.elapsed());
     assert_eq!(r.json()["complete"], false);
     let r = post(&s.addr, "/api/generate?rows=5&cols=5&count=101", "");
@@ -324,7 +423,16 @@ fn the_servers_caps_bound_every_request() {
 
 #[test]
 fn the_stop_flag_ends_a_running_search_and_a_full_line_gets_503() {
-    let s = Server::start(&["--jobs", "1", "--queue", "0", "--max-states", "2000000000", "--timeout", "60s"]);
+    let s = Server::start(&[
+        "--jobs",
+        "1",
+        "--queue",
+        "0",
+        "--max-states",
+        "2000000000",
+        "--timeout",
+        "60s",
+    ]);
     let addr = s.addr.clone();
     let big = big_unsolvable();
     let t = Instant::now();
@@ -332,13 +440,19 @@ fn the_stop_flag_ends_a_running_search_and_a_full_line_gets_503() {
     // wait until it runs, then a second search finds every slot taken and no room to wait
     let running = || http(&s.addr, "GET", "/api/health", b"").json()["searches"] == 1;
     while !running() {
-        assert!(t.elapsed() < Duration::from_secs(10), "the search never started");
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the search never started"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let r = post(&s.addr, "/api/solve", "$-\n-.\n");
     assert_eq!(r.status, 503);
     assert_eq!(r.header("retry-after"), Some("1"));
-    assert!(r.json()["error"].as_str().unwrap().starts_with("the server is busy"));
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("the server is busy"));
     // health answers while the slot is busy; a second job may not take the same name
     assert_eq!(http(&s.addr, "GET", "/api/health", b"").status, 200);
     let r = post(&s.addr, "/api/solve?job=long-1", "$-\n-.\n");
@@ -348,7 +462,10 @@ fn the_stop_flag_ends_a_running_search_and_a_full_line_gets_503() {
     assert_eq!(r.status, 200, "{}", r.body);
     let r = long.join().unwrap();
     let took = stopped_at.elapsed();
-    assert!(took < Duration::from_secs(2), "the search went on for {took:?}");
+    assert!(
+        took < Duration::from_secs(2),
+        "the search went on for {took:?}"
+    );
     assert_eq!((r.status, r.header("x-floe-exit")), (200, Some("1")));
     assert_eq!(r.json()["limit"], "interrupted");
     assert_eq!(r.json()["complete"], false);
@@ -373,13 +490,24 @@ fn play_sessions_follow_keys_clicks_moves_and_hints() {
     let st = post(a, &format!("/api/play/{id}?keys=click:0:3"), "").json();
     assert_eq!(st["selected"], serde_json::json!({"row": 0, "col": 3}));
     let st = post(a, &format!("/api/play/{id}?keys=down"), "").json();
-    assert_eq!((st["length"].as_u64(), st["solved"].as_bool()), (Some(1), Some(true)));
+    assert_eq!(
+        (st["length"].as_u64(), st["solved"].as_bool()),
+        (Some(1), Some(true))
+    );
     // undo, then the hint, then the move the hint names
     let st = post(a, &format!("/api/play/{id}?keys=u%20h"), "").json();
     assert_eq!(st["length"], 0);
-    assert!(st["message"].as_str().unwrap().starts_with("hint: push"), "{st}");
+    assert!(
+        st["message"].as_str().unwrap().starts_with("hint: push"),
+        "{st}"
+    );
     let hint = st["hint"].to_string();
-    let st = post(a, &format!("/api/play/{id}?move={}", enc(&format!("[{hint}]"))), "").json();
+    let st = post(
+        a,
+        &format!("/api/play/{id}?move={}", enc(&format!("[{hint}]"))),
+        "",
+    )
+    .json();
     assert_eq!(st["length"], 1);
     let st = post(a, &format!("/api/play/{id}/verdict"), "").json();
     assert_eq!(st["verdict"]["solvable"], "yes");
@@ -402,17 +530,32 @@ fn play_sessions_follow_keys_clicks_moves_and_hints() {
     // sessions beyond the cap drop the least recently used
     let s2 = Server::start(&["--sessions", "2"]);
     let ids: Vec<String> = (0..3)
-        .map(|_| post(&s2.addr, "/api/play", "$-.\n").json()["session"].as_str().unwrap().to_string())
+        .map(|_| {
+            post(&s2.addr, "/api/play", "$-.\n").json()["session"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert_eq!(post(&s2.addr, &format!("/api/play/{}?keys=right", ids[0]), "").status, 404);
-    assert_eq!(post(&s2.addr, &format!("/api/play/{}?keys=right", ids[2]), "").status, 200);
+    assert_eq!(
+        post(&s2.addr, &format!("/api/play/{}?keys=right", ids[0]), "").status,
+        404
+    );
+    assert_eq!(
+        post(&s2.addr, &format!("/api/play/{}?keys=right", ids[2]), "").status,
+        200
+    );
 }
 
 /// The server's peak resident memory (VmHWM), in bytes.
 fn peak_memory(pid: u32) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|k| k * 1024)
+    line.split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()
+        .map(|k| k * 1024)
 }
 
 /// `clients` threads for `secs` seconds, each mixing solves, hints, play and bad requests,
@@ -472,7 +615,11 @@ fn load(clients: usize, secs: u64) -> (Vec<Duration>, [u64; 4], Option<u64>) {
             total[k] += seen[k];
         }
     }
-    assert_eq!(http(&addr, "GET", "/api/health", b"").status, 200, "the server stays up");
+    assert_eq!(
+        http(&addr, "GET", "/api/health", b"").status,
+        200,
+        "the server stays up"
+    );
     health.sort();
     (health, total, peak_memory(s.pid()))
 }

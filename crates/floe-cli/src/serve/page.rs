@@ -12,56 +12,9 @@ const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
-/// The bundled collections: `levels/` of the repository, compiled in (Ice Tower maps and
-/// solitaire challenges are one level per file).
-const BUNDLED: &[(&str, &str)] = &[
-    ("zelda.txt", include_str!("../../../../levels/zelda.txt")),
-    (
-        "pushpush.txt",
-        include_str!("../../../../levels/pushpush.txt"),
-    ),
-    (
-        "icepath.txt",
-        include_str!("../../../../levels/icepath.txt"),
-    ),
-    (
-        "icetower/fire-and-gold.txt",
-        include_str!("../../../../levels/icetower/fire-and-gold.txt"),
-    ),
-    (
-        "icetower/two-fires.txt",
-        include_str!("../../../../levels/icetower/two-fires.txt"),
-    ),
-    (
-        "icetower/golden-path.txt",
-        include_str!("../../../../levels/icetower/golden-path.txt"),
-    ),
-    (
-        "solitaire/boxoff-1.txt",
-        include_str!("../../../../levels/solitaire/boxoff-1.txt"),
-    ),
-    (
-        "solitaire/boxoff-2.txt",
-        include_str!("../../../../levels/solitaire/boxoff-2.txt"),
-    ),
-    (
-        "solitaire/pretzel-1.txt",
-        include_str!("../../../../levels/solitaire/pretzel-1.txt"),
-    ),
-    (
-        "solitaire/pretzel-2.txt",
-        include_str!("../../../../levels/solitaire/pretzel-2.txt"),
-    ),
-    (
-        "solitaire/fujisan-1.txt",
-        include_str!("../../../../levels/solitaire/fujisan-1.txt"),
-    ),
-    (
-        "solitaire/fujisan-2.txt",
-        include_str!("../../../../levels/solitaire/fujisan-2.txt"),
-    ),
-    ("empty.txt", include_str!("../../../../levels/empty.txt")),
-];
+/// The bundled collections: every level file of `levels/` (listed by `build.rs`), compiled
+/// in; Ice Tower maps and solitaire challenges are one level per file.
+const BUNDLED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
 pub(crate) async fn index() -> impl IntoResponse {
     (
