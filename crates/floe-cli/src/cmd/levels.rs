@@ -8,8 +8,9 @@ use floe::game::ParamValues;
 use floe::Error;
 use serde::Serialize;
 
+/// What `floe levels --json` says of one level.
 #[derive(Serialize)]
-struct LevelInfo {
+pub(crate) struct LevelInfo {
     index: usize,
     name: String,
     title: Option<String>,
@@ -20,6 +21,23 @@ struct LevelInfo {
     params: ParamValues,
 }
 
+impl LevelInfo {
+    /// The `i`-th (0-based) level of a file.
+    pub(crate) fn of(i: usize, l: &floe::game::Level) -> LevelInfo {
+        let scene = l.scene();
+        LevelInfo {
+            index: i + 1,
+            name: l.name().to_string(),
+            title: l.title(),
+            game: l.game().info().name,
+            rows: scene.rows,
+            cols: scene.cols,
+            description: l.describe(),
+            params: l.params(),
+        }
+    }
+}
+
 /// `floe levels`.
 pub fn run(a: LevelsArgs) -> Result<Done, Error> {
     let file = source(&a.file, &a.game)?.read()?;
@@ -27,19 +45,7 @@ pub fn run(a: LevelsArgs) -> Result<Done, Error> {
         .levels
         .iter()
         .enumerate()
-        .map(|(i, l)| {
-            let scene = l.scene();
-            LevelInfo {
-                index: i + 1,
-                name: l.name().to_string(),
-                title: l.title(),
-                game: file.game.info().name,
-                rows: scene.rows,
-                cols: scene.cols,
-                description: l.describe(),
-                params: l.params(),
-            }
-        })
+        .map(|(i, l)| LevelInfo::of(i, l))
         .collect();
     if a.json {
         out::json(&infos);

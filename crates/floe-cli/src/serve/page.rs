@@ -2,9 +2,10 @@
 //! bundled level collections.
 
 use super::api::Reply;
+use crate::cmd::levels::LevelInfo;
 use axum::http::header;
 use axum::response::IntoResponse;
-use floe::game::{ParamValues, Request};
+use floe::game::Request;
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -58,14 +59,8 @@ pub(crate) async fn style() -> impl IntoResponse {
 /// A level of a collection: what `floe levels --json` says of it, and its text.
 #[derive(Serialize)]
 struct LevelJson {
-    index: usize,
-    name: String,
-    title: Option<String>,
-    game: &'static str,
-    rows: usize,
-    cols: usize,
-    description: String,
-    params: ParamValues,
+    #[serde(flatten)]
+    info: LevelInfo,
     /// The level's file text.
     text: String,
 }
@@ -89,16 +84,8 @@ static COLLECTIONS: LazyLock<Result<Vec<Collection>, String>> = LazyLock::new(||
                 .iter()
                 .enumerate()
                 .map(|(i, l)| {
-                    let scene = l.scene();
                     Ok(LevelJson {
-                        index: i + 1,
-                        name: l.name().to_string(),
-                        title: l.title(),
-                        game: f.game.info().name,
-                        rows: scene.rows,
-                        cols: scene.cols,
-                        description: l.describe(),
-                        params: l.params(),
+                        info: LevelInfo::of(i, l),
                         text: l.to_text(None).map_err(|e| e.to_string())?,
                     })
                 })
