@@ -9,29 +9,12 @@ use floe::analysis::ice::patterns::{hardest_use, HardestUse};
 use floe::analysis::ice::reach::Reach;
 use floe::analysis::ice::tables::{
     fit_quasi_linear, reach_cell, reach_table as reach_tables, space_table, space_table_markdown,
-    QuasiLinear, ReachCell, SpaceCell,
+    QuasiLinear, ReachCell, ReachTableReport, SpaceTableReport,
 };
 use floe::games::ice::Level;
 use floe::Error;
 use serde::Serialize;
 use std::time::Instant;
-
-#[derive(Serialize)]
-struct FormulaSummary {
-    formula: &'static str,
-    checked: usize,
-    holds: usize,
-    fails: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct TableSpaceJson<'a> {
-    cells: &'a [SpaceCell],
-    formulas: Vec<FormulaSummary>,
-    complete: bool,
-    seconds: f64,
-    peak_rss_bytes: Option<u64>,
-}
 
 pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     super::judge_table(
@@ -61,51 +44,15 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     clear_progress();
     let complete = cells.iter().all(|c| c.limit.is_none());
     if a.json {
-        let formulas = [
-            (2, "A(2,m,n) = 12(m+n) - 50"),
-            (3, "A(3,m,n) = 492 - 100x + 12xy - 18y - 8x^2"),
-        ]
-        .iter()
-        .map(|&(k, formula)| {
-            let checked: Vec<&SpaceCell> = cells
-                .iter()
-                .filter(|c| c.blocks == k && c.formula_holds.is_some())
-                .collect();
-            FormulaSummary {
-                formula,
-                checked: checked.len(),
-                holds: checked
-                    .iter()
-                    .filter(|c| c.formula_holds == Some(true))
-                    .count(),
-                fails: checked
-                    .iter()
-                    .filter(|c| c.formula_holds == Some(false))
-                    .map(|c| format!("{}x{}", c.rows, c.cols))
-                    .collect(),
-            }
-        })
-        .collect();
-        out::json(&TableSpaceJson {
-            cells: &cells,
-            formulas,
-            complete,
-            seconds: t.elapsed().as_secs_f64(),
-            peak_rss_bytes: out::peak_rss_bytes(),
-        });
+        let mut report = SpaceTableReport::new(cells, t.elapsed().as_secs_f64());
+        report.peak_rss_bytes = out::peak_rss_bytes();
+        out::json(&report);
     } else {
         outln!("Reachable positions on empty boards (blocks start along the edge, clockwise from the top-left corner)\n");
         outp!("{}", space_table_markdown(&cells));
         outln!("\n{} cells in {}", cells.len(), human_time(t.elapsed()));
     }
     Ok(Done::when(complete))
-}
-
-#[derive(Serialize)]
-struct TableReachJson<'a> {
-    tables: &'a [ReachCell],
-    complete: bool,
-    seconds: f64,
 }
 
 pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
@@ -129,11 +76,7 @@ pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
     clear_progress();
     let complete = tables.iter().all(|c| c.limit.is_none());
     if a.json {
-        out::json(&TableReachJson {
-            tables: &tables,
-            complete,
-            seconds: t.elapsed().as_secs_f64(),
-        });
+        out::json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()));
         return Ok(Done::when(complete));
     }
     outln!("Fewest pushes to rest a block on each cell of an empty board, blocks starting in the top row from the left\n");

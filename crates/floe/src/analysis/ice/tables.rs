@@ -190,6 +190,95 @@ pub fn space_table_markdown(cells: &[SpaceCell]) -> String {
     out
 }
 
+/// How one of Kluiver's closed forms fares on a space table's cells.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FormulaSummary {
+    /// The closed form.
+    pub formula: &'static str,
+    /// Cells on which it claims to hold.
+    pub checked: usize,
+    /// Cells on which it holds.
+    pub holds: usize,
+    /// The sizes (`6x7`) on which it fails.
+    pub fails: Vec<String>,
+}
+
+/// A space table as the JSON contract of `floe table space --json`: the cells and how
+/// Kluiver's closed forms A(2, m, n) and A(3, m, n) fare on them.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SpaceTableReport {
+    /// The cells, in the order computed.
+    pub cells: Vec<SpaceCell>,
+    /// The closed forms checked.
+    pub formulas: Vec<FormulaSummary>,
+    /// Whether no cell was stopped by a limit.
+    pub complete: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak resident memory of the process, when the front end measures it.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+impl SpaceTableReport {
+    /// The report of `cells`, computed in `seconds`.
+    pub fn new(cells: Vec<SpaceCell>, seconds: f64) -> SpaceTableReport {
+        let formulas = [
+            (2, "A(2,m,n) = 12(m+n) - 50"),
+            (3, "A(3,m,n) = 492 - 100x + 12xy - 18y - 8x^2"),
+        ]
+        .iter()
+        .map(|&(k, formula)| {
+            let checked: Vec<&SpaceCell> = cells
+                .iter()
+                .filter(|c| c.blocks == k && c.formula_holds.is_some())
+                .collect();
+            FormulaSummary {
+                formula,
+                checked: checked.len(),
+                holds: checked
+                    .iter()
+                    .filter(|c| c.formula_holds == Some(true))
+                    .count(),
+                fails: checked
+                    .iter()
+                    .filter(|c| c.formula_holds == Some(false))
+                    .map(|c| format!("{}x{}", c.rows, c.cols))
+                    .collect(),
+            }
+        })
+        .collect();
+        SpaceTableReport {
+            complete: cells.iter().all(|c| c.limit.is_none()),
+            cells,
+            formulas,
+            seconds,
+            peak_rss_bytes: None,
+        }
+    }
+}
+
+/// Reach tables as the JSON contract of `floe table reach --json`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReachTableReport {
+    /// One table per board and block count.
+    pub tables: Vec<ReachCell>,
+    /// Whether no table was stopped by a limit.
+    pub complete: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl ReachTableReport {
+    /// The report of `tables`, computed in `seconds`.
+    pub fn new(tables: Vec<ReachCell>, seconds: f64) -> ReachTableReport {
+        ReachTableReport {
+            complete: tables.iter().all(|c| c.limit.is_none()),
+            tables,
+            seconds,
+        }
+    }
+}
+
 /// One reach table of an empty board, with its summary (van den Akker's Tables 1–8 give the
 /// grids, 10 the hardest cell, 11 the mean).
 #[derive(Clone, Debug, Serialize, PartialEq)]
