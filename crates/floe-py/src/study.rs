@@ -1,7 +1,9 @@
 //! The studies of one game each: the PushPush census (every board of a size at once) and the
 //! Monte Carlo experiments of the solitaire puzzles (BoxOff, Pretzel, Fujisan).
 
-use crate::convert::{buffer, count, json, le_bytes, limit_reached, LimitArgs, LimitTuple};
+use crate::convert::{
+    buffer, count, json, le_bytes, limit_reached, to_py_err, LimitArgs, LimitTuple,
+};
 use crate::level::NativeLevel;
 use crate::run::detached;
 use floe::analysis::solitaire::{
@@ -26,10 +28,37 @@ use std::time::Instant;
 
 /// Registers the functions of this file.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Figures>()?;
     m.add_function(wrap_pyfunction!(census, m)?)?;
     m.add_function(wrap_pyfunction!(experiment, m)?)?;
     m.add_function(wrap_pyfunction!(challenges, m)?)?;
     Ok(())
+}
+
+/// The figures of a census or an experiment, drawn when asked for.
+#[pyclass(frozen, module = "floe._floe")]
+pub struct Figures {
+    what: Drawn,
+}
+
+enum Drawn {
+    Census(Box<Census>),
+    Experiment(Kind, Vec<SizeRun>),
+}
+
+#[pymethods]
+impl Figures {
+    /// `(name, SVG)` of every figure: a census's by suffix (`""`, `-pushes`, …), an
+    /// experiment's by file name.
+    fn draw(&self, py: Python<'_>) -> Vec<(String, String)> {
+        py.detach(|| match &self.what {
+            Drawn::Census(c) => census_figures(c)
+                .into_iter()
+                .map(|(suffix, svg)| (suffix.to_string(), svg))
+                .collect(),
+            Drawn::Experiment(game, docs) => solitaire_figures(*game, docs),
+        })
+    }
 }
 
 /// A table of numbers for NumPy: name, buffer of little-endian `i8`, shape.
@@ -82,7 +111,7 @@ fn census_arrays(c: &Census) -> Vec<(String, Vec<u8>, Vec<usize>)> {
 }
 
 /// Every PushPush board of one size (`floe census pushpush`): `(the --json document, the
-/// arrays, the hardest boards as levels, the figures as (suffix, SVG))`.
+/// arrays, the hardest boards as levels, the figures to draw)`.
 #[pyfunction]
 #[pyo3(signature = (rows, cols, k, difficulty, hardest, limits))]
 #[allow(clippy::type_complexity)]
@@ -94,12 +123,7 @@ fn census<'py>(
     difficulty: bool,
     hardest: usize,
     limits: LimitTuple<'py>,
-) -> PyResult<(
-    String,
-    Vec<Array<'py>>,
-    Vec<NativeLevel>,
-    Vec<(String, String)>,
-)> {
+) -> PyResult<(String, Vec<Array<'py>>, Vec<NativeLevel>, Figures)> {
     for (name, v, hi) in [("rows", rows, 32), ("cols", cols, 32), ("k", k, 1024)] {
         if v > hi || (v == 0 && name != "k") {
             return Err(PyValueError::new_err(format!(
@@ -144,11 +168,11 @@ fn census<'py>(
                 NativeLevel::of(Level::new(PushPush, level, name), "census", i)
             })
             .collect();
-        let figures: Vec<(String, String)> = census_figures(&c)
-            .into_iter()
-            .map(|(suffix, svg)| (suffix.to_string(), svg))
-            .collect();
-        Ok(Ok((json(&r)?, census_arrays(&c), levels, figures)))
+        let arrays = census_arrays(&c);
+        let figures = Figures {
+            what: Drawn::Census(Box::new(c)),
+        };
+        Ok(Ok((json(&r)?, arrays, levels, figures)))
     })?;
     match outcome {
         Ok((doc, arrays, levels, figures)) => {
@@ -284,7 +308,7 @@ fn experiment_doc(
 }
 
 /// The Monte Carlo experiments (`floe experiment`): `(the --json document, the per-challenge
-/// table as columns, the figures as (file name, SVG))`. With `exact`, Pretzel deals are
+/// table as columns, the figures to draw)`. With `exact`, Pretzel deals are
 /// enumerated (`--exact`) and the table is empty.
 #[pyfunction]
 #[pyo3(signature = (game, rows, cols, colors, suits, ranks, setup, compare, challenges,
@@ -307,11 +331,7 @@ fn experiment<'py>(
     threads: Option<usize>,
     exact: bool,
     limits: LimitTuple<'py>,
-) -> PyResult<(
-    String,
-    Vec<(String, Bound<'py, PyList>)>,
-    Vec<(String, String)>,
-)> {
+) -> PyResult<(String, Vec<(String, Bound<'py, PyList>)>, Figures)> {
     if !(1..=100_000_000).contains(&challenges) {
         return Err(PyValueError::new_err("challenges: 1 to 100,000,000"));
     }
@@ -322,7 +342,10 @@ fn experiment<'py>(
         return Err(PyValueError::new_err("threads: 1 to 256"));
     }
     let a = LimitArgs::from_py(limits)?;
-    let (doc, columns, figures) = detached(py, || {
+    let game_kind: Kind = game
+        .parse()
+        .map_err(|e: String| to_py_err(py, Error::invalid(e)))?;
+    let (doc, columns, docs) = detached(py, || {
         let game: Kind = game.parse().map_err(Error::invalid)?;
         let sizes = sizes(game, rows, cols, colors, suits, &ranks);
         if sizes.is_empty() {
@@ -388,7 +411,7 @@ fn experiment<'py>(
             });
         }
         let doc = experiment_doc(game, seed, compare.is_some(), &docs)?;
-        Ok((doc, columns, solitaire_figures(game, &docs)))
+        Ok((doc, columns, docs))
     })?;
     let columns = columns
         .into_iter()
@@ -401,6 +424,9 @@ fn experiment<'py>(
             Ok((c.name.to_string(), PyList::new(py, items)?))
         })
         .collect::<PyResult<Vec<_>>>()?;
+    let figures = Figures {
+        what: Drawn::Experiment(game_kind, docs),
+    };
     Ok((doc, columns, figures))
 }
 

@@ -81,14 +81,17 @@ def heatmap(
     values: Sequence[Sequence[float]], title: str, x_label: str, y_label: str,
     value_label: str, log: bool,
 ) -> str: ...
+class Figures:
+    def draw(self) -> List[Tuple[str, str]]: ...
+
 def census(
     rows: int, cols: int, k: int, difficulty: bool, hardest: int, limits: _Limits,
-) -> Tuple[str, List[Tuple[str, bytearray, List[int]]], List[Level], List[Tuple[str, str]]]: ...
+) -> Tuple[str, List[Tuple[str, bytearray, List[int]]], List[Level], Figures]: ...
 def experiment(
     game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,
     compare: Optional[List[str]], challenges: int, trials: int, seed: int, playout_cap: int,
     threads: Optional[int], exact: bool, limits: _Limits,
-) -> Tuple[str, List[Tuple[str, List[Any]]], List[Tuple[str, str]]]: ...
+) -> Tuple[str, List[Tuple[str, List[Any]]], Figures]: ...
 def challenges(
     game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,
     seed: int, n: int,

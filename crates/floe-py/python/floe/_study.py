@@ -40,11 +40,17 @@ class Census:
         self.difficulty_by_blocks: Optional[np.ndarray] = a.get("difficulty_by_blocks")
         #: Representatives of the hardest classes, each a PushPush level.
         self.hardest: List[Level] = [Level(n) for n in hardest]
-        #: The figures by name (``blocks``, ``pushes``, ``pushes-by-blocks``, and with
-        #: ``difficulty`` ``difficulty-by-pushes``, ``difficulty-by-blocks``).
-        self.figures: Dict[str, SVG] = {
-            (suffix.lstrip("-") or "blocks"): SVG(svg) for suffix, svg in figures
-        }
+        self._figures = figures
+        self._drawn: Optional[Dict[str, SVG]] = None
+
+    @property
+    def figures(self) -> Dict[str, SVG]:
+        """The thesis's figures by name (``blocks``: Figure 11, ``pushes``,
+        ``pushes-by-blocks``: Figure 14, and with ``difficulty`` ``difficulty-by-pushes`` and
+        ``difficulty-by-blocks``: Figures 13 and 15), drawn when first asked for."""
+        if self._drawn is None:
+            self._drawn = {(s.lstrip("-") or "blocks"): SVG(svg) for s, svg in self._figures.draw()}
+        return self._drawn
 
     @property
     def boards(self) -> int:
@@ -123,11 +129,21 @@ class Experiment:
         #: ``distinct_steps``). A pandas DataFrame when pandas is installed, else a list of
         #: dicts.
         self.challenges: Any = columns(cols)
-        #: The paper's figures by file name.
-        self.figures: Dict[str, SVG] = {name: SVG(svg) for name, svg in figures}
+        self._figures = figures
+        self._drawn: Optional[Dict[str, SVG]] = None
+
+    @property
+    def figures(self) -> Dict[str, SVG]:
+        """The paper's figures by file name (box plots of the solvability over the trials,
+        histograms of the solution lengths, the diagnostics by solvability, the sweeps),
+        drawn when first asked for; none for an exact run."""
+        if self._drawn is None:
+            drawn = self._figures.draw()
+            self._drawn = {name: SVG(svg) for name, svg in drawn}
+        return self._drawn
 
     def __repr__(self) -> str:
-        return f"<floe.Experiment: {len(self.challenges)} challenges, {len(self.figures)} figures>"
+        return f"<floe.Experiment: {len(self.challenges)} challenges>"
 
 
 def experiment(
