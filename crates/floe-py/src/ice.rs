@@ -8,7 +8,8 @@ use crate::run::detached;
 use floe::analysis::ice::profile::{profile as run_profile, FactorProfile};
 use floe::analysis::ice::reach::{reach as reach_of, ReachReport};
 use floe::analysis::ice::tables::{
-    reach_table as reach_tables, space_table as space_tables, ReachTableReport, SpaceTableReport,
+    patterns_table as patterns_tables, reach_table as reach_tables, space_table as space_tables,
+    strip_table as strip_tables, ReachTableReport, SpaceTableReport,
 };
 use floe::game::{Level, ParamValues, Params};
 use floe::games::ice::format::write_floe;
@@ -27,6 +28,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profile, m)?)?;
     m.add_function(wrap_pyfunction!(space_table, m)?)?;
     m.add_function(wrap_pyfunction!(reach_table, m)?)?;
+    m.add_function(wrap_pyfunction!(strip_table, m)?)?;
+    m.add_function(wrap_pyfunction!(patterns_table, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(generate_report, m)?)?;
     m.add_function(wrap_pyfunction!(heatmap, m)?)?;
@@ -205,6 +208,55 @@ fn reach_table(
         let boards: Vec<(usize, usize)> = (min_size..=max_size).map(|s| (s, s)).collect();
         let tables = reach_tables(&boards, &blocks, &a.limits(), |_| {})?;
         json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()))
+    })
+}
+
+/// Van den Akker's hardest cells of 2×n and 3×n boards, closed forms fitted (`floe table
+/// strip --json`).
+#[pyfunction]
+fn strip_table(
+    py: Python<'_>,
+    heights: Vec<usize>,
+    max_width: usize,
+    blocks: Vec<usize>,
+    compare_width: usize,
+    limits: LimitTuple<'_>,
+) -> PyResult<String> {
+    let a = LimitArgs::from_py(limits)?;
+    check_range("max_width", max_width, 3, 64)?;
+    detached(py, || {
+        json(&strip_tables(
+            &heights,
+            max_width,
+            &blocks,
+            compare_width,
+            &a.limits(),
+            |_| {},
+        )?)
+    })
+}
+
+/// Van den Akker's Table 9: trains and zigzags on fastest ways to the hardest cells (`floe
+/// table patterns --json`).
+#[pyfunction]
+fn patterns_table(
+    py: Python<'_>,
+    min_size: usize,
+    max_size: usize,
+    blocks: Vec<usize>,
+    limits: LimitTuple<'_>,
+) -> PyResult<String> {
+    let a = LimitArgs::from_py(limits)?;
+    check_range("min_size", min_size, 1, 32)?;
+    check_range("max_size", max_size, 1, 32)?;
+    detached(py, || {
+        json(&patterns_tables(
+            min_size,
+            max_size,
+            &blocks,
+            &a.limits(),
+            |_| {},
+        )?)
     })
 }
 

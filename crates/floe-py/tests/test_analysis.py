@@ -95,6 +95,19 @@ def test_the_theses_tables_match_the_command_line(cli):
         floe.space_table(1, 5, 3)
 
 
+def test_strip_and_pattern_tables_match_the_command_line(cli):
+    ours = floe.strip_table([2, 3], 10, [3])
+    theirs = cli("table", "strip", "--heights", "2,3", "--max-width", "10", "--blocks", "3")
+    assert without_time(ours) == without_time(theirs)
+    two = ours["series"][0]
+    assert two["hardest"][:4] == [[3, 1], [4, 2], [5, 4], [6, 4]]
+    rows = floe.patterns_table(3, 5, [3, 4])
+    theirs = cli("table", "patterns", "--min-size", "3", "--max-size", "5", "--blocks", "3,4")
+    records = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+    assert without_time(records) == without_time(theirs)
+    assert {"train", "zigzag", "pushes"} <= set(records[0])
+
+
 def test_profile_kluivers_figures(cli):
     p = floe.profile(ZELDA, level="TPSPR1", factors=[0, 5, 100])
     # at factor 0 the least difficulty is the distance: the depth of the space

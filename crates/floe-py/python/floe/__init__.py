@@ -39,8 +39,10 @@ from ._ice import (
     profile,
     reach,
     reach_report,
+    patterns_table,
     reach_table,
     space_table,
+    strip_table,
 )
 from ._study import Census, Experiment, census, challenges, experiment
 
@@ -67,6 +69,8 @@ __all__ = [
     "reach_report",
     "space_table",
     "reach_table",
+    "strip_table",
+    "patterns_table",
     "Profile",
     "profile",
     "Generated",

@@ -133,6 +133,53 @@ def reach_table(
     )
 
 
+def strip_table(
+    heights: Iterable[int] = (2, 3),
+    max_width: int = 20,
+    blocks: Iterable[int] = (3, 4, 5, 6),
+    *,
+    compare_width: int = 15,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Dict[str, Any]:
+    """Van den Akker's Tables 12 and 13: the hardest cell of h×n boards for every width,
+    closed forms fitted and his pattern checked: the dict of ``floe table strip --json``
+    (``series``: ``height``, ``blocks``, ``hardest`` as (width, pushes) pairs,
+    ``closed_form``; ``thesis_pattern``; ``complete``; ``seconds``)."""
+    return loads(
+        _floe.strip_table(
+            [int(h) for h in heights],
+            int(max_width),
+            [int(b) for b in blocks],
+            int(compare_width),
+            limits(max_states, timeout, max_memory),
+        )
+    )
+
+
+def patterns_table(
+    min_size: int = 3,
+    max_size: int = 8,
+    blocks: Iterable[int] = (3, 4, 5),
+    *,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Any:
+    """Van den Akker's Table 9: whether trains (and zigzags) are part of fastest ways to
+    the hardest cells of empty square boards. One row per board (``rows``, ``cols``,
+    ``blocks``, ``pushes``, ``cells``, ``train``, ``zigzag``, …: the rows of ``floe table
+    patterns --json``), a DataFrame with pandas."""
+    return table(
+        loads(
+            _floe.patterns_table(
+                int(min_size), int(max_size), [int(b) for b in blocks], limits(max_states, timeout, max_memory)
+            )
+        )
+    )
+
+
 class Profile:
     """The least difficulty of every reachable position per block-change factor (Kluiver's
     Figures 19–27). Draws its figure in Jupyter."""
