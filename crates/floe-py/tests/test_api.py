@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 import floe
 from floe import _floe
@@ -51,3 +55,27 @@ def test_the_fixed_calls():
     params = inspect.signature(floe.solve).parameters
     assert list(params)[0] == "level" and params["level"].kind is params["level"].POSITIONAL_ONLY
     assert list(inspect.signature(floe.reach).parameters)[:3] == ["rows", "cols", "blocks"]
+
+
+def test_type_checkers_check_calls(tmp_path):
+    """The package's annotations and stubs hold under `mypy --strict`, and a wrong call is
+    caught where it is made."""
+    pytest.importorskip("mypy")
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "mypy", "--no-incremental", *args], cwd=tmp_path, capture_output=True, text=True
+    )
+    ok = run("--strict", "-p", "floe")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    use = tmp_path / "use.py"
+    use.write_text(
+        "import floe\n"
+        'r = floe.solve("levels/zelda.txt", level="OOSSAS", seed=2)\n'
+        "c = floe.census(4, 4)\n"
+        "n: int = c.boards\n"
+        'floe.solve("levels/zelda.txt", seed="two")\n'
+        "floe.reach(10, 10, 4).shape\n"
+    )
+    bad = run(str(use))
+    assert bad.returncode == 1
+    assert 'use.py:5: error: Argument "seed" to "solve" has incompatible type "str"' in bad.stdout, bad.stdout
+    assert bad.stdout.count("error:") == 1, bad.stdout

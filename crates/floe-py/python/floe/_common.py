@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -27,7 +27,18 @@ Memory = Union[int, float, str]
 #: Game parameters beyond the named keywords: ``{"k": 2}`` or ``["k=2", "dynamic"]``.
 Params = Union[Mapping[str, Any], Iterable[str], None]
 
-loads = json.loads
+#: The limits as the native part takes them: (max_states, timeout, max_memory, force).
+Limits = Tuple[Optional[int], Optional[Duration], Optional[Memory], bool]
+
+
+def loads(text: str) -> Any:
+    """A report's JSON text as Python values."""
+    return json.loads(text)
+
+
+def report(text: str) -> Dict[str, Any]:
+    """A report (a JSON object) as a dict."""
+    return cast(Dict[str, Any], json.loads(text))
 
 
 class SVG(str):
@@ -94,7 +105,7 @@ def limits(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
-) -> Tuple[Optional[int], Optional[Duration], Optional[Memory], bool]:
+) -> Limits:
     """The limits as the native part takes them."""
     if max_states is not None:
         max_states = int(max_states)
@@ -111,16 +122,16 @@ def array(buffer: bytearray, dtype: str, shape: Iterable[int]) -> np.ndarray:
 def table(rows: List[Dict[str, Any]]) -> Any:
     """Rows as a pandas DataFrame when pandas is installed, else as they are."""
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         return rows
     return pd.DataFrame(rows)
 
 
-def columns(cols: List[Tuple[str, list]]) -> Any:
+def columns(cols: List[Tuple[str, List[Any]]]) -> Any:
     """Columns as a pandas DataFrame when pandas is installed, else as a list of row dicts."""
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         names = [n for n, _ in cols]
         n = len(cols[0][1]) if cols else 0

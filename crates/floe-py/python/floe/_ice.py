@@ -9,13 +9,13 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _floe
-from ._common import SVG, Duration, Memory, Source, array, limits, loads, table
+from ._common import SVG, Duration, Limits, Memory, Source, array, limits, loads, report, table
 from ._level import Level, _board
 
 
-def _reach(level: Level, lim: tuple) -> Tuple[Dict[str, Any], np.ndarray]:
+def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
     doc, buf, rows, cols = _floe.reach(level._native, lim)
-    return loads(doc), array(buf, "<f8", (rows, cols))
+    return report(doc), array(buf, "<f8", (rows, cols))
 
 
 @overload
@@ -43,7 +43,7 @@ def reach(
     force: bool = False,
     **pick: Any,
 ) -> np.ndarray: ...
-def reach(  # type: ignore[misc]
+def reach(
     rows: Any,
     cols: Optional[int] = None,
     blocks: Optional[int] = None,
@@ -106,7 +106,7 @@ def space_table(
     (Kluiver's Table 1 and beyond), his closed forms checked: the dict of ``floe table space
     --json`` (``cells``, ``formulas``, ``complete``, ``seconds``, ``peak_rss_bytes``).
     ``pandas.DataFrame(t["cells"])`` makes it a frame."""
-    return loads(
+    return report(
         _floe.space_table(
             int(max_rows), int(max_cols), int(max_blocks), limits(max_states, timeout, max_memory, force)
         )
@@ -126,7 +126,7 @@ def reach_table(
     """Van den Akker's reach tables of empty square boards (his Tables 1–8, 10, 11): the
     dict of ``floe table reach --json`` (``tables``: one per size and block count with
     ``moves``, ``max``, ``mean``; ``complete``, ``seconds``)."""
-    return loads(
+    return report(
         _floe.reach_table(
             int(min_size), int(max_size), [int(b) for b in blocks], limits(max_states, timeout, max_memory, force)
         )
@@ -147,7 +147,7 @@ def strip_table(
     closed forms fitted and his pattern checked: the dict of ``floe table strip --json``
     (``series``: ``height``, ``blocks``, ``hardest`` as (width, pushes) pairs,
     ``closed_form``; ``thesis_pattern``; ``complete``; ``seconds``)."""
-    return loads(
+    return report(
         _floe.strip_table(
             [int(h) for h in heights],
             int(max_width),
@@ -188,7 +188,7 @@ class Profile:
 
     def __init__(self, doc: str, svg: Optional[str], csv: Optional[str]) -> None:
         #: The dict of ``floe profile --json``.
-        self.report: Dict[str, Any] = loads(doc)
+        self.report: Dict[str, Any] = report(doc)
         self._svg = svg
         self._csv = csv
 
@@ -250,7 +250,7 @@ class Generated(Sequence[Level]):
     def __init__(self, doc: str, text: str, levels: List["_floe.Level"]) -> None:
         #: The dict of ``floe generate --json``: ``complete``, ``count``, ``candidates``,
         #: ``levels`` (per level: ``candidate``, ``intended``, ``verified`` figures).
-        self.report: Dict[str, Any] = loads(doc)
+        self.report: Dict[str, Any] = report(doc)
         #: The levels as one file in the floe format, figures in each level's header.
         self.text: str = text
         self.levels: List[Level] = [Level(n) for n in levels]

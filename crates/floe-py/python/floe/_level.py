@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Union
 from . import _floe
 from ._common import (
     SVG,
+    report,
     Duration,
     Memory,
     Params,
@@ -68,7 +69,7 @@ class Level:
     @property
     def params(self) -> Dict[str, Any]:
         """The parameters in force (``{"rules": "free"}``, ``{"k": 1}``, …)."""
-        return loads(self._native.params_json())
+        return report(self._native.params_json())
 
     @property
     def shape(self) -> "tuple[int, int]":
@@ -83,7 +84,7 @@ class Level:
     def info(self) -> Dict[str, Any]:
         """Its entry of ``floe levels --json``: index (1-based), name, title, game, rows,
         cols, description, params."""
-        return loads(self._native.info_json())
+        return report(self._native.info_json())
 
     def text(self, format: Optional[str] = None) -> str:
         """The level alone as a file of its game (``format``: one of the game's formats,
@@ -256,7 +257,7 @@ class Solution(dict):  # type: ignore[type-arg]
     __slots__ = ("_native", "level")
 
     def __init__(self, native: "_floe.Solved", level: Level) -> None:
-        super().__init__(loads(native.json()))
+        super().__init__(report(native.json()))
         self._native = native
         #: The level that was solved.
         self.level = level
@@ -375,7 +376,7 @@ def space(
     or a ``timeout`` or ``max_states`` bounds it.
     """
     lv = _board(level, rows, cols, blocks, **pick)
-    return loads(lv._native.space(limits(max_states, timeout, max_memory, force)))
+    return report(lv._native.space(limits(max_states, timeout, max_memory, force)))
 
 
 def analyze(
@@ -393,7 +394,7 @@ def analyze(
     """Reversibility and dead ends of the whole state graph (``floe analyze``): the dict of
     ``floe analyze --json``."""
     lv = _board(level, rows, cols, blocks, **pick)
-    return loads(lv._native.analyze(limits(max_states, timeout, max_memory)))
+    return report(lv._native.analyze(limits(max_states, timeout, max_memory)))
 
 
 def verify(
@@ -416,7 +417,7 @@ def verify(
         text = moves
     else:
         text = json.dumps(moves)
-    return loads(lv._native.verify(text, factor))
+    return report(lv._native.verify(text, factor))
 
 
 def bench_solvers(
@@ -438,7 +439,7 @@ def bench_solvers(
     """A randomised solver (``random`` or ``mc``) run ``runs`` times (seeds ``seed``,
     ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict."""
     lv = _level(level, **pick)
-    return loads(
+    return report(
         lv._native.bench_solvers(
             algo,
             int(runs),
@@ -467,4 +468,5 @@ def render(
 def games() -> List[Dict[str, Any]]:
     """The games floe knows (``floe games --json``): name, aliases, title, parameters,
     algorithms, formats, capabilities."""
-    return loads(_floe.games_json())
+    games: List[Dict[str, Any]] = loads(_floe.games_json())
+    return games

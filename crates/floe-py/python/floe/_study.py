@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _floe
-from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of
+from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report
 from ._level import Level
 
 #: The width of the census's difficulty bins over [0, 5] (the last bin includes 5).
@@ -21,9 +21,15 @@ class Census:
     pushes and blocks) in Jupyter.
     """
 
-    def __init__(self, doc: str, arrays: list, hardest: list, figures: list) -> None:
+    def __init__(
+        self,
+        doc: str,
+        arrays: List[Tuple[str, bytearray, List[int]]],
+        hardest: List["_floe.Level"],
+        figures: "_floe.Figures",
+    ) -> None:
         #: The dict of ``floe census pushpush --json``.
-        self.report: Dict[str, Any] = loads(doc)
+        self.report: Dict[str, Any] = report(doc)
         a = {name: array(buf, "<i8", shape) for name, buf, shape in arrays}
         #: Boards per fewest pushes (index = pushes).
         self.by_pushes: np.ndarray = a["by_pushes"]
@@ -118,7 +124,7 @@ class Experiment:
     """A Monte Carlo experiment on solitaire challenge setups (Goadrich and Droscha's
     protocol): the command line's report, one row per challenge, and the paper's figures."""
 
-    def __init__(self, doc: str, cols: list, figures: list) -> None:
+    def __init__(self, doc: str, cols: List[Tuple[str, List[Any]]], figures: "_floe.Figures") -> None:
         #: The dict of ``floe experiment --json`` (one setup: its summary; ``compare``: the
         #: setups and their t-tests and Kruskal–Wallis; several sizes: the sweep).
         self.report: Any = loads(doc)
