@@ -92,6 +92,38 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pyo3::exceptions::PyKeyboardInterrupt;
+    use std::time::Instant;
+
+    #[test]
+    fn an_interrupt_stops_the_work_and_is_raised_once() {
+        // this test's thread starts the interpreter, so it is Python's main thread
+        Python::initialize();
+        Python::attach(|py| {
+            py.run(
+                c"import signal; signal.signal(signal.SIGINT, signal.default_int_handler)",
+                None,
+                None,
+            )
+            .unwrap();
+            assert_eq!(detached(py, || Ok(7)).unwrap(), 7);
+            // Ctrl-C while the work runs: the work sees floe's flag and stops
+            unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+            let t = Instant::now();
+            let e = detached(py, || {
+                while !floe::search::interrupted() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Ok(())
+            })
+            .unwrap_err();
+            assert!(e.is_instance_of::<PyKeyboardInterrupt>(py), "{e}");
+            assert!(t.elapsed() < Duration::from_secs(1));
+            // the flag was cleared: the next call runs to its end
+            assert!(!floe::search::interrupted());
+            assert_eq!(detached(py, || Ok(8)).unwrap(), 8);
+        });
+    }
 
     #[test]
     fn panics_are_named() {
