@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of floe: the Rust test suite (unit, integration, reference figures, hostile
-# inputs), the Python module's tests, then a short run of every fuzz target when a nightly
-# toolchain is present (cargo-fuzz is installed from crates.io when it is missing).
-# FUZZ_SECONDS sets the seconds per fuzz target (default 10); FUZZ_SECONDS=0 skips fuzzing.
+# inputs), then a short run of every fuzz target when a nightly toolchain is present
+# (cargo-fuzz is installed from crates.io when it is missing). FUZZ_SECONDS sets the seconds
+# per fuzz target (default 10); FUZZ_SECONDS=0 skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
