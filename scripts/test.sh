@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Every test of floe: the Rust test suite (unit, integration, reference figures, hostile
-# inputs, the web server over HTTP), the web page in headless Chromium, then a short run of
-# every fuzz target when a nightly toolchain is present (cargo-fuzz is installed from
-# crates.io when it is missing). FUZZ_SECONDS sets the seconds
-# per fuzz target (default 10); FUZZ_SECONDS=0 skips fuzzing.
+# inputs, the web server over HTTP), the web page in headless Chromium, the Python module
+# (pytest, scripts/test-python), then a short run of every fuzz target when a nightly
+# toolchain is present (cargo-fuzz is installed from crates.io when it is missing).
+# FUZZ_SECONDS sets the seconds per fuzz target (default 10); FUZZ_SECONDS=0 skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +33,14 @@ else
     (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs)
     echo "browser tests: screenshots in target/web-screenshots/"
 fi
+# --- the Python module (crates/floe-py): the wheel built and installed into target/py, then
+# pytest (scripts/test-python says what it installs). FLOE_PYTHON=0 skips it, loudly.
+if [ "${FLOE_PYTHON:-1}" = 0 ]; then
+    echo "python module tests: SKIPPED (FLOE_PYTHON=0); the Python module is untested"
+else
+    scripts/test-python
+fi
+# --- end of the Python module
 
 if [ "${FUZZ_SECONDS:-10}" = 0 ]; then
     echo "fuzz smoke run: skipped (FUZZ_SECONDS=0)"

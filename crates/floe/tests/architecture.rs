@@ -143,7 +143,7 @@ fn a_game_folder_is_referenced_only_by_its_registry_line() {
     // The ice path game was added as one folder plus one registry line: nothing else in the
     // workspace may name it, so the game face alone carries it to every command.
     let mut files = Vec::new();
-    for dir in ["floe/src", "floe-cli/src", "floe-learn/src"] {
+    for dir in ["floe/src", "floe-cli/src", "floe-learn/src", "floe-py/src"] {
         files.extend(
             sources(dir)
                 .into_iter()
@@ -160,8 +160,9 @@ fn a_game_folder_is_referenced_only_by_its_registry_line() {
 
 #[test]
 fn the_libraries_print_nothing() {
-    // Output is shaped by the front ends; the libraries return values and errors.
-    for dir in ["floe/src", "floe-learn/src"] {
+    // Output is shaped by the front ends; the libraries return values and errors, and the
+    // Python module hands them to Python (a notebook's cell shows what it returns).
+    for dir in ["floe/src", "floe-learn/src", "floe-py/src"] {
         let hits = find(
             &sources(dir),
             &["println!", "print!(", "eprintln!", "eprint!(", "dbg!("],
@@ -174,7 +175,7 @@ fn the_libraries_print_nothing() {
 fn no_file_is_written_but_whole() {
     // Every output file goes through `floe::mem::write_whole` (a temporary file renamed into
     // place), so a killed run never leaves a truncated one.
-    for dir in ["floe/src", "floe-cli/src", "floe-learn/src"] {
+    for dir in ["floe/src", "floe-cli/src", "floe-learn/src", "floe-py/src"] {
         let files: Vec<(String, String)> = sources(dir)
             .into_iter()
             .filter(|(path, _)| !path.ends_with("/mem.rs"))
@@ -190,7 +191,7 @@ fn no_file_is_written_but_whole() {
 
 #[test]
 fn no_source_file_outgrows_a_reader() {
-    for dir in ["floe/src", "floe-cli/src", "floe-learn/src"] {
+    for dir in ["floe/src", "floe-cli/src", "floe-learn/src", "floe-py/src"] {
         for (path, text) in sources(dir) {
             let lines = text.lines().count();
             assert!(lines <= 1000, "{path} has {lines} lines (at most 1,000)");

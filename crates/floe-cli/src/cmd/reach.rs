@@ -5,30 +5,10 @@ use super::{board_request, count, ice_level, in_level};
 use crate::args::BoardJobArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
-use floe::analysis::ice::reach::{reach as reach_table, Reach};
-use floe::game::ParamValues;
+use floe::analysis::ice::reach::{reach as reach_table, Reach, ReachReport};
 use floe::search::Limits;
 use floe::Error;
-use serde::Serialize;
 use std::time::Instant;
-
-#[derive(Serialize)]
-struct ReachJson<'a> {
-    game: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    level: Option<&'a str>,
-    params: ParamValues,
-    rows: usize,
-    cols: usize,
-    blocks: usize,
-    moves: &'a [Vec<Option<u32>>],
-    max: Option<u32>,
-    mean: Option<f64>,
-    states: u64,
-    complete: bool,
-    limit: Option<&'static str>,
-    seconds: f64,
-}
 
 /// `floe reach`.
 pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
@@ -44,21 +24,13 @@ pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
     let seconds = t.elapsed().as_secs_f64();
     drop(spinner);
     if a.json {
-        out::json(&ReachJson {
-            game: req.game.info().name,
-            level: name.as_deref(),
-            params: req.level.params(),
-            rows: r.rows,
-            cols: r.cols,
-            blocks: level.block_count(),
-            moves: &r.moves,
-            max: r.max(),
-            mean: r.mean(),
-            states: r.states,
-            complete: r.limit.is_none(),
-            limit: r.limit.map(|l| l.name()),
+        out::json(&ReachReport::new(
+            &r,
+            name.clone(),
+            req.level.params(),
+            level.block_count(),
             seconds,
-        });
+        ));
     } else {
         outln!(
             "{}: {}×{} board, {}, rules {}",

@@ -5,33 +5,13 @@ use super::{cell_progress, clear_progress};
 use crate::args::{TablePatternsArgs, TableReachArgs, TableSpaceArgs, TableStripArgs};
 use crate::out::{self, human_time, thousands};
 use crate::Done;
-use floe::analysis::ice::patterns::{hardest_use, HardestUse};
 use floe::analysis::ice::reach::Reach;
 use floe::analysis::ice::tables::{
-    fit_quasi_linear, reach_cell, reach_table as reach_tables, space_table, space_table_markdown,
-    QuasiLinear, ReachCell, SpaceCell,
+    patterns_table, reach_table as reach_tables, space_table, space_table_markdown, strip_table,
+    ReachCell, ReachTableReport, SpaceTableReport,
 };
-use floe::games::ice::Level;
 use floe::Error;
-use serde::Serialize;
 use std::time::Instant;
-
-#[derive(Serialize)]
-struct FormulaSummary {
-    formula: &'static str,
-    checked: usize,
-    holds: usize,
-    fails: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct TableSpaceJson<'a> {
-    cells: &'a [SpaceCell],
-    formulas: Vec<FormulaSummary>,
-    complete: bool,
-    seconds: f64,
-    peak_rss_bytes: Option<u64>,
-}
 
 pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     super::judge_table(
@@ -61,51 +41,15 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     clear_progress();
     let complete = cells.iter().all(|c| c.limit.is_none());
     if a.json {
-        let formulas = [
-            (2, "A(2,m,n) = 12(m+n) - 50"),
-            (3, "A(3,m,n) = 492 - 100x + 12xy - 18y - 8x^2"),
-        ]
-        .iter()
-        .map(|&(k, formula)| {
-            let checked: Vec<&SpaceCell> = cells
-                .iter()
-                .filter(|c| c.blocks == k && c.formula_holds.is_some())
-                .collect();
-            FormulaSummary {
-                formula,
-                checked: checked.len(),
-                holds: checked
-                    .iter()
-                    .filter(|c| c.formula_holds == Some(true))
-                    .count(),
-                fails: checked
-                    .iter()
-                    .filter(|c| c.formula_holds == Some(false))
-                    .map(|c| format!("{}x{}", c.rows, c.cols))
-                    .collect(),
-            }
-        })
-        .collect();
-        out::json(&TableSpaceJson {
-            cells: &cells,
-            formulas,
-            complete,
-            seconds: t.elapsed().as_secs_f64(),
-            peak_rss_bytes: out::peak_rss_bytes(),
-        });
+        let mut report = SpaceTableReport::new(cells, t.elapsed().as_secs_f64());
+        report.peak_rss_bytes = out::peak_rss_bytes();
+        out::json(&report);
     } else {
         outln!("Reachable positions on empty boards (blocks start along the edge, clockwise from the top-left corner)\n");
         outp!("{}", space_table_markdown(&cells));
         outln!("\n{} cells in {}", cells.len(), human_time(t.elapsed()));
     }
     Ok(Done::when(complete))
-}
-
-#[derive(Serialize)]
-struct TableReachJson<'a> {
-    tables: &'a [ReachCell],
-    complete: bool,
-    seconds: f64,
 }
 
 pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
@@ -129,11 +73,7 @@ pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
     clear_progress();
     let complete = tables.iter().all(|c| c.limit.is_none());
     if a.json {
-        out::json(&TableReachJson {
-            tables: &tables,
-            complete,
-            seconds: t.elapsed().as_secs_f64(),
-        });
+        out::json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()));
         return Ok(Done::when(complete));
     }
     outln!("Fewest pushes to rest a block on each cell of an empty board, blocks starting in the top row from the left\n");
@@ -210,81 +150,29 @@ fn to_reach(c: &ReachCell) -> Reach {
     }
 }
 
-#[derive(Serialize)]
-struct StripSeries {
-    height: usize,
-    blocks: usize,
-    /// (width, hardest cell)
-    hardest: Vec<(usize, u32)>,
-    closed_form: Option<QuasiLinear>,
-}
-
-#[derive(Serialize)]
-struct StripJson<'a> {
-    series: &'a [StripSeries],
-    thesis_pattern: Vec<PatternCheck>,
-    compare_width: usize,
-    complete: bool,
-    seconds: f64,
-}
-
-/// The thesis's description of the 2×n and 3×n hardest cells with 3 blocks: from some width
-/// on, each extra column adds 2 pushes at even n and 1 at odd n.
-#[derive(Serialize)]
-struct PatternCheck {
-    height: usize,
-    blocks: usize,
-    /// First n such that v(m) − v(m−1) is 2 for even m and 1 for odd m for every m ≥ n
-    /// computed.
-    holds_from: Option<usize>,
-}
-
 pub fn strip(a: TableStripArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let limits = a.limits.limits();
-    let mut series = Vec::new();
-    let mut complete = true;
-    for &h in &a.heights {
-        for &k in &a.blocks {
-            let mut hardest = Vec::new();
-            for n in k.max(3)..=a.max_width as usize {
-                if let Some(c) = reach_cell(h, n, k, &limits)? {
-                    cell_progress(format!("{h}×{n} with {k} blocks ({:.1} s)", c.seconds));
-                    complete &= c.limit.is_none();
-                    if let Some(m) = c.max {
-                        hardest.push((n, m));
-                    }
-                }
-            }
-            let closed_form = fit_quasi_linear(&hardest);
-            series.push(StripSeries {
-                height: h,
-                blocks: k,
-                hardest,
-                closed_form,
-            });
-        }
-    }
+    let report = strip_table(
+        &a.heights,
+        a.max_width as usize,
+        &a.blocks,
+        a.compare_width,
+        &limits,
+        |c| {
+            cell_progress(format!(
+                "{}×{} with {} blocks ({:.1} s)",
+                c.rows, c.cols, c.blocks, c.seconds
+            ))
+        },
+    )?;
     clear_progress();
-    let thesis_pattern: Vec<PatternCheck> = series
-        .iter()
-        .filter(|s| s.blocks == 3)
-        .map(|s| PatternCheck {
-            height: s.height,
-            blocks: s.blocks,
-            holds_from: increments_hold_from(&s.hardest),
-        })
-        .collect();
+    let complete = report.complete;
     if a.json {
-        out::json(&StripJson {
-            series: &series,
-            thesis_pattern,
-            compare_width: a.compare_width,
-            complete,
-            seconds: t.elapsed().as_secs_f64(),
-        });
+        out::json(&report);
         return Ok(Done::when(complete));
     }
+    let (series, thesis_pattern) = (report.series, report.thesis_pattern);
     outln!("Hardest cell (fewest pushes to its hardest cell) on h×n boards, blocks starting in the top row from the left\n");
     let mut head = String::from("| n |");
     for s in &series {
@@ -348,55 +236,21 @@ pub fn strip(a: TableStripArgs) -> Result<Done, Error> {
     Ok(Done::when(complete))
 }
 
-/// First n from which every step v(n) − v(n−1) is 2 at even n and 1 at odd n.
-fn increments_hold_from(values: &[(usize, u32)]) -> Option<usize> {
-    let ok = |i: usize| {
-        let (n, v) = values[i];
-        let (_, u) = values[i - 1];
-        v as i64 - u as i64 == if n % 2 == 0 { 2 } else { 1 }
-    };
-    let mut start = values.len();
-    while start > 1 && ok(start - 1) {
-        start -= 1;
-    }
-    (values.len() - start >= 2).then(|| values[start].0)
-}
-
-#[derive(Serialize)]
-struct PatternRow {
-    rows: usize,
-    cols: usize,
-    blocks: usize,
-    #[serde(flatten)]
-    result: HardestUse,
-    seconds: f64,
-}
-
 pub fn patterns(a: TablePatternsArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let limits = a.limits.limits();
-    let mut rows = Vec::new();
-    for size in a.min_size as usize..=a.max_size as usize {
-        for &k in &a.blocks {
-            if k > size {
-                continue;
-            }
-            let c = Instant::now();
-            let level = Level::empty_board(size, size, k)?;
-            let result = hardest_use(&level, &limits)?;
+    let rows = patterns_table(
+        a.min_size as usize,
+        a.max_size as usize,
+        &a.blocks,
+        &limits,
+        |r| {
             cell_progress(format!(
-                "{size}×{size} with {k} blocks ({:.1} s)",
-                c.elapsed().as_secs_f64()
-            ));
-            rows.push(PatternRow {
-                rows: size,
-                cols: size,
-                blocks: k,
-                result,
-                seconds: c.elapsed().as_secs_f64(),
-            });
-        }
-    }
+                "{}×{} with {} blocks ({:.1} s)",
+                r.rows, r.cols, r.blocks, r.seconds
+            ))
+        },
+    )?;
     clear_progress();
     if a.json {
         out::json(&rows);

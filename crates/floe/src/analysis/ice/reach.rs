@@ -2,10 +2,12 @@
 //! on each cell.
 
 use crate::bits::Bits;
-use crate::games::ice::{with_puzzle, IcePuzzle, IceTask, Level, WalkRule, Walking};
+use crate::game::{Game, ParamValues};
+use crate::games::ice::{with_puzzle, Ice, IcePuzzle, IceTask, Level, WalkRule, Walking};
 use crate::search::worth_parallel;
 use crate::search::{enumerate, enumerate_par, LimitKind, Limits, Stats};
 use crate::Error;
+use serde::Serialize;
 
 /// A reach table.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,9 +126,92 @@ pub fn reach_empty(rows: usize, cols: usize, k: usize, limits: &Limits) -> Resul
     reach(&Level::empty_board(rows, cols, k)?, WalkRule::Free, limits)
 }
 
+/// A reach table as the JSON contract of `floe reach --json`: the board, the table (`null`
+/// for cells no block can rest on), its hardest cell and mean, and how the enumeration ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReachReport {
+    /// The game's name (ice blocks).
+    pub game: &'static str,
+    /// The level's name (none for an empty board given by its size).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// The parameters in force.
+    pub params: ParamValues,
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// Blocks on the board.
+    pub blocks: usize,
+    /// Fewest pushes per cell.
+    pub moves: Vec<Vec<Option<u32>>>,
+    /// The hardest cell's count.
+    pub max: Option<u32>,
+    /// The mean over the reachable cells.
+    pub mean: Option<f64>,
+    /// Reachable positions enumerated.
+    pub states: u64,
+    /// Whether every reachable position was enumerated.
+    pub complete: bool,
+    /// The limit that stopped it.
+    pub limit: Option<&'static str>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl ReachReport {
+    /// The report of table `r` of a board with `blocks` blocks, named `level` (a file's
+    /// level) with `params` in force, computed in `seconds`.
+    pub fn new(
+        r: &Reach,
+        level: Option<String>,
+        params: ParamValues,
+        blocks: usize,
+        seconds: f64,
+    ) -> ReachReport {
+        ReachReport {
+            game: Ice.info().name,
+            level,
+            params,
+            rows: r.rows,
+            cols: r.cols,
+            blocks,
+            moves: r.moves.clone(),
+            max: r.max(),
+            mean: r.mean(),
+            states: r.states,
+            complete: r.limit.is_none(),
+            limit: r.limit.map(LimitKind::name),
+            seconds,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_report_keeps_the_contract_keys_in_order() {
+        let r = reach_empty(4, 4, 3, &Limits::none()).unwrap();
+        let json =
+            serde_json::to_string(&ReachReport::new(&r, None, ParamValues::default(), 3, 0.5))
+                .unwrap();
+        assert!(
+            json.starts_with(
+                r#"{"game":"ice","params":{},"rows":4,"cols":4,"blocks":3,"moves":[[0,0,0,2],"#
+            ),
+            "{json}"
+        );
+        assert!(
+            json.contains(r#""max":5,"mean":2.3125,"states":"#),
+            "{json}"
+        );
+        assert!(
+            json.ends_with(r#""complete":true,"limit":null,"seconds":0.5}"#),
+            "{json}"
+        );
+    }
 
     fn table(r: &Reach) -> Vec<Vec<u32>> {
         r.moves

@@ -2,6 +2,7 @@
 //! (Kluiver's Table 1, with his closed forms A(2, m, n) and A(3, m, n)) and reach tables
 //! (van den Akker's Tables 1–8, 10–13).
 
+use super::patterns::{hardest_use, HardestUse};
 use super::reach::{reach_empty, Reach};
 use crate::games::ice::{space, Level, WalkRule};
 use crate::search::{LimitKind, Limits};
@@ -188,6 +189,95 @@ pub fn space_table_markdown(cells: &[SpaceCell]) -> String {
         }
     }
     out
+}
+
+/// How one of Kluiver's closed forms fares on a space table's cells.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FormulaSummary {
+    /// The closed form.
+    pub formula: &'static str,
+    /// Cells on which it claims to hold.
+    pub checked: usize,
+    /// Cells on which it holds.
+    pub holds: usize,
+    /// The sizes (`6x7`) on which it fails.
+    pub fails: Vec<String>,
+}
+
+/// A space table as the JSON contract of `floe table space --json`: the cells and how
+/// Kluiver's closed forms A(2, m, n) and A(3, m, n) fare on them.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SpaceTableReport {
+    /// The cells, in the order computed.
+    pub cells: Vec<SpaceCell>,
+    /// The closed forms checked.
+    pub formulas: Vec<FormulaSummary>,
+    /// Whether no cell was stopped by a limit.
+    pub complete: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak resident memory of the process, when the front end measures it.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+impl SpaceTableReport {
+    /// The report of `cells`, computed in `seconds`.
+    pub fn new(cells: Vec<SpaceCell>, seconds: f64) -> SpaceTableReport {
+        let formulas = [
+            (2, "A(2,m,n) = 12(m+n) - 50"),
+            (3, "A(3,m,n) = 492 - 100x + 12xy - 18y - 8x^2"),
+        ]
+        .iter()
+        .map(|&(k, formula)| {
+            let checked: Vec<&SpaceCell> = cells
+                .iter()
+                .filter(|c| c.blocks == k && c.formula_holds.is_some())
+                .collect();
+            FormulaSummary {
+                formula,
+                checked: checked.len(),
+                holds: checked
+                    .iter()
+                    .filter(|c| c.formula_holds == Some(true))
+                    .count(),
+                fails: checked
+                    .iter()
+                    .filter(|c| c.formula_holds == Some(false))
+                    .map(|c| format!("{}x{}", c.rows, c.cols))
+                    .collect(),
+            }
+        })
+        .collect();
+        SpaceTableReport {
+            complete: cells.iter().all(|c| c.limit.is_none()),
+            cells,
+            formulas,
+            seconds,
+            peak_rss_bytes: None,
+        }
+    }
+}
+
+/// Reach tables as the JSON contract of `floe table reach --json`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReachTableReport {
+    /// One table per board and block count.
+    pub tables: Vec<ReachCell>,
+    /// Whether no table was stopped by a limit.
+    pub complete: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl ReachTableReport {
+    /// The report of `tables`, computed in `seconds`.
+    pub fn new(tables: Vec<ReachCell>, seconds: f64) -> ReachTableReport {
+        ReachTableReport {
+            complete: tables.iter().all(|c| c.limit.is_none()),
+            tables,
+            seconds,
+        }
+    }
 }
 
 /// One reach table of an empty board, with its summary (van den Akker's Tables 1–8 give the
@@ -403,9 +493,182 @@ fn quasi_linear_text(period: usize, slope: i64, offset: &[i64]) -> String {
     )
 }
 
+/// The hardest cell of `height`×n boards with `blocks` blocks for every width computed, and
+/// the closed form it settles into (van den Akker's Tables 12 and 13).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StripSeries {
+    /// Rows of the boards.
+    pub height: usize,
+    /// Blocks, starting in the top row from the left.
+    pub blocks: usize,
+    /// (width, hardest cell)
+    pub hardest: Vec<(usize, u32)>,
+    /// The closed form fitted to the values, if one settles.
+    pub closed_form: Option<QuasiLinear>,
+}
+
+/// The thesis's description of the 2×n and 3×n hardest cells with 3 blocks: from some width
+/// on, each extra column adds 2 pushes at even n and 1 at odd n.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PatternCheck {
+    /// Rows of the boards.
+    pub height: usize,
+    /// Blocks.
+    pub blocks: usize,
+    /// First n such that v(m) − v(m−1) is 2 for even m and 1 for odd m for every m ≥ n
+    /// computed.
+    pub holds_from: Option<usize>,
+}
+
+/// The strip tables as the JSON contract of `floe table strip --json`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StripTableReport {
+    /// One series per height and block count.
+    pub series: Vec<StripSeries>,
+    /// The thesis's pattern checked on the 3-block series.
+    pub thesis_pattern: Vec<PatternCheck>,
+    /// Width of the block-count comparison (van den Akker's Table 13 uses 15).
+    pub compare_width: usize,
+    /// Whether no table was stopped by a limit.
+    pub complete: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The hardest cells of `h`×n boards for every height, block count and width from
+/// max(k, 3) to `max_width` (van den Akker's Tables 12 and 13), closed forms fitted and his
+/// pattern checked; `each` hears of every table computed.
+pub fn strip_table(
+    heights: &[usize],
+    max_width: usize,
+    blocks: &[usize],
+    compare_width: usize,
+    limits: &Limits,
+    mut each: impl FnMut(&ReachCell),
+) -> Result<StripTableReport, Error> {
+    let t = Instant::now();
+    let mut series = Vec::new();
+    let mut complete = true;
+    for &h in heights {
+        for &k in blocks {
+            let mut hardest = Vec::new();
+            for n in k.max(3)..=max_width {
+                if let Some(c) = reach_cell(h, n, k, limits)? {
+                    each(&c);
+                    complete &= c.limit.is_none();
+                    if let Some(m) = c.max {
+                        hardest.push((n, m));
+                    }
+                }
+            }
+            let closed_form = fit_quasi_linear(&hardest);
+            series.push(StripSeries {
+                height: h,
+                blocks: k,
+                hardest,
+                closed_form,
+            });
+        }
+    }
+    let thesis_pattern = series
+        .iter()
+        .filter(|s| s.blocks == 3)
+        .map(|s| PatternCheck {
+            height: s.height,
+            blocks: s.blocks,
+            holds_from: increments_hold_from(&s.hardest),
+        })
+        .collect();
+    Ok(StripTableReport {
+        series,
+        thesis_pattern,
+        compare_width,
+        complete,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// First n from which every step v(n) − v(n−1) is 2 at even n and 1 at odd n.
+fn increments_hold_from(values: &[(usize, u32)]) -> Option<usize> {
+    let ok = |i: usize| {
+        let (n, v) = values[i];
+        let (_, u) = values[i - 1];
+        v as i64 - u as i64 == if n % 2 == 0 { 2 } else { 1 }
+    };
+    let mut start = values.len();
+    while start > 1 && ok(start - 1) {
+        start -= 1;
+    }
+    (values.len() - start >= 2).then(|| values[start].0)
+}
+
+/// One board of van den Akker's Table 9 (`floe table patterns --json` is a list of them).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PatternRow {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Blocks.
+    pub blocks: usize,
+    /// Whether trains and zigzags are part of the fastest ways to the hardest cells.
+    #[serde(flatten)]
+    pub result: HardestUse,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Whether trains (and zigzags) are part of fastest ways to the hardest cells of empty
+/// square boards from `min_size` to `max_size` with each block count that fits (van den
+/// Akker's Table 9); `each` hears of every board computed.
+pub fn patterns_table(
+    min_size: usize,
+    max_size: usize,
+    blocks: &[usize],
+    limits: &Limits,
+    mut each: impl FnMut(&PatternRow),
+) -> Result<Vec<PatternRow>, Error> {
+    let mut rows = Vec::new();
+    for size in min_size..=max_size {
+        for &k in blocks {
+            if k > size {
+                continue;
+            }
+            let c = Instant::now();
+            let level = Level::empty_board(size, size, k)?;
+            let result = hardest_use(&level, limits)?;
+            let row = PatternRow {
+                rows: size,
+                cols: size,
+                blocks: k,
+                result,
+                seconds: c.elapsed().as_secs_f64(),
+            };
+            each(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn van_den_akkers_pattern_is_found_where_it_settles() {
+        // the steps to n = 7, 8, 9, 10 are +1, +2, +1, +2; the step to 6 is +1, not +2
+        let v = [(4, 3), (5, 3), (6, 4), (7, 5), (8, 7), (9, 8), (10, 10)];
+        assert_eq!(increments_hold_from(&v), Some(7));
+        assert_eq!(increments_hold_from(&[(4, 3), (5, 9)]), None);
+        let strips = strip_table(&[2], 8, &[3], 8, &Limits::none(), |_| {}).unwrap();
+        assert!(strips.complete && strips.series[0].hardest.len() == 6);
+        // 2×n with 3 blocks: 1 2 4 4 5 7 for n = 3..8, the pattern from n = 7
+        assert_eq!(strips.thesis_pattern[0].holds_from, Some(7));
+        let rows = patterns_table(3, 4, &[3, 4], &Limits::none(), |_| {}).unwrap();
+        let shapes: Vec<(usize, usize)> = rows.iter().map(|r| (r.rows, r.blocks)).collect();
+        assert_eq!(shapes, vec![(3, 3), (4, 3), (4, 4)]);
+    }
 
     #[test]
     fn closed_forms_match_the_thesis_examples() {

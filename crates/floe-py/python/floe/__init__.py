@@ -1,0 +1,85 @@
+"""floe: solve, generate and analyse sliding-block puzzles (ice blocks, PushPush, Ice Tower,
+the ice path) and solitaire challenges (BoxOff, Pretzel, Fujisan), from Python.
+
+Every game comes through one interface: :func:`load` and :func:`levels` read a level file
+(a path, or its text) of any game; :func:`solve`, :func:`space`, :func:`analyze`,
+:func:`verify` and :func:`bench_solvers` work on a level of any game and return the dicts the
+command line prints with ``--json`` (same keys, same values). The studies give arrays and
+frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as arrays),
+:func:`experiment` (solitaire, a pandas DataFrame per challenge). Levels, solutions and
+figures draw themselves in Jupyter.
+
+Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``) within a second.
+Errors are exceptions: :class:`ParseError` (with ``file``, ``line``, ``col``),
+:class:`InvalidInput`, ``OSError``, :class:`LimitReached`, :class:`InternalError`.
+"""
+
+from ._errors import FloeError, InternalError, InvalidInput, LimitReached, ParseError
+from ._floe import __version__
+from ._common import SVG
+from ._level import (
+    Level,
+    Solution,
+    analyze,
+    bench_solvers,
+    games,
+    levels,
+    load,
+    render,
+    solve,
+    space,
+    verify,
+)
+from ._ice import (
+    Generated,
+    Profile,
+    generate,
+    generate_report,
+    heatmap,
+    profile,
+    reach,
+    reach_report,
+    patterns_table,
+    reach_table,
+    space_table,
+    strip_table,
+)
+from ._study import Census, Experiment, census, challenges, experiment
+
+__all__ = [
+    "__version__",
+    "FloeError",
+    "ParseError",
+    "InvalidInput",
+    "InternalError",
+    "LimitReached",
+    "SVG",
+    "Level",
+    "Solution",
+    "load",
+    "levels",
+    "games",
+    "solve",
+    "space",
+    "analyze",
+    "verify",
+    "bench_solvers",
+    "render",
+    "reach",
+    "reach_report",
+    "space_table",
+    "reach_table",
+    "strip_table",
+    "patterns_table",
+    "Profile",
+    "profile",
+    "Generated",
+    "generate",
+    "generate_report",
+    "heatmap",
+    "Census",
+    "census",
+    "Experiment",
+    "experiment",
+    "challenges",
+]

@@ -1,0 +1,162 @@
+"""What every call shares: where a level comes from, game parameters, limits, pictures,
+arrays and tables."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._level import Level
+
+#: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
+#: break), or a :class:`floe.Level`.
+Source = Union[str, "os.PathLike[str]", "Level"]
+
+#: A duration as the command line writes it: seconds (``30``, ``1.5``) or a text with a unit
+#: (``"500ms"``, ``"30s"``, ``"2m"``, ``"1h"``).
+Duration = Union[int, float, str]
+
+#: A memory size as the command line writes it: GiB (``8``, ``0.5``) or a text with a unit
+#: (``"512M"``, ``"8G"``, ``"2T"``).
+Memory = Union[int, float, str]
+
+#: Game parameters beyond the named keywords: ``{"k": 2}`` or ``["k=2", "dynamic"]``.
+Params = Union[Mapping[str, Any], Iterable[str], None]
+
+#: The limits as the native part takes them: (max_states, timeout, max_memory, force).
+Limits = Tuple[Optional[int], Optional[Duration], Optional[Memory], bool]
+
+
+def loads(text: str) -> Any:
+    """A report's JSON text as Python values."""
+    return json.loads(text)
+
+
+def report(text: str) -> Dict[str, Any]:
+    """A report (a JSON object) as a dict."""
+    return cast(Dict[str, Any], json.loads(text))
+
+
+class SVG(str):
+    """An SVG document: a ``str`` that Jupyter draws (``_repr_svg_``)."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def save(self, path: "Union[str, os.PathLike[str]]") -> None:
+        """Writes the picture to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self)
+
+
+def source_of(src: Any) -> Tuple[Optional[str], Optional[str]]:
+    """``(path, text)`` of a source: ``os.PathLike`` is a path; a ``str`` with a line break is
+    a level's text, any other ``str`` a path."""
+    if isinstance(src, os.PathLike):
+        return os.fspath(src), None
+    if isinstance(src, str):
+        if "\n" in src or "\r" in src:
+            return None, src
+        return src, None
+    raise TypeError(
+        f"a level is a path, a level's text or a floe.Level, not {type(src).__name__}"
+    )
+
+
+def param_list(
+    rules: Optional[str] = None,
+    k: Optional[Union[int, str]] = None,
+    dynamic: bool = False,
+    params: Params = None,
+) -> List[Tuple[str, str, str]]:
+    """The game parameters as the native part takes them: (name, value, keyword)."""
+    out: List[Tuple[str, str, str]] = []
+    if rules is not None:
+        out.append(("rules", str(rules), "rules="))
+    if k is not None:
+        out.append(("k", str(k), "k="))
+    if dynamic:
+        out.append(("dynamic", "true", "dynamic="))
+    if params is None:
+        return out
+    if isinstance(params, str):
+        params = [p for p in params.split(",") if p.strip()]
+    if isinstance(params, Mapping):
+        items: Iterable[Tuple[str, Any]] = params.items()
+    else:
+        items = [
+            tuple(p.split("=", 1)) if "=" in p else (p, True)  # type: ignore[misc]
+            for p in params
+        ]
+    for name, value in items:
+        name = str(name).strip()
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        out.append((name, str(value).strip(), f"params[{name!r}]"))
+    return out
+
+
+def limits(
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+) -> Limits:
+    """The limits as the native part takes them."""
+    if max_states is not None:
+        max_states = int(max_states)
+        if max_states < 0:
+            raise ValueError("max_states: 0 or more")
+    return (max_states, timeout, max_memory, bool(force))
+
+
+def array(buffer: bytearray, dtype: str, shape: Iterable[int]) -> np.ndarray:
+    """A NumPy array over a native buffer (no copy; writable)."""
+    return np.frombuffer(buffer, dtype=dtype).reshape(tuple(shape))
+
+
+def table(rows: List[Dict[str, Any]]) -> Any:
+    """Rows as a pandas DataFrame when pandas is installed, else as they are."""
+    try:
+        import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return rows
+    return pd.DataFrame(rows)
+
+
+def columns(cols: List[Tuple[str, List[Any]]]) -> Any:
+    """Columns as a pandas DataFrame when pandas is installed, else as a list of row dicts."""
+    try:
+        import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        names = [n for n, _ in cols]
+        n = len(cols[0][1]) if cols else 0
+        return [{name: values[i] for name, values in cols} for i in range(n)] if names else []
+    return pd.DataFrame(dict(cols))
+
+
+def ranks_of(ranks: Union[int, str, Iterable[int]]) -> List[int]:
+    """Pretzel ranks: ``4``, ``[4, 6, 8]`` or the command line's ``"2-9"`` / ``"4,6,8"``."""
+    if isinstance(ranks, int):
+        return [ranks]
+    if isinstance(ranks, str):
+        out: List[int] = []
+        for part in (p.strip() for p in ranks.split(",")):
+            if not part:
+                continue
+            if "-" in part or ".." in part:
+                a, b = part.replace("..", "-").split("-", 1)
+                lo, hi = int(a), int(b.lstrip("."))
+                if lo > hi:
+                    raise ValueError(f"ranks: '{part}' is not a range like 2-9")
+                out.extend(range(lo, hi + 1))
+            else:
+                out.append(int(part))
+        if not out:
+            raise ValueError("ranks: none given")
+        return out
+    return [int(r) for r in ranks]

@@ -1,0 +1,363 @@
+"""What only ice blocks have: reach tables, the theses' tables, difficulty profiles,
+generated levels; and floe's heat map."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+
+from . import _floe
+from ._common import SVG, Duration, Limits, Memory, Source, array, limits, loads, report, table
+from ._level import Level, _board
+
+
+def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
+    doc, buf, rows, cols = _floe.reach(level._native, lim)
+    return report(doc), array(buf, "<f8", (rows, cols))
+
+
+@overload
+def reach(
+    rows: int,
+    cols: int,
+    blocks: int,
+    /,
+    *,
+    rules: Optional[str] = None,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+) -> np.ndarray: ...
+@overload
+def reach(
+    rows: Source,
+    /,
+    *,
+    level: Optional[Union[int, str]] = None,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+    **pick: Any,
+) -> np.ndarray: ...
+def reach(
+    rows: Any,
+    cols: Optional[int] = None,
+    blocks: Optional[int] = None,
+    /,
+    *,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+    **pick: Any,
+) -> np.ndarray:
+    """Fewest pushes after which some block rests on each cell (``floe reach``, van den
+    Akker's tables), as a 2-D ``float64`` NumPy array with NaN for cells no block can rest
+    on.
+
+    ``reach(rows, cols, blocks)`` is the empty board whose blocks start in the top row from
+    the left; ``reach(level_or_path, level=…)`` an ice block level. A limit leaves upper
+    bounds and may miss cells; :func:`reach_report` says whether the table is complete.
+    """
+    if isinstance(rows, int) and not isinstance(rows, bool):
+        lv = _board(None, rows, cols, blocks, **pick)
+    else:
+        if cols is not None or blocks is not None:
+            raise TypeError("reach(rows, cols, blocks) or reach(level); not both")
+        lv = _board(rows, None, None, None, **pick)
+    return _reach(lv, limits(max_states, timeout, max_memory, force))[1]
+
+
+def reach_report(
+    level: Optional[Source] = None,
+    /,
+    *,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    blocks: Optional[int] = None,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+    **pick: Any,
+) -> Dict[str, Any]:
+    """The reach table with its figures: the dict of ``floe reach --json`` (``rows``,
+    ``cols``, ``blocks``, ``moves`` with ``None`` for unreachable cells, ``max``, ``mean``,
+    ``states``, ``complete``, ``limit``, ``seconds``; ``level`` for a file's level)."""
+    lv = _board(level, rows, cols, blocks, **pick)
+    return _reach(lv, limits(max_states, timeout, max_memory, force))[0]
+
+
+def space_table(
+    max_rows: int = 7,
+    max_cols: int = 7,
+    max_blocks: int = 8,
+    *,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+) -> Dict[str, Any]:
+    """Reachable positions on empty boards m×n (2 ≤ m ≤ n) with 1 to ``max_blocks`` blocks
+    (Kluiver's Table 1 and beyond), his closed forms checked: the dict of ``floe table space
+    --json`` (``cells``, ``formulas``, ``complete``, ``seconds``, ``peak_rss_bytes``).
+    ``pandas.DataFrame(t["cells"])`` makes it a frame."""
+    return report(
+        _floe.space_table(
+            int(max_rows), int(max_cols), int(max_blocks), limits(max_states, timeout, max_memory, force)
+        )
+    )
+
+
+def reach_table(
+    min_size: int = 3,
+    max_size: int = 10,
+    blocks: Iterable[int] = (3, 4, 5),
+    *,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+) -> Dict[str, Any]:
+    """Van den Akker's reach tables of empty square boards (his Tables 1–8, 10, 11): the
+    dict of ``floe table reach --json`` (``tables``: one per size and block count with
+    ``moves``, ``max``, ``mean``; ``complete``, ``seconds``)."""
+    return report(
+        _floe.reach_table(
+            int(min_size), int(max_size), [int(b) for b in blocks], limits(max_states, timeout, max_memory, force)
+        )
+    )
+
+
+def strip_table(
+    heights: Iterable[int] = (2, 3),
+    max_width: int = 20,
+    blocks: Iterable[int] = (3, 4, 5, 6),
+    *,
+    compare_width: int = 15,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Dict[str, Any]:
+    """Van den Akker's Tables 12 and 13: the hardest cell of h×n boards for every width,
+    closed forms fitted and his pattern checked: the dict of ``floe table strip --json``
+    (``series``: ``height``, ``blocks``, ``hardest`` as (width, pushes) pairs,
+    ``closed_form``; ``thesis_pattern``; ``complete``; ``seconds``)."""
+    return report(
+        _floe.strip_table(
+            [int(h) for h in heights],
+            int(max_width),
+            [int(b) for b in blocks],
+            int(compare_width),
+            limits(max_states, timeout, max_memory),
+        )
+    )
+
+
+def patterns_table(
+    min_size: int = 3,
+    max_size: int = 8,
+    blocks: Iterable[int] = (3, 4, 5),
+    *,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Any:
+    """Van den Akker's Table 9: whether trains (and zigzags) are part of fastest ways to
+    the hardest cells of empty square boards. One row per board (``rows``, ``cols``,
+    ``blocks``, ``pushes``, ``cells``, ``train``, ``zigzag``, …: the rows of ``floe table
+    patterns --json``), a DataFrame with pandas."""
+    return table(
+        loads(
+            _floe.patterns_table(
+                int(min_size), int(max_size), [int(b) for b in blocks], limits(max_states, timeout, max_memory)
+            )
+        )
+    )
+
+
+class Profile:
+    """The least difficulty of every reachable position per block-change factor (Kluiver's
+    Figures 19–27). Draws its figure in Jupyter."""
+
+    __slots__ = ("report", "_svg", "_csv")
+
+    def __init__(self, doc: str, svg: Optional[str], csv: Optional[str]) -> None:
+        #: The dict of ``floe profile --json``.
+        self.report: Dict[str, Any] = report(doc)
+        self._svg = svg
+        self._csv = csv
+
+    @property
+    def complete(self) -> bool:
+        """Whether the whole state graph was built (else a limit stopped it)."""
+        return bool(self.report["complete"])
+
+    def svg(self) -> Optional[SVG]:
+        """The cumulative curves, one per factor (``floe profile --svg``)."""
+        return None if self._svg is None else SVG(self._svg)
+
+    def csv(self) -> Optional[str]:
+        """``factor,difficulty,normalised,positions,cumulative`` rows (``floe profile --csv``)."""
+        return self._csv
+
+    def frame(self) -> Any:
+        """The histograms, one row per factor and difficulty (a DataFrame with pandas)."""
+        rows: List[Dict[str, Any]] = []
+        for f in self.report["factors"]:
+            total = 0
+            for d, n in enumerate(f["histogram"]):
+                total += n
+                rows.append(
+                    {
+                        "factor": f["factor"],
+                        "difficulty": d,
+                        "normalised": d / f["max"] if f["max"] else 0.0,
+                        "positions": n,
+                        "cumulative": total,
+                    }
+                )
+        return table(rows)
+
+    def _repr_svg_(self) -> Optional[str]:
+        return self._svg
+
+
+def profile(
+    level: Source,
+    /,
+    *,
+    factors: Sequence[int] = (0, 1, 2, 3, 4, 5, 100),
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    **pick: Any,
+) -> Profile:
+    """The least difficulty of every reachable position of an ice block level per
+    block-change factor (``floe profile``)."""
+    lv = _board(level, None, None, None, **pick)
+    return Profile(*_floe.profile(lv._native, [int(f) for f in factors], limits(max_states, timeout, max_memory)))
+
+
+class Generated(Sequence[Level]):
+    """Levels made by Kluiver's retrograde generator: a sequence of :class:`Level`, with the
+    report and the file's text."""
+
+    def __init__(self, doc: str, text: str, levels: List["_floe.Level"]) -> None:
+        #: The dict of ``floe generate --json``: ``complete``, ``count``, ``candidates``,
+        #: ``levels`` (per level: ``candidate``, ``intended``, ``verified`` figures).
+        self.report: Dict[str, Any] = report(doc)
+        #: The levels as one file in the floe format, figures in each level's header.
+        self.text: str = text
+        self.levels: List[Level] = [Level(n) for n in levels]
+
+    @property
+    def complete(self) -> bool:
+        """Whether as many levels as asked were found."""
+        return bool(self.report["complete"])
+
+    def __len__(self) -> int:
+        return len(self.levels)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.levels[i]
+
+    def __iter__(self) -> Iterator[Level]:
+        return iter(self.levels)
+
+    def save(self, path: "Union[str, os.PathLike[str]]") -> None:
+        """Writes the levels as one file (``floe generate -o FILE``)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.text)
+
+    def __repr__(self) -> str:
+        return f"<floe.Generated: {len(self)} levels from {self.report['candidates']} candidates>"
+
+
+def generate(
+    rows: int,
+    cols: int,
+    *,
+    targets: int = 1,
+    max_blocks: Optional[int] = None,
+    min_pushes: int = 3,
+    max_pushes: Optional[int] = None,
+    min_difficulty: Optional[int] = None,
+    factor: int = 5,
+    unique: bool = False,
+    walls: bool = False,
+    count: int = 1,
+    seed: int = 1,
+    timeout: Optional[Duration] = None,
+    candidate_states: int = 2_000_000,
+) -> Generated:
+    """Ice block levels by Kluiver's retrograde generator, each verified by exact search
+    (``floe generate``); the same seed gives the same levels. With a ``timeout``, fewer
+    levels than asked may come back (``complete`` is then false)."""
+    return Generated(
+        *_floe.generate(
+            int(rows),
+            int(cols),
+            int(targets),
+            max_blocks,
+            int(min_pushes),
+            max_pushes,
+            min_difficulty,
+            int(factor),
+            bool(unique),
+            bool(walls),
+            int(count),
+            int(seed),
+            timeout,
+            int(candidate_states),
+        )
+    )
+
+
+def generate_report(
+    sizes: Iterable[Tuple[int, int]] = ((5, 5), (6, 6), (7, 7)),
+    targets: Iterable[int] = (1, 2, 3),
+    pushes: Iterable[int] = (4, 6, 8),
+    *,
+    extra_blocks: int = 2,
+    samples: int = 100,
+    seed: int = 1,
+) -> Any:
+    """How often the generator's intended pushes are the fewest, before and after the
+    shortcut repair (``floe generate --report``): one row per setting (a DataFrame with
+    pandas)."""
+    if not 1 <= int(samples) <= 1_000_000:
+        raise ValueError("samples: 1 to 1,000,000")
+    return table(
+        loads(
+            _floe.generate_report(
+                [(int(r), int(c)) for r, c in sizes],
+                [int(t) for t in targets],
+                [int(p) for p in pushes],
+                int(extra_blocks),
+                int(samples),
+                int(seed),
+            )
+        )
+    )
+
+
+def heatmap(
+    values: Any,
+    *,
+    title: str = "",
+    x_label: str = "column",
+    y_label: str = "row",
+    value_label: str = "",
+    log: bool = False,
+) -> SVG:
+    """A 2-D table (a NumPy array, NaN cells left blank) drawn as a heat map by floe's own
+    plotter, row 0 at the top: how the notebooks show reach tables."""
+    a = np.asarray(values, dtype=float)
+    if a.ndim != 2:
+        raise ValueError("a heat map needs a 2-D table")
+    return SVG(_floe.heatmap(a.tolist(), title, x_label, y_label, value_label, bool(log)))

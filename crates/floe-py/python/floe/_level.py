@@ -1,0 +1,472 @@
+"""Levels of every game, and what the game face does with them: solve, space, analyze,
+verify, bench-solvers, pictures."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, List, Optional, Union
+
+from . import _floe
+from ._common import (
+    SVG,
+    report,
+    Duration,
+    Memory,
+    Params,
+    Source,
+    limits,
+    loads,
+    param_list,
+    source_of,
+)
+
+#: BasicMC's random games per candidate move and step by default (Kluiver's setting).
+KLUIVER_PLAYOUTS = 250_000
+
+
+class Level:
+    """A level of any game, named, with its parameters applied.
+
+    Made by :func:`floe.load`, :func:`floe.levels`, the census (its hardest boards) and the
+    generators; drawn inline in Jupyter. ``str(level)`` is the level alone as a file of its
+    game, which :func:`floe.load` reads back.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: "_floe.Level") -> None:
+        self._native = native
+
+    @property
+    def name(self) -> str:
+        """The file's title for it, else ``level N`` in a file of several, else the file's
+        name without its extension."""
+        return self._native.name
+
+    @property
+    def title(self) -> Optional[str]:
+        """Its title in the file, if it has one."""
+        return self._native.title
+
+    @property
+    def game(self) -> str:
+        """Its game's name (``ice``, ``pushpush``, ``icetower``, ``boxoff``, ``pretzel``,
+        ``fujisan``, …; :func:`floe.games` lists them)."""
+        return self._native.game
+
+    @property
+    def file(self) -> str:
+        """The file it came from (``<text>`` for a text, ``empty board`` for a board given by
+        its size)."""
+        return self._native.file
+
+    @property
+    def index(self) -> int:
+        """Its 0-based index in the file."""
+        return self._native.index
+
+    @property
+    def params(self) -> Dict[str, Any]:
+        """The parameters in force (``{"rules": "free"}``, ``{"k": 1}``, …)."""
+        return report(self._native.params_json())
+
+    @property
+    def shape(self) -> "tuple[int, int]":
+        """``(rows, cols)`` of the board."""
+        return self._native.size()
+
+    @property
+    def description(self) -> str:
+        """The level in a few words (size, pieces, parameters)."""
+        return self._native.describe()
+
+    def info(self) -> Dict[str, Any]:
+        """Its entry of ``floe levels --json``: index (1-based), name, title, game, rows,
+        cols, description, params."""
+        return report(self._native.info_json())
+
+    def text(self, format: Optional[str] = None) -> str:
+        """The level alone as a file of its game (``format``: one of the game's formats,
+        e.g. ``kluiver`` for ice blocks; default its first)."""
+        return self._native.to_text(format)
+
+    def configure(
+        self,
+        *,
+        rules: Optional[str] = None,
+        k: Optional[Union[int, str]] = None,
+        dynamic: bool = False,
+        params: Params = None,
+    ) -> "Level":
+        """The same level with other parameters (checked against the game's)."""
+        return Level(self._native.configure(param_list(rules, k, dynamic, params)))
+
+    def svg(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
+        """The start as an SVG picture (``floe render``): ``coords`` draws row and column
+        numbers, ``cell`` is the cell size in pixels (4 to 200; default from the size)."""
+        return SVG(self._native.svg(coords, _cell(cell)))
+
+    def _repr_svg_(self) -> str:
+        return self._native.svg(False, 0)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+    # What the game face does, with the keywords of the module's functions.
+
+    def solve(self, **options: Any) -> "Solution":
+        """:func:`floe.solve` on this level."""
+        return solve(self, **options)
+
+    def space(self, **options: Any) -> Dict[str, Any]:
+        """:func:`floe.space` on this level."""
+        return space(self, **options)
+
+    def analyze(self, **options: Any) -> Dict[str, Any]:
+        """:func:`floe.analyze` on this level."""
+        return analyze(self, **options)
+
+    def verify(self, moves: Any, *, factor: Optional[int] = None) -> Dict[str, Any]:
+        """:func:`floe.verify` on this level."""
+        return verify(self, moves, factor=factor)
+
+    def reach(self, **options: Any) -> Any:
+        """:func:`floe.reach` on this level (ice blocks)."""
+        from ._ice import reach
+
+        return reach(self, **options)
+
+    def bench_solvers(self, **options: Any) -> Dict[str, Any]:
+        """:func:`floe.bench_solvers` on this level."""
+        return bench_solvers(self, **options)
+
+
+def _cell(cell: Optional[int]) -> int:
+    if cell is None:
+        return 0
+    if not 4 <= int(cell) <= 200:
+        raise ValueError("cell: 4 to 200 pixels")
+    return int(cell)
+
+
+def _level(
+    src: Source,
+    level: Optional[Union[int, str]] = None,
+    game: Optional[str] = None,
+    format: Optional[str] = None,
+    rules: Optional[str] = None,
+    k: Optional[Union[int, str]] = None,
+    dynamic: bool = False,
+    params: Params = None,
+    name: Optional[str] = None,
+) -> Level:
+    """The level a call names (as the command line's ``FILE -l LEVEL --game G …``)."""
+    plist = param_list(rules, k, dynamic, params)
+    if isinstance(src, Level):
+        if level is not None or game is not None or format is not None:
+            raise TypeError("level, game and format pick a level of a file; this is a Level")
+        return Level(src._native.configure(plist)) if plist else src
+    path, text = source_of(src)
+    sel = None if level is None else str(level)
+    return Level(_floe.resolve(path, text, name, game, format, plist, sel))
+
+
+def _board(
+    src: Optional[Source],
+    rows: Optional[int],
+    cols: Optional[int],
+    blocks: Optional[int],
+    **pick: Any,
+) -> Level:
+    """A level, or an empty ice board given by its size (``--rows R --cols C --blocks K``)."""
+    if src is not None:
+        if rows is not None or cols is not None or blocks is not None:
+            raise TypeError("give a level, or rows, cols and blocks for an empty board; not both")
+        return _level(src, **pick)
+    if rows is None or cols is None or blocks is None:
+        raise TypeError("give a level, or rows, cols and blocks for an empty board")
+    if any(pick.get(x) is not None for x in ("level", "game", "format", "name")):
+        raise TypeError("rows, cols and blocks make an empty ice block board: no level, game or format")
+    plist = param_list(pick.get("rules"), pick.get("k"), pick.get("dynamic", False), pick.get("params"))
+    return Level(_floe.empty_board(int(rows), int(cols), int(blocks), plist))
+
+
+def load(
+    source: Source,
+    *,
+    level: Optional[Union[int, str]] = None,
+    game: Optional[str] = None,
+    format: Optional[str] = None,
+    rules: Optional[str] = None,
+    k: Optional[Union[int, str]] = None,
+    dynamic: bool = False,
+    params: Params = None,
+    name: Optional[str] = None,
+) -> Level:
+    """One level of a file, any game.
+
+    Args:
+        source: a path, or a level file's text (a ``str`` with a line break).
+        level: which level: a 1-based number or a title; without it, the file's only level.
+        game: the game or its spec (``"pushpush(k=2)"``); default: the file's ``Game:``
+            line, else ice blocks.
+        format: the file format, when it must not be detected (ice blocks: ``floe`` or
+            ``kluiver``).
+        rules, k, dynamic, params: the game's parameters (ice blocks' walking rule, the
+            PushPush ``k``, Ice Tower's ``dynamic``, any other as ``{"name": value}``).
+        name: the text's name in messages (default ``<text>``).
+
+    Raises:
+        floe.ParseError: the file does not parse (``file``, ``line``, ``col``).
+        floe.InvalidInput: no such level, a parameter the game does not have, …
+        OSError: the file cannot be read (``FileNotFoundError`` when it is missing).
+    """
+    return _level(source, level, game, format, rules, k, dynamic, params, name)
+
+
+def levels(
+    source: Source,
+    *,
+    game: Optional[str] = None,
+    format: Optional[str] = None,
+    rules: Optional[str] = None,
+    k: Optional[Union[int, str]] = None,
+    dynamic: bool = False,
+    params: Params = None,
+    name: Optional[str] = None,
+) -> List[Level]:
+    """Every level of a file (``floe levels``), read at once: one error for the whole file
+    if any level does not parse. Keywords as in :func:`load`."""
+    path, text = source_of(source)
+    _, found = _floe.read(path, text, name, game, format, param_list(rules, k, dynamic, params))
+    return [Level(n) for n in found]
+
+
+class Solution(dict):  # type: ignore[type-arg]
+    """A solve's report: a ``dict`` with exactly the keys of ``floe solve --json`` (``game``,
+    ``level``, ``params``, ``algorithm``, ``solved``, ``status``, ``limit``, ``moves``,
+    ``length``, ``pushes``, ``difficulty``, ``lower_bound``, ``states``, ``expanded``,
+    ``depth``, ``seconds``, ``details``), which also draws itself in Jupyter (the start with
+    each move as a numbered arrow) and keeps the replayed solution for pictures and boards.
+    """
+
+    __slots__ = ("_native", "level")
+
+    def __init__(self, native: "_floe.Solved", level: Level) -> None:
+        super().__init__(report(native.json()))
+        self._native = native
+        #: The level that was solved.
+        self.level = level
+
+    def boards(self) -> List[str]:
+        """The start and the position after each move, in the game's notation (the
+        command line's ``--boards``; empty unless solved)."""
+        return self._native.boards()
+
+    def steps(self) -> List[str]:
+        """One line per move, as the replay saw it."""
+        return self._native.steps()
+
+    def note(self) -> Optional[str]:
+        """A sentence about the outcome, when there is one (why the start is dead, why a
+        random run stopped)."""
+        return self._native.note()
+
+    def svg(self, kind: str = "arrows", *, coords: bool = False, cell: Optional[int] = None) -> Optional[SVG]:
+        """The solution as a picture: ``arrows`` (the start with numbered arrows),
+        ``frames`` (a board per move) or ``animate`` (SMIL, plays in a browser); ``None``
+        unless solved."""
+        s = self._native.svg(kind, coords, _cell(cell))
+        return None if s is None else SVG(s)
+
+    def _repr_svg_(self) -> Optional[str]:
+        return self._native.svg("arrows", False, 0)
+
+    def to_json(self) -> str:
+        """The report as the command line prints it."""
+        return self._native.json()
+
+    def __reduce__(self) -> Any:
+        return (dict, (dict(self),))
+
+
+def solve(
+    level: Source,
+    /,
+    *,
+    algo: Optional[str] = None,
+    factor: Optional[int] = None,
+    max_moves: Optional[int] = None,
+    playouts: int = KLUIVER_PLAYOUTS,
+    seed: int = 1,
+    count: str = "pushes",
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    svg: "Optional[Union[str, os.PathLike[str]]]" = None,
+    frames: bool = False,
+    animate: bool = False,
+    coords: bool = False,
+    **pick: Any,
+) -> Solution:
+    """Solves a level of any game (``floe solve``), the solution replayed by the game's rules.
+
+    Args:
+        level: a path, a level file's text, or a :class:`Level`; ``level=``, ``game=``,
+            ``format=``, ``rules=``, ``k=``, ``dynamic=``, ``params=`` pick and configure it
+            as in :func:`load`.
+        algo: the game's exact searches (``bfs``, ``astar``, ``idastar``; ice blocks also
+            ``difficulty``; BoxOff ``dfs``) or the randomised ``random`` and ``mc``; default
+            the game's fastest exact search.
+        factor: ice blocks: the block-change factor of the difficulty (default 5).
+        max_moves, playouts, seed, count: the randomised solvers' move cap, BasicMC's games
+            per move, the seed, and what the cap counts (``pushes`` or ``attempts``).
+        max_states, timeout, max_memory: limits (``timeout=30``, ``"500ms"``;
+            ``max_memory="8G"``; default budget: three quarters of the memory available).
+        svg: write the solution's picture there (``frames``: a board per move;
+            ``animate``: an animation; ``coords``: row and column numbers).
+
+    Returns:
+        a :class:`Solution`: a dict with exactly the keys of ``floe solve --json``. A limit
+        is not an error: ``status`` is ``limit`` and ``limit`` says which.
+    """
+    lv = _level(level, **pick)
+    if frames and animate:
+        raise TypeError("frames and animate are two kinds of picture: give one")
+    if (frames or animate or coords) and svg is None:
+        raise TypeError("frames, animate and coords draw the picture of svg=PATH")
+    native = lv._native.solve(
+        algo,
+        factor,
+        int(seed),
+        max_moves,
+        int(playouts),
+        count,
+        limits(max_states, timeout, max_memory),
+    )
+    if svg is not None:
+        kind = "frames" if frames else "animate" if animate else "arrows"
+        native.write_svg(os.fspath(svg), kind, coords, 0)
+    return Solution(native, lv)
+
+
+def space(
+    level: Optional[Source] = None,
+    /,
+    *,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    blocks: Optional[int] = None,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+    **pick: Any,
+) -> Dict[str, Any]:
+    """Every position reachable from a level's start (``floe space``), any game, or an
+    empty ice board given by ``rows``, ``cols`` and ``blocks``.
+
+    Returns the dict of ``floe space --json``: ``states``, ``depth``, ``histogram`` (positions
+    per number of moves from the start), ``complete``, ``limit``, … A run whose estimate
+    does not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force``
+    or a ``timeout`` or ``max_states`` bounds it.
+    """
+    lv = _board(level, rows, cols, blocks, **pick)
+    return report(lv._native.space(limits(max_states, timeout, max_memory, force)))
+
+
+def analyze(
+    level: Optional[Source] = None,
+    /,
+    *,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    blocks: Optional[int] = None,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    **pick: Any,
+) -> Dict[str, Any]:
+    """Reversibility and dead ends of the whole state graph (``floe analyze``): the dict of
+    ``floe analyze --json``."""
+    lv = _board(level, rows, cols, blocks, **pick)
+    return report(lv._native.analyze(limits(max_states, timeout, max_memory)))
+
+
+def verify(
+    level: Source,
+    moves: Any,
+    /,
+    *,
+    factor: Optional[int] = None,
+    **pick: Any,
+) -> Dict[str, Any]:
+    """Replays a move list on the game's rules (``floe verify``).
+
+    ``moves`` is a list of the game's moves as JSON values (``{"row", "col", "dir"}`` for a
+    push), a :class:`Solution` or a ``floe solve --json`` dict, JSON text, or the game's
+    text form with one move per line. Returns the dict of ``floe verify --json``; an illegal
+    move is not an exception but ``error`` (``{"move", "index", "reason"}``).
+    """
+    lv = _level(level, **pick)
+    if isinstance(moves, str):
+        text = moves
+    else:
+        text = json.dumps(moves)
+    return report(lv._native.verify(text, factor))
+
+
+def bench_solvers(
+    level: Source,
+    /,
+    *,
+    algo: str = "mc",
+    runs: int = 100,
+    seed: int = 1,
+    max_moves: Optional[int] = None,
+    playouts: int = KLUIVER_PLAYOUTS,
+    count: str = "pushes",
+    factor: Optional[int] = None,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    **pick: Any,
+) -> Dict[str, Any]:
+    """A randomised solver (``random`` or ``mc``) run ``runs`` times (seeds ``seed``,
+    ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict."""
+    lv = _level(level, **pick)
+    return report(
+        lv._native.bench_solvers(
+            algo,
+            int(runs),
+            int(seed),
+            max_moves,
+            int(playouts),
+            count,
+            factor,
+            limits(max_states, timeout, max_memory),
+        )
+    )
+
+
+def render(
+    level: Source,
+    /,
+    *,
+    coords: bool = False,
+    cell: Optional[int] = None,
+    **pick: Any,
+) -> SVG:
+    """A level of any game as an SVG picture (``floe render``)."""
+    return _level(level, **pick).svg(coords=coords, cell=cell)
+
+
+def games() -> List[Dict[str, Any]]:
+    """The games floe knows (``floe games --json``): name, aliases, title, parameters,
+    algorithms, formats, capabilities."""
+    games: List[Dict[str, Any]] = loads(_floe.games_json())
+    return games

@@ -1,0 +1,234 @@
+"""The studies of one game each: the PushPush census and the solitaire experiments."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _floe
+from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report
+from ._level import Level
+
+#: The width of the census's difficulty bins over [0, 5] (the last bin includes 5).
+DIFFICULTY_BIN = 0.1
+
+
+class Census:
+    """Every PushPush board of one size, classified by its fewest pushes (van der Velden's
+    census, exact). The counts are NumPy ``int64`` arrays; the hardest boards are levels;
+    the figures are the thesis's (Figures 11 and 13–15). Draws Figure 14 (boards by fewest
+    pushes and blocks) in Jupyter.
+    """
+
+    def __init__(
+        self,
+        doc: str,
+        arrays: List[Tuple[str, bytearray, List[int]]],
+        hardest: List["_floe.Level"],
+        figures: "_floe.Figures",
+    ) -> None:
+        #: The dict of ``floe census pushpush --json``.
+        self.report: Dict[str, Any] = report(doc)
+        a = {name: array(buf, "<i8", shape) for name, buf, shape in arrays}
+        #: Boards per fewest pushes (index = pushes).
+        self.by_pushes: np.ndarray = a["by_pushes"]
+        #: ``by_blocks[b, p]``: solvable boards with ``b`` blocks that need ``p`` pushes.
+        self.by_blocks: np.ndarray = a["by_blocks_pushes"]
+        #: Solvable boards per number of blocks.
+        self.solvable_by_blocks: np.ndarray = a["solvable_by_blocks"]
+        #: Unsolvable boards per number of blocks.
+        self.unsolvable_by_blocks: np.ndarray = a["unsolvable_by_blocks"]
+        #: With ``difficulty``: ``[pushes, bin]`` boards per fewest pushes and difficulty
+        #: bin (bins of :data:`DIFFICULTY_BIN` over [0, 5]; row 0 stays empty).
+        self.difficulty_by_pushes: Optional[np.ndarray] = a.get("difficulty_by_pushes")
+        #: With ``difficulty``: ``[blocks, bin]`` solvable boards per number of blocks and bin.
+        self.difficulty_by_blocks: Optional[np.ndarray] = a.get("difficulty_by_blocks")
+        #: Representatives of the hardest classes, each a PushPush level.
+        self.hardest: List[Level] = [Level(n) for n in hardest]
+        self._figures = figures
+        self._drawn: Optional[Dict[str, SVG]] = None
+
+    @property
+    def figures(self) -> Dict[str, SVG]:
+        """The thesis's figures by name (``blocks``: Figure 11, ``pushes``,
+        ``pushes-by-blocks``: Figure 14, and with ``difficulty`` ``difficulty-by-pushes`` and
+        ``difficulty-by-blocks``: Figures 13 and 15), drawn when first asked for."""
+        if self._drawn is None:
+            self._drawn = {(s.lstrip("-") or "blocks"): SVG(svg) for s, svg in self._figures.draw()}
+        return self._drawn
+
+    @property
+    def boards(self) -> int:
+        """Every board of the size."""
+        return int(self.report["boards"])
+
+    @property
+    def unsolvable(self) -> int:
+        """Boards with no solution."""
+        return int(self.report["unsolvable"])
+
+    @property
+    def difficulty_bins(self) -> np.ndarray:
+        """The left edges of the difficulty bins."""
+        return np.arange(50) * DIFFICULTY_BIN
+
+    def frame(self) -> Any:
+        """Boards per number of blocks and fewest pushes, one row per number of blocks with
+        the unsolvable boards last (a DataFrame with pandas)."""
+        rows = []
+        for b, row in enumerate(self.by_blocks):
+            r: Dict[str, Any] = {"blocks": b}
+            r.update({str(p): int(n) for p, n in enumerate(row)})
+            r["unsolvable"] = int(self.unsolvable_by_blocks[b])
+            rows.append(r)
+        return columns([(k, [r[k] for r in rows]) for k in (rows[0] if rows else {})])
+
+    def _repr_svg_(self) -> Optional[str]:
+        return self.figures.get("pushes-by-blocks")
+
+    def __repr__(self) -> str:
+        r = self.report
+        return (
+            f"<floe.Census {r['rows']}x{r['cols']} {r['variant']}: {r['boards']:,} boards, "
+            f"{r['unsolvable']:,} unsolvable, hardest {r['hardest']['pushes']} pushes>"
+        )
+
+
+def census(
+    rows: int,
+    cols: int,
+    *,
+    k: int = 1,
+    difficulty: bool = False,
+    hardest: int = 10,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Census:
+    """Every PushPush board of a size at once (``floe census pushpush``): fewest pushes,
+    unsolvable boards, hardest boards (each solved alone as a check), equivalence classes,
+    and with ``difficulty`` the thesis's difficulty of every solvable board.
+
+    Raises:
+        floe.LimitReached: a limit stopped it (a census reports nothing partial).
+    """
+    return Census(
+        *_floe.census(
+            int(rows), int(cols), int(k), bool(difficulty), int(hardest), limits(max_states, timeout, max_memory)
+        )
+    )
+
+
+class Experiment:
+    """A Monte Carlo experiment on solitaire challenge setups (Goadrich and Droscha's
+    protocol): the command line's report, one row per challenge, and the paper's figures."""
+
+    def __init__(self, doc: str, cols: List[Tuple[str, List[Any]]], figures: "_floe.Figures") -> None:
+        #: The dict of ``floe experiment --json`` (one setup: its summary; ``compare``: the
+        #: setups and their t-tests and Kruskal–Wallis; several sizes: the sweep).
+        self.report: Any = loads(doc)
+        #: One row per challenge: ``size``, ``setup``, ``challenge``, ``trial``, ``status``,
+        #: ``limit``, ``solvable``, ``length``, ``random_solvable``, ``states`` and the game's
+        #: diagnostics (BoxOff ``pair_equality``; Pretzel ``ducking_crab``,
+        #: ``duelling_deuces``; Fujisan ``connectivity``, ``counter_intuitive``,
+        #: ``distinct_steps``). A pandas DataFrame when pandas is installed, else a list of
+        #: dicts.
+        self.challenges: Any = columns(cols)
+        self._figures = figures
+        self._drawn: Optional[Dict[str, SVG]] = None
+
+    @property
+    def figures(self) -> Dict[str, SVG]:
+        """The paper's figures by file name (box plots of the solvability over the trials,
+        histograms of the solution lengths, the diagnostics by solvability, the sweeps),
+        drawn when first asked for; none for an exact run."""
+        if self._drawn is None:
+            drawn = self._figures.draw()
+            self._drawn = {name: SVG(svg) for name, svg in drawn}
+        return self._drawn
+
+    def __repr__(self) -> str:
+        return f"<floe.Experiment: {len(self.challenges)} challenges>"
+
+
+def experiment(
+    game: str,
+    *,
+    rows: int = 4,
+    cols: int = 6,
+    colors: int = 4,
+    suits: int = 4,
+    ranks: Union[int, str, Iterable[int]] = 4,
+    setup: str = "shuffled",
+    compare: Union[str, Iterable[str], None] = None,
+    challenges: int = 1000,
+    trials: int = 10,
+    seed: int = 1,
+    playout_cap: int = 1000,
+    threads: Optional[int] = None,
+    exact: bool = False,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Experiment:
+    """The Monte Carlo experiments of the solitaire paper (``floe experiment``): ``challenges``
+    challenges per setup in ``trials`` trials, each generated from its own seed, solved
+    exactly and played once at random.
+
+    Args:
+        game: ``boxoff``, ``pretzel`` or ``fujisan``.
+        rows, cols, colors: BoxOff's size; suits, ranks: Pretzel's (``ranks`` may be a list
+            or ``"2-9"`` for a sweep).
+        setup: the setup (``shuffled``, ``ltiles``, ``sequential``, ``banded``,
+            ``piecepack``, ``piecepack-paired``, ``engraved``, ``dominoes``); ``compare``:
+            several (or ``"all"``), tested against each other.
+        exact: enumerate every Pretzel deal instead of sampling (the report only).
+        threads: worker threads (results do not depend on them).
+    """
+    cmp: Optional[List[str]]
+    if compare is None:
+        cmp = None
+    elif isinstance(compare, str):
+        cmp = [c.strip() for c in compare.split(",") if c.strip()]
+    else:
+        cmp = [str(c) for c in compare]
+    return Experiment(
+        *_floe.experiment(
+            game,
+            int(rows),
+            int(cols),
+            int(colors),
+            int(suits),
+            ranks_of(ranks),
+            setup,
+            cmp,
+            int(challenges),
+            int(trials),
+            int(seed),
+            int(playout_cap),
+            threads,
+            bool(exact),
+            limits(max_states, timeout, max_memory),
+        )
+    )
+
+
+def challenges(
+    game: str,
+    n: int = 1,
+    *,
+    rows: int = 4,
+    cols: int = 6,
+    colors: int = 4,
+    suits: int = 4,
+    ranks: Union[int, str, Iterable[int]] = 4,
+    setup: str = "shuffled",
+    seed: int = 1,
+) -> List[Level]:
+    """The first ``n`` challenges of an experiment as levels (``floe experiment
+    --generate N``): the very challenges :func:`experiment` solves with the same seed."""
+    return [
+        Level(x)
+        for x in _floe.challenges(game, int(rows), int(cols), int(colors), int(suits), ranks_of(ranks), setup, int(seed), int(n))
+    ]

@@ -1,0 +1,235 @@
+//! What crosses between Python and the library: errors as exceptions, limits from keywords,
+//! reports as JSON text, tables as buffers.
+
+use floe::search::{parse_duration, Limits};
+use floe::Error;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+use pyo3::IntoPyObjectExt;
+use serde::Serialize;
+
+pyo3::import_exception!(floe._errors, FloeError);
+pyo3::import_exception!(floe._errors, ParseError);
+pyo3::import_exception!(floe._errors, InvalidInput);
+pyo3::import_exception!(floe._errors, InternalError);
+pyo3::import_exception!(floe._errors, LimitReached);
+
+/// A library error as the Python exception the `floe` module documents: `floe.ParseError`
+/// (with `file`, `line`, `col`, `message`), `floe.InvalidInput`, `OSError` (the matching
+/// subclass, `FileNotFoundError` for a missing file, with `filename`) or
+/// `floe.InternalError`.
+pub fn to_py_err(py: Python<'_>, e: Error) -> PyErr {
+    let text = e.to_string();
+    match e {
+        Error::Parse(p) => with_attrs(
+            py,
+            ParseError::new_err(text),
+            &[
+                ("file", p.file.into_bound_py_any(py)),
+                ("line", p.line.into_bound_py_any(py)),
+                ("col", p.col.into_bound_py_any(py)),
+                ("message", p.message.into_bound_py_any(py)),
+            ],
+        ),
+        Error::Invalid(_) => InvalidInput::new_err(text),
+        Error::Io { path, source } => {
+            let errno = source.raw_os_error().unwrap_or(0);
+            if errno == 0 {
+                PyOSError::new_err(text)
+            } else {
+                // the system's words without Rust's " (os error N)"
+                let words = source.to_string();
+                let words = words
+                    .split(" (os error")
+                    .next()
+                    .unwrap_or(&words)
+                    .to_string();
+                PyOSError::new_err((errno, words, path))
+            }
+        }
+        Error::Internal(_) => InternalError::new_err(text),
+    }
+}
+
+/// `err` with attributes set on its value.
+fn with_attrs<'py>(
+    py: Python<'py>,
+    err: PyErr,
+    attrs: &[(&str, PyResult<Bound<'py, PyAny>>)],
+) -> PyErr {
+    let value = err.value(py);
+    for (k, v) in attrs {
+        if let Ok(v) = v {
+            if let Err(e) = value.setattr(*k, v) {
+                return e;
+            }
+        }
+    }
+    err
+}
+
+/// A `floe.LimitReached` for a run that a limit stopped before it had anything to report
+/// (the census, an experiment): `limit` names the limit.
+pub fn limit_reached(py: Python<'_>, limit: &str, message: String) -> PyErr {
+    with_attrs(
+        py,
+        LimitReached::new_err(message),
+        &[("limit", limit.into_bound_py_any(py))],
+    )
+}
+
+/// The limits a call takes, as the command line's flags: `--max-states`, `--timeout` (a
+/// number of seconds or a text such as `500ms`, `2m`), `--max-memory` (a number of GiB or a
+/// text such as `512M`; by default three quarters of the memory available at the start) and
+/// `--force`.
+#[derive(Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// `max_states`.
+    pub max_states: Option<u64>,
+    /// `timeout`.
+    pub timeout: Option<std::time::Duration>,
+    /// `max_memory` in bytes.
+    pub max_memory: Option<u64>,
+    /// `force`.
+    pub force: bool,
+}
+
+/// The limits as Python passes them: `(max_states, timeout, max_memory, force)`.
+pub type LimitTuple<'py> = (
+    Option<u64>,
+    Option<Bound<'py, PyAny>>,
+    Option<Bound<'py, PyAny>>,
+    bool,
+);
+
+impl LimitArgs {
+    /// Reads the limits, refusing values out of the command line's ranges.
+    pub fn from_py(t: LimitTuple<'_>) -> PyResult<LimitArgs> {
+        let (max_states, timeout, max_memory, force) = t;
+        let timeout = timeout
+            .map(|t| {
+                parse_duration(&t.str()?.to_string())
+                    .map_err(|m| PyValueError::new_err(format!("timeout: {m}")))
+            })
+            .transpose()?;
+        let max_memory = max_memory
+            .map(|m| {
+                floe::mem::parse_memory(&m.str()?.to_string())
+                    .map_err(|e| PyValueError::new_err(format!("max_memory: {e}")))
+            })
+            .transpose()?;
+        Ok(LimitArgs {
+            max_states,
+            timeout,
+            max_memory,
+            force,
+        })
+    }
+
+    /// The memory budget: `max_memory` or the default.
+    pub fn budget(&self) -> Option<u64> {
+        self.max_memory.or_else(floe::mem::default_budget)
+    }
+
+    /// The library's limits, with the default memory budget when none is given.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states,
+            timeout: self.timeout,
+            max_memory: self.budget(),
+            ..Limits::default()
+        }
+    }
+
+    /// Before an enumeration: refuses one whose estimate does not fit the memory budget,
+    /// unless the caller insists (`force`, or a `timeout` or `max_states` that bounds it),
+    /// as the command line does.
+    pub fn judge(&self, what: &str, estimate: Option<floe::search::Estimate>) -> Result<(), Error> {
+        let (Some(e), Some(b)) = (estimate, self.budget()) else {
+            return Ok(());
+        };
+        if e.bytes > b && !self.force && self.timeout.is_none() && self.max_states.is_none() {
+            return Err(Error::invalid(format!(
+                "{what}: {e}; that is more than the memory budget of {}. Give more with \
+                 max_memory, or force=True (or a timeout) to start anyway: the run then stops \
+                 cleanly at the budget",
+                floe::mem::human_bytes(b)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A report as the JSON text of its command (`floe … --json`).
+pub fn json<T: Serialize + ?Sized>(v: &T) -> Result<String, Error> {
+    serde_json::to_string(v).map_err(|e| Error::Internal(format!("a report is not JSON: {e}")))
+}
+
+/// Numbers as a little-endian buffer, for `numpy.frombuffer` (dtype `<f8` or `<i8`).
+pub trait LeBytes: Copy {
+    /// The value's bytes.
+    fn le(self) -> [u8; 8];
+}
+
+impl LeBytes for f64 {
+    fn le(self) -> [u8; 8] {
+        self.to_le_bytes()
+    }
+}
+
+impl LeBytes for i64 {
+    fn le(self) -> [u8; 8] {
+        self.to_le_bytes()
+    }
+}
+
+/// The values' bytes, little-endian.
+pub fn le_bytes<T: LeBytes>(values: impl IntoIterator<Item = T>) -> Vec<u8> {
+    values.into_iter().flat_map(LeBytes::le).collect()
+}
+
+/// A mutable buffer for `numpy.frombuffer`, so that the array it gives is writable.
+pub fn buffer<'py>(py: Python<'py>, bytes: &[u8]) -> Bound<'py, PyByteArray> {
+    PyByteArray::new(py, bytes)
+}
+
+/// A count as a signed 64-bit number (NumPy's and pandas' integers), saturating.
+pub fn count(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_little_endian() {
+        assert_eq!(le_bytes([1i64]), vec![1, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(le_bytes([1.0f64, f64::NAN]).len(), 16);
+        assert_eq!(count(u64::MAX), i64::MAX);
+        assert_eq!(count(7), 7);
+    }
+
+    #[test]
+    fn estimates_are_judged_as_on_the_command_line() {
+        let e = floe::search::Estimate {
+            positions: 1 << 40,
+            bytes: 1 << 50,
+            seconds: 1e6,
+            cores: 2,
+        };
+        let mut a = LimitArgs {
+            max_memory: Some(1 << 30),
+            ..LimitArgs::default()
+        };
+        assert!(a.judge("x", Some(e)).is_err());
+        assert!(a.judge("x", None).is_ok());
+        a.force = true;
+        assert!(a.judge("x", Some(e)).is_ok());
+        a.force = false;
+        a.max_states = Some(10);
+        assert!(a.judge("x", Some(e)).is_ok());
+        assert_eq!(a.limits().max_memory, Some(1 << 30));
+    }
+}

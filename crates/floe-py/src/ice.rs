@@ -1,0 +1,411 @@
+//! What only ice blocks have: reach tables (van den Akker), the theses' tables on empty
+//! boards, the difficulty profile (Kluiver's Figures 19–27), generation (Kluiver's
+//! retrograde generator); and the heat map the notebooks draw reach tables with.
+
+use crate::convert::{buffer, json, le_bytes, to_py_err, LimitArgs, LimitTuple};
+use crate::level::{ice_board, in_level, NativeLevel};
+use crate::run::detached;
+use floe::analysis::ice::profile::{profile as run_profile, FactorProfile};
+use floe::analysis::ice::reach::{reach as reach_of, ReachReport};
+use floe::analysis::ice::tables::{
+    patterns_table as patterns_tables, reach_table as reach_tables, space_table as space_tables,
+    strip_table as strip_tables, ReachTableReport, SpaceTableReport,
+};
+use floe::game::{Level, ParamValues, Params};
+use floe::games::ice::format::write_floe;
+use floe::games::ice::{self, Ice, WalkRule};
+use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
+use floe::render::plot::HeatMap;
+use floe::Error;
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// Registers the functions of this file.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(reach, m)?)?;
+    m.add_function(wrap_pyfunction!(profile, m)?)?;
+    m.add_function(wrap_pyfunction!(space_table, m)?)?;
+    m.add_function(wrap_pyfunction!(reach_table, m)?)?;
+    m.add_function(wrap_pyfunction!(strip_table, m)?)?;
+    m.add_function(wrap_pyfunction!(patterns_table, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_report, m)?)?;
+    m.add_function(wrap_pyfunction!(heatmap, m)?)?;
+    Ok(())
+}
+
+/// The ice block level of `l` and its walking rule; a level of another game gets the
+/// command line's refusal.
+fn ice_level(l: &Level, what: &str) -> Result<(ice::Level, WalkRule), Error> {
+    let level = l.typed::<Ice>().ok_or_else(|| {
+        Error::invalid(format!(
+            "{what} are computed for ice blocks; {} is a {} level",
+            l.name(),
+            l.game().info().title
+        ))
+    })?;
+    Ok((level.clone(), level.rules.unwrap_or_default()))
+}
+
+/// The reach table of a level or an empty board: `(floe reach --json, f64 buffer, rows,
+/// cols)`, the buffer holding the fewest pushes per cell row by row, NaN where no block can
+/// rest.
+#[pyfunction]
+fn reach<'py>(
+    py: Python<'py>,
+    level: &NativeLevel,
+    limits: LimitTuple<'py>,
+) -> PyResult<(String, Bound<'py, PyByteArray>, usize, usize)> {
+    let a = LimitArgs::from_py(limits)?;
+    let (l, empty) = (&level.level, level.empty);
+    let (report, bytes) = detached(py, || {
+        let (board, rule) = ice_level(l, "reach tables")?;
+        let name = (!empty).then(|| l.name().to_string());
+        a.judge(l.name(), l.estimate())?;
+        let t = Instant::now();
+        let r = reach_of(&board, rule, &a.limits())
+            .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), e))?;
+        let seconds = t.elapsed().as_secs_f64();
+        let report = ReachReport::new(&r, name, l.params(), board.block_count(), seconds);
+        let cells = r
+            .moves
+            .iter()
+            .flatten()
+            .map(|m| m.map_or(f64::NAN, f64::from));
+        Ok((report, le_bytes(cells)))
+    })?;
+    let text = json(&report).map_err(|e| to_py_err(py, e))?;
+    Ok((text, buffer(py, &bytes), report.rows, report.cols))
+}
+
+/// One factor of `floe profile --json`.
+#[derive(Serialize)]
+struct ProfileFactorJson<'a> {
+    #[serde(flatten)]
+    profile: &'a FactorProfile,
+    cumulative: Vec<(f64, u64)>,
+}
+
+/// `floe profile --json`.
+#[derive(Serialize)]
+struct ProfileJson<'a> {
+    game: &'static str,
+    level: &'a str,
+    params: ParamValues,
+    complete: bool,
+    states: Option<u64>,
+    moves: Option<u64>,
+    factors: Vec<ProfileFactorJson<'a>>,
+    limit: Option<&'static str>,
+    graph_seconds: Option<f64>,
+    seconds: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+/// The least difficulty of every reachable position per block-change factor: `(floe
+/// profile --json, the figure as SVG or None, the CSV or None)`.
+#[pyfunction]
+fn profile(
+    py: Python<'_>,
+    level: &NativeLevel,
+    factors: Vec<u64>,
+    limits: LimitTuple<'_>,
+) -> PyResult<(String, Option<String>, Option<String>)> {
+    let a = LimitArgs::from_py(limits)?;
+    let l = &level.level;
+    detached(py, || {
+        let (board, rule) = ice_level(l, "difficulty profiles")?;
+        if factors.is_empty() {
+            return Err(Error::invalid("give at least one factor (factors=[0, 5])"));
+        }
+        let t = Instant::now();
+        let r =
+            run_profile(&board, rule, &factors, &a.limits()).map_err(|e| in_level(l.name(), e))?;
+        let prof = r.as_ref().ok();
+        let doc = ProfileJson {
+            game: l.game().info().name,
+            level: l.name(),
+            params: l.params(),
+            complete: prof.is_some(),
+            states: prof.map(|x| x.states),
+            moves: prof.map(|x| x.moves),
+            factors: prof.map_or(Vec::new(), |x| {
+                x.factors
+                    .iter()
+                    .map(|f| ProfileFactorJson {
+                        profile: f,
+                        cumulative: f.cumulative(),
+                    })
+                    .collect()
+            }),
+            limit: r.as_ref().err().map(|g| g.kind.name()),
+            graph_seconds: prof.map(|x| x.graph_seconds),
+            seconds: t.elapsed().as_secs_f64(),
+            peak_rss_bytes: floe::mem::peak_resident_bytes(),
+        };
+        Ok((
+            json(&doc)?,
+            prof.map(|p| p.figure(l.name()).to_svg()),
+            prof.map(|p| p.csv()),
+        ))
+    })
+}
+
+/// Refuses a table whose largest cell, the empty `rows`×`cols` board with `blocks` blocks,
+/// does not fit the memory budget (as `floe table` does).
+fn judge_table(rows: usize, cols: usize, blocks: usize, a: &LimitArgs) -> Result<(), Error> {
+    let blocks = blocks.min(rows * cols / 2);
+    let Ok(level) = ice_board(rows, cols, blocks, Params::new()) else {
+        return Ok(());
+    };
+    a.judge(
+        &format!("the table's largest cell, {rows}×{cols} with {blocks} blocks"),
+        level.estimate(),
+    )
+}
+
+/// Kluiver's Table 1 and beyond (`floe table space --json`).
+#[pyfunction]
+fn space_table(
+    py: Python<'_>,
+    max_rows: usize,
+    max_cols: usize,
+    max_blocks: usize,
+    limits: LimitTuple<'_>,
+) -> PyResult<String> {
+    let a = LimitArgs::from_py(limits)?;
+    check_range("max_rows", max_rows, 2, 16)?;
+    check_range("max_cols", max_cols, 2, 16)?;
+    check_range("max_blocks", max_blocks, 1, 64)?;
+    detached(py, || {
+        judge_table(max_rows.min(max_cols), max_cols, max_blocks, &a)?;
+        let t = Instant::now();
+        let cells = space_tables(max_rows, max_cols, max_blocks, &a.limits(), |_| {})?;
+        let mut r = SpaceTableReport::new(cells, t.elapsed().as_secs_f64());
+        r.peak_rss_bytes = floe::mem::peak_resident_bytes();
+        json(&r)
+    })
+}
+
+/// Van den Akker's reach tables of empty square boards (`floe table reach --json`).
+#[pyfunction]
+fn reach_table(
+    py: Python<'_>,
+    min_size: usize,
+    max_size: usize,
+    blocks: Vec<usize>,
+    limits: LimitTuple<'_>,
+) -> PyResult<String> {
+    let a = LimitArgs::from_py(limits)?;
+    check_range("min_size", min_size, 1, 32)?;
+    check_range("max_size", max_size, 1, 32)?;
+    detached(py, || {
+        let most = blocks.iter().copied().max().unwrap_or(0);
+        judge_table(max_size, max_size, most, &a)?;
+        let t = Instant::now();
+        let boards: Vec<(usize, usize)> = (min_size..=max_size).map(|s| (s, s)).collect();
+        let tables = reach_tables(&boards, &blocks, &a.limits(), |_| {})?;
+        json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()))
+    })
+}
+
+/// Van den Akker's hardest cells of 2×n and 3×n boards, closed forms fitted (`floe table
+/// strip --json`).
+#[pyfunction]
+fn strip_table(
+    py: Python<'_>,
+    heights: Vec<usize>,
+    max_width: usize,
+    blocks: Vec<usize>,
+    compare_width: usize,
+    limits: LimitTuple<'_>,
+) -> PyResult<String> {
+    let a = LimitArgs::from_py(limits)?;
+    check_range("max_width", max_width, 3, 64)?;
+    detached(py, || {
+        json(&strip_tables(
+            &heights,
+            max_width,
+            &blocks,
+            compare_width,
+            &a.limits(),
+            |_| {},
+        )?)
+    })
+}
+
+/// Van den Akker's Table 9: trains and zigzags on fastest ways to the hardest cells (`floe
+/// table patterns --json`).
+#[pyfunction]
+fn patterns_table(
+    py: Python<'_>,
+    min_size: usize,
+    max_size: usize,
+    blocks: Vec<usize>,
+    limits: LimitTuple<'_>,
+) -> PyResult<String> {
+    let a = LimitArgs::from_py(limits)?;
+    check_range("min_size", min_size, 1, 32)?;
+    check_range("max_size", max_size, 1, 32)?;
+    detached(py, || {
+        json(&patterns_tables(
+            min_size,
+            max_size,
+            &blocks,
+            &a.limits(),
+            |_| {},
+        )?)
+    })
+}
+
+/// A keyword's value within the command line's range.
+fn check_range(name: &str, v: usize, lo: usize, hi: usize) -> PyResult<()> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name}: {v} is not in {lo}..={hi}"
+        )))
+    }
+}
+
+/// Levels by Kluiver's retrograde generator, each verified by exact search (`floe
+/// generate`): `(the --json document, the level file's text, the levels)`.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, targets, max_blocks, min_pushes, max_pushes, min_difficulty,
+    factor, unique, walls, count, seed, timeout, candidate_states))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    targets: usize,
+    max_blocks: Option<usize>,
+    min_pushes: u64,
+    max_pushes: Option<u64>,
+    min_difficulty: Option<u64>,
+    factor: u64,
+    unique: bool,
+    walls: bool,
+    count: usize,
+    seed: u64,
+    timeout: Option<Bound<'_, PyAny>>,
+    candidate_states: u64,
+) -> PyResult<(String, String, Vec<NativeLevel>)> {
+    for (name, v) in [("rows", rows), ("cols", cols), ("targets", targets)] {
+        check_range(name, v, 1, 1024)?;
+    }
+    if let Some(b) = max_blocks {
+        check_range("max_blocks", b, 1, 1024)?;
+    }
+    check_range("count", count, 1, 1_000_000)?;
+    let timeout = LimitArgs::from_py((None, timeout, None, false))?.timeout;
+    let (doc, text, levels) = detached(py, || {
+        if let Some(q) = max_pushes {
+            if q < min_pushes {
+                return Err(Error::invalid(format!(
+                    "max_pushes {q} is below min_pushes {min_pushes}"
+                )));
+            }
+        }
+        if factor > floe::game::MAX_FACTOR {
+            return Err(Error::invalid(format!(
+                "factor {factor}: at most {}",
+                floe::game::MAX_FACTOR
+            )));
+        }
+        let req = Request {
+            params: GenParams {
+                rows,
+                cols,
+                targets,
+                max_blocks: max_blocks.unwrap_or(targets + 2),
+                pushes: 0,
+                walls,
+            },
+            min_pushes,
+            max_pushes,
+            min_difficulty,
+            factor,
+            unique,
+            count,
+            seed,
+            deadline: timeout.and_then(|t: Duration| Instant::now().checked_add(t)),
+            max_states: candidate_states,
+            stop: None,
+        };
+        let batch = run_generate(&req)?;
+        let boards: Vec<ice::Level> = batch.levels.iter().map(|e| e.level.clone()).collect();
+        let text = write_floe(&boards);
+        let doc = json(&serde_json::json!({
+            "complete": batch.levels.len() == count,
+            "count": batch.levels.len(),
+            "candidates": batch.candidates,
+            "levels": batch.levels,
+        }))?;
+        let levels: Vec<NativeLevel> = boards
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let name = b
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| format!("level {}", i + 1));
+                NativeLevel::of(Level::new(Ice, b, name), "generated", i)
+            })
+            .collect();
+        Ok((doc, text, levels))
+    })?;
+    Ok((doc, text, levels))
+}
+
+/// How often the fewest pushes equal the intended pushes, before and after the shortcut
+/// repair (`floe generate --report --json`).
+#[pyfunction]
+#[pyo3(signature = (sizes, targets, pushes, extra, samples, seed))]
+fn generate_report(
+    py: Python<'_>,
+    sizes: Vec<(usize, usize)>,
+    targets: Vec<usize>,
+    pushes: Vec<usize>,
+    extra: usize,
+    samples: u64,
+    seed: u64,
+) -> PyResult<String> {
+    detached(py, || {
+        json(&shortcut_report(
+            &sizes, &targets, &pushes, extra, samples, seed,
+        )?)
+    })
+}
+
+/// A heat map of `values[row][column]` (rows drawn top down as given) as SVG, floe's own
+/// plot: what the notebooks draw reach tables with. NaN cells stay blank.
+#[pyfunction]
+#[pyo3(signature = (values, title, x_label, y_label, value_label, log))]
+fn heatmap(
+    values: Vec<Vec<f64>>,
+    title: String,
+    x_label: String,
+    y_label: String,
+    value_label: String,
+    log: bool,
+) -> String {
+    let rows = values.len();
+    let cols = values.iter().map(Vec::len).max().unwrap_or(0);
+    // the heat map draws its rows bottom up
+    let values: Vec<Vec<f64>> = values.into_iter().rev().collect();
+    let mut h = HeatMap::new(title)
+        .x_label(x_label)
+        .y_label(y_label)
+        .value_label(value_label)
+        .columns((0..cols).map(|c| c.to_string()).collect())
+        .rows((0..rows).rev().map(|r| r.to_string()).collect())
+        .values(values);
+    if log {
+        h = h.log_scale();
+    }
+    h.to_svg()
+}

@@ -1,0 +1,513 @@
+//! The studies of one game each: the PushPush census (every board of a size at once) and the
+//! Monte Carlo experiments of the solitaire puzzles (BoxOff, Pretzel, Fujisan).
+
+use crate::convert::{
+    buffer, count, json, le_bytes, limit_reached, to_py_err, LimitArgs, LimitTuple,
+};
+use crate::level::NativeLevel;
+use crate::run::detached;
+use floe::analysis::solitaire::{
+    self, exact_pretzel, figures as solitaire_figures, run_records, summarise, Config, Diagnostic,
+    Exact, Record, SizeRun, Summary,
+};
+use floe::game::{Level, Request};
+use floe::games::pushpush::census::{
+    census as run_census, figures as census_figures, hardest_solutions, Census, CensusOptions,
+    CensusOutcome, Report,
+};
+use floe::games::pushpush::{game as pushpush, PushPush, Variant};
+use floe::games::solitaire::Kind;
+use floe::generate::{Setup, Size};
+use floe::search::Status;
+use floe::Error;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyList};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Registers the functions of this file.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Figures>()?;
+    m.add_function(wrap_pyfunction!(census, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment, m)?)?;
+    m.add_function(wrap_pyfunction!(challenges, m)?)?;
+    Ok(())
+}
+
+/// The figures of a census or an experiment, drawn when asked for.
+#[pyclass(frozen, module = "floe._floe")]
+pub struct Figures {
+    what: Drawn,
+}
+
+enum Drawn {
+    Census(Box<Census>),
+    Experiment(Kind, Vec<SizeRun>),
+}
+
+#[pymethods]
+impl Figures {
+    /// `(name, SVG)` of every figure: a census's by suffix (`""`, `-pushes`, …), an
+    /// experiment's by file name.
+    fn draw(&self, py: Python<'_>) -> Vec<(String, String)> {
+        py.detach(|| match &self.what {
+            Drawn::Census(c) => census_figures(c)
+                .into_iter()
+                .map(|(suffix, svg)| (suffix.to_string(), svg))
+                .collect(),
+            Drawn::Experiment(game, docs) => solitaire_figures(*game, docs),
+        })
+    }
+}
+
+/// A table of numbers for NumPy: name, buffer of little-endian `i8`, shape.
+type Array<'py> = (String, Bound<'py, PyByteArray>, Vec<usize>);
+
+/// Counts as a `rows × width` table, each row padded with zeros.
+fn table(rows: &[Vec<u64>], width: usize) -> (Vec<u8>, Vec<usize>) {
+    let cells = rows
+        .iter()
+        .flat_map(|r| (0..width).map(move |i| count(r.get(i).copied().unwrap_or(0))));
+    (le_bytes(cells), vec![rows.len(), width])
+}
+
+/// The census's tables as arrays (see the Python `Census` class).
+fn census_arrays(c: &Census) -> Vec<(String, Vec<u8>, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut add = |name: &str, (bytes, shape): (Vec<u8>, Vec<usize>)| {
+        out.push((name.to_string(), bytes, shape));
+    };
+    let by_pushes = c.by_pushes.clone();
+    add(
+        "by_pushes",
+        (
+            le_bytes(by_pushes.iter().map(|&n| count(n))),
+            vec![by_pushes.len()],
+        ),
+    );
+    let rows: Vec<Vec<u64>> = c.by_blocks.iter().map(|r| r.by_pushes.clone()).collect();
+    add("by_blocks_pushes", table(&rows, by_pushes.len()));
+    add(
+        "solvable_by_blocks",
+        (
+            le_bytes(c.by_blocks.iter().map(|r| count(r.solvable))),
+            vec![c.by_blocks.len()],
+        ),
+    );
+    add(
+        "unsolvable_by_blocks",
+        (
+            le_bytes(c.by_blocks.iter().map(|r| count(r.unsolvable))),
+            vec![c.by_blocks.len()],
+        ),
+    );
+    if let Some(d) = &c.difficulty {
+        let bins = floe::games::pushpush::census::DIFFICULTY_BINS;
+        add("difficulty_by_pushes", table(&d.by_pushes, bins));
+        add("difficulty_by_blocks", table(&d.by_blocks, bins));
+    }
+    out
+}
+
+/// Every PushPush board of one size (`floe census pushpush`): `(the --json document, the
+/// arrays, the hardest boards as levels, the figures to draw)`.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, k, difficulty, hardest, limits))]
+#[allow(clippy::type_complexity)]
+fn census<'py>(
+    py: Python<'py>,
+    rows: usize,
+    cols: usize,
+    k: usize,
+    difficulty: bool,
+    hardest: usize,
+    limits: LimitTuple<'py>,
+) -> PyResult<(String, Vec<Array<'py>>, Vec<NativeLevel>, Figures)> {
+    for (name, v, hi) in [("rows", rows, 32), ("cols", cols, 32), ("k", k, 1024)] {
+        if v > hi || (v == 0 && name != "k") {
+            return Err(PyValueError::new_err(format!(
+                "{name}: {v} is not in {}..={hi}",
+                usize::from(name != "k")
+            )));
+        }
+    }
+    let a = LimitArgs::from_py(limits)?;
+    let mut o = CensusOptions::new(rows, cols);
+    o.variant = Variant::new(k);
+    o.difficulty = difficulty;
+    o.hardest = hardest;
+    o.limits = a.limits();
+    if let Some(b) = a.max_memory {
+        o.max_bytes = b;
+    }
+    let outcome = detached(py, || {
+        let c = match run_census(&o)? {
+            CensusOutcome::Done(c) => *c,
+            CensusOutcome::Limit {
+                kind,
+                steps,
+                positions,
+                seconds,
+            } => return Ok(Err((kind, steps, positions, seconds))),
+        };
+        let solutions = hardest_solutions(&c)?;
+        let mut r = Report::new(&c, &solutions);
+        r.peak_memory_bytes = floe::mem::peak_resident_bytes();
+        let levels: Vec<NativeLevel> = c
+            .hardest
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let level = pushpush::Level {
+                    board: h.board.clone(),
+                    variant: c.variant,
+                };
+                let name = format!("hardest {}x{} #{}", c.rows, c.cols, i + 1);
+                NativeLevel::of(Level::new(PushPush, level, name), "census", i)
+            })
+            .collect();
+        let arrays = census_arrays(&c);
+        let figures = Figures {
+            what: Drawn::Census(Box::new(c)),
+        };
+        Ok(Ok((json(&r)?, arrays, levels, figures)))
+    })?;
+    match outcome {
+        Ok((doc, arrays, levels, figures)) => {
+            let arrays = arrays
+                .into_iter()
+                .map(|(n, b, s)| (n, buffer(py, &b), s))
+                .collect();
+            Ok((doc, arrays, levels, figures))
+        }
+        Err((kind, steps, positions, seconds)) => Err(limit_reached(
+            py,
+            kind.name(),
+            format!(
+                "the census stopped at the {} limit after {steps} push steps over {positions} \
+                 positions ({seconds:.1} s); no census is reported",
+                kind.name()
+            ),
+        )),
+    }
+}
+
+/// The sizes of an experiment.
+fn sizes(
+    game: Kind,
+    rows: usize,
+    cols: usize,
+    colours: usize,
+    suits: usize,
+    ranks: &[usize],
+) -> Vec<Size> {
+    match game {
+        Kind::BoxOff => vec![Size::BoxOff {
+            rows,
+            cols,
+            colours,
+        }],
+        Kind::Pretzel => ranks
+            .iter()
+            .map(|&ranks| Size::Pretzel { suits, ranks })
+            .collect(),
+        Kind::Fujisan => vec![Size::Fujisan],
+    }
+}
+
+fn parse_setup(s: &str) -> Result<Setup, Error> {
+    s.parse().map_err(Error::invalid)
+}
+
+/// One column of the per-challenge table.
+struct Column {
+    name: &'static str,
+    values: Vec<serde_json::Value>,
+}
+
+/// The records of one setup of one size as rows of the per-challenge table.
+fn push_records(cols: &mut Vec<Column>, size: &str, setup: Setup, trials: u64, records: &[Record]) {
+    let n = records.len() as u64;
+    let t = trials.min(n).max(1);
+    for (i, r) in records.iter().enumerate() {
+        let i = i as u64;
+        let trial = (0..t).find(|&j| i < (j + 1) * n / t).unwrap_or(t - 1);
+        let (status, limit) = match r.status {
+            Status::Solved => ("solved", None),
+            Status::Unsolvable => ("unsolvable", None),
+            Status::Limit(k) => ("limit", Some(k.name())),
+        };
+        let mut row: Vec<(&'static str, serde_json::Value)> = vec![
+            ("size", size.into()),
+            ("setup", setup.name().into()),
+            ("challenge", i.into()),
+            ("trial", trial.into()),
+            ("status", status.into()),
+            ("limit", limit.into()),
+            ("solvable", r.solvable().into()),
+            ("length", r.length.into()),
+            ("random_solvable", r.random.into()),
+            ("states", r.states.into()),
+        ];
+        match &r.diagnostic {
+            Diagnostic::BoxOff { pair_equality } => {
+                row.push(("pair_equality", (*pair_equality).into()))
+            }
+            Diagnostic::Pretzel { crab, deuces } => {
+                row.push(("ducking_crab", (*crab).into()));
+                row.push(("duelling_deuces", (*deuces).into()));
+            }
+            Diagnostic::Fujisan {
+                connectivity,
+                counter_intuitive,
+                distinct_steps,
+            } => {
+                row.push(("connectivity", (*connectivity).into()));
+                row.push(("counter_intuitive", (*counter_intuitive).into()));
+                row.push(("distinct_steps", (*distinct_steps).into()));
+            }
+        }
+        if cols.is_empty() {
+            cols.extend(row.iter().map(|(name, _)| Column {
+                name,
+                values: Vec::new(),
+            }));
+        }
+        for (c, (_, v)) in cols.iter_mut().zip(row) {
+            c.values.push(v);
+        }
+    }
+}
+
+/// An experiment's JSON document, as `floe experiment --json` prints it.
+fn experiment_doc(
+    game: Kind,
+    seed: u64,
+    compared: bool,
+    docs: &[SizeRun],
+) -> Result<String, Error> {
+    #[derive(Serialize)]
+    struct Sweep<'a> {
+        game: &'static str,
+        seed: u64,
+        sweep: &'a [SizeRun],
+    }
+    if docs.len() == 1 && docs[0].setups.len() == 1 && !compared {
+        json(&docs[0].setups[0])
+    } else if docs.len() == 1 {
+        json(&docs[0])
+    } else {
+        json(&Sweep {
+            game: game.name(),
+            seed,
+            sweep: docs,
+        })
+    }
+}
+
+/// The Monte Carlo experiments (`floe experiment`): `(the --json document, the per-challenge
+/// table as columns, the figures to draw)`. With `exact`, Pretzel deals are
+/// enumerated (`--exact`) and the table is empty.
+#[pyfunction]
+#[pyo3(signature = (game, rows, cols, colors, suits, ranks, setup, compare, challenges,
+    trials, seed, playout_cap, threads, exact, limits))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn experiment<'py>(
+    py: Python<'py>,
+    game: &str,
+    rows: usize,
+    cols: usize,
+    colors: usize,
+    suits: usize,
+    ranks: Vec<usize>,
+    setup: &str,
+    compare: Option<Vec<String>>,
+    challenges: u64,
+    trials: u32,
+    seed: u64,
+    playout_cap: u32,
+    threads: Option<usize>,
+    exact: bool,
+    limits: LimitTuple<'py>,
+) -> PyResult<(String, Vec<(String, Bound<'py, PyList>)>, Figures)> {
+    if !(1..=100_000_000).contains(&challenges) {
+        return Err(PyValueError::new_err("challenges: 1 to 100,000,000"));
+    }
+    if !(1..=1_000_000).contains(&trials) {
+        return Err(PyValueError::new_err("trials: 1 to 1,000,000"));
+    }
+    if threads.is_some_and(|t| !(1..=256).contains(&t)) {
+        return Err(PyValueError::new_err("threads: 1 to 256"));
+    }
+    let a = LimitArgs::from_py(limits)?;
+    let game_kind: Kind = game
+        .parse()
+        .map_err(|e: String| to_py_err(py, Error::invalid(e)))?;
+    let (doc, columns, docs) = detached(py, || {
+        let game: Kind = game.parse().map_err(Error::invalid)?;
+        let sizes = sizes(game, rows, cols, colors, suits, &ranks);
+        if sizes.is_empty() {
+            return Err(Error::invalid("give at least one number of ranks"));
+        }
+        let setups: Vec<Setup> = match &compare {
+            None => vec![parse_setup(setup)?],
+            Some(v) if v.len() == 1 && v[0].trim().eq_ignore_ascii_case("all") => {
+                Setup::of(game).to_vec()
+            }
+            Some(v) => v.iter().map(|s| parse_setup(s)).collect::<Result<_, _>>()?,
+        };
+        for &size in &sizes {
+            for &s in &setups {
+                floe::generate::check(size, s)?;
+            }
+        }
+        if exact {
+            return run_exact(game, threads, &sizes, &setups).map(|d| (d, Vec::new(), Vec::new()));
+        }
+        if u64::from(trials) > challenges {
+            return Err(Error::invalid(format!(
+                "trials {trials} needs at least as many challenges (challenges {challenges})"
+            )));
+        }
+        let mut docs = Vec::new();
+        let mut columns: Vec<Column> = Vec::new();
+        for &size in &sizes {
+            let mut runs: Vec<Summary> = Vec::new();
+            for &setup in &setups {
+                let config = Config {
+                    size,
+                    setup,
+                    challenges,
+                    trials,
+                    seed,
+                    playout_cap,
+                    limits: a.limits(),
+                };
+                let (s, records) = solitaire::in_pool(threads, || {
+                    let start = Instant::now();
+                    let records = run_records(&config, &|_| {})?;
+                    let s = summarise(&config, &records, start.elapsed().as_secs_f64());
+                    Ok::<_, Error>((s, records))
+                })??;
+                push_records(
+                    &mut columns,
+                    &size.to_string(),
+                    setup,
+                    u64::from(trials),
+                    &records,
+                );
+                runs.push(s);
+            }
+            let comparison = solitaire::compare(&runs);
+            docs.push(SizeRun {
+                game: game.name(),
+                size: size.to_string(),
+                seed,
+                challenges,
+                setups: runs,
+                comparison,
+            });
+        }
+        let doc = experiment_doc(game, seed, compare.is_some(), &docs)?;
+        Ok((doc, columns, docs))
+    })?;
+    let columns = columns
+        .into_iter()
+        .map(|c| {
+            let items: Vec<Bound<'py, PyAny>> = c
+                .values
+                .iter()
+                .map(|v| value_to_py(py, v))
+                .collect::<PyResult<_>>()?;
+            Ok((c.name.to_string(), PyList::new(py, items)?))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let figures = Figures {
+        what: Drawn::Experiment(game_kind, docs),
+    };
+    Ok((doc, columns, figures))
+}
+
+/// A scalar JSON value as a Python object.
+fn value_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        other => other.to_string().into_pyobject(py)?.into_any(),
+    })
+}
+
+/// `--exact`: every Pretzel deal enumerated.
+fn run_exact(
+    game: Kind,
+    threads: Option<usize>,
+    sizes: &[Size],
+    setups: &[Setup],
+) -> Result<String, Error> {
+    if game != Kind::Pretzel {
+        return Err(Error::invalid(
+            "exact enumerates Pretzel deals; BoxOff and Fujisan setups have far too many challenges",
+        ));
+    }
+    let out: Vec<Exact> = solitaire::in_pool(threads, || {
+        let mut out = Vec::new();
+        for size in sizes {
+            let Size::Pretzel { suits, ranks } = *size else {
+                continue;
+            };
+            for &s in setups {
+                out.push(exact_pretzel(suits, ranks, s)?);
+            }
+        }
+        Ok::<_, Error>(out)
+    })??;
+    if out.len() == 1 {
+        json(&out[0])
+    } else {
+        json(&out)
+    }
+}
+
+/// The first `n` challenges of an experiment (`floe experiment --generate N`), as levels:
+/// the same challenges the experiment solves.
+#[pyfunction]
+#[pyo3(signature = (game, rows, cols, colors, suits, ranks, setup, seed, n))]
+#[allow(clippy::too_many_arguments)]
+fn challenges(
+    py: Python<'_>,
+    game: &str,
+    rows: usize,
+    cols: usize,
+    colors: usize,
+    suits: usize,
+    ranks: Vec<usize>,
+    setup: &str,
+    seed: u64,
+    n: u64,
+) -> PyResult<Vec<NativeLevel>> {
+    detached(py, || {
+        let game: Kind = game.parse().map_err(Error::invalid)?;
+        let setup = parse_setup(setup)?;
+        let mut out = Vec::new();
+        for size in sizes(game, rows, cols, colors, suits, &ranks) {
+            floe::generate::check(size, setup)?;
+            for i in 0..n {
+                let c = solitaire::challenge(size, setup, seed, i)?;
+                let title = format!("{size}, {}, seed {seed}, challenge {i}", setup.label());
+                let text = c.write().replacen('\n', &format!("\nTitle: {title}\n"), 1);
+                let r = Request::from_text(text, title).resolve()?;
+                out.push(NativeLevel::of(r.level, &r.file, out.len()));
+            }
+        }
+        Ok(out)
+    })
+}

@@ -1,0 +1,83 @@
+"""Shared fixtures: the repository's levels, a small level of every game, and the `floe`
+command-line binary the round-trip tests compare with."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+LEVELS = ROOT / "levels"
+ZELDA = LEVELS / "zelda.txt"
+
+#: (game, level text, fewest moves): the levels `crates/floe-cli/tests/games.rs` uses.
+GAMES = [
+    ("ice", "Title: small\n$---\n---.\n", 2),
+    ("pushpush", "Game: pushpush\nTitle: tiny\n@$--\n##-.\n", 1),
+    (
+        "icetower",
+        "Game: icetower\nTitle: fire and gold\n########\n#@ %  *#\n#  $  -#\n#     *#\n########\n",
+        3,
+    ),
+    ("boxoff", "Game: boxoff\nTitle: two pairs\n1 2 2 1\n3 3 4 4\n", 4),
+    ("pretzel", "Game: pretzel\nTitle: two suits\n2S -- 3S\n-- 3H 2H\n", 2),
+    (
+        "fujisan",
+        "Game: fujisan\nTitle: a mountain\n0 4 0 2 5 1 1 5 5 3 0 3\n4 1 2 4 4 5 2 3 2 2 3 1\n",
+        9,
+    ),
+    ("icepath", "Game: icepath\nTitle: first steps\n@---#\n-#---\n---=.\n", 3),
+]
+
+
+def _cli() -> Path:
+    """The `floe` binary: $FLOE_BIN, else target/release/floe (built when missing)."""
+    given = os.environ.get("FLOE_BIN")
+    if given:
+        return Path(given)
+    exe = ROOT / "target" / "release" / "floe"
+    if not exe.exists():
+        print("building the floe binary for the round-trip tests: cargo build --release -p floe-cli")
+        subprocess.run(["cargo", "build", "--release", "-p", "floe-cli"], cwd=ROOT, check=True)
+    return exe
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs the command line with `--json` and returns its document."""
+    exe = _cli()
+
+    def run(*args: str, ok=(0,)) -> object:
+        p = subprocess.run([str(exe), *args, "--json"], cwd=ROOT, capture_output=True, text=True)
+        assert p.returncode in ok, p.stderr
+        return json.loads(p.stdout)
+
+    return run
+
+
+@pytest.fixture
+def game_files(tmp_path):
+    """The level of every game as a file: [(game, path, fewest moves)]."""
+    out = []
+    for game, text, n in GAMES:
+        p = tmp_path / f"{game}.txt"
+        p.write_text(text)
+        out.append((game, p, n))
+    return out
+
+
+def without_time(doc):
+    """A report without the fields that measure the run (seconds, memory)."""
+    if isinstance(doc, dict):
+        return {
+            k: without_time(v)
+            for k, v in doc.items()
+            if k not in ("seconds", "graph_seconds", "elapsed_secs", "mean_secs", "index_bytes", "peak_rss_bytes", "peak_memory_bytes")
+        }
+    if isinstance(doc, list):
+        return [without_time(v) for v in doc]
+    return doc

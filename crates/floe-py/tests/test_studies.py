@@ -1,0 +1,130 @@
+"""The PushPush census (arrays, hardest boards as levels), the solitaire experiments
+(DataFrames, or lists without pandas), generation: against the command line and the
+reference figures."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+import pytest
+
+import floe
+
+from conftest import without_time
+
+
+def test_census_4x4_reference_figures(cli):
+    c = floe.census(4, 4)
+    # the thesis's 4×4 figures (crates/floe/tests/pushpush.rs)
+    assert (c.boards, c.unsolvable) == (7_864_320, 3_668_048)
+    assert c.by_pushes.dtype == np.int64
+    assert (c.by_pushes[0], c.by_pushes[1]) == (2_424_312, 1_356_840)
+    assert c.by_pushes.sum() + c.unsolvable == c.boards
+    assert c.by_blocks.shape == (16, len(c.by_pushes))
+    assert (c.solvable_by_blocks[0], c.unsolvable_by_blocks[0]) == (240, 0)
+    assert (c.solvable_by_blocks[15], c.unsolvable_by_blocks[15]) == (0, 240)
+    assert np.array_equal(c.by_blocks.sum(axis=0), c.by_pushes)
+    assert np.array_equal(c.by_blocks.sum(axis=1), c.solvable_by_blocks)
+    assert c.difficulty_by_pushes is None
+    theirs = cli("census", "pushpush", "--rows", "4", "--cols", "4")
+    assert without_time(c.report) == without_time(theirs)
+    # every hardest board is a PushPush level that needs exactly that many pushes
+    pushes = c.report["hardest"]["pushes"]
+    assert len(c.hardest) == len(c.report["hardest"]["boards"]) == min(10, c.report["hardest"]["classes"])
+    for lv in c.hardest:
+        assert lv.game == "pushpush"
+        assert floe.solve(lv)["pushes"] == pushes
+    assert set(c.figures) == {"blocks", "pushes", "pushes-by-blocks"}
+    assert c._repr_svg_().startswith("<svg")
+    frame = c.frame()
+    rows = frame.to_dict("records") if hasattr(frame, "to_dict") else frame
+    assert sum(r["unsolvable"] for r in rows) == c.unsolvable
+    assert "4x4" in repr(c)
+
+
+def test_census_with_difficulty_and_k(cli):
+    c = floe.census(3, 4, difficulty=True, k=0, hardest=2)
+    assert c.report["variant"] == "PushPush-*"
+    assert c.difficulty_by_pushes.shape[1] == 50 and c.difficulty_bins.shape == (50,)
+    assert c.difficulty_by_pushes[1:].sum() == c.by_pushes[1:].sum()
+    assert "difficulty-by-pushes" in c.figures and len(c.hardest) <= 2
+    theirs = cli("census", "pushpush", "--rows", "3", "--cols", "4", "--difficulty", "--k", "0", "--hardest", "2")
+    assert without_time(c.report) == without_time(theirs)
+
+
+def test_census_limits_and_ranges():
+    with pytest.raises(floe.LimitReached) as e:
+        floe.census(4, 4, max_states=10)
+    assert e.value.limit == "max-states"
+    with pytest.raises(ValueError):
+        floe.census(0, 4)
+    with pytest.raises(ValueError):
+        floe.census(6, 6)  # 36 cells: more than 32
+
+
+def test_experiment_gives_the_report_and_a_frame_per_challenge(cli):
+    e = floe.experiment("boxoff", challenges=60, trials=3, seed=2)
+    theirs = cli("experiment", "boxoff", "--challenges", "60", "--trials", "3", "--seed", "2")
+    assert without_time(e.report) == without_time(theirs)
+    df = e.challenges
+    assert len(df) == 60 and list(df.columns)[:4] == ["size", "setup", "challenge", "trial"]
+    assert "pair_equality" in df.columns
+    assert df["solvable"].mean() == pytest.approx(e.report["solvable"])
+    assert df["random_solvable"].mean() == pytest.approx(e.report["random_solvable"])
+    assert sorted(df["trial"].unique()) == [0, 1, 2]
+    assert all(name.endswith(".svg") for name in e.figures)
+
+
+def test_experiment_compare_and_sweep(cli):
+    e = floe.experiment("pretzel", ranks="3-4", compare="all", challenges=40, trials=2)
+    theirs = cli("experiment", "pretzel", "--ranks", "3-4", "--compare", "all", "--challenges", "40", "--trials", "2")
+    assert without_time(e.report) == without_time(theirs)
+    assert set(e.challenges["size"]) == {s["size"] for s in e.report["sweep"]}
+    assert {"ducking_crab", "duelling_deuces"} <= set(e.challenges.columns)
+    f = floe.experiment("fujisan", setup="dominoes", challenges=20, trials=2)
+    assert {"connectivity", "counter_intuitive", "distinct_steps"} <= set(f.challenges.columns)
+    x = floe.experiment("pretzel", suits=2, ranks=3, exact=True)
+    theirs = cli("experiment", "pretzel", "--suits", "2", "--ranks", "3", "--exact")
+    assert without_time(x.report) == without_time(theirs) and len(x.challenges) == 0
+    with pytest.raises(floe.InvalidInput):
+        floe.experiment("boxoff", challenges=2, trials=5)
+    with pytest.raises(floe.InvalidInput):
+        floe.experiment("chess")
+
+
+def test_without_pandas_the_challenges_are_plain_lists(monkeypatch):
+    real = builtins.__import__
+
+    def no_pandas(name, *a, **k):
+        if name == "pandas" or name.startswith("pandas."):
+            raise ImportError("no pandas here")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    e = floe.experiment("boxoff", challenges=10, trials=2)
+    assert isinstance(e.challenges, list) and len(e.challenges) == 10
+    assert set(e.challenges[0]) >= {"size", "setup", "challenge", "solvable", "length"}
+
+
+def test_challenges_are_the_experiments_own(cli, tmp_path):
+    lv = floe.challenges("boxoff", 3, setup="ltiles")
+    assert [x.game for x in lv] == ["boxoff"] * 3
+    theirs = cli("experiment", "boxoff", "--setup", "ltiles", "--generate", "3")
+    assert [x.text() for x in lv] == [t["text"].rstrip("\n") + "\n" for t in theirs]
+    assert floe.solve(lv[0])["game"] == "boxoff"
+
+
+def test_generate_gives_the_command_lines_levels(cli):
+    g = floe.generate(6, 6, targets=2, count=2, seed=7, min_pushes=4)
+    theirs = cli("generate", "--rows", "6", "--cols", "6", "--targets", "2", "--count", "2", "--seed", "7", "--min-pushes", "4")
+    assert g.report == theirs and g.complete and len(g) == 2
+    for lv, fig in zip(g, g.report["levels"]):
+        assert floe.solve(lv)["pushes"] == fig["verified"]["pushes"]
+    assert floe.levels(g.text)[1].text() == g[1].text()
+    rep = floe.generate_report([(5, 5)], [1], [4], samples=5)
+    rows = rep.to_dict("records") if hasattr(rep, "to_dict") else rep
+    assert rows[0]["levels"] == 5
+    with pytest.raises(floe.InvalidInput):
+        floe.generate(5, 5, min_pushes=5, max_pushes=3)
