@@ -5,13 +5,12 @@
 use crate::convert::{json, to_py_err, LimitArgs, LimitTuple};
 use crate::run::detached;
 use floe::analysis::solvers::{CapCount, SolverSpec, DEFAULT_RANDOM_MAX_MOVES};
-use floe::game::{self, Level, ParamValues, Params, Request, SolveOptions, SolveReport, Source};
+use floe::game::{self, Level, LevelEntry, Params, Request, SolveOptions, SolveReport, Source};
 use floe::games::ice::{self, Ice};
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
 use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use serde::Serialize;
 use std::path::PathBuf;
 
 /// Registers the classes and functions of this file.
@@ -159,19 +158,6 @@ fn games_json(py: Python<'_>) -> PyResult<String> {
     json(&infos).map_err(|e| to_py_err(py, e))
 }
 
-/// One entry of `floe levels --json`.
-#[derive(Serialize)]
-struct LevelInfo {
-    index: usize,
-    name: String,
-    title: Option<String>,
-    game: &'static str,
-    rows: usize,
-    cols: usize,
-    description: String,
-    params: ParamValues,
-}
-
 /// Names the level in a message about it (e.g. a board too large for the engine), as the
 /// command line does.
 pub fn in_level(name: &str, e: Error) -> Error {
@@ -253,18 +239,7 @@ impl NativeLevel {
     }
     /// Its entry of `floe levels --json`.
     fn info_json(&self, py: Python<'_>) -> PyResult<String> {
-        let s = self.level.scene();
-        json(&LevelInfo {
-            index: self.index + 1,
-            name: self.level.name().to_string(),
-            title: self.level.title(),
-            game: self.level.game().info().name,
-            rows: s.rows,
-            cols: s.cols,
-            description: self.level.describe(),
-            params: self.level.params(),
-        })
-        .map_err(|e| to_py_err(py, e))
+        json(&LevelEntry::of(self.index, &self.level)).map_err(|e| to_py_err(py, e))
     }
     /// The level alone as a file of its game.
     #[pyo3(signature = (format=None))]

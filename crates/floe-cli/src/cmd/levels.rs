@@ -4,48 +4,17 @@ use super::source;
 use crate::args::LevelsArgs;
 use crate::out;
 use crate::Done;
-use floe::game::ParamValues;
+use floe::game::LevelEntry;
 use floe::Error;
-use serde::Serialize;
-
-/// What `floe levels --json` says of one level.
-#[derive(Serialize)]
-pub(crate) struct LevelInfo {
-    index: usize,
-    name: String,
-    title: Option<String>,
-    game: &'static str,
-    rows: usize,
-    cols: usize,
-    description: String,
-    params: ParamValues,
-}
-
-impl LevelInfo {
-    /// The `i`-th (0-based) level of a file.
-    pub(crate) fn of(i: usize, l: &floe::game::Level) -> LevelInfo {
-        let scene = l.scene();
-        LevelInfo {
-            index: i + 1,
-            name: l.name().to_string(),
-            title: l.title(),
-            game: l.game().info().name,
-            rows: scene.rows,
-            cols: scene.cols,
-            description: l.describe(),
-            params: l.params(),
-        }
-    }
-}
 
 /// `floe levels`.
 pub fn run(a: LevelsArgs) -> Result<Done, Error> {
     let file = source(&a.file, &a.game)?.read()?;
-    let infos: Vec<LevelInfo> = file
+    let infos: Vec<LevelEntry> = file
         .levels
         .iter()
         .enumerate()
-        .map(|(i, l)| LevelInfo::of(i, l))
+        .map(|(i, l)| LevelEntry::of(i, l))
         .collect();
     if a.json {
         out::json(&infos);

@@ -2,10 +2,9 @@
 //! bundled level collections.
 
 use super::api::Reply;
-use crate::cmd::levels::LevelInfo;
 use axum::http::header;
 use axum::response::IntoResponse;
-use floe::game::Request;
+use floe::game::{LevelEntry, Request};
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -60,7 +59,7 @@ pub(crate) async fn style() -> impl IntoResponse {
 #[derive(Serialize)]
 struct LevelJson {
     #[serde(flatten)]
-    info: LevelInfo,
+    info: LevelEntry,
     /// The level's file text.
     text: String,
 }
@@ -85,7 +84,7 @@ static COLLECTIONS: LazyLock<Result<Vec<Collection>, String>> = LazyLock::new(||
                 .enumerate()
                 .map(|(i, l)| {
                     Ok(LevelJson {
-                        info: LevelInfo::of(i, l),
+                        info: LevelEntry::of(i, l),
                         text: l.to_text(None).map_err(|e| e.to_string())?,
                     })
                 })

@@ -42,8 +42,8 @@ pub use ops::{
 };
 pub(crate) use ops::{factor_of, legal_moves as legal_moves_of, verdict as ops_verdict};
 pub use report::{
-    AnalyzeReport, Difficulty, IllegalMove, Move, ParamValues, SolveReport, SpaceReport, Status,
-    Verified,
+    AnalyzeReport, Difficulty, IllegalMove, LevelEntry, Move, ParamValues, SolveReport,
+    SpaceReport, Status, Verified,
 };
 #[cfg(test)]
 pub(crate) use request::level_of;

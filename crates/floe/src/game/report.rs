@@ -406,3 +406,42 @@ pub struct AnalyzeReport {
     /// Peak resident memory of the process, when the front end measures it.
     pub peak_rss_bytes: Option<u64>,
 }
+
+/// What `floe levels --json` says of one level of a file (the web page's level list and the
+/// Python module's `Level.info()` say the same).
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelEntry {
+    /// 1-based place in its file.
+    pub index: usize,
+    /// Its name (title, else number).
+    pub name: String,
+    /// Its title, if it has one.
+    pub title: Option<String>,
+    /// Its game.
+    pub game: &'static str,
+    /// Rows of its picture.
+    pub rows: usize,
+    /// Columns of its picture.
+    pub cols: usize,
+    /// One line about it.
+    pub description: String,
+    /// The parameters in force.
+    pub params: super::ParamValues,
+}
+
+impl LevelEntry {
+    /// The entry of `level`, the `i`-th (0-based) of its file.
+    pub fn of(i: usize, level: &super::Level) -> LevelEntry {
+        let scene = level.scene();
+        LevelEntry {
+            index: i + 1,
+            name: level.name().to_string(),
+            title: level.title(),
+            game: level.game().info().name,
+            rows: scene.rows,
+            cols: scene.cols,
+            description: level.describe(),
+            params: level.params(),
+        }
+    }
+}
