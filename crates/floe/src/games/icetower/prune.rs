@@ -39,6 +39,27 @@ use std::collections::VecDeque;
 pub const FAR: u8 = u8::MAX;
 const NONE: u16 = u16::MAX;
 
+/// Working space of [`Analysis::judge`], kept per thread so that judging a position
+/// allocates nothing.
+#[derive(Default)]
+struct Scratch {
+    /// Regular blocks that can reach a fire only they can put out.
+    useful: Vec<usize>,
+    /// Those fires.
+    fires: Vec<usize>,
+    // the Hungarian method's potentials, matching and marks
+    u: Vec<i32>,
+    v: Vec<i32>,
+    p: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i32>,
+    used: Vec<bool>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 /// Why a position is dead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dead {
@@ -266,32 +287,46 @@ impl Analysis {
         let own = live & !by_gold;
         let mut cost = 0;
         if own != 0 {
-            let mut by_ice = 0u64;
-            let mut useful: Vec<usize> = Vec::new();
-            for b in ice.ones() {
-                if self.reach_ice[b] & own != 0 {
-                    by_ice |= self.reach_ice[b];
-                    useful.push(b);
+            cost = SCRATCH.with_borrow_mut(|s| {
+                let mut by_ice = 0u64;
+                s.useful.clear();
+                for b in ice.ones() {
+                    if self.reach_ice[b] & own != 0 {
+                        by_ice |= self.reach_ice[b];
+                        s.useful.push(b);
+                    }
                 }
-            }
-            let missing = own & !by_ice;
-            if missing != 0 {
-                let f = missing.trailing_zeros() as usize;
-                return Err(Dead::Unreachable(self.fires[f]));
-            }
-            if (useful.len() as u32) < own.count_ones() {
-                return Err(Dead::TooFewBlocks);
-            }
-            cost = self.assignment(own, &useful)?;
+                let missing = own & !by_ice;
+                if missing != 0 {
+                    let f = missing.trailing_zeros() as usize;
+                    return Err(Dead::Unreachable(self.fires[f]));
+                }
+                if (s.useful.len() as u32) < own.count_ones() {
+                    return Err(Dead::TooFewBlocks);
+                }
+                self.assignment(own, s)
+            })?;
         }
         Ok(cost + self.line_cover(by_gold))
     }
 
     /// Least total relaxed distance of a matching of the fires `own` to distinct blocks of
     /// `blocks` (Hungarian method, O(n² m)).
-    fn assignment(&self, own: u64, blocks: &[usize]) -> Result<u32, Dead> {
+    /// The blocks are `scratch.useful`; the rest of `scratch` is working space.
+    fn assignment(&self, own: u64, scratch: &mut Scratch) -> Result<u32, Dead> {
         const BIG: i32 = 1 << 20;
-        let fires: Vec<usize> = (0..64).filter(|&f| own >> f & 1 == 1).collect();
+        let Scratch {
+            useful: blocks,
+            fires,
+            u,
+            v,
+            p,
+            way,
+            minv,
+            used,
+        } = scratch;
+        fires.clear();
+        fires.extend((0..64).filter(|&f| own >> f & 1 == 1));
         let (n, m) = (fires.len(), blocks.len());
         let cost = |i: usize, j: usize| -> i32 {
             let d = self.dist(blocks[j - 1], fires[i - 1]);
@@ -301,12 +336,19 @@ impl Analysis {
                 d as i32
             }
         };
-        let mut u = vec![0i32; n + 1];
-        let mut v = vec![0i32; m + 1];
-        let mut p = vec![0usize; m + 1];
-        let mut way = vec![0usize; m + 1];
-        let mut minv = vec![0i32; m + 1];
-        let mut used = vec![false; m + 1];
+        let reset = |x: &mut Vec<i32>, len: usize| {
+            x.clear();
+            x.resize(len, 0);
+        };
+        reset(u, n + 1);
+        reset(v, m + 1);
+        reset(minv, m + 1);
+        p.clear();
+        p.resize(m + 1, 0);
+        way.clear();
+        way.resize(m + 1, 0);
+        used.clear();
+        used.resize(m + 1, false);
         for i in 1..=n {
             p[0] = i;
             let mut j0 = 0;
