@@ -10,6 +10,7 @@
 //!   fires, then lowest bound): no proof, but solutions of levels far beyond exhaustive
 //!   search. Its length is an upper bound on the optimum.
 
+use super::learned::{Informed, Learned, UNSOLVABLE};
 use super::limits::Budget;
 use super::{LimitKind, Limits, Outcome, Puzzle, Stats};
 use hashbrown::HashTable;
@@ -50,6 +51,144 @@ const MAX_G: usize = u16::MAX as usize;
 /// assert_eq!(r.proved, 4);
 /// ```
 pub fn astar_proving<P: Puzzle>(p: &P, limits: &Limits) -> Proving<P::Move>
+where
+    P::Move: Copy,
+{
+    proving(p, limits).0
+}
+
+/// [`astar_proving`] guided by, and teaching, what earlier searches of the same puzzle's
+/// goals proved (see [`Learned`]): the search runs on [`Informed`], then files for each
+/// position it stored the bound its answer proves there. The answer is
+/// [`astar_proving`]'s (the fewest moves, unsolvable, or the bound proved by a limit), found
+/// by expanding fewer positions when earlier searches covered the ground.
+///
+/// ```
+/// use floe::search::{astar_learning, from_fn, Learned, Limits, Puzzle};
+/// // from x to 20 by +1 or ×2 (never past 20)
+/// let from = |x: u32| {
+///     from_fn(
+///         x,
+///         |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 20),
+///         |&x| x == 20,
+///     )
+/// };
+/// let mut learned = Learned::new(1000);
+/// let first = astar_learning(&from(1), &Limits::none(), &mut learned);
+/// assert_eq!(first.proved, 5); // 1 2 4 5 10 20
+/// assert_eq!(learned.exact(&4), Some(3)); // on that solution: 4 5 10 20
+/// // a later question from 3, helped by what was learned
+/// let later = astar_learning(&from(3), &Limits::none(), &mut learned);
+/// assert_eq!(later.outcome.solution().map(|m| m.len()), Some(4)); // 3 4 5 10 20
+/// ```
+pub fn astar_learning<P: Puzzle>(
+    p: &P,
+    limits: &Limits,
+    learned: &mut Learned<P::State>,
+) -> Proving<P::Move>
+where
+    P::Move: Copy,
+{
+    let s0 = p.start();
+    if learned.get(&s0) == Some(UNSOLVABLE) {
+        let mut stats = Stats {
+            states: 1,
+            ..Stats::default()
+        };
+        stats.elapsed = std::time::Duration::ZERO;
+        return Proving {
+            outcome: Outcome::Unsolvable,
+            proved: UNSOLVABLE,
+            stats,
+        };
+    }
+    if let Some(r) = replay_exact(p, learned) {
+        return r;
+    }
+    let (r, nodes) = proving(&Informed { puzzle: p, learned }, limits);
+    let Nodes { states, g, path } = nodes;
+    match &r.outcome {
+        Outcome::Unsolvable => {
+            for s in &states {
+                learned.learn(s, UNSOLVABLE);
+            }
+        }
+        // solved: `proved` is the optimum; stopped by a limit: the bound proved at the start
+        Outcome::Solved(_) | Outcome::Limit(_) => {
+            let bound = |i: usize| r.proved.saturating_sub(g[i] as u32);
+            // the solution's positions first: their bounds are exact, and the table may fill
+            for &i in &path {
+                learned.learn_exact(&states[i as usize], bound(i as usize));
+            }
+            for (i, s) in states.iter().enumerate() {
+                let b = bound(i);
+                if b > p.lower_bound(s) && learned.get(s).is_none_or(|l| l < b) {
+                    learned.learn(s, b);
+                }
+            }
+        }
+    }
+    r
+}
+
+/// The solution of a start on a path proved optimal before: from each position, the move to a
+/// successor filed exact with one move fewer. `None` when the start is not such a position.
+fn replay_exact<P: Puzzle>(p: &P, learned: &Learned<P::State>) -> Option<Proving<P::Move>>
+where
+    P::Move: Copy,
+{
+    let began = std::time::Instant::now();
+    let mut s = p.start();
+    let total = learned.exact(&s)?;
+    let mut path = Vec::new();
+    let mut buf = Vec::new();
+    let mut stats = Stats::default();
+    for left in (0..total).rev() {
+        buf.clear();
+        p.successors(&s, &mut buf);
+        stats.expanded += 1;
+        stats.generated += buf.len() as u64;
+        let (m, t) = buf
+            .drain(..)
+            .find(|(_, t)| learned.exact(t) == Some(left))?;
+        path.push(m);
+        s = t;
+    }
+    if !p.is_goal(&s) {
+        return None;
+    }
+    stats.states = path.len() as u64 + 1;
+    stats.depth = total;
+    stats.elapsed = began.elapsed();
+    Some(Proving {
+        outcome: Outcome::Solved(path),
+        proved: total,
+        stats,
+    })
+}
+
+/// What [`proving`] stored.
+struct Nodes<S> {
+    /// The positions.
+    states: Vec<S>,
+    /// The length of the path each was reached by.
+    g: Vec<u16>,
+    /// On a solution, its positions (indices), from the goal back to the start.
+    path: Vec<u32>,
+}
+
+impl<S> Nodes<S> {
+    fn new(states: Vec<S>, g: Vec<u16>) -> Nodes<S> {
+        Nodes {
+            states,
+            g,
+            path: Vec::new(),
+        }
+    }
+}
+
+/// [`astar_proving`], also handing back the stored positions.
+fn proving<P: Puzzle>(p: &P, limits: &Limits) -> (Proving<P::Move>, Nodes<P::State>)
 where
     P::Move: Copy,
 {
@@ -104,7 +243,10 @@ where
             } else {
                 Outcome::Unsolvable
             };
-            return finish(outcome, f as u32, stats, &budget);
+            return (
+                finish(outcome, f as u32, stats, &budget),
+                Nodes::new(states, g),
+            );
         }
         let b = &mut buckets[f];
         while b.last().is_some_and(Vec::is_empty) {
@@ -119,18 +261,31 @@ where
         if p.is_goal(&states[n]) {
             let mut path = Vec::new();
             let mut at = n;
+            let mut nodes = vec![n as u32];
             while let Some(m) = moves[at] {
                 path.push(m);
                 at = parent[at] as usize;
+                nodes.push(at as u32);
             }
             path.reverse();
             stats.depth = stats.depth.max(gn as u32);
-            return finish(Outcome::Solved(path), gn as u32, stats, &budget);
+            let r = finish(Outcome::Solved(path), gn as u32, stats, &budget);
+            return (
+                r,
+                Nodes {
+                    states,
+                    g,
+                    path: nodes,
+                },
+            );
         }
         stats.expanded += 1;
         stats.depth = stats.depth.max(gn as u32);
         if let Some(l) = budget.tick(&stats) {
-            return finish(Outcome::Limit(l), f as u32, stats, &budget);
+            return (
+                finish(Outcome::Limit(l), f as u32, stats, &budget),
+                Nodes::new(states, g),
+            );
         }
         buf.clear();
         p.successors(&states[n], &mut buf);
@@ -154,7 +309,10 @@ where
                 continue;
             }
             if let Some(l) = budget.store_limit(stats.states) {
-                return finish(Outcome::Limit(l), f as u32, stats, &budget);
+                return (
+                    finish(Outcome::Limit(l), f as u32, stats, &budget),
+                    Nodes::new(states, g),
+                );
             }
             let ft = gt + p.lower_bound(&t) as usize;
             let id = states.len() as u32;

@@ -9,6 +9,7 @@
 //! | [`dijkstra`] | a solution of least cost under a [`CostModel`] | e.g. [`ChangePenalty`] for Kluiver's difficulty |
 //! | [`astar`] | like [`dijkstra`], guided by [`Puzzle::lower_bound`] | reopens states, so an inconsistent bound stays exact |
 //! | [`astar_proving`] | a solution with the fewest moves, or the lower bound it proved when stopped | A* over buckets of `f = g + h` |
+//! | [`astar_learning`] | the same, guided by and teaching the bounds earlier searches of the level proved ([`Learned`]) | repeated questions about one level: the verdict in play |
 //! | [`ida_star`] | a solution with the fewest moves, in memory linear in its length (plus an optional transposition table) | |
 //! | [`dfs_first`] | the first solution found depth-first, or a proof that there is none | shortest only when every solution has one length |
 //! | [`iterative_deepening`] | the fewest moves, remembering no position | exponential: a reference to check the others against |
@@ -36,6 +37,7 @@ pub mod graph;
 mod hunt;
 mod ida;
 mod iddfs;
+mod learned;
 mod limits;
 mod method;
 mod par;
@@ -48,9 +50,10 @@ pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
 pub use dfs::dfs_first;
 pub use estimate::{estimate, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use fns::{from_fn, FnPuzzle};
-pub use hunt::{astar_proving, beam, Proving};
+pub use hunt::{astar_learning, astar_proving, beam, Proving};
 pub use ida::ida_star;
 pub use iddfs::iterative_deepening;
+pub use learned::{Informed, Learned, UNSOLVABLE};
 pub use limits::{
     clear_interrupt, interrupt, interrupted, parse_duration, Budget, LimitKind, Limits, Progress,
     ProgressFn, MAX_DURATION, MAX_STORED,
