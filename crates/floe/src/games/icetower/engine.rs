@@ -21,6 +21,7 @@
 
 use super::level::{Block, Tile, Tower, MAX_COLS, MAX_ROWS};
 use super::prune::{Analysis, Dead};
+use super::rules::Board;
 use crate::bits::{Bits, Wide};
 use crate::game::{Engine, Task};
 use crate::grid::{Dir, Pos, Push};
@@ -189,7 +190,16 @@ impl<B: Bits> TowerPuzzle<B> {
     /// Compiles `tower` (static, at most [`MAX_FIRES`] fires, open cells fitting `B`).
     /// With `prune` off, no position is dead and the bound is 0: a plain exhaustive search.
     pub fn new(tower: &Tower, prune: bool) -> TowerPuzzle<B> {
+        Self::new_at(tower, &Board::new(tower), prune)
+    }
+
+    /// [`TowerPuzzle::new`] for the level `tower`, starting from the position `at` of it (its
+    /// blocks, fires still burning and magician; walls and recyclers are the level's). The
+    /// states of every position of a level compiled this way are comparable: fires keep the
+    /// level's numbers, whatever has been put out (what bounds learned in play rely on).
+    pub fn new_at(tower: &Tower, at: &Board, prune: bool) -> TowerPuzzle<B> {
         let (rows, cols) = (tower.rows(), tower.cols());
+        debug_assert!(same_level(tower, at).is_ok());
         assert!(tower.first_dynamic().is_none(), "static levels only");
         let mut open = vec![NONE; rows * cols];
         let mut n = 0u16;
@@ -236,17 +246,18 @@ impl<B: Bits> TowerPuzzle<B> {
         let mut gold = B::empty();
         for p in tower.positions() {
             let i = open[p.row * cols + p.col] as usize;
-            match tower.block(p) {
+            match at.block(p) {
                 Some(Block::Ice) => ice.set(i),
                 Some(Block::Golden) => gold.set(i),
                 None => {}
             }
         }
-        let fires = if an.fires.len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << an.fires.len()) - 1
-        };
+        let fires = an
+            .fires
+            .iter()
+            .enumerate()
+            .filter(|&(_, &p)| at.tile(p) == Tile::Fire)
+            .fold(0u64, |m, (f, _)| m | 1 << f);
         let mut p = TowerPuzzle {
             rows,
             cols,
@@ -267,7 +278,7 @@ impl<B: Bits> TowerPuzzle<B> {
             },
             start_dead: None,
         };
-        let m = tower.magician();
+        let m = at.man();
         let v = p.view(&p.start);
         let walk = p.walk(&v);
         let reg = flood(&walk, rows, m.row, 1 << (m.col + 1));
@@ -451,9 +462,48 @@ impl<B: Bits> Engine for TowerPuzzle<B> {
     }
 }
 
+/// Whether `at` is a position of the level `tower`: the same map but for fires put out
+/// (floor now) and the blocks and magician anywhere.
+pub fn same_level(tower: &Tower, at: &Board) -> Result<(), String> {
+    if (tower.rows(), tower.cols()) != (at.rows(), at.cols()) {
+        return Err(format!(
+            "the position is {} × {}, the level {} × {}",
+            at.rows(),
+            at.cols(),
+            tower.rows(),
+            tower.cols()
+        ));
+    }
+    match tower.positions().find(|&p| {
+        let (a, b) = (tower.tile(p), at.tile(p));
+        a != b && !(a == Tile::Fire && b == Tile::Floor)
+    }) {
+        Some(p) => Err(format!(
+            "row {}, col {} is {} in the position, {} in the level",
+            p.row,
+            p.col,
+            at.tile(p).name(),
+            tower.tile(p).name()
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Compiles `tower` with the narrowest bit set that holds its open cells and runs `task`.
 /// Fails on levels with arrows or dispensers, or more than [`MAX_FIRES`] fires.
 pub fn with_tower<T: Task<Push>>(tower: &Tower, prune: bool, task: T) -> Result<T::Output, Error> {
+    with_tower_at(tower, &Board::new(tower), prune, task)
+}
+
+/// [`with_tower`] from the position `at` of the level `tower` (see [`TowerPuzzle::new_at`]).
+pub fn with_tower_at<T: Task<Push>>(
+    tower: &Tower,
+    at: &Board,
+    prune: bool,
+    task: T,
+) -> Result<T::Output, Error> {
+    same_level(tower, at)
+        .map_err(|m| Error::invalid(format!("this position is not one of the level: {m}")))?;
     if let Some((p, t)) = tower.first_dynamic() {
         return Err(Error::invalid(format!(
             "{} at row {}, col {}: the fast engine takes static levels only",
@@ -473,13 +523,13 @@ pub fn with_tower<T: Task<Push>>(tower: &Tower, prune: bool, task: T) -> Result<
         .filter(|&p| tower.tile(p) != Tile::Wall)
         .count();
     Ok(if n <= 64 {
-        task.run(&TowerPuzzle::<u64>::new(tower, prune))
+        task.run(&TowerPuzzle::<u64>::new_at(tower, at, prune))
     } else if n <= 128 {
-        task.run(&TowerPuzzle::<u128>::new(tower, prune))
+        task.run(&TowerPuzzle::<u128>::new_at(tower, at, prune))
     } else if n <= 192 {
-        task.run(&TowerPuzzle::<Wide<3>>::new(tower, prune))
+        task.run(&TowerPuzzle::<Wide<3>>::new_at(tower, at, prune))
     } else {
-        task.run(&TowerPuzzle::<Wide<5>>::new(tower, prune))
+        task.run(&TowerPuzzle::<Wide<5>>::new_at(tower, at, prune))
     })
 }
 
@@ -557,12 +607,15 @@ mod tests {
                     let fast_pushes: HashSet<Push> = fast.iter().map(|(m, _)| p.push(m)).collect();
                     let slow_pushes: HashSet<Push> = slow.iter().map(|(m, _)| *m).collect();
                     assert_eq!(fast_pushes, slow_pushes, "\n{}", b.to_text());
-                    for (m, t) in fast {
+                    for (m, next) in fast {
                         let push = p.push(&m);
                         let (_, bt) = slow.iter().find(|(q, _)| *q == push).unwrap();
-                        assert_eq!(t.fires.count_ones() as usize, bt.fires_left());
-                        assert_eq!(p.pos(t.man), bt.man(), "{push}\n{}", bt.to_text());
-                        queue.push((t, bt.clone()));
+                        assert_eq!(next.fires.count_ones() as usize, bt.fires_left());
+                        assert_eq!(p.pos(next.man), bt.man(), "{push}\n{}", bt.to_text());
+                        // the level compiled to start there has that very state
+                        let here = TowerPuzzle::<Wide<5>>::new_at(&t, bt, false);
+                        assert_eq!(here.start(), next, "{push}\n{}", bt.to_text());
+                        queue.push((next, bt.clone()));
                     }
                 }
             }
@@ -578,6 +631,24 @@ mod tests {
         same_moves(
             "####################\n#*################*#\n#         @        #\n#     %      %     #\n##    *      *    ##\n",
         );
+    }
+
+    #[test]
+    fn a_position_of_another_level_is_refused() {
+        struct Nothing;
+        impl Task<Push> for Nothing {
+            type Output = ();
+            fn run<E: Engine<Public = Push>>(self, _: &E) {}
+        }
+        let level = tower("#####\n#@%*#\n#####\n");
+        let out = Board::new(&tower("#####\n#@% #\n#####\n"));
+        assert!(with_tower_at(&level, &out, true, Nothing).is_ok());
+        let walled = Board::new(&tower("#####\n#@%##\n#####\n"));
+        let e = with_tower_at(&level, &walled, true, Nothing).unwrap_err();
+        assert!(e.to_string().contains("row 1, col 3"), "{e}");
+        let small = Board::new(&tower("@%*\n"));
+        let e = with_tower_at(&level, &small, true, Nothing).unwrap_err();
+        assert!(e.to_string().contains("1 × 3"), "{e}");
     }
 
     #[test]

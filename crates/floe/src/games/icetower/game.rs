@@ -1,6 +1,6 @@
 //! Ice Tower behind the game face.
 
-use super::engine::with_tower;
+use super::engine::with_tower_at;
 use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
@@ -202,6 +202,18 @@ impl Game for IceTower {
         if dynamic && !level.dynamic {
             return Err(dynamic_refused(&level.tower).expect("the level is dynamic"));
         }
+        if !dynamic {
+            // compiled from the level, so that every position's states are comparable
+            let start;
+            let at = match from {
+                Some(b) => b,
+                None => {
+                    start = Board::new(&level.tower);
+                    &start
+                }
+            };
+            return with_tower_at(&level.tower, at, true, task);
+        }
         let here;
         let tower = match from {
             None => &level.tower,
@@ -212,11 +224,7 @@ impl Game for IceTower {
                 &here
             }
         };
-        if dynamic {
-            Ok(task.run(&PlainPuzzle::new(tower)))
-        } else {
-            with_tower(tower, true, task)
-        }
+        Ok(task.run(&PlainPuzzle::new(tower)))
     }
 
     fn scene(&self, _: &Level, b: &Board) -> Scene {

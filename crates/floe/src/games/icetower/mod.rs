@@ -18,7 +18,7 @@ pub mod level;
 pub mod prune;
 pub mod rules;
 
-pub use engine::{with_tower, TMove, TState, TowerPuzzle};
+pub use engine::{same_level, with_tower, with_tower_at, TMove, TState, TowerPuzzle};
 pub use game::IceTower;
 pub use level::{parse, Block, Tile, Tower};
 pub use prune::{Analysis, Dead};
