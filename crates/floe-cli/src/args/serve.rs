@@ -40,4 +40,9 @@ pub struct ServeArgs {
     /// Play sessions kept at once (the least recently used is dropped beyond).
     #[arg(long, default_value_t = 1024, value_name = "N", value_parser = within(1, 1_000_000))]
     pub sessions: usize,
+    /// Memory all play sessions may hold for what their verdicts learned (the bounds that
+    /// make later verdicts of a level fast); beyond it the least recently used sessions are
+    /// dropped (64M to 64T).
+    #[arg(long, default_value = "512M", value_name = "SIZE", value_parser = floe::mem::parse_memory)]
+    pub session_memory: u64,
 }

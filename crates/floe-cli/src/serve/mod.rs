@@ -86,7 +86,7 @@ pub(crate) fn app(a: &ServeArgs) -> Arc<App> {
         },
         slots: slots::Slots::new(jobs, a.queue),
         stops: Arc::new(slots::Stops::default()),
-        sessions: play::Sessions::new(a.sessions),
+        sessions: play::Sessions::new(a.sessions, a.session_memory),
         started: Instant::now(),
     })
 }

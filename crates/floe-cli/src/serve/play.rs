@@ -28,6 +28,8 @@ use std::time::Instant;
 pub(crate) struct Sessions {
     map: Mutex<HashMap<String, Kept>>,
     most: usize,
+    /// Bytes all sessions may hold for what their verdicts learned.
+    memory: u64,
     made: AtomicU64,
 }
 
@@ -37,12 +39,44 @@ struct Kept {
 }
 
 impl Sessions {
-    pub fn new(most: usize) -> Sessions {
+    pub fn new(most: usize, memory: u64) -> Sessions {
         Sessions {
             map: Mutex::new(HashMap::new()),
             most,
+            memory,
             made: AtomicU64::new(0),
         }
+    }
+    /// Drops the least recently used sessions but `keep` while the sessions hold more than
+    /// their memory for what their verdicts learned. Returns how many were dropped.
+    fn trim(&self, keep: &str) -> usize {
+        let mut map = self.lock();
+        // a session busy elsewhere (locked) is counted as empty this time
+        let mut held: Vec<(Instant, String, u64)> = map
+            .iter()
+            .map(|(id, k)| {
+                let bytes = k
+                    .session
+                    .try_lock()
+                    .map(|s| s.learned_bytes() as u64)
+                    .unwrap_or(0);
+                (k.used, id.clone(), bytes)
+            })
+            .collect();
+        let mut total: u64 = held.iter().map(|h| h.2).sum();
+        held.sort();
+        let mut dropped = 0;
+        for (_, id, bytes) in held {
+            if total <= self.memory {
+                break;
+            }
+            if id != keep && bytes > 0 {
+                map.remove(&id);
+                total -= bytes;
+                dropped += 1;
+            }
+        }
+        dropped
     }
     /// Sessions kept now.
     pub fn len(&self) -> usize {
@@ -367,12 +401,53 @@ pub(crate) async fn verdict(State(app): State<Arc<App>>, Path(id): Path<String>)
         Ok(s) => s,
         Err(r) => return r,
     };
+    let app2 = Arc::clone(&app);
     super::api::run(&app, None, move |_, _| {
         let job = locked(&s).job();
         let answer = job.run();
-        let mut g = locked(&s);
-        g.store(answer);
-        Ok(Reply::json(&state(&id, &g), 0))
+        let reply = {
+            let mut g = locked(&s);
+            g.store(answer);
+            Reply::json(&state(&id, &g), 0)
+        };
+        app2.sessions.trim(&id);
+        Ok(reply)
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session of a bundled Ice Tower map, its start verdict asked (what the page does
+    /// first), so that it holds what that search learned.
+    fn asked(sessions: &Sessions) -> String {
+        let text = include_str!("../../../../levels/icetower/golden-path.txt");
+        let req = floe::game::Request::from_text(text, "golden-path.txt")
+            .resolve()
+            .unwrap();
+        let mut s = req.level.play().unwrap();
+        assert!(matches!(
+            s.verdict(),
+            Ok(floe::play::Verdict::Solvable { .. })
+        ));
+        assert!(s.learned_bytes() > 0, "the verdict learned nothing");
+        sessions.keep(s).0
+    }
+
+    #[test]
+    fn sessions_beyond_their_memory_are_dropped_oldest_first() {
+        let roomy = Sessions::new(10, u64::MAX);
+        let ids: Vec<String> = (0..3).map(|_| asked(&roomy)).collect();
+        assert_eq!(roomy.trim(&ids[2]), 0);
+        assert_eq!(roomy.len(), 3);
+        // room for about one session: the oldest go, the one asking stays
+        let one = locked(&roomy.get(&ids[0]).unwrap()).learned_bytes() as u64;
+        let tight = Sessions::new(10, one + one / 2);
+        let ids: Vec<String> = (0..3).map(|_| asked(&tight)).collect();
+        assert_eq!(tight.trim(&ids[1]), 2);
+        assert!(tight.get(&ids[1]).is_ok());
+        assert!(tight.get(&ids[0]).is_err() && tight.get(&ids[2]).is_err());
+    }
 }

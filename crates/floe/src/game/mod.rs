@@ -37,10 +37,14 @@ pub use info::{
     Params,
 };
 pub use moves::{parse_move_list, parse_move_words};
+#[cfg(test)]
+pub(crate) use ops::verdict as ops_verdict;
 pub use ops::{
     enumerate_typed, kluiver, replay, Replayed, SolveOptions, Verdict, DEFAULT_FACTOR, MAX_FACTOR,
 };
-pub(crate) use ops::{factor_of, legal_moves as legal_moves_of, verdict as ops_verdict};
+pub(crate) use ops::{
+    factor_of, legal_moves as legal_moves_of, verdict_with as ops_verdict_with, VerdictMemory,
+};
 pub use report::{
     AnalyzeReport, Difficulty, IllegalMove, LevelEntry, Move, ParamValues, SolveReport,
     SpaceReport, Status, Verified,
@@ -61,7 +65,7 @@ use std::fmt;
 ///
 /// The bounds every generic algorithm needs (states shared between threads, moves copied into
 /// search nodes) are part of it, so a [`Task`] can run any of them.
-pub trait Engine: Puzzle<State: Send + Sync, Move: Copy + Send + Sync> + Sync {
+pub trait Engine: Puzzle<State: Send + Sync + 'static, Move: Copy + Send + Sync> + Sync {
     /// The game's move (what the player and the files see).
     type Public;
     /// The game's name for an engine move.

@@ -12,7 +12,9 @@ use crate::error::Error;
 use crate::scene::{Scene, Story};
 use crate::search::{self, Found, LimitKind, Limits, Method, Outcome, Stats};
 use serde_json::{json, Map};
-use std::sync::Arc;
+use std::any::Any;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The block-change factor of Kluiver's difficulty when none is given.
 pub const DEFAULT_FACTOR: u64 = 5;
@@ -658,6 +660,94 @@ pub(crate) fn verdict<G: Game>(
         Status::Limit | Status::GaveUp => {
             Verdict::Unknown(r.limit_kind().unwrap_or(LimitKind::MaxStates))
         }
+    })
+}
+
+/// What the verdicts of one play session have proved about its level's positions, shared by
+/// the session and the solver questions it hands out ([`search::Learned`], of whichever
+/// engine state the level compiled to). Cloning shares it.
+#[derive(Clone, Default)]
+pub(crate) struct VerdictMemory {
+    table: Arc<Mutex<Option<Box<dyn Any + Send>>>>,
+    /// Its size in bytes, readable while a search holds the table.
+    bytes: Arc<AtomicUsize>,
+}
+
+/// Positions a [`VerdictMemory`] holds at most: about 50–90 bytes each on Ice Tower maps up
+/// to 20 × 14, so at most some 16 MiB per session.
+pub(crate) const VERDICT_MEMORY_POSITIONS: usize = 200_000;
+
+impl VerdictMemory {
+    /// Bytes held, roughly.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// [`verdict`], for the positions of a game in play: when the game's default search is A*,
+/// it runs [`search::astar_learning`] over what earlier verdicts of the level proved (kept in
+/// `memory`), so that after the first answer most later ones cost a small search. The answer
+/// is the same fewest-moves verdict, replayed by the rules like every solution.
+pub(crate) fn verdict_with<G: Game>(
+    g: G,
+    level: &G::Level,
+    pos: &G::Position,
+    limits: &Limits,
+    memory: &VerdictMemory,
+) -> Result<Verdict, Error> {
+    let astar = g.info().default_algorithm().method == AlgoMethod::Search(Method::AStarProving);
+    if !astar || g.solved(level, pos) {
+        return verdict(g, level, pos, limits);
+    }
+    g.check(level)?;
+    struct Learning<'a> {
+        limits: &'a Limits,
+        memory: &'a VerdictMemory,
+    }
+    impl<M> Task<M> for Learning<'_> {
+        type Output = Outcome<M>;
+        fn run<E: Engine<Public = M>>(self, e: &E) -> Outcome<M> {
+            if e.dead_start().is_some() {
+                return Outcome::Unsolvable;
+            }
+            let mut table = self
+                .memory
+                .table
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if !table
+                .as_ref()
+                .is_some_and(|t| t.is::<search::Learned<E::State>>())
+            {
+                *table = Some(Box::new(search::Learned::<E::State>::new(
+                    VERDICT_MEMORY_POSITIONS,
+                )));
+            }
+            let learned = table
+                .as_mut()
+                .and_then(|t| t.downcast_mut::<search::Learned<E::State>>())
+                .expect("the table of this engine's states");
+            let r = search::astar_learning(e, self.limits, learned);
+            self.memory.bytes.store(learned.bytes(), Ordering::Relaxed);
+            match r.outcome {
+                Outcome::Solved(m) => Outcome::Solved(m.iter().map(|m| e.public(m)).collect()),
+                Outcome::Unsolvable => Outcome::Unsolvable,
+                Outcome::Limit(l) => Outcome::Limit(l),
+            }
+        }
+    }
+    let found = g.engine(level, Some(pos), Learning { limits, memory })?;
+    Ok(match found {
+        Outcome::Solved(moves) => {
+            let mut r = report(g, level, "", g.info().default_algorithm().name);
+            accept_from(g, level, Some(pos), &mut r, moves, None)?;
+            Verdict::Solvable {
+                moves: r.moves.len() as u32,
+                next: r.moves.first().cloned(),
+            }
+        }
+        Outcome::Unsolvable => Verdict::Unsolvable,
+        Outcome::Limit(l) => Verdict::Unknown(l),
     })
 }
 

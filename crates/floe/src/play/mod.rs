@@ -13,6 +13,12 @@
 //! [`Verdict::Unknown`], never a guess. A front end that must stay responsive takes a
 //! [`Job`] to another thread and hands its answer back with [`Session::store`].
 //!
+//! The answers of one session learn from each other where the game's search is A* (Ice
+//! Tower): every answer files the lower bounds its search proved about the positions it
+//! stored ([`crate::search::Learned`]), so that after the first answer, the positions along
+//! its solution are answered without a search and the others by much smaller ones. The
+//! answers stay exact; the table is capped (see [`Session::learned_bytes`]).
+//!
 //! ```
 //! use floe::game::Request;
 //! use floe::play::{parse_keys, Event};
@@ -365,6 +371,7 @@ pub(crate) trait SessionObj: Send {
     fn selected(&self) -> Option<Pos>;
     fn cursor(&self) -> Option<Pos>;
     fn hint(&self) -> Option<Move>;
+    fn learned_bytes(&self) -> usize;
     fn message(&self) -> &str;
     fn board_text(&self) -> String;
     fn view(&self) -> View;
@@ -468,6 +475,11 @@ impl Session {
     /// The solver question for the current position, to run elsewhere.
     pub fn job(&self) -> Job {
         self.inner.job()
+    }
+    /// Bytes held by what this session's solver questions learned about the level (bounds
+    /// that make later questions cheap; at most some tens of MiB).
+    pub fn learned_bytes(&self) -> usize {
+        self.inner.learned_bytes()
     }
     /// Files the answer of a [`Job`] (for whichever position it was asked).
     pub fn store(&mut self, a: Answer) {

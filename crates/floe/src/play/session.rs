@@ -1,7 +1,9 @@
 //! The session logic, written once over [`Game`].
 
 use super::{default_limits, Action, Answer, Event, Job, SessionObj, Verdict, View};
-use crate::game::{legal_moves_of, ops_verdict, ArrowKey, Game, Info, Keys, Move};
+use crate::game::{
+    legal_moves_of, ops_verdict_with, ArrowKey, Game, Info, Keys, Move, VerdictMemory,
+};
 use crate::grid::Pos;
 use crate::scene::Arrow;
 use crate::search::Limits;
@@ -24,6 +26,8 @@ pub(crate) struct Play<G: Game> {
     /// The legal move shown (games played by picking a move): its index among them.
     shown: Option<usize>,
     answers: HashMap<String, Result<Verdict, String>>,
+    /// What the verdicts so far proved about the level's positions.
+    memory: VerdictMemory,
     limits: Limits,
     message: String,
 }
@@ -43,6 +47,7 @@ impl<G: Game> Play<G> {
             hint: None,
             shown: None,
             answers: HashMap::new(),
+            memory: VerdictMemory::default(),
             limits: default_limits(),
             message: String::new(),
         };
@@ -377,18 +382,22 @@ impl<G: Game> SessionObj for Play<G> {
         self.answers.get(&self.key()).cloned()
     }
     fn job(&self) -> Job {
-        let (g, level, pos, limits) = (
+        let (g, level, pos, limits, memory) = (
             self.g,
             Arc::clone(&self.level),
             self.current().clone(),
             self.limits.clone(),
+            self.memory.clone(),
         );
         Job {
             key: self.key(),
             work: Arc::new(move || {
-                ops_verdict(g, &level, &pos, &limits).map_err(|e| e.to_string())
+                ops_verdict_with(g, &level, &pos, &limits, &memory).map_err(|e| e.to_string())
             }),
         }
+    }
+    fn learned_bytes(&self) -> usize {
+        self.memory.bytes()
     }
     fn store(&mut self, a: Answer) {
         self.answers.insert(a.key, a.verdict);
@@ -413,5 +422,81 @@ impl<G: Game> SessionObj for Play<G> {
         let e = self.play_given(m);
         self.message = e.say(self.g.info().move_word).to_string();
         e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ops_verdict, Request};
+    use crate::games::icetower::IceTower;
+    use rand::{RngExt, SeedableRng};
+    use std::time::Instant;
+
+    /// A qits map of the shared reference levels as a session of Ice Tower.
+    fn qits(name: &str) -> Play<IceTower> {
+        let path = std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/levels/qits-icetower"
+        ))
+        .join(name);
+        let text = format!("Game: icetower\n{}", std::fs::read_to_string(path).unwrap());
+        let resolved = Request::from_text(&text, name).resolve().unwrap();
+        let level = resolved.level.typed::<IceTower>().unwrap().clone();
+        Play::new(IceTower, level, name)
+    }
+
+    /// The verdicts of a game in play, learning from each other, are the verdicts of
+    /// searches that know nothing: along seeded games mixing optimal pushes and random ones
+    /// (a random push that spoils the map is taken back), each answer has the fresh answer's
+    /// number of pushes, and its first push leads to a position one push nearer.
+    #[test]
+    fn verdicts_in_play_learn_and_stay_exact() {
+        let limits = Limits::none().max_states(5_000_000);
+        // random pushes on qits001 cost seconds of fresh searches each: hints only there
+        for (name, seed, random) in [("qits001", 1, 0.0), ("c99", 2, 0.5), ("w21", 3, 0.5)] {
+            let mut s = qits(name);
+            s.limits = limits.clone();
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+            let mut log = Vec::new();
+            let mut how = "start";
+            for step in 0..10 {
+                let began = Instant::now();
+                let a = s.job().run();
+                log.push(format!(
+                    "{how} {:.1} ms",
+                    began.elapsed().as_secs_f64() * 1e3
+                ));
+                let learned = a.verdict.clone().unwrap();
+                s.store(a);
+                let fresh = ops_verdict(s.g, &s.level, s.current(), &limits).unwrap();
+                let Verdict::Solvable { moves: m, next } = learned else {
+                    panic!("{name} step {step}: {learned:?} on a solvable position ({fresh:?})");
+                };
+                assert!(
+                    matches!(fresh, Verdict::Solvable { moves, .. } if moves == m),
+                    "{name} step {step}: {m} pushes against {fresh:?}"
+                );
+                if m == 0 {
+                    break;
+                }
+                let hinted = s.typed(&next.unwrap()).unwrap();
+                let legal = s.legal();
+                let pick = legal[rng.random_range(0..legal.len())];
+                how = "random";
+                if pick != hinted && rng.random_bool(random) {
+                    s.play(pick);
+                    let spoiled = ops_verdict(s.g, &s.level, s.current(), &limits).unwrap();
+                    if matches!(spoiled, Verdict::Solvable { .. }) {
+                        continue;
+                    }
+                    s.states.pop();
+                    s.moves.pop();
+                }
+                how = "hint";
+                s.play(hinted);
+            }
+            eprintln!("{name}: {}", log.join(", "));
+        }
     }
 }
