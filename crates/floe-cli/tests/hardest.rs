@@ -254,3 +254,15 @@ fn bad_arguments_are_refused_clearly() {
         assert!(r.stderr.contains(what), "{args}: {}", r.stderr);
     }
 }
+
+#[test]
+#[ignore = "the exhaustive 6×7 search with 8 rocks: about two to five minutes on two cores"]
+fn icepath_6x7_with_8_rocks_needs_20_moves() {
+    let doc = floe_json(
+        &words("hardest icepath --rows 6 --cols 7 --rocks 8 --top 2 --json"),
+        0,
+    );
+    assert_eq!(u(&doc["searched"]), 1_003_274_550);
+    assert_eq!(u(&doc["best_count"]), 2);
+    assert_eq!(levels(&doc, false)[0].0, 20);
+}
