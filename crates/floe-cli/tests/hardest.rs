@@ -106,7 +106,11 @@ fn icepath_exact_matches_a_brute_force() {
         );
         assert_eq!(doc["exhaustive"], true);
         let got = levels(&doc, false);
-        assert_eq!(got[0].0, brute_icepath(rows, cols, rocks), "{rows}×{cols}, {rocks}");
+        assert_eq!(
+            got[0].0,
+            brute_icepath(rows, cols, rocks),
+            "{rows}×{cols}, {rocks}"
+        );
     }
 }
 
@@ -184,7 +188,10 @@ fn ice_reference_figures() {
 
 #[test]
 fn pushpush_reads_the_census() {
-    let doc = floe_json(&words("hardest pushpush --rows 4 --cols 4 --top 3 --json"), 0);
+    let doc = floe_json(
+        &words("hardest pushpush --rows 4 --cols 4 --top 3 --json"),
+        0,
+    );
     let got = levels(&doc, false);
     assert_eq!(got[0].0, 7);
     assert_eq!(got.len(), 3);
@@ -239,14 +246,42 @@ fn bad_arguments_are_refused_clearly() {
     for (args, what) in [
         ("hardest icepath --rows 3 --cols 3 --rocks 8", "do not fit"),
         ("hardest icepath --rows 8 --cols 8 --rocks 12", "--anneal"),
-        ("hardest icepath --rows 9 --cols 9 --rocks 3", "up to 64 cells"),
-        ("hardest icepath --rows 4 --cols 4 --blocks 2", "--blocks does not apply"),
-        ("hardest icepath --rows 4 --cols 4 --by difficulty", "no difficulty"),
-        ("hardest ice --rows 4 --cols 4 --rocks 2", "--rocks does not apply"),
-        ("hardest ice --rows 3 --cols 3 --blocks 2 --targets 3", "--targets 3"),
-        ("hardest ice --rows 2 --cols 2 --blocks 3 --walls 2", "do not fit"),
-        ("hardest ice --rows 4 --cols 4 --by hardness", "--by hardness"),
-        ("hardest pushpush --rows 3 --cols 3 --anneal", "--anneal does not apply"),
+        (
+            "hardest icepath --rows 9 --cols 9 --rocks 3",
+            "up to 64 cells",
+        ),
+        (
+            "hardest icepath --rows 4 --cols 4 --blocks 2",
+            "--blocks does not apply",
+        ),
+        (
+            "hardest icepath --rows 4 --cols 4 --by difficulty",
+            "no difficulty",
+        ),
+        (
+            "hardest ice --rows 4 --cols 4 --rocks 2",
+            "--rocks does not apply",
+        ),
+        (
+            "hardest ice --rows 8 --cols 8 --blocks 3 --walls 6",
+            "--anneal",
+        ),
+        (
+            "hardest ice --rows 3 --cols 3 --blocks 2 --targets 3",
+            "--targets 3",
+        ),
+        (
+            "hardest ice --rows 2 --cols 2 --blocks 3 --walls 2",
+            "do not fit",
+        ),
+        (
+            "hardest ice --rows 4 --cols 4 --by hardness",
+            "--by hardness",
+        ),
+        (
+            "hardest pushpush --rows 3 --cols 3 --anneal",
+            "--anneal does not apply",
+        ),
         ("hardest boxoff --rows 3 --cols 3", "floe hardest searches"),
         ("hardest chess --rows 3 --cols 3", "unknown game"),
     ] {

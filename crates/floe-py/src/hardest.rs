@@ -67,7 +67,11 @@ fn hardest(
             }
         };
         o.factor = factor;
-        o.method = if anneal { Method::Anneal } else { Method::Exact };
+        o.method = if anneal {
+            Method::Anneal
+        } else {
+            Method::Exact
+        };
         o.seed = seed;
         o.restarts = restarts;
         o.steps = steps;

@@ -181,7 +181,7 @@ pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
             }
             let groups = symmetries(rows, cols).len() as u64;
             let count = binomial(n as u64, k as u64).saturating_mul((n - k) as u64) / groups;
-            o.check_exact(count, &format!("{rows}×{cols} with {k} rocks"))?;
+            o.check_exact(count, o.max_exact, &format!("{rows}×{cols} with {k} rocks"))?;
             exact(o, k, t0)
         }
         Method::Anneal => anneal(o, k, t0),

@@ -36,7 +36,7 @@ use std::time::Instant;
 /// Most targets a search places.
 pub const MAX_TARGETS: usize = 6;
 /// Exact searches of ice block rooms take at most this many rooms (each an enumeration).
-pub const MAX_EXACT_ROOMS: u64 = 200_000_000;
+pub const MAX_EXACT_ROOMS: u64 = 5_000_000;
 
 /// The search's settings, resolved once.
 #[derive(Clone, Copy, Debug)]
@@ -365,10 +365,15 @@ fn exact(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error>
         }
     }
     let count = count / perms.len() as u64;
-    o.check_exact(count.saturating_mul(o.max_exact / MAX_EXACT_ROOMS), &format!(
-        "{}×{} rooms with {} blocks, {} walls and {} floor cells at most (each room an enumeration of its positions)",
-        s.rows, s.cols, s.blocks, s.walls, s.floor
-    ))?;
+    o.check_exact(
+        count,
+        o.max_exact.min(MAX_EXACT_ROOMS),
+        &format!(
+            "{}×{} rooms with {} blocks, at most {} walls and {} floor cells (each room an \
+             enumeration of its positions)",
+            s.rows, s.cols, s.blocks, s.walls, s.floor
+        ),
+    )?;
     // work items: the walls and floor cells, and the lowest block
     let mut items: Vec<(u64, u64, usize)> = Vec::new();
     let all: Vec<usize> = (0..n).collect();

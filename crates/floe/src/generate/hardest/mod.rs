@@ -142,14 +142,14 @@ impl HardestOptions {
         Ok(())
     }
 
-    /// The refusal of an exact search of `count` placements, when it is over the bound.
-    pub fn check_exact(&self, count: u64, what: &str) -> Result<(), Error> {
-        if count > self.max_exact {
+    /// The refusal of an exact search of `count` placements, when it is over `cap`.
+    pub fn check_exact(&self, count: u64, cap: u64, what: &str) -> Result<(), Error> {
+        if count > cap {
             return Err(Error::invalid(format!(
-                "an exact search of {what} would try {} placements, more than the {} an exact \
-                 search takes; use --anneal (with --seed and --time) instead",
+                "an exact search of {what} would try {} placements, more than the {} it takes; \
+                 use --anneal (with --seed and --time) instead",
                 crate::render::thousands(count),
-                crate::render::thousands(self.max_exact)
+                crate::render::thousands(cap)
             )));
         }
         Ok(())
