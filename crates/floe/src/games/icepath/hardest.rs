@@ -156,7 +156,7 @@ pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
         ));
     }
     let (rows, cols) = (o.rows, o.cols);
-    let n = rows.checked_mul(cols).unwrap_or(usize::MAX);
+    let n = rows.saturating_mul(cols);
     if rows == 0 || cols == 0 {
         return Err(Error::invalid("a board needs at least one row and one column"));
     }

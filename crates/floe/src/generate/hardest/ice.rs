@@ -78,7 +78,7 @@ pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
         &[("rocks", o.rocks.is_some())],
     )?;
     let (rows, cols) = (o.rows, o.cols);
-    let n = rows.checked_mul(cols).unwrap_or(usize::MAX);
+    let n = rows.saturating_mul(cols);
     if rows == 0 || cols == 0 || n > 1 << 12 {
         return Err(Error::invalid(format!(
             "a {rows}×{cols} room: rows and columns from 1, at most 4,096 cells"
