@@ -101,7 +101,8 @@ fn print(r: &HardestReport) {
     );
     if let Some(n) = r.best_count {
         if r.exhaustive {
-            outln!("{} levels of the best value, up to symmetry", thousands(n));
+            let what = if n == 1 { "level" } else { "levels" };
+            outln!("{} {what} of the best value, up to symmetry", thousands(n));
         }
     }
     let word = floe::game::find(r.game).map_or("moves", |g| g.info().moves_word());
