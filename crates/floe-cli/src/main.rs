@@ -119,6 +119,7 @@ fn main() -> ExitCode {
         Command::Experiment(a) => cmd::experiment::run(a),
         Command::Image(a) => cmd::image::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Hardest(a) => cmd::hardest::run(a),
         Command::Learn(LearnCommand::Data(a)) => cmd::learn::data(a),
         Command::Learn(LearnCommand::Train(a)) => cmd::learn::train(a),
         Command::Learn(LearnCommand::Eval(a)) => cmd::learn::eval(a),

@@ -15,11 +15,13 @@
 //! - [`level`]: levels of every game (read, pick, draw) and what the game face does with
 //!   them (solve, space, analyze, verify, bench);
 //! - [`ice`]: the ice block analyses (reach, the theses' tables, profiles) and generation;
-//! - [`study`]: the PushPush census and the solitaire experiments.
+//! - [`study`]: the PushPush census and the solitaire experiments;
+//! - [`hardest`]: the hardest levels of a size.
 
 use pyo3::prelude::*;
 
 pub mod convert;
+pub mod hardest;
 pub mod ice;
 pub mod level;
 pub mod run;
@@ -32,5 +34,6 @@ fn _floe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     level::register(m)?;
     ice::register(m)?;
     study::register(m)?;
+    hardest::register(m)?;
     Ok(())
 }

@@ -128,3 +128,22 @@ def test_generate_gives_the_command_lines_levels(cli):
     assert rows[0]["levels"] == 5
     with pytest.raises(floe.InvalidInput):
         floe.generate(5, 5, min_pushes=5, max_pushes=3)
+
+
+def test_hardest_matches_the_command_line(cli):
+    doc = floe.hardest("icepath", 4, 4, rocks=2, top=2)
+    args = ("hardest", "icepath", "--rows", "4", "--cols", "4", "--rocks", "2", "--top", "2")
+    assert without_time(doc) == without_time(cli(*args))
+    assert doc["levels"][0]["length"] == 7 and doc["exhaustive"] is True
+    # every level is a level file that solves in its length
+    for entry in doc["levels"]:
+        assert floe.solve(entry["level"])["length"] == entry["length"]
+    ice = floe.hardest("ice", 3, 3, blocks=2, walls=1, by="difficulty", top=1)
+    assert ice["levels"][0]["difficulty"] >= ice["levels"][0]["length"]
+    a = floe.hardest("icepath", 5, 5, rocks=3, anneal=True, seed=4, restarts=2, steps=500)
+    b = floe.hardest("icepath", 5, 5, rocks=3, anneal=True, seed=4, restarts=2, steps=500)
+    assert [x["level"] for x in a["levels"]] == [x["level"] for x in b["levels"]]
+    with pytest.raises(floe.InvalidInput):
+        floe.hardest("icepath", 3, 3, rocks=8)
+    with pytest.raises(ValueError):
+        floe.hardest("ice", 0, 3)

@@ -14,11 +14,13 @@
 //! - [`study`]: the studies of one game each (PushPush census and learning, the solitaire
 //!   experiments, the Zelda demo).
 
+mod hardest;
 mod ice;
 mod level;
 mod serve;
 mod study;
 
+pub use hardest::*;
 pub use ice::*;
 pub use level::*;
 pub use serve::*;
@@ -88,6 +90,10 @@ pub enum Command {
     /// Ice blocks: generate levels with Kluiver's retrograde generator, each verified by
     /// exact search.
     Generate(GenerateArgs),
+    /// The hardest levels of a size: the longest optimal solution over every placement up
+    /// to symmetry (--exact), or found by simulated annealing (--anneal); ice path, ice blocks
+    /// and PushPush. Every level is verified by the exact solver.
+    Hardest(HardestArgs),
     /// PushPush: learned predictors (datasets, training, evaluation).
     #[command(subcommand)]
     Learn(LearnCommand),

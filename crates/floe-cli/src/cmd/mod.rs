@@ -9,6 +9,7 @@ pub mod demo;
 pub mod experiment;
 pub mod games;
 pub mod generate;
+pub mod hardest;
 pub mod image;
 pub mod learn;
 pub mod levels;

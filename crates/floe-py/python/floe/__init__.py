@@ -6,7 +6,8 @@ Every game comes through one interface: :func:`load` and :func:`levels` read a l
 :func:`verify` and :func:`bench_solvers` work on a level of any game and return the dicts the
 command line prints with ``--json`` (same keys, same values). The studies give arrays and
 frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as arrays),
-:func:`experiment` (solitaire, a pandas DataFrame per challenge). Levels, solutions and
+:func:`experiment` (solitaire, a pandas DataFrame per challenge); :func:`hardest` finds the
+levels of a size whose optimal solution is the longest. Levels, solutions and
 figures draw themselves in Jupyter.
 
 Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``) within a second.
@@ -45,6 +46,7 @@ from ._ice import (
     strip_table,
 )
 from ._study import Census, Experiment, census, challenges, experiment
+from ._hardest import hardest
 
 __all__ = [
     "__version__",
@@ -82,4 +84,5 @@ __all__ = [
     "Experiment",
     "experiment",
     "challenges",
+    "hardest",
 ]

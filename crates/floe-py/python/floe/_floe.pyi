@@ -100,3 +100,9 @@ def challenges(
     game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,
     seed: int, n: int,
 ) -> List[Level]: ...
+def hardest(
+    game: str, rows: int, cols: int, rocks: Optional[int], blocks: Optional[int],
+    targets: Optional[int], walls: Optional[int], floor: Optional[int], rules: Optional[str],
+    k: Optional[str], by: str, factor: Optional[int], anneal: bool, seed: int, restarts: int,
+    steps: int, time: Any, top: int,
+) -> str: ...

@@ -29,6 +29,11 @@ pub trait AnyGame: Send + Sync + 'static {
     ) -> Result<Vec<Level>, Error>;
     /// Levels of this game in one of its formats (`None`: its first).
     fn write(&self, levels: &[Level], format: Option<&str>) -> Result<String, Error>;
+    /// The hardest levels of a size ([`crate::generate::hardest`]), each verified.
+    fn hardest(
+        &self,
+        o: &crate::generate::hardest::HardestOptions,
+    ) -> Result<crate::generate::hardest::HardestReport, Error>;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -95,6 +100,12 @@ impl<G: Game> AnyGame for G {
             })
             .collect::<Result<_, _>>()?;
         self.write(&typed, format)
+    }
+    fn hardest(
+        &self,
+        o: &crate::generate::hardest::HardestOptions,
+    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+        Game::hardest(self, o)
     }
 }
 

@@ -259,6 +259,19 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     fn moved_block(&self, _m: &Self::Move) -> Option<Pos> {
         None
     }
+
+    /// The hardest levels of a size (`floe hardest`, [`crate::generate::hardest`]): the
+    /// game's own search, whose levels [`crate::generate::hardest::report`] verifies. Default:
+    /// refused, for a game that has no such search.
+    fn hardest(
+        &self,
+        _o: &crate::generate::hardest::HardestOptions,
+    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+        Err(Error::invalid(format!(
+            "floe hardest searches ice blocks, PushPush and the ice path, not {}",
+            self.info().title
+        )))
+    }
 }
 
 /// `n` and the word for one or for many: `1 block`, `3 blocks`.

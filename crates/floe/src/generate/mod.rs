@@ -8,7 +8,10 @@
 //! - [`retrograde`]: Kluiver's retrograde generator of ice block levels, the shortcut repair,
 //!   exact verification (fewest pushes, least difficulty, optimal solutions, reachable
 //!   states) and the report on intended versus fewest pushes.
+//! - [`hardest`]: the hardest levels of a size (`floe hardest`): exact search up to
+//!   symmetry, simulated annealing, every level verified by the exact solver.
 
+pub mod hardest;
 pub mod image;
 pub mod picture;
 pub mod retrograde;

@@ -259,6 +259,13 @@ impl Game for Ice {
     fn moved_block(&self, m: &Push) -> Option<Pos> {
         Some(m.pos())
     }
+
+    fn hardest(
+        &self,
+        o: &crate::generate::hardest::HardestOptions,
+    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+        crate::generate::hardest::ice::hardest(o)
+    }
 }
 
 #[cfg(test)]

@@ -229,6 +229,13 @@ impl Game for IcePath {
             Err(why) => ArrowKey::Blocked(why),
         }
     }
+
+    fn hardest(
+        &self,
+        o: &crate::generate::hardest::HardestOptions,
+    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+        super::hardest::hardest(o)
+    }
 }
 
 #[cfg(test)]

@@ -28,9 +28,11 @@
 //! - [`level`]: the level as data and its text format.
 //! - [`engine`]: the slides precomputed per cell and direction; a position is one cell.
 //! - [`game`](mod@game): the rules on plain coordinates and the game face ([`IcePath`]).
+//! - `hardest`: the hardest levels of a size (`floe hardest`), reached through the game face.
 
 pub mod engine;
 pub mod game;
+mod hardest;
 pub mod level;
 
 pub use game::{IcePath, Move, Slide};

@@ -240,6 +240,13 @@ impl Game for PushPush {
             Some(n) => ArrowKey::walk(pos, |b| b.set_robot(n).map(|()| n)),
         }
     }
+
+    fn hardest(
+        &self,
+        o: &crate::generate::hardest::HardestOptions,
+    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+        crate::generate::hardest::pushpush::hardest(o)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,80 @@
+//! `floe hardest`: the levels of a size whose optimal solution is the longest.
+
+use super::within;
+use clap::Args;
+use floe::search::parse_duration;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `floe hardest GAME --rows R --cols C …`.
+#[derive(Args, Debug)]
+pub struct HardestArgs {
+    /// The game: icepath (the sliding player: --rocks), ice (ice blocks: --blocks, --targets,
+    /// --walls, --floor) or pushpush (from its census).
+    pub game: String,
+    /// Board rows.
+    #[arg(long, value_name = "R", value_parser = within(1, 256))]
+    pub rows: usize,
+    /// Board columns.
+    #[arg(long, value_name = "C", value_parser = within(1, 256))]
+    pub cols: usize,
+    /// Ice path: rocks on the board (default 0).
+    #[arg(long, value_name = "K")]
+    pub rocks: Option<usize>,
+    /// Ice blocks: blocks in the room (default 1).
+    #[arg(long, value_name = "K")]
+    pub blocks: Option<usize>,
+    /// Ice blocks: targets (default 1; at most the blocks).
+    #[arg(long, value_name = "T")]
+    pub targets: Option<usize>,
+    /// Ice blocks: at most this many walls inside the room (default 0).
+    #[arg(long, value_name = "N")]
+    pub walls: Option<usize>,
+    /// Ice blocks: at most this many normal floor cells inside the room (default 0).
+    #[arg(long, value_name = "N")]
+    pub floor: Option<usize>,
+    /// Ice blocks: the walking rule, free or walk (the player then starts outside).
+    #[arg(long, value_name = "free|walk")]
+    pub rules: Option<String>,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0: any row).
+    #[arg(long, value_name = "K")]
+    pub k: Option<String>,
+    /// What is maximised: length (fewest moves) or difficulty (ice blocks: least
+    /// pushes + factor × block changes).
+    #[arg(long, value_name = "length|difficulty", default_value = "length")]
+    pub by: String,
+    /// The block-change factor of the difficulty (default 5).
+    #[arg(long, value_name = "F")]
+    pub factor: Option<u64>,
+    /// Every placement up to symmetry (the default): the answer is the hardest there is.
+    #[arg(long, conflicts_with = "anneal")]
+    pub exact: bool,
+    /// Simulated annealing from seeded restarts, for boards too large for --exact.
+    #[arg(long)]
+    pub anneal: bool,
+    /// Seed of the annealing (the same seed, restarts and steps give the same levels).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Annealing restarts, each from its own seed.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = within(1, 1_000_000))]
+    pub restarts: usize,
+    /// Annealing steps per restart.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub steps: u64,
+    /// Stop after this long (seconds, or a number with ms, s, m or h): the annealing reports
+    /// its best so far; an exact search stopped so is not exhaustive (exit code 1).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// How many levels to list, hardest first.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = within(1, 10_000))]
+    pub top: usize,
+    /// Write each level as a file in this folder (hardest-GAME-RxC-N.txt).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// One JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+    /// Raised by someone else to stop the work.
+    #[arg(skip)]
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}

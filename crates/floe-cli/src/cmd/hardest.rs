@@ -1,0 +1,119 @@
+//! `floe hardest`: the levels of a size whose optimal solution is the longest, each verified
+//! by the exact solver.
+
+use super::indent;
+use crate::args::HardestArgs;
+use crate::out::{self, thousands};
+use crate::Done;
+use floe::game::Params;
+use floe::generate::hardest::{hardest, By, HardestOptions, HardestReport, Method};
+use floe::search::Limits;
+use floe::Error;
+
+/// The options of a `floe hardest` command line.
+pub fn options(a: &HardestArgs) -> Result<HardestOptions, Error> {
+    let mut o = HardestOptions::new(a.rows, a.cols);
+    let mut p = Params::new();
+    if let Some(r) = &a.rules {
+        p.set("rules", r.clone(), "--rules");
+    }
+    if let Some(k) = &a.k {
+        p.set("k", k.clone(), "--k");
+    }
+    o.params = p;
+    o.rocks = a.rocks;
+    o.blocks = a.blocks;
+    o.targets = a.targets;
+    o.walls = a.walls;
+    o.floor = a.floor;
+    o.by = match a.by.trim().to_ascii_lowercase().as_str() {
+        "length" | "moves" | "pushes" => By::Length,
+        "difficulty" => By::Difficulty,
+        other => {
+            return Err(Error::invalid(format!(
+                "--by {other}: expected length or difficulty"
+            )))
+        }
+    };
+    o.factor = a.factor;
+    o.method = if a.anneal {
+        Method::Anneal
+    } else {
+        Method::Exact
+    };
+    o.seed = a.seed;
+    o.restarts = a.restarts;
+    o.steps = a.steps;
+    o.top = a.top;
+    o.limits = Limits {
+        timeout: a.time,
+        stop: a.stop.clone(),
+        ..Limits::none()
+    };
+    Ok(o)
+}
+
+/// `floe hardest`.
+pub fn run(a: HardestArgs) -> Result<Done, Error> {
+    let o = options(&a)?;
+    let r = hardest(&a.game, &o)?;
+    if let Some(dir) = &a.out {
+        for (i, l) in r.levels.iter().enumerate() {
+            let file = dir.join(format!(
+                "hardest-{}-{}x{}-{}.txt",
+                r.game,
+                r.rows,
+                r.cols,
+                i + 1
+            ));
+            out::write_file(&file, &l.level)?;
+        }
+    }
+    if a.json {
+        out::json(&r);
+    } else {
+        print(&r);
+    }
+    Ok(if r.method == "exact" && !r.exhaustive {
+        Done::NoAnswer
+    } else {
+        Done::Answered
+    })
+}
+
+fn print(r: &HardestReport) {
+    let counts: Vec<String> = r.counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    outln!(
+        "hardest {} levels of {}×{}{}{}: {} search by {}, {} placements in {:.2} s{}",
+        r.game,
+        r.rows,
+        r.cols,
+        if counts.is_empty() { "" } else { ", " },
+        counts.join(", "),
+        r.method,
+        r.by,
+        thousands(r.searched),
+        r.seconds,
+        match r.limit {
+            Some(l) => format!(" (stopped {})", out::by(l)),
+            None => String::new(),
+        }
+    );
+    if let Some(n) = r.best_count {
+        if r.exhaustive {
+            let what = if n == 1 { "level" } else { "levels" };
+            outln!("{} {what} of the best value, up to symmetry", thousands(n));
+        }
+    }
+    let word = floe::game::find(r.game).map_or("moves", |g| g.info().moves_word());
+    for (i, l) in r.levels.iter().enumerate() {
+        outln!();
+        let d = l
+            .difficulty
+            .map_or(String::new(), |d| format!(", least difficulty {d}"));
+        outln!("{}. {} {word}{d}", i + 1, l.length);
+        outp!("{}", indent(&l.level));
+        let moves: Vec<String> = l.moves.iter().map(|m| m.text().to_string()).collect();
+        outln!("    {}", moves.join(", "));
+    }
+}

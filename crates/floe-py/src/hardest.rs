@@ -1,0 +1,85 @@
+//! The hardest levels of a size (`floe hardest`), for every game that has the search.
+
+use crate::convert::{json, LimitArgs};
+use crate::run::detached;
+use floe::game::Params;
+use floe::generate::hardest::{hardest as run_hardest, By, HardestOptions, Method};
+use floe::search::Limits;
+use floe::Error;
+use pyo3::prelude::*;
+
+/// Registers the functions of this file.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(hardest, m)?)?;
+    Ok(())
+}
+
+/// The levels of a size whose optimal solution is the longest, each verified by the exact
+/// solver: the document of `floe hardest --json`.
+#[pyfunction]
+#[pyo3(signature = (game, rows, cols, rocks, blocks, targets, walls, floor, rules, k, by,
+    factor, anneal, seed, restarts, steps, time, top))]
+#[allow(clippy::too_many_arguments)]
+fn hardest(
+    py: Python<'_>,
+    game: String,
+    rows: usize,
+    cols: usize,
+    rocks: Option<usize>,
+    blocks: Option<usize>,
+    targets: Option<usize>,
+    walls: Option<usize>,
+    floor: Option<usize>,
+    rules: Option<String>,
+    k: Option<String>,
+    by: String,
+    factor: Option<u64>,
+    anneal: bool,
+    seed: u64,
+    restarts: usize,
+    steps: u64,
+    time: Option<Bound<'_, PyAny>>,
+    top: usize,
+) -> PyResult<String> {
+    let timeout = LimitArgs::from_py((None, time, None, false))?.timeout;
+    detached(py, || {
+        let mut o = HardestOptions::new(rows, cols);
+        let mut p = Params::new();
+        if let Some(r) = rules {
+            p.set("rules", r, "rules");
+        }
+        if let Some(k) = k {
+            p.set("k", k, "k");
+        }
+        o.params = p;
+        o.rocks = rocks;
+        o.blocks = blocks;
+        o.targets = targets;
+        o.walls = walls;
+        o.floor = floor;
+        o.by = match by.trim().to_ascii_lowercase().as_str() {
+            "length" => By::Length,
+            "difficulty" => By::Difficulty,
+            other => {
+                return Err(Error::invalid(format!(
+                    "by={other:?}: expected 'length' or 'difficulty'"
+                )))
+            }
+        };
+        o.factor = factor;
+        o.method = if anneal {
+            Method::Anneal
+        } else {
+            Method::Exact
+        };
+        o.seed = seed;
+        o.restarts = restarts;
+        o.steps = steps;
+        o.top = top;
+        o.limits = Limits {
+            timeout,
+            ..Limits::none()
+        };
+        json(&run_hardest(&game, &o)?)
+    })
+}

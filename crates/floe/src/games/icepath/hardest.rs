@@ -1,0 +1,593 @@
+//! The hardest ice path levels of a size (`floe hardest`): a board of ice with `K` rocks and a
+//! start; its level puts the exit on the cell that needs the most moves to pass over.
+//!
+//! One breadth-first search over the player's stops gives every cell's fewest moves to pass
+//! over at once: a cell is passed over at depth `d + 1` when a slide from a stop of depth `d`
+//! crosses or ends on it. The exit placed there changes nothing before (no earlier slide
+//! crossed it) and ends the slide that reaches it, so that number is the level's fewest
+//! moves. On boards of up to 64 cells the search works on bit masks (one `OR` per slide);
+//! the exact search enumerates the rock sets that are the least of their images under the
+//! symmetries of the rectangle, and the starts and exits likewise under the symmetries that
+//! keep the rocks (and the start). The annealing moves a rock or the start, one cell or
+//! anywhere, on boards of any size.
+
+use super::game::IcePath;
+use super::level::{Cell, Level, MAX_CELLS};
+use crate::error::Error;
+use crate::generate::hardest::{
+    accept, binomial, report, symmetries, temperature, Best, By, Candidate, Found, HardestOptions,
+    HardestReport, MaskPerm, Method,
+};
+use crate::generate::retrograde::candidate_rng;
+use crate::grid::Pos;
+use crate::search::LimitKind;
+use rand::{Rng, RngExt};
+use rayon::prelude::*;
+use serde_json::{json, Map};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Where each slide of a board of up to 64 cells ends and the cells it passes over.
+struct Tables {
+    end: Vec<[u8; 4]>,
+    pass: Vec<[u64; 4]>,
+}
+
+impl Tables {
+    fn new(n: usize) -> Tables {
+        Tables {
+            end: vec![[0; 4]; n],
+            pass: vec![[0; 4]; n],
+        }
+    }
+    fn fill(&mut self, rows: usize, cols: usize, rocks: u64) {
+        for c in 0..rows * cols {
+            if rocks >> c & 1 == 1 {
+                continue;
+            }
+            for (d, (dr, dc)) in DELTAS.iter().enumerate() {
+                let (mut r, mut k) = ((c / cols) as isize, (c % cols) as isize);
+                let mut mask = 0u64;
+                loop {
+                    let (nr, nk) = (r + dr, k + dc);
+                    if nr < 0 || nk < 0 || nr >= rows as isize || nk >= cols as isize {
+                        break;
+                    }
+                    let i = nr as usize * cols + nk as usize;
+                    if rocks >> i & 1 == 1 {
+                        break;
+                    }
+                    mask |= 1 << i;
+                    (r, k) = (nr, nk);
+                }
+                self.end[c][d] = (r as usize * cols + k as usize) as u8;
+                self.pass[c][d] = mask;
+            }
+        }
+    }
+    /// The fewest moves to pass over the hardest cell from `start`, and those cells.
+    #[inline]
+    fn longest(&self, start: usize) -> (u32, u64) {
+        let mut reached = 1u64 << start;
+        let mut frontier = reached;
+        let mut covered = reached;
+        let (mut depth, mut length, mut last) = (0u32, 0u32, 0u64);
+        while frontier != 0 {
+            let (mut next, mut pass) = (0u64, 0u64);
+            let mut f = frontier;
+            while f != 0 {
+                let c = f.trailing_zeros() as usize;
+                f &= f - 1;
+                let (e, p) = (&self.end[c], &self.pass[c]);
+                pass |= p[0] | p[1] | p[2] | p[3];
+                next |= 1 << e[0] | 1 << e[1] | 1 << e[2] | 1 << e[3];
+            }
+            depth += 1;
+            let new = pass & !covered;
+            if new != 0 {
+                (length, last) = (depth, new);
+                covered |= new;
+            }
+            frontier = next & !reached;
+            reached |= next;
+        }
+        (length, last)
+    }
+}
+
+/// Up, down, left, right as row and column steps.
+const DELTAS: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// The fewest moves to pass over each cell from `start` on a board of any size (`None`:
+/// never, or a rock), walking each slide cell by cell.
+fn pass_counts(rows: usize, cols: usize, rocks: &[bool], start: usize) -> Vec<Option<u32>> {
+    let n = rows * cols;
+    let mut pass = vec![None; n];
+    let mut seen = vec![false; n];
+    pass[start] = Some(0);
+    seen[start] = true;
+    let mut frontier = vec![start];
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for &c in &frontier {
+            for (dr, dc) in DELTAS {
+                let (mut r, mut k) = ((c / cols) as isize, (c % cols) as isize);
+                loop {
+                    let (nr, nk) = (r + dr, k + dc);
+                    if nr < 0 || nk < 0 || nr >= rows as isize || nk >= cols as isize {
+                        break;
+                    }
+                    let i = nr as usize * cols + nk as usize;
+                    if rocks[i] {
+                        break;
+                    }
+                    pass[i].get_or_insert(depth);
+                    (r, k) = (nr, nk);
+                }
+                let stop = r as usize * cols + k as usize;
+                if !seen[stop] {
+                    seen[stop] = true;
+                    next.push(stop);
+                }
+            }
+        }
+        frontier = next;
+    }
+    pass
+}
+
+/// `floe hardest` for the ice path.
+pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
+    let t0 = Instant::now();
+    o.refuse(
+        "the ice path (it counts --rocks)",
+        &[
+            ("blocks", o.blocks.is_some()),
+            ("targets", o.targets.is_some()),
+            ("walls", o.walls.is_some()),
+            ("floor", o.floor.is_some()),
+        ],
+    )?;
+    if o.by == By::Difficulty {
+        return Err(Error::invalid(
+            "the ice path has no difficulty measure: its levels are ranked by their fewest moves",
+        ));
+    }
+    let (rows, cols) = (o.rows, o.cols);
+    let n = rows.saturating_mul(cols);
+    if rows == 0 || cols == 0 {
+        return Err(Error::invalid("a board needs at least one row and one column"));
+    }
+    if n > MAX_CELLS {
+        return Err(Error::invalid(format!(
+            "a {rows}×{cols} board has more than {MAX_CELLS} cells"
+        )));
+    }
+    let k = o.rocks.unwrap_or(0);
+    if n < 2 || k > n - 2 {
+        return Err(Error::invalid(format!(
+            "{k} rocks do not fit a {rows}×{cols} board: at most {} (a start and an exit need two cells)",
+            n.saturating_sub(2)
+        )));
+    }
+    let found = match o.method {
+        Method::Exact => {
+            if n > 64 {
+                return Err(Error::invalid(format!(
+                    "the exact search takes boards of up to 64 cells, not {n}; use --anneal"
+                )));
+            }
+            let groups = symmetries(rows, cols).len() as u64;
+            let count = binomial(n as u64, k as u64).saturating_mul((n - k) as u64) / groups;
+            o.check_exact(count, o.max_exact, &format!("{rows}×{cols} with {k} rocks"))?;
+            exact(o, k, t0)
+        }
+        Method::Anneal => anneal(o, k, t0),
+    }?;
+    let found = Found {
+        levels: found
+            .levels
+            .into_iter()
+            .map(|c| level_of(rows, cols, c))
+            .collect::<Result<_, _>>()?,
+        searched: found.searched,
+        best_count: found.best_count,
+        limit: found.limit,
+        exhaustive: found.exhaustive,
+    };
+    let mut counts = Map::new();
+    counts.insert("rocks".into(), json!(k));
+    report(IcePath, o, found, counts, t0)
+}
+
+/// A level found: its rocks, start and exit as cell lists, and its fewest moves.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    rocks: Vec<u16>,
+    start: u16,
+    exit: u16,
+}
+
+fn level_of(rows: usize, cols: usize, c: Candidate<Key>) -> Result<Candidate<Level>, Error> {
+    let key = c.level;
+    let mut cells = vec![Cell::Ice; rows * cols];
+    for &r in &key.rocks {
+        cells[r as usize] = Cell::Rock;
+    }
+    cells[key.exit as usize] = Cell::Exit;
+    let pos = |i: u16| Pos::new(i as usize / cols, i as usize % cols);
+    let mut level = Level::new(rows, cols, cells, pos(key.start))?;
+    level.title = Some(format!(
+        "hardest {rows}x{cols} ice path with {} rock{}: {} moves",
+        key.rocks.len(),
+        if key.rocks.len() == 1 { "" } else { "s" },
+        c.length
+    ));
+    let mut extra = c.extra;
+    let e = pos(key.exit);
+    extra.insert("exit".into(), json!([e.row, e.col]));
+    Ok(Candidate {
+        level,
+        length: c.length,
+        difficulty: None,
+        extra,
+    })
+}
+
+/// Calls `f` with every mask of `k` bits among bits `from..n`, in increasing order.
+fn combinations(n: usize, k: usize, from: usize, mut f: impl FnMut(u64) -> bool) {
+    let m = n - from;
+    if k > m {
+        return;
+    }
+    if k == 0 {
+        f(0);
+        return;
+    }
+    let mut x: u64 = (1u64 << k) - 1;
+    loop {
+        if !f(x << from) {
+            return;
+        }
+        // Gosper's hack: the next larger number with the same count of ones
+        let c = x & x.wrapping_neg();
+        let r = x + c;
+        x = (((r ^ x) >> 2) / c) | r;
+        if m < 64 && x >> m != 0 || r == 0 {
+            return;
+        }
+    }
+}
+
+/// The exact search over every rock set, start and exit up to symmetry.
+fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error> {
+    let (rows, cols) = (o.rows, o.cols);
+    let n = rows * cols;
+    let perms = MaskPerm::all(rows, cols);
+    let deadline = o.limits.deadline_from(t0);
+    let stopped: AtomicBool = AtomicBool::new(false);
+    let limit = std::sync::Mutex::new(None);
+    let searched = AtomicU64::new(0);
+    // work items: the lowest one or two rocks
+    let heads: Vec<u64> = match k {
+        0 => vec![0],
+        1 => (0..n).map(|i| 1u64 << i).collect(),
+        _ => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| 1u64 << i | 1u64 << j))
+            .collect(),
+    };
+    let bests: Vec<Best<Key>> = heads
+        .par_iter()
+        .map(|&head| {
+            let mut best = Best::new(o.top);
+            if stopped.load(Ordering::Relaxed) {
+                return best;
+            }
+            if let Some(kind) = o.limits.check(deadline) {
+                stopped.store(true, Ordering::Relaxed);
+                *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                return best;
+            }
+            let top = 63 - head.leading_zeros() as usize;
+            let rest = k.saturating_sub(head.count_ones() as usize);
+            let from = if head == 0 { 0 } else { top + 1 };
+            let mut t = Tables::new(n);
+            let mut count = 0u64;
+            combinations(n, rest, from, |tail| {
+                let rocks = head | tail;
+                if perms[1..].iter().any(|p| p.apply(rocks) < rocks) {
+                    return true;
+                }
+                let stab: Vec<&MaskPerm> =
+                    perms[1..].iter().filter(|p| p.apply(rocks) == rocks).collect();
+                t.fill(rows, cols, rocks);
+                for s in 0..n {
+                    if rocks >> s & 1 == 1 || stab.iter().any(|p| p.map[s] < s) {
+                        continue;
+                    }
+                    count += 1;
+                    let (length, exits) = t.longest(s);
+                    if length == 0 {
+                        continue;
+                    }
+                    let length = u64::from(length);
+                    if best.best.is_some_and(|b| length < b) && length < best.floor() {
+                        continue;
+                    }
+                    let fix: Vec<&&MaskPerm> =
+                        stab.iter().filter(|p| p.map[s] == s).collect();
+                    let mut e = exits;
+                    while e != 0 {
+                        let x = e.trailing_zeros() as usize;
+                        e &= e - 1;
+                        if fix.iter().any(|p| p.map[x] < x) {
+                            continue;
+                        }
+                        best.offer(length, key(rocks, s, x));
+                    }
+                }
+                true
+            });
+            searched.fetch_add(count, Ordering::Relaxed);
+            best
+        })
+        .collect();
+    let best = bests
+        .into_iter()
+        .fold(Best::new(o.top), |a, b| a.merge(b));
+    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(finish(best, searched.into_inner(), limit, true))
+}
+
+fn key(rocks: u64, start: usize, exit: usize) -> Key {
+    let mut v = Vec::new();
+    let mut m = rocks;
+    while m != 0 {
+        v.push(m.trailing_zeros() as u16);
+        m &= m - 1;
+    }
+    Key {
+        rocks: v,
+        start: start as u16,
+        exit: exit as u16,
+    }
+}
+
+fn finish(best: Best<Key>, searched: u64, limit: Option<LimitKind>, exact: bool) -> Found<Key> {
+    let best_count = (exact && limit.is_none()).then_some(best.best_count);
+    Found {
+        levels: best
+            .into_vec()
+            .into_iter()
+            .map(|(length, key)| Candidate {
+                level: key,
+                length,
+                difficulty: None,
+                extra: Map::new(),
+            })
+            .collect(),
+        searched,
+        best_count,
+        limit,
+        exhaustive: exact && limit.is_none(),
+    }
+}
+
+/// The least image of a level under the symmetries (cells as numbers, rocks sorted).
+fn canonical(syms: &[Vec<usize>], rocks: &[bool], start: usize, exit: usize) -> Key {
+    syms.iter()
+        .map(|m| {
+            let mut r: Vec<u16> = (0..rocks.len())
+                .filter(|&i| rocks[i])
+                .map(|i| m[i] as u16)
+                .collect();
+            r.sort_unstable();
+            Key {
+                rocks: r,
+                start: m[start] as u16,
+                exit: m[exit] as u16,
+            }
+        })
+        .min()
+        .expect("the identity is there")
+}
+
+/// One board of the annealing: rocks and start, and what the search says of it.
+#[derive(Clone)]
+struct Board {
+    rocks: Vec<bool>,
+    start: usize,
+    length: u32,
+    score: f64,
+    exits: Vec<usize>,
+}
+
+impl Board {
+    fn evaluate(&mut self, rows: usize, cols: usize) {
+        let pass = pass_counts(rows, cols, &self.rocks, self.start);
+        let reached: Vec<u32> = pass.iter().flatten().copied().collect();
+        self.length = reached.iter().copied().max().unwrap_or(0);
+        self.exits = (0..pass.len())
+            .filter(|&i| self.length > 0 && pass[i] == Some(self.length))
+            .collect();
+        let mean = reached.iter().map(|&x| f64::from(x)).sum::<f64>() / reached.len() as f64;
+        // the length decides; among equals, boards whose cells are far on average lead on
+        self.score = f64::from(self.length) + 0.5 * mean / f64::from(self.length.max(1));
+    }
+}
+
+/// Simulated annealing from `o.restarts` seeded restarts.
+fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error> {
+    let (rows, cols) = (o.rows, o.cols);
+    let n = rows * cols;
+    let syms = symmetries(rows, cols);
+    let deadline = o.limits.deadline_from(t0);
+    let limit = std::sync::Mutex::new(None);
+    let searched = AtomicU64::new(0);
+    let bests: Vec<Best<Key>> = (0..o.restarts as u64)
+        .into_par_iter()
+        .map(|r| {
+            let mut rng = candidate_rng(o.seed, r);
+            let mut best = Best::new(o.top);
+            let mut cells: Vec<usize> = (0..n).collect();
+            for i in 0..n {
+                let j = rng.random_range(i..n);
+                cells.swap(i, j);
+            }
+            let mut rocks = vec![false; n];
+            for &c in &cells[..k] {
+                rocks[c] = true;
+            }
+            let mut cur = Board {
+                rocks,
+                start: cells[k],
+                length: 0,
+                score: 0.0,
+                exits: Vec::new(),
+            };
+            cur.evaluate(rows, cols);
+            let mut steps = 0;
+            for step in 0..o.steps {
+                if step % 64 == 0 {
+                    if let Some(kind) = o.limits.check(deadline) {
+                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                        break;
+                    }
+                }
+                steps += 1;
+                let mut next = cur.clone();
+                change(&mut next, rows, cols, k, &mut rng);
+                next.evaluate(rows, cols);
+                let t = temperature(step, o.steps, 1.0, 0.02);
+                if accept(next.score - cur.score, t, rng.random::<f64>()) {
+                    cur = next;
+                    let length = u64::from(cur.length);
+                    if length > 0 && length >= best.floor() {
+                        for &e in &cur.exits {
+                            best.insert(length, canonical(&syms, &cur.rocks, cur.start, e));
+                        }
+                    }
+                }
+            }
+            searched.fetch_add(steps, Ordering::Relaxed);
+            best
+        })
+        .collect();
+    let best = bests
+        .into_iter()
+        .fold(Best::new(o.top), |a, b| a.merge(b));
+    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(finish(best, searched.into_inner(), limit, false))
+}
+
+/// A random change: a rock or the start moves to a neighbouring cell or anywhere free.
+fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R) {
+    let n = rows * cols;
+    let free = |b: &Board, c: usize| !b.rocks[c] && c != b.start;
+    for _ in 0..16 {
+        let near = rng.random_bool(0.5);
+        let moving_start = k == 0 || rng.random_bool(0.25);
+        let from = if moving_start {
+            b.start
+        } else {
+            let which = rng.random_range(0..k);
+            (0..n).filter(|&c| b.rocks[c]).nth(which).unwrap_or(0)
+        };
+        let to = if near {
+            let (dr, dc) = DELTAS[rng.random_range(0..4)];
+            let (r, c) = ((from / cols) as isize + dr, (from % cols) as isize + dc);
+            if r < 0 || c < 0 || r >= rows as isize || c >= cols as isize {
+                continue;
+            }
+            r as usize * cols + c as usize
+        } else {
+            rng.random_range(0..n)
+        };
+        if !free(b, to) {
+            continue;
+        }
+        if moving_start {
+            b.start = to;
+        } else {
+            b.rocks[from] = false;
+            b.rocks[to] = true;
+        }
+        return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Request, SolveOptions};
+
+    #[test]
+    fn masks_and_cell_walks_agree() {
+        let (rows, cols) = (5, 6);
+        let mut rng = candidate_rng(7, 0);
+        for _ in 0..200 {
+            let rocks: Vec<bool> = (0..rows * cols).map(|_| rng.random_bool(0.2)).collect();
+            let mask = (0..rows * cols)
+                .filter(|&i| rocks[i])
+                .fold(0u64, |m, i| m | 1 << i);
+            let mut t = Tables::new(rows * cols);
+            t.fill(rows, cols, mask);
+            for s in (0..rows * cols).filter(|&s| !rocks[s]) {
+                let pass = pass_counts(rows, cols, &rocks, s);
+                let (length, exits) = t.longest(s);
+                let max = pass.iter().flatten().copied().max().unwrap();
+                assert_eq!(length, max);
+                let want = (0..rows * cols)
+                    .filter(|&i| max > 0 && pass[i] == Some(max))
+                    .fold(0u64, |m, i| m | 1 << i);
+                assert_eq!(exits, want);
+            }
+        }
+    }
+
+    #[test]
+    fn a_pass_count_is_the_fewest_moves_to_that_exit() {
+        // every cell of a small cave as the exit, solved by the game face
+        let rows_text = ["---#-", "-#---", "----#", "#----"];
+        let (rows, cols) = (4, 5);
+        let rocks: Vec<bool> = rows_text.concat().chars().map(|c| c == '#').collect();
+        let pass = pass_counts(rows, cols, &rocks, 0);
+        for e in 1..rows * cols {
+            if rocks[e] {
+                continue;
+            }
+            let mut text: Vec<char> = rows_text.concat().chars().collect();
+            text[0] = '@';
+            text[e] = '.';
+            let body: String = text
+                .chunks(cols)
+                .map(|r| r.iter().collect::<String>() + "\n")
+                .collect();
+            let req = Request::from_text(format!("Game: icepath\n{body}"), "t")
+                .resolve()
+                .unwrap();
+            let r = req.level.solve(&SolveOptions::default()).unwrap();
+            assert_eq!(r.length.map(|l| l as u32), pass[e], "exit {e}");
+        }
+    }
+
+    #[test]
+    fn combinations_come_in_order_and_all() {
+        let mut seen = Vec::new();
+        combinations(6, 3, 1, |m| {
+            seen.push(m);
+            true
+        });
+        assert_eq!(seen.len(), 10);
+        assert!(seen.windows(2).all(|w| w[0] < w[1]));
+        assert!(seen.iter().all(|m| m.count_ones() == 3 && m & 1 == 0));
+        let mut all = 0;
+        combinations(64, 1, 0, |_| {
+            all += 1;
+            true
+        });
+        assert_eq!(all, 64);
+    }
+}

@@ -1,0 +1,655 @@
+//! The hardest ice block rooms of a size: `rows × cols` of ice with at most `W` walls and `F`
+//! normal floor cells inside, `K` blocks and `T` targets; a room's level puts the targets
+//! where covering them takes the most pushes (or the most difficulty).
+//!
+//! One enumeration of the positions reachable from a room's blocks gives every target set's
+//! fewest pushes at once: a set of `T` cells is covered at the depth of the first position
+//! whose blocks include it (van den Akker's reach tables, for `T` = 1). With `--by
+//! difficulty`, a Dijkstra search over (position, block moved last) on the room's state graph
+//! gives every set's least difficulty (pushes + factor × block changes) the same way. The
+//! exact search enumerates the rooms and block sets that are the least of their images under
+//! the symmetries of the rectangle; the annealing moves a block, a wall or a floor cell.
+
+use super::{
+    accept, binomial, report, symmetries, temperature, Best, By, Candidate, Found, HardestOptions,
+    HardestReport, MaskPerm, Method,
+};
+use crate::bits::Bits;
+use crate::error::Error;
+use crate::game::factor_of;
+use crate::games::ice::engine::NONE;
+use crate::games::ice::{with_puzzle, Cell, Ice, IcePuzzle, IceTask, Level, WalkRule, Walking};
+use crate::generate::retrograde::candidate_rng;
+use crate::grid::Pos;
+use crate::search::graph::build_graph;
+use crate::search::{enumerate, LimitKind, Limits};
+use rand::{Rng, RngExt};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde_json::{json, Map};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Most targets a search places.
+pub const MAX_TARGETS: usize = 6;
+/// Exact searches of ice block rooms take at most this many rooms (each an enumeration).
+pub const MAX_EXACT_ROOMS: u64 = 5_000_000;
+
+/// The search's settings, resolved once.
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    rows: usize,
+    cols: usize,
+    blocks: usize,
+    targets: usize,
+    walls: usize,
+    floor: usize,
+    rule: WalkRule,
+    by: By,
+    factor: u64,
+}
+
+/// A room: its cells (ice, wall or floor) and blocks, row-major.
+#[derive(Clone, Debug)]
+struct Room {
+    cells: Vec<Cell>,
+    blocks: Vec<bool>,
+}
+
+/// A level found: the room's text with targets, least of its images (a key that sorts).
+type Key = String;
+
+/// What a room's enumeration says: the hardest value, the target sets that have it (cell
+/// lists), and the mean value over the sets that can be covered (for the annealing).
+struct Eval {
+    value: u64,
+    sets: Vec<Vec<usize>>,
+    mean: f64,
+}
+
+/// `floe hardest ice`.
+pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
+    let t0 = Instant::now();
+    o.refuse(
+        "ice blocks (it counts --blocks)",
+        &[("rocks", o.rocks.is_some())],
+    )?;
+    let (rows, cols) = (o.rows, o.cols);
+    let n = rows.saturating_mul(cols);
+    if rows == 0 || cols == 0 || n > 1 << 12 {
+        return Err(Error::invalid(format!(
+            "a {rows}×{cols} room: rows and columns from 1, at most 4,096 cells"
+        )));
+    }
+    let rule = match o.params.get("rules") {
+        Some(r) => r.parse::<WalkRule>().map_err(Error::invalid)?,
+        None => WalkRule::Free,
+    };
+    let s = Spec {
+        rows,
+        cols,
+        blocks: o.blocks.unwrap_or(1),
+        targets: o.targets.unwrap_or(1),
+        walls: o.walls.unwrap_or(0),
+        floor: o.floor.unwrap_or(0),
+        rule,
+        by: o.by,
+        factor: factor_of(Ice, o.factor)?,
+    };
+    if s.blocks == 0 {
+        return Err(Error::invalid("a room needs at least one block"));
+    }
+    if s.targets == 0 || s.targets > s.blocks || s.targets > MAX_TARGETS {
+        return Err(Error::invalid(format!(
+            "--targets {}: from 1 to the blocks ({}), at most {MAX_TARGETS}",
+            s.targets, s.blocks
+        )));
+    }
+    if s.blocks > n {
+        return Err(Error::invalid(format!(
+            "{} blocks do not fit a {rows}×{cols} room of {n} cells",
+            s.blocks
+        )));
+    }
+    if s.walls + s.floor + s.blocks > n {
+        return Err(Error::invalid(format!(
+            "{} walls, {} floor cells and {} blocks do not fit a {rows}×{cols} room of {n} cells",
+            s.walls, s.floor, s.blocks
+        )));
+    }
+    let found = match o.method {
+        Method::Exact => exact(o, &s, t0)?,
+        Method::Anneal => anneal(o, &s, t0)?,
+    };
+    let found = Found {
+        levels: found
+            .levels
+            .into_iter()
+            .map(|c| level_of(&s, c))
+            .collect::<Result<_, _>>()?,
+        searched: found.searched,
+        best_count: found.best_count,
+        limit: found.limit,
+        exhaustive: found.exhaustive,
+    };
+    let mut counts = Map::new();
+    counts.insert("blocks".into(), json!(s.blocks));
+    counts.insert("targets".into(), json!(s.targets));
+    counts.insert("walls".into(), json!(s.walls));
+    counts.insert("floor".into(), json!(s.floor));
+    report(Ice, o, found, counts, t0)
+}
+
+/// The level of a key, titled with its figures; `length` is what the search measured (the
+/// fewest pushes, or with `--by difficulty` the least difficulty, whose fewest pushes the
+/// level is then solved for).
+fn level_of(s: &Spec, c: Candidate<Key>) -> Result<Candidate<Level>, Error> {
+    let mut level = crate::games::ice::parse(&c.level, "hardest", None)?.remove(0);
+    level.rules = Some(s.rule);
+    let (length, difficulty) = match s.by {
+        By::Length => (c.length, None),
+        By::Difficulty => {
+            let r = crate::games::ice::solve(&level, s.rule, "bfs", s.factor, &Limits::none())?;
+            (r.length.unwrap_or(0), Some(c.length))
+        }
+    };
+    level.title = Some(format!(
+        "hardest {}x{} room, {} block{}, {} target{}: {} pushes{}",
+        s.rows,
+        s.cols,
+        s.blocks,
+        if s.blocks == 1 { "" } else { "s" },
+        s.targets,
+        if s.targets == 1 { "" } else { "s" },
+        length,
+        difficulty.map_or(String::new(), |d| format!(", least difficulty {d}"))
+    ));
+    Ok(Candidate {
+        level,
+        length,
+        difficulty,
+        extra: c.extra,
+    })
+}
+
+/// The enumeration of one room under the walking rule.
+struct Sets<'a> {
+    spec: &'a Spec,
+}
+
+impl IceTask for Sets<'_> {
+    type Output = Option<Eval>;
+    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Option<Eval> {
+        let t = self.spec.targets;
+        let mut best: FxHashMap<u64, u64> = FxHashMap::default();
+        let mut offer = |blocks: B, cost: u64| {
+            let cells: Vec<usize> = blocks.ones().collect();
+            subsets(&cells, t, |key| {
+                let e = best.entry(key).or_insert(u64::MAX);
+                *e = (*e).min(cost);
+            });
+        };
+        match self.spec.by {
+            By::Length => {
+                let e = enumerate(p, &Limits::none(), |s, d| offer(s.blocks, u64::from(d)));
+                if e.limit.is_some() {
+                    return None;
+                }
+            }
+            By::Difficulty => {
+                let g = build_graph(p, &Limits::none()).ok()?;
+                // Dijkstra over (position, cell of the block pushed last)
+                let mut dist: FxHashMap<(u32, u16), u64> = FxHashMap::default();
+                let mut heap = BinaryHeap::new();
+                dist.insert((0, NONE), 0);
+                heap.push(Reverse((0u64, 0u32, NONE)));
+                while let Some(Reverse((c, i, last))) = heap.pop() {
+                    if dist.get(&(i, last)).is_some_and(|&d| d < c) {
+                        continue;
+                    }
+                    offer(g.state(i).blocks, c);
+                    for (j, m) in g.successors(i) {
+                        let change = last != NONE && last != m.from;
+                        let nc = c + 1 + if change { self.spec.factor } else { 0 };
+                        let slot = dist.entry((j, m.to)).or_insert(u64::MAX);
+                        if nc < *slot {
+                            *slot = nc;
+                            heap.push(Reverse((nc, j, m.to)));
+                        }
+                    }
+                }
+            }
+        }
+        let value = best.values().copied().max()?;
+        let mean = best.values().map(|&v| v as f64).sum::<f64>() / best.len() as f64;
+        let mut sets: Vec<Vec<usize>> = best
+            .iter()
+            .filter(|&(_, &v)| v == value)
+            .map(|(&k, _)| {
+                (0..t)
+                    .map(|i| {
+                        let cell = (k >> (10 * i) & 0x3ff) as u16;
+                        let pos = p.pos(cell);
+                        pos.row * p.cols() + pos.col
+                    })
+                    .collect()
+            })
+            .collect();
+        sets.sort_unstable();
+        Some(Eval { value, sets, mean })
+    }
+}
+
+/// Calls `f` with every `t`-subset of `cells` (increasing), packed 10 bits a cell.
+fn subsets(cells: &[usize], t: usize, mut f: impl FnMut(u64)) {
+    fn go(cells: &[usize], t: usize, from: usize, key: u64, depth: usize, f: &mut impl FnMut(u64)) {
+        if depth == t {
+            f(key);
+            return;
+        }
+        for i in from..cells.len() {
+            if cells.len() - i < t - depth {
+                return;
+            }
+            go(
+                cells,
+                t,
+                i + 1,
+                key | (cells[i] as u64) << (10 * depth),
+                depth + 1,
+                f,
+            );
+        }
+    }
+    go(cells, t, 0, 0, 0, &mut f);
+}
+
+fn room_level(s: &Spec, room: &Room) -> Result<Level, Error> {
+    let mut l = Level::new(s.rows, s.cols)?;
+    for i in 0..s.rows * s.cols {
+        let p = Pos::new(i / s.cols, i % s.cols);
+        l.set_cell(p, room.cells[i])?;
+        if room.blocks[i] {
+            l.set_block(p, true)?;
+        }
+    }
+    Ok(l)
+}
+
+fn evaluate(s: &Spec, room: &Room) -> Result<Option<Eval>, Error> {
+    with_puzzle(&room_level(s, room)?, s.rule, Sets { spec: s })
+}
+
+/// The level text of a room with targets on `set`, least of its images under `syms`.
+fn canonical(s: &Spec, syms: &[Vec<usize>], room: &Room, set: &[usize]) -> Key {
+    let n = s.rows * s.cols;
+    syms.iter()
+        .map(|m| {
+            let mut ch = vec!['-'; n];
+            for i in 0..n {
+                let target = set.contains(&i);
+                ch[m[i]] = match (room.cells[i], room.blocks[i], target) {
+                    (Cell::Wall, _, _) => '#',
+                    (Cell::Floor, _, _) => '=',
+                    (_, true, true) => '*',
+                    (_, true, false) => '$',
+                    (_, false, true) => '.',
+                    (_, false, false) => '-',
+                };
+            }
+            ch.chunks(s.cols)
+                .map(|r| r.iter().collect::<String>() + "\n")
+                .collect::<String>()
+        })
+        .min()
+        .expect("the identity is there")
+}
+
+/// Offers a room's hardest levels, each once.
+fn offer(s: &Spec, syms: &[Vec<usize>], best: &mut Best<Key>, room: &Room, e: &Eval, count: bool) {
+    if e.value == 0 || (best.best.is_some_and(|b| e.value < b) && e.value < best.floor()) {
+        return;
+    }
+    let keys: BTreeSet<Key> = e
+        .sets
+        .iter()
+        .map(|set| canonical(s, syms, room, set))
+        .collect();
+    for k in keys {
+        if count {
+            best.offer(e.value, k);
+        } else {
+            best.insert(e.value, k);
+        }
+    }
+}
+
+/// Calls `f` with every mask of `k` bits among the cells of `free` (ascending).
+fn choose(free: &[usize], k: usize, f: &mut impl FnMut(u64)) {
+    fn go(free: &[usize], k: usize, from: usize, m: u64, f: &mut impl FnMut(u64)) {
+        if k == 0 {
+            f(m);
+            return;
+        }
+        for i in from..free.len() {
+            if free.len() - i < k {
+                return;
+            }
+            go(free, k - 1, i + 1, m | 1 << free[i], f);
+        }
+    }
+    go(free, k, 0, 0, f);
+}
+
+/// Every room and block set up to symmetry.
+fn exact(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error> {
+    let n = s.rows * s.cols;
+    if n > 64 {
+        return Err(Error::invalid(format!(
+            "the exact search takes rooms of up to 64 cells, not {n}; use --anneal"
+        )));
+    }
+    let perms = MaskPerm::all(s.rows, s.cols);
+    let syms = symmetries(s.rows, s.cols);
+    let (nn, k) = (n as u64, s.blocks as u64);
+    let mut count = 0u64;
+    for w in 0..=s.walls as u64 {
+        for f in 0..=s.floor as u64 {
+            let c = binomial(nn, w)
+                .saturating_mul(binomial(nn - w.min(nn), f))
+                .saturating_mul(binomial(nn.saturating_sub(w + f), k));
+            count = count.saturating_add(c);
+        }
+    }
+    let count = count / perms.len() as u64;
+    o.check_exact(
+        count,
+        o.max_exact.min(MAX_EXACT_ROOMS),
+        &format!(
+            "{}×{} rooms with {} blocks, at most {} walls and {} floor cells (each room an \
+             enumeration of its positions)",
+            s.rows, s.cols, s.blocks, s.walls, s.floor
+        ),
+    )?;
+    // work items: the walls and floor cells, and the lowest block
+    let mut items: Vec<(u64, u64, usize)> = Vec::new();
+    let all: Vec<usize> = (0..n).collect();
+    for w in 0..=s.walls {
+        choose(&all, w, &mut |walls| {
+            let rest: Vec<usize> = (0..n).filter(|&i| walls >> i & 1 == 0).collect();
+            for f in 0..=s.floor {
+                choose(&rest, f, &mut |floor| {
+                    for b in 0..n {
+                        if (walls | floor) >> b & 1 == 0 {
+                            items.push((walls, floor, b));
+                        }
+                    }
+                });
+            }
+        });
+    }
+    let deadline = o.limits.deadline_from(t0);
+    let limit: Mutex<Option<LimitKind>> = Mutex::new(None);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let searched = AtomicU64::new(0);
+    let bests: Vec<Best<Key>> = items
+        .par_iter()
+        .map(|&(walls, floor, first)| {
+            let mut best = Best::new(o.top);
+            if limit.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                return best;
+            }
+            if let Some(kind) = o.limits.check(deadline) {
+                *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                return best;
+            }
+            let free: Vec<usize> = (first + 1..n)
+                .filter(|&i| (walls | floor) >> i & 1 == 0)
+                .collect();
+            let mut cells = vec![Cell::Ice; n];
+            for (i, c) in cells.iter_mut().enumerate() {
+                if walls >> i & 1 == 1 {
+                    *c = Cell::Wall;
+                } else if floor >> i & 1 == 1 {
+                    *c = Cell::Floor;
+                }
+            }
+            let mut done = 0u64;
+            choose(&free, s.blocks - 1, &mut |rest| {
+                let blocks = rest | 1 << first;
+                let me = (walls, floor, blocks);
+                if perms[1..]
+                    .iter()
+                    .any(|p| (p.apply(walls), p.apply(floor), p.apply(blocks)) < me)
+                {
+                    return;
+                }
+                done += 1;
+                let room = Room {
+                    cells: cells.clone(),
+                    blocks: (0..n).map(|i| blocks >> i & 1 == 1).collect(),
+                };
+                match evaluate(s, &room) {
+                    Ok(Some(e)) => offer(s, &syms, &mut best, &room, &e, true),
+                    Ok(None) => {}
+                    Err(e) => *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e),
+                }
+            });
+            searched.fetch_add(done, Ordering::Relaxed);
+            best
+        })
+        .collect();
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let best = bests.into_iter().fold(Best::new(o.top), Best::merge);
+    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(finish(best, searched.into_inner(), limit, true))
+}
+
+fn finish(best: Best<Key>, searched: u64, limit: Option<LimitKind>, exact: bool) -> Found<Key> {
+    let done = exact && limit.is_none();
+    Found {
+        best_count: done.then_some(best.best_count),
+        levels: best
+            .into_vec()
+            .into_iter()
+            .map(|(v, key)| Candidate {
+                level: key,
+                length: v,
+                difficulty: None,
+                extra: Map::new(),
+            })
+            .collect(),
+        searched,
+        limit,
+        exhaustive: done,
+    }
+}
+
+/// Simulated annealing over rooms: seeded restarts in parallel.
+fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error> {
+    let n = s.rows * s.cols;
+    let syms = symmetries(s.rows, s.cols);
+    let deadline = o.limits.deadline_from(t0);
+    let limit: Mutex<Option<LimitKind>> = Mutex::new(None);
+    let searched = AtomicU64::new(0);
+    let runs: Vec<Result<Best<Key>, Error>> = (0..o.restarts as u64)
+        .into_par_iter()
+        .map(|r| {
+            let mut rng = candidate_rng(o.seed, r);
+            let mut best = Best::new(o.top);
+            let mut order: Vec<usize> = (0..n).collect();
+            for i in 0..n {
+                let j = rng.random_range(i..n);
+                order.swap(i, j);
+            }
+            let mut room = Room {
+                cells: vec![Cell::Ice; n],
+                blocks: vec![false; n],
+            };
+            for &c in &order[..s.blocks] {
+                room.blocks[c] = true;
+            }
+            let score = |e: &Option<Eval>| {
+                e.as_ref().map_or(-1.0, |e| {
+                    e.value as f64 + 0.5 * e.mean / (e.value.max(1) as f64)
+                })
+            };
+            let mut cur_eval = evaluate(s, &room)?;
+            let mut cur = score(&cur_eval);
+            let mut steps = 0u64;
+            for step in 0..o.steps {
+                if step % 16 == 0 {
+                    if let Some(kind) = o.limits.check(deadline) {
+                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                        break;
+                    }
+                }
+                steps += 1;
+                let mut next = room.clone();
+                change(s, &mut next, &mut rng);
+                let e = evaluate(s, &next)?;
+                let sc = score(&e);
+                let t = temperature(step, o.steps, 1.0, 0.02);
+                if accept(sc - cur, t, rng.random::<f64>()) {
+                    room = next;
+                    cur = sc;
+                    cur_eval = e;
+                    if let Some(e) = &cur_eval {
+                        offer(s, &syms, &mut best, &room, e, false);
+                    }
+                }
+            }
+            searched.fetch_add(steps, Ordering::Relaxed);
+            Ok(best)
+        })
+        .collect();
+    let mut best = Best::new(o.top);
+    for r in runs {
+        best = best.merge(r?);
+    }
+    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(finish(best, searched.into_inner(), limit, false))
+}
+
+/// A random change: a block, a wall or a floor cell moves (next door or anywhere), or a wall
+/// or floor cell comes or goes within the bounds.
+fn change<R: Rng>(s: &Spec, room: &mut Room, rng: &mut R) {
+    let n = s.rows * s.cols;
+    let open = |room: &Room, c: usize| room.cells[c] == Cell::Ice && !room.blocks[c];
+    for _ in 0..32 {
+        let to = if rng.random_bool(0.5) {
+            rng.random_range(0..n)
+        } else {
+            n // next door, decided below
+        };
+        let what = rng.random_range(0..4);
+        let kind = match what {
+            0 if s.walls > 0 => Some(Cell::Wall),
+            1 if s.floor > 0 => Some(Cell::Floor),
+            _ => None,
+        };
+        let cells: Vec<usize> = match kind {
+            Some(k) => (0..n).filter(|&i| room.cells[i] == k).collect(),
+            None => (0..n).filter(|&i| room.blocks[i]).collect(),
+        };
+        let bound = match kind {
+            Some(Cell::Wall) => s.walls,
+            Some(_) => s.floor,
+            None => s.blocks,
+        };
+        // walls and floor cells also come and go
+        if let Some(k) = kind {
+            if rng.random_bool(0.2) {
+                if cells.len() < bound && rng.random_bool(0.5) {
+                    let c = rng.random_range(0..n);
+                    if open(room, c) {
+                        room.cells[c] = k;
+                        return;
+                    }
+                } else if let Some(&c) = cells.get(rng.random_range(0..cells.len().max(1))) {
+                    room.cells[c] = Cell::Ice;
+                    return;
+                }
+                continue;
+            }
+        }
+        let Some(&from) = cells.get(rng.random_range(0..cells.len().max(1))) else {
+            continue;
+        };
+        let to = if to < n {
+            to
+        } else {
+            let (dr, dc) = [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)][rng.random_range(0..4)];
+            let (r, c) = ((from / s.cols) as isize + dr, (from % s.cols) as isize + dc);
+            if r < 0 || c < 0 || r >= s.rows as isize || c >= s.cols as isize {
+                continue;
+            }
+            r as usize * s.cols + c as usize
+        };
+        if !open(room, to) {
+            continue;
+        }
+        match kind {
+            Some(k) => {
+                room.cells[from] = Cell::Ice;
+                room.cells[to] = k;
+            }
+            None => {
+                room.blocks[from] = false;
+                room.blocks[to] = true;
+            }
+        }
+        return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::ice::reach::reach;
+
+    fn spec(rows: usize, cols: usize, blocks: usize, targets: usize) -> Spec {
+        Spec {
+            rows,
+            cols,
+            blocks,
+            targets,
+            walls: 0,
+            floor: 0,
+            rule: WalkRule::Free,
+            by: By::Length,
+            factor: 5,
+        }
+    }
+
+    #[test]
+    fn one_target_is_the_reach_table() {
+        // van den Akker's 5×5 with 3 blocks in the top row: the hardest cell needs 10 pushes
+        let s = spec(5, 5, 3, 1);
+        let level = Level::empty_board(5, 5, 3).unwrap();
+        let room = Room {
+            cells: vec![Cell::Ice; 25],
+            blocks: (0..25)
+                .map(|i| level.has_block(Pos::new(i / 5, i % 5)))
+                .collect(),
+        };
+        let e = evaluate(&s, &room).unwrap().unwrap();
+        let r = reach(&level, WalkRule::Free, &Limits::none()).unwrap();
+        assert_eq!(Some(e.value as u32), r.max());
+        assert_eq!(e.value, 10);
+        assert_eq!(e.sets, vec![vec![13]]);
+    }
+
+    #[test]
+    fn subsets_are_all_there() {
+        let mut keys = Vec::new();
+        subsets(&[1, 5, 7, 9], 2, |k| keys.push(k));
+        assert_eq!(keys.len(), 6);
+        assert_eq!(keys[0], 1 | 5 << 10);
+    }
+}

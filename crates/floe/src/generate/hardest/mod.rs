@@ -1,0 +1,610 @@
+//! The hardest levels of a size (`floe hardest`): the levels whose optimal solution is the
+//! longest, found by an exact search over every placement up to the symmetries of the
+//! rectangle, or by simulated annealing from many seeded restarts where that is too large.
+//!
+//! Each game that has such a search implements [`Game::hardest`](crate::game::Game::hardest)
+//! (the ice path in its own folder, ice blocks in [`ice`], PushPush from its census in
+//! [`pushpush`]); what is written once is here: the options, the symmetries, the list of the
+//! best levels, the annealing schedule, and [`report`], which writes every level found as a
+//! level file with its figures in the header, reads that text back and solves it with the
+//! exact solver through the game face: a level whose length is not the one the search
+//! claimed is an internal error, never printed.
+
+pub mod ice;
+pub mod pushpush;
+
+use crate::error::Error;
+use crate::game::{self, solve_typed, Game, Move, ParamValues, Params, SolveOptions};
+use crate::search::{LimitKind, Limits};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Exact searches refuse to start beyond this many placements (boards times starts, or
+/// rooms times block sets, up to symmetry): at a few million a second on one core that is
+/// about an hour.
+pub const MAX_EXACT: u64 = 10_000_000_000;
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Every placement up to symmetry: the answer is the hardest there is.
+    #[default]
+    Exact,
+    /// Simulated annealing from seeded restarts: the longest found, no proof.
+    Anneal,
+}
+
+impl Method {
+    /// `exact` or `anneal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::Anneal => "anneal",
+        }
+    }
+}
+
+/// What "hardest" measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum By {
+    /// The fewest moves (pushes) of a solution.
+    #[default]
+    Length,
+    /// The least difficulty of a solution (games with a difficulty measure: ice blocks,
+    /// Kluiver's pushes + factor × block changes).
+    Difficulty,
+}
+
+impl By {
+    /// `length` or `difficulty`.
+    pub fn name(self) -> &'static str {
+        match self {
+            By::Length => "length",
+            By::Difficulty => "difficulty",
+        }
+    }
+}
+
+/// What to search for. Counts a game does not use must stay `None` (each game refuses the
+/// others by their flag names).
+#[derive(Clone, Debug)]
+pub struct HardestOptions {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// The game's parameters (`rules`, `k`).
+    pub params: Params,
+    /// Ice path: rocks on the board.
+    pub rocks: Option<usize>,
+    /// Ice blocks: blocks.
+    pub blocks: Option<usize>,
+    /// Ice blocks: targets (default 1).
+    pub targets: Option<usize>,
+    /// Ice blocks: at most this many walls inside the room.
+    pub walls: Option<usize>,
+    /// Ice blocks: at most this many normal floor cells inside the room.
+    pub floor: Option<usize>,
+    /// What is maximised.
+    pub by: By,
+    /// Block-change factor of the difficulty (default [`game::DEFAULT_FACTOR`]).
+    pub factor: Option<u64>,
+    /// Exact or annealing.
+    pub method: Method,
+    /// Seed of the annealing.
+    pub seed: u64,
+    /// Annealing restarts, each from its own seed.
+    pub restarts: usize,
+    /// Annealing steps per restart.
+    pub steps: u64,
+    /// How many levels to list, longest first.
+    pub top: usize,
+    /// `timeout` bounds the run (the annealing stops there and reports its best; an exact
+    /// search stopped by it is not exhaustive); the stop flag and Ctrl-C end it too.
+    pub limits: Limits,
+    /// Refuse an exact search of more placements than this.
+    pub max_exact: u64,
+}
+
+impl HardestOptions {
+    /// An exact search of a `rows × cols` board, 10 levels listed.
+    pub fn new(rows: usize, cols: usize) -> HardestOptions {
+        HardestOptions {
+            rows,
+            cols,
+            params: Params::new(),
+            rocks: None,
+            blocks: None,
+            targets: None,
+            walls: None,
+            floor: None,
+            by: By::Length,
+            factor: None,
+            method: Method::Exact,
+            seed: 1,
+            restarts: 8,
+            steps: 20_000,
+            top: 10,
+            limits: Limits::none(),
+            max_exact: MAX_EXACT,
+        }
+    }
+
+    /// Refuses a count that this game does not use, by its flag.
+    pub fn refuse(&self, game: &str, unused: &[(&str, bool)]) -> Result<(), Error> {
+        for &(flag, given) in unused {
+            if given {
+                return Err(Error::invalid(format!("--{flag} does not apply to {game}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The refusal of an exact search of `count` placements, when it is over `cap`.
+    pub fn check_exact(&self, count: u64, cap: u64, what: &str) -> Result<(), Error> {
+        if count > cap {
+            return Err(Error::invalid(format!(
+                "an exact search of {what} would try {} placements, more than the {} it takes; \
+                 use --anneal (with --seed and --time) instead",
+                crate::render::thousands(count),
+                crate::render::thousands(cap)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A level found by a game's search, with the figures the search claims for it.
+#[derive(Clone, Debug)]
+pub struct Candidate<L> {
+    /// The level (titled with its figures).
+    pub level: L,
+    /// Its fewest moves.
+    pub length: u64,
+    /// Its least difficulty, when the search measured it.
+    pub difficulty: Option<u64>,
+    /// What else the game says of it (`exit`, `targets`, `boards_in_class`…).
+    pub extra: Map<String, Value>,
+}
+
+/// What a game's search found.
+#[derive(Clone, Debug)]
+pub struct Found<L> {
+    /// The best levels, best first.
+    pub levels: Vec<Candidate<L>>,
+    /// Placements (levels or boards) evaluated.
+    pub searched: u64,
+    /// Levels of the best value, up to symmetry, when the search counts them (exact).
+    pub best_count: Option<u64>,
+    /// The limit that stopped the search.
+    pub limit: Option<LimitKind>,
+    /// The search covered every placement.
+    pub exhaustive: bool,
+}
+
+/// One level of the answer, verified.
+#[derive(Clone, Debug, Serialize)]
+pub struct HardLevel {
+    /// The level file.
+    pub level: String,
+    /// Fewest moves.
+    pub length: u64,
+    /// Least difficulty (`--by difficulty`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<u64>,
+    /// An optimal solution (fewest moves), as the exact solver found it.
+    pub moves: Vec<Move>,
+    /// What the game says of the level.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The answer of `floe hardest --json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct HardestReport {
+    /// The game's name.
+    pub game: &'static str,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The counts searched (`rocks`; `blocks`, `targets`, `walls`, `floor`).
+    pub counts: Map<String, Value>,
+    /// The game's parameters.
+    pub params: ParamValues,
+    /// `exact` or `anneal`.
+    pub method: &'static str,
+    /// `length` or `difficulty`.
+    pub by: &'static str,
+    /// The annealing's seed, restarts and steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Annealing restarts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restarts: Option<usize>,
+    /// Annealing steps per restart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    /// Placements evaluated.
+    pub searched: u64,
+    /// Every placement was evaluated: the first level is the hardest there is.
+    pub exhaustive: bool,
+    /// Levels of the best value up to symmetry (exact searches).
+    pub best_count: Option<u64>,
+    /// The limit that stopped the search (`timeout`, `interrupted`).
+    pub limit: Option<&'static str>,
+    /// Wall-clock seconds, the verification included.
+    pub seconds: f64,
+    /// The levels, hardest first.
+    pub levels: Vec<HardLevel>,
+}
+
+/// The hardest levels of the game `spec` (a name, or a name with parameters such as
+/// `pushpush(k=2)`).
+///
+/// ```
+/// use floe::generate::hardest::{hardest, HardestOptions};
+/// let mut o = HardestOptions::new(3, 3);
+/// o.blocks = Some(1);
+/// let r = hardest("ice", &o).unwrap();
+/// assert!(r.exhaustive && r.levels[0].length >= 2);
+/// ```
+pub fn hardest(spec: &str, o: &HardestOptions) -> Result<HardestReport, Error> {
+    let (g, p) = game::spec(spec)?;
+    let mut o = o.clone();
+    o.params = p.or(&o.params);
+    o.params.check(g.info())?;
+    if o.top == 0 {
+        return Err(Error::invalid("--top must list at least one level"));
+    }
+    if o.method == Method::Anneal && (o.restarts == 0 || o.steps == 0) {
+        return Err(Error::invalid(
+            "the annealing needs at least one restart and one step",
+        ));
+    }
+    g.hardest(&o)
+}
+
+/// Writes each level found, reads the text back, solves it with the exact solver and checks
+/// the claimed figures: the report of `floe hardest`.
+pub fn report<G: Game>(
+    g: G,
+    o: &HardestOptions,
+    found: Found<G::Level>,
+    counts: Map<String, Value>,
+    t0: Instant,
+) -> Result<HardestReport, Error> {
+    let mut levels = Vec::new();
+    let mut params = ParamValues::default();
+    let solve_limits = Limits {
+        stop: o.limits.stop.clone(),
+        ..Limits::none()
+    };
+    for c in found.levels {
+        let mut figures = format!("; {} {}", c.length, g.info().moves_word());
+        if let Some(d) = c.difficulty {
+            figures.push_str(&format!(", least difficulty {d}"));
+        }
+        for (k, v) in &c.extra {
+            figures.push_str(&format!(", {k} {v}"));
+        }
+        let text = format!(
+            "; floe hardest {}, {}×{}: {}\n{figures}\n{}",
+            g.info().name,
+            o.rows,
+            o.cols,
+            o.method.name(),
+            g.write(std::slice::from_ref(&c.level), None)?
+        );
+        let mut again = g.parse(&text, "hardest", None)?;
+        if again.len() != 1 {
+            return Err(Error::Internal(
+                "a hardest level wrote as more than one".into(),
+            ));
+        }
+        let mut level = again.remove(0);
+        g.configure(&mut level, &o.params)?;
+        let so = SolveOptions {
+            algorithm: Some("bfs".into()),
+            difficulty: false,
+            limits: solve_limits.clone(),
+            ..SolveOptions::default()
+        };
+        let r = solve_typed(g, &level, &so)?;
+        if r.limit.is_some() {
+            return Err(Error::invalid("stopped while verifying the levels found"));
+        }
+        if r.length != Some(c.length) {
+            return Err(Error::Internal(format!(
+                "a level the search claims needs {} {} solves in {:?}:\n{text}",
+                c.length,
+                g.info().moves_word(),
+                r.length
+            )));
+        }
+        params = r.params.clone();
+        if let Some(d) = c.difficulty {
+            let so = SolveOptions {
+                algorithm: Some("difficulty".into()),
+                factor: o.factor,
+                limits: solve_limits.clone(),
+                ..SolveOptions::default()
+            };
+            let rd = solve_typed(g, &level, &so)?;
+            let value = rd.difficulty.as_ref().and_then(|x| x.value.as_u64());
+            if value != Some(d) {
+                return Err(Error::Internal(format!(
+                    "a level the search claims has least difficulty {d} solves with {value:?}:\n{text}"
+                )));
+            }
+        }
+        levels.push(HardLevel {
+            level: text,
+            length: c.length,
+            difficulty: c.difficulty,
+            moves: r.moves,
+            extra: c.extra,
+        });
+    }
+    let anneal = o.method == Method::Anneal;
+    Ok(HardestReport {
+        game: g.info().name,
+        rows: o.rows,
+        cols: o.cols,
+        counts,
+        params,
+        method: o.method.name(),
+        by: o.by.name(),
+        seed: anneal.then_some(o.seed),
+        restarts: anneal.then_some(o.restarts),
+        steps: anneal.then_some(o.steps),
+        searched: found.searched,
+        exhaustive: found.exhaustive,
+        best_count: found.best_count,
+        limit: found.limit.map(LimitKind::name),
+        seconds: t0.elapsed().as_secs_f64(),
+        levels,
+    })
+}
+
+/// The symmetries of a `rows × cols` rectangle as cell permutations (`map[cell]` = image of
+/// `cell`, row-major; identity first): 8 for a square, 4 otherwise.
+pub fn symmetries(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let square = rows == cols;
+    for t in 0..8 {
+        let transpose = t & 4 != 0;
+        if transpose && !square {
+            continue;
+        }
+        let map = (0..rows * cols)
+            .map(|i| {
+                let (mut r, mut c) = (i / cols, i % cols);
+                if t & 1 != 0 {
+                    r = rows - 1 - r;
+                }
+                if t & 2 != 0 {
+                    c = cols - 1 - c;
+                }
+                if transpose {
+                    std::mem::swap(&mut r, &mut c);
+                }
+                r * cols + c
+            })
+            .collect::<Vec<usize>>();
+        if !out.contains(&map) {
+            out.push(map);
+        }
+    }
+    out
+}
+
+/// A cell permutation applied to `u64` masks a byte at a time (boards of up to 64 cells).
+#[derive(Clone, Debug)]
+pub struct MaskPerm {
+    /// `map[cell]`: the image of a cell.
+    pub map: Vec<usize>,
+    table: Vec<[u64; 256]>,
+}
+
+impl MaskPerm {
+    /// The permutation `map` (at most 64 cells).
+    pub fn new(map: &[usize]) -> MaskPerm {
+        let bytes = map.len().div_ceil(8);
+        let mut table = vec![[0u64; 256]; bytes];
+        for (k, t) in table.iter_mut().enumerate() {
+            for (byte, out) in t.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    let cell = k * 8 + bit;
+                    if byte >> bit & 1 == 1 && cell < map.len() {
+                        *out |= 1 << map[cell];
+                    }
+                }
+            }
+        }
+        MaskPerm {
+            map: map.to_vec(),
+            table,
+        }
+    }
+    /// The image of a mask.
+    #[inline]
+    pub fn apply(&self, m: u64) -> u64 {
+        let mut out = 0;
+        for (k, t) in self.table.iter().enumerate() {
+            out |= t[(m >> (8 * k)) as usize & 0xff];
+        }
+        out
+    }
+    /// Every symmetry of a `rows × cols` rectangle (at most 64 cells), identity first.
+    pub fn all(rows: usize, cols: usize) -> Vec<MaskPerm> {
+        symmetries(rows, cols)
+            .iter()
+            .map(|m| MaskPerm::new(m))
+            .collect()
+    }
+}
+
+/// `n` choose `k`, saturating.
+pub fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = r * u128::from(n - i) / u128::from(i + 1);
+        if r > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    r as u64
+}
+
+/// The best levels seen, by value (higher first) and then by key (lower first), at most
+/// `keep` of them; with the count of levels of the best value. The order does not depend on
+/// the order they were offered in, so parallel searches give the same list.
+#[derive(Clone, Debug)]
+pub struct Best<K: Ord> {
+    keep: usize,
+    items: BTreeMap<(std::cmp::Reverse<u64>, K), ()>,
+    /// The best value seen.
+    pub best: Option<u64>,
+    /// Levels of the best value seen.
+    pub best_count: u64,
+}
+
+impl<K: Ord + Clone> Best<K> {
+    /// Keeps `keep` levels.
+    pub fn new(keep: usize) -> Self {
+        Best {
+            keep,
+            items: BTreeMap::new(),
+            best: None,
+            best_count: 0,
+        }
+    }
+    /// The lowest value that can still enter the list.
+    #[inline]
+    pub fn floor(&self) -> u64 {
+        if self.items.len() < self.keep {
+            0
+        } else {
+            self.items
+                .keys()
+                .next_back()
+                .map_or(0, |(std::cmp::Reverse(v), _)| *v)
+        }
+    }
+    /// Offers a level of value `v`: counted once per call (the caller offers each level
+    /// once).
+    pub fn offer(&mut self, v: u64, key: K) {
+        match self.best {
+            Some(b) if v < b => {}
+            Some(b) if v == b => self.best_count += 1,
+            _ => {
+                self.best = Some(v);
+                self.best_count = 1;
+            }
+        }
+        self.insert(v, key);
+    }
+    /// Keeps a level without counting it.
+    pub fn insert(&mut self, v: u64, key: K) {
+        if self.items.len() >= self.keep && v < self.floor() {
+            return;
+        }
+        self.items.insert((std::cmp::Reverse(v), key), ());
+        while self.items.len() > self.keep {
+            self.items.pop_last();
+        }
+    }
+    /// Both lists together.
+    pub fn merge(mut self, other: Self) -> Self {
+        match (self.best, other.best) {
+            (Some(a), Some(b)) if a == b => self.best_count += other.best_count,
+            (_, Some(b)) if self.best.is_none_or(|a| b > a) => {
+                self.best = Some(b);
+                self.best_count = other.best_count;
+            }
+            _ => {}
+        }
+        for ((std::cmp::Reverse(v), k), ()) in other.items {
+            self.insert(v, k);
+        }
+        self
+    }
+    /// The levels, best first.
+    pub fn into_vec(self) -> Vec<(u64, K)> {
+        self.items
+            .into_keys()
+            .map(|(std::cmp::Reverse(v), k)| (v, k))
+            .collect()
+    }
+}
+
+/// The annealing's temperature after `step` of `steps`: geometric from `hot` to `cold`.
+pub fn temperature(step: u64, steps: u64, hot: f64, cold: f64) -> f64 {
+    let f = step as f64 / steps.max(1) as f64;
+    hot * (cold / hot).powf(f)
+}
+
+/// Whether the annealing takes a change of score `delta` at temperature `t`, `u` a uniform
+/// draw in [0, 1).
+pub fn accept(delta: f64, t: f64, u: f64) -> bool {
+    delta >= 0.0 || u < (delta / t).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_of_rectangles_and_squares() {
+        assert_eq!(symmetries(3, 4).len(), 4);
+        assert_eq!(symmetries(3, 3).len(), 8);
+        assert_eq!(symmetries(1, 1).len(), 1);
+        assert_eq!(symmetries(1, 3).len(), 2);
+        for s in symmetries(4, 4) {
+            let mut seen = s.clone();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..16).collect::<Vec<_>>());
+        }
+        let p = MaskPerm::all(2, 3);
+        // mirror left-right: cell 0 → 2
+        assert!(p.iter().any(|p| p.apply(1) == 1 << 2));
+        assert_eq!(p[0].apply(0b10_1101), 0b10_1101);
+    }
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(42, 8), 118_030_185);
+        assert_eq!(binomial(5, 0), 1);
+        assert_eq!(binomial(3, 4), 0);
+        assert_eq!(binomial(1000, 500), u64::MAX);
+    }
+
+    #[test]
+    fn the_best_list_keeps_order_whatever_the_arrival() {
+        let offers = [(3, 'c'), (5, 'b'), (5, 'a'), (1, 'z'), (4, 'd'), (5, 'e')];
+        let mut one = Best::new(3);
+        for &(v, k) in &offers {
+            one.offer(v, k);
+        }
+        let (mut a, mut b) = (Best::new(3), Best::new(3));
+        for (i, &(v, k)) in offers.iter().rev().enumerate() {
+            if i % 2 == 0 {
+                a.offer(v, k)
+            } else {
+                b.offer(v, k)
+            }
+        }
+        let two = b.merge(a);
+        assert_eq!(one.clone().into_vec(), vec![(5, 'a'), (5, 'b'), (5, 'e')]);
+        assert_eq!(two.clone().into_vec(), one.clone().into_vec());
+        assert_eq!((one.best, one.best_count), (Some(5), 3));
+        assert_eq!((two.best, two.best_count), (Some(5), 3));
+    }
+}
