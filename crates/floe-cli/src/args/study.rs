@@ -65,8 +65,8 @@ pub struct ExperimentArgs {
     /// Pretzel: ranks n: one number, a list (4,6,8) or a range (2-9) for a sweep.
     #[arg(long, value_name = "N", default_value = "4", value_parser = parse_ranks)]
     pub ranks: Ranks,
-    /// The setup: shuffled, ltiles (BoxOff), sequential, banded (Pretzel), piecepack,
-    /// piecepack-paired, engraved, dominoes (Fujisan).
+    /// The setup: shuffled, ltiles (BoxOff), sequential, banded (Pretzel), piecepack (the
+    /// authors' procedure), piecepack-spec (the spec's wording), engraved, dominoes (Fujisan).
     #[arg(
         long,
         value_name = "NAME",

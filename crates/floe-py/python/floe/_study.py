@@ -181,7 +181,7 @@ def experiment(
         rows, cols, colors: BoxOff's size; suits, ranks: Pretzel's (``ranks`` may be a list
             or ``"2-9"`` for a sweep).
         setup: the setup (``shuffled``, ``ltiles``, ``sequential``, ``banded``,
-            ``piecepack``, ``piecepack-paired``, ``engraved``, ``dominoes``); ``compare``:
+            ``piecepack``, ``piecepack-spec``, ``engraved``, ``dominoes``); ``compare``:
             several (or ``"all"``), tested against each other.
         exact: enumerate every Pretzel deal instead of sampling (the report only).
         threads: worker threads (results do not depend on them).
