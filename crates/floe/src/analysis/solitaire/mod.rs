@@ -14,8 +14,13 @@
 //!   depth-first with a dead-state table for BoxOff, breadth-first for Pretzel, A* with "empty
 //!   summit spaces" for Fujisan);
 //!   its solution has the fewest moves, which is the **length**;
-//! - **random** (P(Sr)): one random playout, a uniformly random legal move each step, until
-//!   solved, stuck, or `playout_cap` moves (Pretzel and Fujisan positions can repeat);
+//! - **random** (P(Sr)): one random game ([`Challenge::random_game`]), a successor chosen
+//!   uniformly at random each step, until solved, stuck, or — the player of the authors'
+//!   published C# programs — a move onto a position already visited in this game
+//!   ([`GiveUp::Revisit`], the default; no move horizon). [`GiveUp::Horizon`] plays on
+//!   through repeated positions up to a number of moves instead. BoxOff positions never
+//!   repeat (every move removes two tokens); Fujisan positions do (a priest can step up and
+//!   down again);
 //! - the game's **diagnostic**: BoxOff pair equality; Pretzel cyclic blockades in the deal;
 //!   Fujisan connectivity, counter-intuitive moves on the shortest solution found, and whether
 //!   all steps are distinct pairs.
@@ -35,6 +40,7 @@ use super::stats::{self, KruskalWallis, TTest};
 use crate::error::Error;
 use crate::games::solitaire::{fujisan, Challenge, Kind};
 use crate::generate::{self, Setup, Size};
+use crate::search::playout::{End, GiveUp};
 use crate::search::{Limits, Status};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -43,10 +49,6 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-
-/// Default cap on a random playout's moves. BoxOff games end by themselves within
-/// h·w/2 moves; Pretzel and Fujisan positions can repeat.
-pub const DEFAULT_PLAYOUT_CAP: u32 = 1000;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -61,15 +63,16 @@ pub struct Config {
     pub trials: u32,
     /// The run's seed.
     pub seed: u64,
-    /// Most moves of a random playout.
-    pub playout_cap: u32,
+    /// When the random player gives up (besides solved or stuck): the authors' rule
+    /// ([`GiveUp::Revisit`]) or a horizon of moves.
+    pub random_player: GiveUp,
     /// Limits for each challenge's exact search.
     pub limits: Limits,
 }
 
 impl Config {
     /// `challenges` of `size` and `setup` as the paper runs them: 10 trials, seed 1, the
-    /// default playout cap, no limits on the exact searches.
+    /// authors' random player, no limits on the exact searches.
     pub fn new(size: Size, setup: Setup, challenges: u64) -> Config {
         Config {
             size,
@@ -77,7 +80,7 @@ impl Config {
             challenges,
             trials: 10,
             seed: 1,
-            playout_cap: DEFAULT_PLAYOUT_CAP,
+            random_player: GiveUp::Revisit,
             limits: Limits::none(),
         }
     }
@@ -144,8 +147,12 @@ pub struct Record {
     pub status: Status,
     /// Fewest moves, when solvable.
     pub length: Option<u32>,
-    /// Whether the random playout solved it.
+    /// Whether the random game solved it.
     pub random: bool,
+    /// How the random game ended.
+    pub random_end: End,
+    /// Moves the random game made.
+    pub random_moves: u32,
     /// States the exact search stored.
     pub states: u64,
     /// The diagnostic.
@@ -165,12 +172,13 @@ pub fn run_challenge(
     setup: Setup,
     seed: u64,
     index: u64,
-    playout_cap: u32,
+    random_player: GiveUp,
     limits: &Limits,
 ) -> Result<Record, Error> {
     let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, setup, index));
     let c = generate::generate(size, setup, &mut rng)?;
-    let random = c.random_playout(playout_cap, &mut rng).is_some();
+    let walk = c.random_game(random_player, &mut rng);
+    let random = walk.end == End::Solved;
     let report = c.solve(None, limits)?;
     let status = match report.status {
         crate::game::Status::Solved => Status::Solved,
@@ -211,6 +219,8 @@ pub fn run_challenge(
         status,
         length,
         random,
+        random_end: walk.end,
+        random_moves: walk.moves,
         states: report.states,
         diagnostic,
     })
@@ -258,7 +268,7 @@ pub fn run_records(config: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<V
                 config.setup,
                 config.seed,
                 i,
-                config.playout_cap,
+                config.random_player,
                 &config.limits,
             );
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -381,6 +391,34 @@ pub enum Metrics {
     },
 }
 
+/// How the random games of a run ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Endings {
+    /// Solved.
+    pub solved: u64,
+    /// No move left.
+    pub stuck: u64,
+    /// A move back onto a position of the game ([`GiveUp::Revisit`]).
+    pub revisit: u64,
+    /// Out of moves ([`GiveUp::Horizon`]).
+    pub horizon: u64,
+}
+
+impl Endings {
+    fn of(records: &[Record]) -> Endings {
+        let mut e = Endings::default();
+        for r in records {
+            *match r.random_end {
+                End::Solved => &mut e.solved,
+                End::Stuck => &mut e.stuck,
+                End::Revisit => &mut e.revisit,
+                End::Horizon => &mut e.horizon,
+            } += 1;
+        }
+        e
+    }
+}
+
 /// Pretzel deals with a cyclic blockade at the deal (all of them unsolvable).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BlockadeCounts {
@@ -459,8 +497,14 @@ pub struct Summary {
     pub metrics: Metrics,
     /// Challenges whose search stopped at a limit (counted as not solvable).
     pub limit_hits: u64,
-    /// Random playout cap.
-    pub playout_cap: u32,
+    /// The random player: `revisit` (it gives up on a position visited before in the game,
+    /// the authors' player) or `horizon` (it plays on through repeats up to
+    /// `random_horizon` moves).
+    pub random_player: &'static str,
+    /// The horizon of the random games (`null` for the authors' player).
+    pub random_horizon: Option<u32>,
+    /// How the random games ended.
+    pub random_endings: Endings,
     /// States stored by all exact searches.
     pub states: u64,
     /// Wall-clock seconds of the run.
@@ -615,7 +659,15 @@ pub fn summarise(config: &Config, records: &[Record], seconds: f64) -> Summary {
             .iter()
             .filter(|r| matches!(r.status, Status::Limit(_)))
             .count() as u64,
-        playout_cap: config.playout_cap,
+        random_player: match config.random_player {
+            GiveUp::Revisit => "revisit",
+            GiveUp::Horizon(_) => "horizon",
+        },
+        random_horizon: match config.random_player {
+            GiveUp::Revisit => None,
+            GiveUp::Horizon(n) => Some(n),
+        },
+        random_endings: Endings::of(records),
         states: records.iter().map(|r| r.states).sum(),
         seconds,
         lengths,
@@ -781,6 +833,55 @@ mod tests {
                 assert!(pair_equality.all.mean >= 8.0 / 38.0);
             }
             m => panic!("{m:?}"),
+        }
+    }
+
+    #[test]
+    fn the_random_player_gives_up_on_a_revisit() {
+        let horizon = |mut c: Config| {
+            c.random_player = GiveUp::Horizon(1000);
+            c
+        };
+        // Fujisan positions repeat: the authors' player gives up on them, and solves a
+        // challenge only where the capped player, drawing the same moves, solves it too
+        let c = config(Size::Fujisan, Setup::Dominoes, 300);
+        let a = run_records(&c, &|_| {}).unwrap();
+        let b = run_records(&horizon(c.clone()), &|_| {}).unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            assert_ne!(x.random_end, End::Horizon);
+            assert_ne!(y.random_end, End::Revisit);
+            if x.random {
+                assert!(y.random && y.random_moves == x.random_moves, "{x:?} {y:?}");
+            }
+            assert_eq!((x.status, x.length), (y.status, y.length));
+        }
+        let revisits = a.iter().filter(|r| r.random_end == End::Revisit).count();
+        assert!(revisits > 250, "{revisits}");
+        let s = summarise(&c, &a, 0.0);
+        assert_eq!((s.random_player, s.random_horizon), ("revisit", None));
+        let e = &s.random_endings;
+        assert_eq!(e.solved + e.stuck + e.revisit + e.horizon, 300);
+        assert_eq!(e.solved as f64 / 300.0, s.random_solvable);
+        let t = summarise(&horizon(c), &b, 0.0);
+        assert_eq!((t.random_player, t.random_horizon), ("horizon", Some(1000)));
+        assert!(t.random_solvable > 10.0 * s.random_solvable.max(0.001));
+        // BoxOff positions never repeat and these Pretzel games never met one again: the
+        // rule changes no game
+        for (size, setup) in [
+            (
+                Size::BoxOff {
+                    rows: 4,
+                    cols: 6,
+                    colours: 4,
+                },
+                Setup::LTiles,
+            ),
+            (Size::Pretzel { suits: 4, ranks: 5 }, Setup::Shuffled),
+        ] {
+            let c = config(size, setup, 200);
+            let a = run_records(&c, &|_| {}).unwrap();
+            let b = run_records(&horizon(c), &|_| {}).unwrap();
+            assert_eq!(a, b);
         }
     }
 
