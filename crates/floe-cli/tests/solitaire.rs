@@ -234,6 +234,9 @@ fn experiment_json_contract_and_determinism() {
     let interest = j["solvable"].as_f64().unwrap() - j["random_solvable"].as_f64().unwrap();
     assert!((interest - j["interest"].as_f64().unwrap()).abs() < 1e-12);
     assert_eq!(j["length"]["median"], 12.0);
+    // the first solution found depth-first: the same 12 moves (every BoxOff solution has
+    // h·w/2 moves)
+    assert_eq!(j["dfs_first_length"], j["length"]);
     let solved = (200.0 * j["solvable"].as_f64().unwrap()).round() as u64;
     assert_eq!(j["length"]["histogram"]["12"].as_u64().unwrap(), solved);
     assert!(j["metrics"]["pair_equality"]["solvable"]["mean"].is_number());
@@ -297,6 +300,13 @@ fn experiment_compare_adds_tests() {
         assert_eq!(s["random_player"], "revisit");
         assert!(s["random_endings"]["revisit"].as_u64().unwrap() > 80, "{s}");
         assert!(s["random_solvable"].as_f64().unwrap() < 0.05, "{s}");
+        // a depth-first search's first solution is never shorter than the fewest moves
+        assert!(
+            s["dfs_first_length"]["min"].as_u64().unwrap() >= s["length"]["min"].as_u64().unwrap()
+        );
+        assert!(
+            s["dfs_first_length"]["mean"].as_f64().unwrap() > s["length"]["mean"].as_f64().unwrap()
+        );
         // the shortest Fujisan solution has eight moves (the paper, section IV-B2)
         assert!(s["length"]["min"].as_u64().unwrap() >= 8);
         assert!(s["metrics"]["connectivity"]["all"]["mean"].is_number());
@@ -328,6 +338,7 @@ fn the_random_horizon_reading_of_fujisan() {
     let old = run(&["--playout-cap", "1000"]);
     assert_eq!(without_seconds(old), without_seconds(capped));
     floe(&["experiment", "fujisan", "--random-horizon", "0"]).code(2);
+    floe(&["experiment", "fujisan", "--random-horizon", "10000001"]).code(2);
 }
 
 #[test]

@@ -249,6 +249,7 @@ fn push_records(cols: &mut Vec<Column>, size: &str, setup: Setup, trials: u64, r
             ("limit", limit.into()),
             ("solvable", r.solvable().into()),
             ("length", r.length.into()),
+            ("dfs_length", r.dfs_length.into()),
             ("random_solvable", r.random.into()),
             ("random_end", r.random_end.name().into()),
             ("random_moves", r.random_moves.into()),
@@ -344,8 +345,10 @@ fn experiment<'py>(
     if threads.is_some_and(|t| !(1..=256).contains(&t)) {
         return Err(PyValueError::new_err("threads: 1 to 256"));
     }
-    if random_horizon == Some(0) {
-        return Err(PyValueError::new_err("random_horizon: at least 1 move"));
+    if random_horizon.is_some_and(|h| !(1..=10_000_000).contains(&h)) {
+        return Err(PyValueError::new_err(
+            "random_horizon: 1 to 10,000,000 moves",
+        ));
     }
     let a = LimitArgs::from_py(limits)?;
     let game_kind: Kind = game

@@ -85,6 +85,9 @@ def test_experiment_compare_and_sweep(cli):
     assert {"ducking_crab", "duelling_deuces"} <= set(e.challenges.columns)
     f = floe.experiment("fujisan", setup="dominoes", challenges=20, trials=2)
     assert {"connectivity", "counter_intuitive", "distinct_steps"} <= set(f.challenges.columns)
+    solved = f.challenges[f.challenges["solvable"]]
+    assert (solved["dfs_length"] >= solved["length"]).all()
+    assert solved["dfs_length"].mean() == pytest.approx(f.report["dfs_first_length"]["mean"])
     assert f.report["random_player"] == "revisit" and f.report["random_horizon"] is None
     ends = f.challenges["random_end"].value_counts().to_dict()
     assert ends == {k: v for k, v in f.report["random_endings"].items() if v}

@@ -91,9 +91,9 @@ pub struct ExperimentArgs {
     pub seed: u64,
     /// The random player plays on through repeated positions up to M moves. Without it, it
     /// gives up at the first move onto a position already visited in the game, as the
-    /// authors' published programs do (no horizon; only Fujisan positions repeat).
+    /// authors' published programs do (no horizon).
     #[arg(long, visible_alias = "playout-cap", value_name = "M",
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub random_horizon: Option<u32>,
     /// Enumerate every deal instead of sampling (Pretzel with few cards): the exact
     /// solvable fraction.

@@ -317,6 +317,12 @@ fn print_human(a: &ExperimentArgs, docs: &[SizeRun]) {
                     String::new()
                 }
             );
+            if let (Some(f), Some(d)) = (s.length.mean, s.dfs_first_length.mean) {
+                outln!(
+                    "    solution length: fewest moves mean {f:.2}; first solution found depth-first mean {d:.2}, median {}",
+                    s.dfs_first_length.median.unwrap_or(0.0)
+                );
+            }
             let e = &s.random_endings;
             outln!(
                 "    random games: {} solved, {} stuck, {} back on a visited position{}",

@@ -129,7 +129,8 @@ class Experiment:
         #: setups and their t-tests and Kruskal–Wallis; several sizes: the sweep).
         self.report: Any = loads(doc)
         #: One row per challenge: ``size``, ``setup``, ``challenge``, ``trial``, ``status``,
-        #: ``limit``, ``solvable``, ``length``, ``random_solvable``, ``random_end`` (``solved``,
+        #: ``limit``, ``solvable``, ``length``, ``dfs_length`` (the first solution a
+        #: depth-first search finds), ``random_solvable``, ``random_end`` (``solved``,
         #: ``stuck``, ``revisit``, ``horizon``), ``random_moves``, ``states`` and the game's
         #: diagnostics (BoxOff ``pair_equality``; Pretzel ``ducking_crab``,
         #: ``duelling_deuces``; Fujisan ``connectivity``, ``counter_intuitive``,

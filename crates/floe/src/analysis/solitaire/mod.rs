@@ -14,6 +14,13 @@
 //!   depth-first with a dead-state table for BoxOff, breadth-first for Pretzel, A* with "empty
 //!   summit spaces" for Fujisan);
 //!   its solution has the fewest moves, which is the **length**;
+//! - **first solution found depth-first** (`dfs_first_length`): the length of the first
+//!   solution of a depth-first search ([`search::dfs_first`](crate::search::dfs_first): the
+//!   engine's successors tried in their order, positions entered once), which is what the
+//!   authors' BoxOff solver reports as its average length — their "breadth-first" search pops
+//!   a stack. Every BoxOff solution removes all h·w tokens two at a time, so there it is the
+//!   fewest moves (BoxOff's exact solver is this very search); Pretzel and Fujisan solutions
+//!   vary in length, and a depth-first search's first one is longer;
 //! - **random** (P(Sr)): one random game ([`Challenge::random_game`]), a successor chosen
 //!   uniformly at random each step, until solved, stuck, or — the player of the authors'
 //!   published C# programs — a move onto a position already visited in this game
@@ -38,7 +45,7 @@ pub use figures::{figures, size_key, SizeRun};
 
 use super::stats::{self, KruskalWallis, TTest};
 use crate::error::Error;
-use crate::games::solitaire::{fujisan, Challenge, Kind};
+use crate::games::solitaire::{fujisan, pretzel, Challenge, Kind};
 use crate::generate::{self, Setup, Size};
 use crate::search::playout::{End, GiveUp};
 use crate::search::{Limits, Status};
@@ -147,6 +154,9 @@ pub struct Record {
     pub status: Status,
     /// Fewest moves, when solvable.
     pub length: Option<u32>,
+    /// Moves of the first solution a depth-first search finds, when solvable (and the search
+    /// stayed within the limits).
+    pub dfs_length: Option<u32>,
     /// Whether the random game solved it.
     pub random: bool,
     /// How the random game ended.
@@ -190,6 +200,12 @@ pub fn run_challenge(
         ),
     };
     let length = (status == Status::Solved).then_some(report.moves.len() as u32);
+    let dfs_length = match &c {
+        // the exact solver is the depth-first search: its first solution
+        Challenge::BoxOff(_) => length,
+        Challenge::Pretzel(d) => dfs_first_length(&pretzel::Pretzel::new(d), limits),
+        Challenge::Fujisan(m) => dfs_first_length(&fujisan::Fujisan::new(m), limits),
+    };
     let diagnostic = match &c {
         Challenge::BoxOff(b) => Diagnostic::BoxOff {
             pair_equality: b.pair_equality(),
@@ -215,15 +231,32 @@ pub fn run_challenge(
             "challenge {index}: a random game solved a challenge the exact solver calls unsolvable"
         )));
     }
+    let dfs_wrong = match (dfs_length, length) {
+        (Some(d), Some(l)) => d < l,
+        (Some(_), None) => status == Status::Unsolvable,
+        _ => false,
+    };
+    if dfs_wrong {
+        return Err(Error::Internal(format!(
+            "challenge {index}: a depth-first search found {dfs_length:?} moves, the exact solver {length:?}"
+        )));
+    }
     Ok(Record {
         status,
         length,
+        dfs_length,
         random,
         random_end: walk.end,
         random_moves: walk.moves,
         states: report.states,
         diagnostic,
     })
+}
+
+/// Moves of the first solution [`search::dfs_first`](crate::search::dfs_first) finds.
+fn dfs_first_length<P: crate::search::Puzzle>(p: &P, limits: &Limits) -> Option<u32> {
+    let r = crate::search::dfs_first(p, limits);
+    r.outcome.solution().map(|m| m.len() as u32)
 }
 
 /// Runs `f` on a pool of `threads` worker threads (default: one per core). The experiments'
@@ -337,6 +370,23 @@ pub struct Lengths {
     pub max: Option<u32>,
     /// Challenges per length.
     pub histogram: BTreeMap<u32, u64>,
+}
+
+impl Lengths {
+    fn of(lengths: &[u32]) -> Lengths {
+        let lf: Vec<f64> = lengths.iter().map(|&x| f64::from(x)).collect();
+        let mut histogram = BTreeMap::new();
+        for &l in lengths {
+            *histogram.entry(l).or_insert(0) += 1;
+        }
+        Lengths {
+            median: (!lf.is_empty()).then(|| stats::median(&lf)),
+            mean: (!lf.is_empty()).then(|| stats::mean(&lf)),
+            min: lengths.iter().copied().min(),
+            max: lengths.iter().copied().max(),
+            histogram,
+        }
+    }
 }
 
 /// A value split by solvability, with the t-test between the two sides.
@@ -491,8 +541,11 @@ pub struct Summary {
     pub trial_random_solvable: MeanSd,
     /// Interest over the trials.
     pub trial_interest: MeanSd,
-    /// Solution lengths.
+    /// Solution lengths: the fewest moves.
     pub length: Lengths,
+    /// Lengths of the first solutions a depth-first search finds (what the authors' BoxOff
+    /// solver, which pops a stack, reports; the same as `length` for BoxOff).
+    pub dfs_first_length: Lengths,
     /// The game's diagnostics.
     pub metrics: Metrics,
     /// Challenges whose search stopped at a limit (counted as not solvable).
@@ -545,11 +598,7 @@ pub fn summarise(config: &Config, records: &[Record], seconds: f64) -> Summary {
     let solvable = records.iter().filter(|r| r.solvable()).count() as u64;
     let random = records.iter().filter(|r| r.random).count() as u64;
     let lengths: Vec<u32> = records.iter().filter_map(|r| r.length).collect();
-    let lf: Vec<f64> = lengths.iter().map(|&x| f64::from(x)).collect();
-    let mut histogram = BTreeMap::new();
-    for &l in &lengths {
-        *histogram.entry(l).or_insert(0) += 1;
-    }
+    let dfs_lengths: Vec<u32> = records.iter().filter_map(|r| r.dfs_length).collect();
     let col = |f: fn(&Trial) -> f64| MeanSd::of(&trials.iter().map(f).collect::<Vec<_>>());
     let mut counter = Vec::new();
     let metrics = match config.size.game() {
@@ -647,13 +696,8 @@ pub fn summarise(config: &Config, records: &[Record], seconds: f64) -> Summary {
         trial_random_solvable: col(|t| t.random_solvable),
         trial_interest: col(|t| t.interest),
         trials,
-        length: Lengths {
-            median: (!lf.is_empty()).then(|| stats::median(&lf)),
-            mean: (!lf.is_empty()).then(|| stats::mean(&lf)),
-            min: lengths.iter().copied().min(),
-            max: lengths.iter().copied().max(),
-            histogram,
-        },
+        length: Lengths::of(&lengths),
+        dfs_first_length: Lengths::of(&dfs_lengths),
         metrics,
         limit_hits: records
             .iter()
@@ -883,6 +927,47 @@ mod tests {
             let b = run_records(&horizon(c), &|_| {}).unwrap();
             assert_eq!(a, b);
         }
+    }
+
+    #[test]
+    fn the_first_solution_found_depth_first() {
+        // BoxOff: every solution has h·w/2 moves, so the first one a depth-first search finds
+        // (the exact solver) has as few moves as breadth-first search finds
+        let size = Size::BoxOff {
+            rows: 4,
+            cols: 6,
+            colours: 4,
+        };
+        let c = config(size, Setup::LTiles, 40);
+        for (i, r) in run_records(&c, &|_| {}).unwrap().iter().enumerate() {
+            assert_eq!(r.dfs_length, r.length);
+            let Challenge::BoxOff(b) = challenge(size, Setup::LTiles, 1, i as u64).unwrap() else {
+                panic!("a BoxOff board")
+            };
+            let bfs = crate::search::bfs(
+                &crate::games::solitaire::boxoff::BoxOff::new(&b),
+                &Limits::none(),
+            );
+            assert_eq!(bfs.outcome.solution().map(|m| m.len() as u32), r.length);
+        }
+        // Fujisan: never fewer moves than the fewest, usually many more
+        let c = config(Size::Fujisan, Setup::Shuffled, 100);
+        let records = run_records(&c, &|_| {}).unwrap();
+        let mut longer = 0;
+        for r in &records {
+            assert_eq!(r.dfs_length.is_some(), r.length.is_some());
+            if let (Some(d), Some(l)) = (r.dfs_length, r.length) {
+                assert!(d >= l);
+                longer += usize::from(d > l);
+            }
+        }
+        assert!(longer > 50, "{longer}");
+        let s = summarise(&c, &records, 0.0);
+        assert!(s.dfs_first_length.mean > s.length.mean);
+        assert_eq!(
+            s.dfs_first_length.histogram.values().sum::<u64>(),
+            s.length.histogram.values().sum::<u64>()
+        );
     }
 
     #[test]
