@@ -42,6 +42,7 @@ mod method;
 mod par;
 pub mod playout;
 mod store;
+mod walk;
 
 pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};
