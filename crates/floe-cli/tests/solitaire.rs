@@ -234,9 +234,35 @@ fn experiment_json_contract_and_determinism() {
     let interest = j["solvable"].as_f64().unwrap() - j["random_solvable"].as_f64().unwrap();
     assert!((interest - j["interest"].as_f64().unwrap()).abs() < 1e-12);
     assert_eq!(j["length"]["median"], 12.0);
+    // the first solution found depth-first: the same 12 moves (every BoxOff solution has
+    // h·w/2 moves)
+    assert_eq!(j["dfs_first_length"], j["length"]);
     let solved = (200.0 * j["solvable"].as_f64().unwrap()).round() as u64;
     assert_eq!(j["length"]["histogram"]["12"].as_u64().unwrap(), solved);
     assert!(j["metrics"]["pair_equality"]["solvable"]["mean"].is_number());
+    // the authors' random player (BoxOff positions never repeat: every game ends solved or
+    // stuck)
+    assert_eq!(j["random_player"], "revisit");
+    assert_eq!(j["random_horizon"], Value::Null);
+    let e = &j["random_endings"];
+    assert_eq!(e["revisit"], 0);
+    assert_eq!(e["horizon"], 0);
+    assert_eq!(
+        e["solved"].as_u64().unwrap() + e["stuck"].as_u64().unwrap(),
+        200
+    );
+    assert_eq!(
+        e["solved"].as_f64().unwrap() / 200.0,
+        j["random_solvable"].as_f64().unwrap()
+    );
+    // the horizon changes no BoxOff game
+    let mut capped = args.to_vec();
+    capped.extend(["--random-horizon", "1000"]);
+    let k = floe_json(&capped, 0);
+    assert_eq!(k["random_player"], "horizon");
+    assert_eq!(k["random_horizon"], 1000);
+    assert_eq!(k["random_endings"], j["random_endings"]);
+    assert_eq!(k["trials"], j["trials"]);
     // same seed, same numbers, whatever the threads
     let mut one = args.to_vec();
     one.extend(["--threads", "1"]);
@@ -269,11 +295,50 @@ fn experiment_compare_adds_tests() {
     assert!(j["kruskal_wallis"]["h"].is_number());
     assert!(j["kruskal_wallis_counter_intuitive"]["p"].is_number());
     for s in j["setups"].as_array().unwrap() {
+        // the authors' random player gives up on a repeated position: most Fujisan games end
+        // that way, and few are solved (the paper: P(Sr) < 0.003)
+        assert_eq!(s["random_player"], "revisit");
+        assert!(s["random_endings"]["revisit"].as_u64().unwrap() > 80, "{s}");
+        assert!(s["random_solvable"].as_f64().unwrap() < 0.05, "{s}");
+        // a depth-first search's first solution is never shorter than the fewest moves
+        assert!(
+            s["dfs_first_length"]["min"].as_u64().unwrap() >= s["length"]["min"].as_u64().unwrap()
+        );
+        assert!(
+            s["dfs_first_length"]["mean"].as_f64().unwrap() > s["length"]["mean"].as_f64().unwrap()
+        );
         // the shortest Fujisan solution has eight moves (the paper, section IV-B2)
         assert!(s["length"]["min"].as_u64().unwrap() >= 8);
         assert!(s["metrics"]["connectivity"]["all"]["mean"].is_number());
         assert!(s["metrics"]["counter_intuitive"]["histogram"].is_object());
     }
+}
+
+#[test]
+fn the_random_horizon_reading_of_fujisan() {
+    // --random-horizon (formerly --playout-cap) plays on through repeated positions: a
+    // quarter of the challenges fall to such a random walk
+    let run = |extra: &[&str]| {
+        let mut args = words("experiment fujisan --setup shuffled --challenges 200 --json");
+        args.extend(extra);
+        floe_json(&args, 0)
+    };
+    let authors = run(&[]);
+    let capped = run(&["--random-horizon", "1000"]);
+    assert_eq!(capped["random_horizon"], 1000);
+    assert_eq!(capped["random_endings"]["revisit"], 0);
+    assert!(capped["random_endings"]["horizon"].as_u64().unwrap() > 50);
+    assert!(
+        capped["random_solvable"].as_f64().unwrap()
+            > 10.0 * authors["random_solvable"].as_f64().unwrap().max(0.001)
+    );
+    // the exact solver does not depend on the random player
+    assert_eq!(capped["solvable"], authors["solvable"]);
+    assert_eq!(capped["length"], authors["length"]);
+    let old = run(&["--playout-cap", "1000"]);
+    assert_eq!(without_seconds(old), without_seconds(capped));
+    floe(&["experiment", "fujisan", "--random-horizon", "0"]).code(2);
+    floe(&["experiment", "fujisan", "--random-horizon", "10000001"]).code(2);
 }
 
 #[test]

@@ -18,6 +18,7 @@ use floe::games::pushpush::census::{
 use floe::games::pushpush::{game as pushpush, PushPush, Variant};
 use floe::games::solitaire::Kind;
 use floe::generate::{Setup, Size};
+use floe::search::playout::GiveUp;
 use floe::search::Status;
 use floe::Error;
 use pyo3::exceptions::PyValueError;
@@ -248,7 +249,10 @@ fn push_records(cols: &mut Vec<Column>, size: &str, setup: Setup, trials: u64, r
             ("limit", limit.into()),
             ("solvable", r.solvable().into()),
             ("length", r.length.into()),
+            ("dfs_length", r.dfs_length.into()),
             ("random_solvable", r.random.into()),
+            ("random_end", r.random_end.name().into()),
+            ("random_moves", r.random_moves.into()),
             ("states", r.states.into()),
         ];
         match &r.diagnostic {
@@ -312,7 +316,7 @@ fn experiment_doc(
 /// enumerated (`--exact`) and the table is empty.
 #[pyfunction]
 #[pyo3(signature = (game, rows, cols, colors, suits, ranks, setup, compare, challenges,
-    trials, seed, playout_cap, threads, exact, limits))]
+    trials, seed, random_horizon, threads, exact, limits))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn experiment<'py>(
     py: Python<'py>,
@@ -327,7 +331,7 @@ fn experiment<'py>(
     challenges: u64,
     trials: u32,
     seed: u64,
-    playout_cap: u32,
+    random_horizon: Option<u32>,
     threads: Option<usize>,
     exact: bool,
     limits: LimitTuple<'py>,
@@ -340,6 +344,11 @@ fn experiment<'py>(
     }
     if threads.is_some_and(|t| !(1..=256).contains(&t)) {
         return Err(PyValueError::new_err("threads: 1 to 256"));
+    }
+    if random_horizon.is_some_and(|h| !(1..=10_000_000).contains(&h)) {
+        return Err(PyValueError::new_err(
+            "random_horizon: 1 to 10,000,000 moves",
+        ));
     }
     let a = LimitArgs::from_py(limits)?;
     let game_kind: Kind = game
@@ -382,7 +391,7 @@ fn experiment<'py>(
                     challenges,
                     trials,
                     seed,
-                    playout_cap,
+                    random_player: random_horizon.map_or(GiveUp::Revisit, GiveUp::Horizon),
                     limits: a.limits(),
                 };
                 let (s, records) = solitaire::in_pool(threads, || {

@@ -85,6 +85,21 @@ def test_experiment_compare_and_sweep(cli):
     assert {"ducking_crab", "duelling_deuces"} <= set(e.challenges.columns)
     f = floe.experiment("fujisan", setup="dominoes", challenges=20, trials=2)
     assert {"connectivity", "counter_intuitive", "distinct_steps"} <= set(f.challenges.columns)
+    solved = f.challenges[f.challenges["solvable"]]
+    assert (solved["dfs_length"] >= solved["length"]).all()
+    assert solved["dfs_length"].mean() == pytest.approx(f.report["dfs_first_length"]["mean"])
+    assert f.report["random_player"] == "revisit" and f.report["random_horizon"] is None
+    ends = f.challenges["random_end"].value_counts().to_dict()
+    assert ends == {k: v for k, v in f.report["random_endings"].items() if v}
+    g = floe.experiment("fujisan", setup="dominoes", challenges=20, trials=2, random_horizon=1000)
+    theirs = cli("experiment", "fujisan", "--setup", "dominoes", "--challenges", "20", "--trials", "2",
+                 "--random-horizon", "1000")
+    assert without_time(g.report) == without_time(theirs) and g.report["random_horizon"] == 1000
+    assert set(g.challenges["random_end"]) <= {"solved", "stuck", "horizon"}
+    # the same moves are drawn: a game the authors' player solves, the capped one solves too
+    assert (g.challenges["random_solvable"] | ~f.challenges["random_solvable"]).all()
+    with pytest.raises(ValueError):
+        floe.experiment("fujisan", random_horizon=0)
     x = floe.experiment("pretzel", suits=2, ranks=3, exact=True)
     theirs = cli("experiment", "pretzel", "--suits", "2", "--ranks", "3", "--exact")
     assert without_time(x.report) == without_time(theirs) and len(x.challenges) == 0

@@ -7,6 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use floe::analysis::solitaire::challenge;
 use floe::games::solitaire::Challenge;
 use floe::generate::{Setup, Size};
+use floe::search::playout::GiveUp;
 use floe::search::Limits;
 use rand::SeedableRng;
 use std::hint::black_box;
@@ -94,7 +95,7 @@ fn playouts(c: &mut Criterion) {
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
             b.iter(|| {
                 for c in &cs {
-                    black_box(c.random_playout(1000, &mut rng));
+                    black_box(c.random_game(GiveUp::Revisit, &mut rng));
                 }
             })
         });

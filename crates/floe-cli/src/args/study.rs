@@ -65,8 +65,8 @@ pub struct ExperimentArgs {
     /// Pretzel: ranks n: one number, a list (4,6,8) or a range (2-9) for a sweep.
     #[arg(long, value_name = "N", default_value = "4", value_parser = parse_ranks)]
     pub ranks: Ranks,
-    /// The setup: shuffled, ltiles (BoxOff), sequential, banded (Pretzel), piecepack,
-    /// piecepack-paired, engraved, dominoes (Fujisan).
+    /// The setup: shuffled, ltiles (BoxOff), sequential, banded (Pretzel), piecepack (the
+    /// authors' procedure), piecepack-spec (the spec's wording), engraved, dominoes (Fujisan).
     #[arg(
         long,
         value_name = "NAME",
@@ -89,9 +89,12 @@ pub struct ExperimentArgs {
     /// Seed: the same seed gives the same challenges and the same numbers.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Most moves of a random playout (Pretzel and Fujisan positions can repeat).
-    #[arg(long, value_name = "M", default_value_t = floe::analysis::solitaire::DEFAULT_PLAYOUT_CAP)]
-    pub playout_cap: u32,
+    /// The random player plays on through repeated positions up to M moves. Without it, it
+    /// gives up at the first move onto a position already visited in the game, as the
+    /// authors' published programs do (no horizon).
+    #[arg(long, visible_alias = "playout-cap", value_name = "M",
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub random_horizon: Option<u32>,
     /// Enumerate every deal instead of sampling (Pretzel with few cards): the exact
     /// solvable fraction.
     #[arg(long, conflicts_with_all = ["challenges", "trials", "svg"])]

@@ -9,6 +9,7 @@ use floe::analysis::solitaire::{
 };
 use floe::games::solitaire::Kind;
 use floe::generate::{Setup, Size};
+use floe::search::playout::GiveUp;
 use floe::Error;
 use serde::Serialize;
 
@@ -123,7 +124,7 @@ pub(crate) fn compute(
                 challenges: a.challenges,
                 trials: a.trials,
                 seed: a.seed,
-                playout_cap: a.playout_cap,
+                random_player: a.random_horizon.map_or(GiveUp::Revisit, GiveUp::Horizon),
                 limits: limits.clone(),
             };
             if let Some(b) = &bar {
@@ -271,11 +272,15 @@ fn pct(x: f64) -> String {
 fn print_human(a: &ExperimentArgs, docs: &[SizeRun]) {
     for d in docs {
         outln!(
-            "{}: {} challenges per setup in {} trials, seed {}",
+            "{}: {} challenges per setup in {} trials, seed {}; the random player {}",
             d.size,
             thousands(d.challenges),
             a.trials,
-            d.seed
+            d.seed,
+            match a.random_horizon {
+                None => "gives up on a position it has visited".to_string(),
+                Some(n) => format!("plays up to {} moves", thousands(u64::from(n))),
+            }
         );
         outln!(
             "  {:<20} {:>17} {:>17} {:>17} {:>8} {:>9}",
@@ -308,6 +313,24 @@ fn print_human(a: &ExperimentArgs, docs: &[SizeRun]) {
                 pct(s.random_solvable),
                 if s.limit_hits > 0 {
                     format!(", {} searches stopped at a limit", s.limit_hits)
+                } else {
+                    String::new()
+                }
+            );
+            if let (Some(f), Some(d)) = (s.length.mean, s.dfs_first_length.mean) {
+                outln!(
+                    "    solution length: fewest moves mean {f:.2}; first solution found depth-first mean {d:.2}, median {}",
+                    s.dfs_first_length.median.unwrap_or(0.0)
+                );
+            }
+            let e = &s.random_endings;
+            outln!(
+                "    random games: {} solved, {} stuck, {} back on a visited position{}",
+                e.solved,
+                e.stuck,
+                e.revisit,
+                if s.random_horizon.is_some() {
+                    format!(", {} out of moves", e.horizon)
                 } else {
                     String::new()
                 }

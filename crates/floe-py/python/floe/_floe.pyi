@@ -93,8 +93,8 @@ def census(
 ) -> Tuple[str, List[Tuple[str, bytearray, List[int]]], List[Level], Figures]: ...
 def experiment(
     game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,
-    compare: Optional[List[str]], challenges: int, trials: int, seed: int, playout_cap: int,
-    threads: Optional[int], exact: bool, limits: _Limits,
+    compare: Optional[List[str]], challenges: int, trials: int, seed: int,
+    random_horizon: Optional[int], threads: Optional[int], exact: bool, limits: _Limits,
 ) -> Tuple[str, List[Tuple[str, List[Any]]], Figures]: ...
 def challenges(
     game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,

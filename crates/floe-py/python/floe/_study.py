@@ -129,7 +129,9 @@ class Experiment:
         #: setups and their t-tests and Kruskal–Wallis; several sizes: the sweep).
         self.report: Any = loads(doc)
         #: One row per challenge: ``size``, ``setup``, ``challenge``, ``trial``, ``status``,
-        #: ``limit``, ``solvable``, ``length``, ``random_solvable``, ``states`` and the game's
+        #: ``limit``, ``solvable``, ``length``, ``dfs_length`` (the first solution a
+        #: depth-first search finds), ``random_solvable``, ``random_end`` (``solved``,
+        #: ``stuck``, ``revisit``, ``horizon``), ``random_moves``, ``states`` and the game's
         #: diagnostics (BoxOff ``pair_equality``; Pretzel ``ducking_crab``,
         #: ``duelling_deuces``; Fujisan ``connectivity``, ``counter_intuitive``,
         #: ``distinct_steps``). A pandas DataFrame when pandas is installed, else a list of
@@ -165,7 +167,7 @@ def experiment(
     challenges: int = 1000,
     trials: int = 10,
     seed: int = 1,
-    playout_cap: int = 1000,
+    random_horizon: Optional[int] = None,
     threads: Optional[int] = None,
     exact: bool = False,
     max_states: Optional[int] = None,
@@ -181,8 +183,11 @@ def experiment(
         rows, cols, colors: BoxOff's size; suits, ranks: Pretzel's (``ranks`` may be a list
             or ``"2-9"`` for a sweep).
         setup: the setup (``shuffled``, ``ltiles``, ``sequential``, ``banded``,
-            ``piecepack``, ``piecepack-paired``, ``engraved``, ``dominoes``); ``compare``:
+            ``piecepack``, ``piecepack-spec``, ``engraved``, ``dominoes``); ``compare``:
             several (or ``"all"``), tested against each other.
+        random_horizon: the random player plays on through repeated positions up to so many
+            moves; by default it gives up at the first move onto a position already visited
+            in the game, as the authors' published programs do (``--random-horizon``).
         exact: enumerate every Pretzel deal instead of sampling (the report only).
         threads: worker threads (results do not depend on them).
     """
@@ -206,7 +211,7 @@ def experiment(
             int(challenges),
             int(trials),
             int(seed),
-            int(playout_cap),
+            None if random_horizon is None else int(random_horizon),
             threads,
             bool(exact),
             limits(max_states, timeout, max_memory),

@@ -11,8 +11,8 @@
 //! | Pretzel | `sequential` | each suit shuffled apart; cards dealt from suit 1, 2, …, k, 1, 2, … left to right, top to bottom |
 //! | Pretzel | `banded` | each suit shuffled apart; all of suit 1, then suit 2, … dealt top to bottom, then left to right |
 //! | Fujisan | `shuffled` | the 24 coins (values 0–5, four suits) onto the 24 spaces |
-//! | Fujisan | `piecepack` | two coins per column from the right, the column's two coins from the next two suits in turn (sun, moon / crown, arms): no column holds two coins of one suit (the spec's reading) |
-//! | Fujisan | `piecepack-paired` | two coins per column from the right, both from the next suit in turn: no column holds two equal values (the guarantee the paper states) |
+//! | Fujisan | `piecepack` | each suit's coins shuffled apart; from the right-most column leftwards, each column takes its two coins (top, bottom) from one suit, the suits in turn (sun, moon, crown, arms), three rounds of four columns: no column holds two equal values (the authors' published C# programs; the guarantee the paper states) |
+//! | Fujisan | `piecepack-spec` | two coins per column from the right, the column's two coins from the next two suits in turn (sun, moon / crown, arms): no column holds two coins of one suit (the spec's wording) |
 //! | Fujisan | `engraved` | the 20 tiles a:b (a ≤ b ≤ 5, no 0:0) as 2 × 2 tiles with a and b diagonal, laid in layers of 6, 5, 4, 3, 2 |
 //! | Fujisan | `dominoes` | 12 of the 15 dominoes a:b (a < b ≤ 5) in a row, random orientation |
 
@@ -36,10 +36,12 @@ pub enum Setup {
     Sequential,
     /// Pretzel: suits dealt in vertical bands.
     Banded,
-    /// Fujisan: coins drawn from two suits per column (no column holds two coins of a suit).
+    /// Fujisan: both coins of a column from one suit, the suits in turn from the right (no
+    /// column holds two equal values): the authors' procedure.
     Piecepack,
-    /// Fujisan: both coins of a column from one suit (no column holds two equal values).
-    PiecepackPaired,
+    /// Fujisan: the coins of a column from two suits (no column holds two coins of a suit):
+    /// the spec's wording.
+    PiecepackSpec,
     /// Fujisan: engraved 2 × 2 tiles in five layers.
     Engraved,
     /// Fujisan: dominoes without sixes and doubles.
@@ -54,7 +56,7 @@ impl Setup {
         Setup::Sequential,
         Setup::Banded,
         Setup::Piecepack,
-        Setup::PiecepackPaired,
+        Setup::PiecepackSpec,
         Setup::Engraved,
         Setup::Dominoes,
     ];
@@ -67,7 +69,7 @@ impl Setup {
             Setup::Sequential => "sequential",
             Setup::Banded => "banded",
             Setup::Piecepack => "piecepack",
-            Setup::PiecepackPaired => "piecepack-paired",
+            Setup::PiecepackSpec => "piecepack-spec",
             Setup::Engraved => "engraved",
             Setup::Dominoes => "dominoes",
         }
@@ -81,13 +83,14 @@ impl Setup {
             Setup::Sequential => "Sequential Suits",
             Setup::Banded => "Banded Suits",
             Setup::Piecepack => "Piecepack",
-            Setup::PiecepackPaired => "Piecepack (paired)",
+            Setup::PiecepackSpec => "Piecepack (spec)",
             Setup::Engraved => "Engraved Tiles",
             Setup::Dominoes => "Dominoes",
         }
     }
 
-    /// The setups of a game, in the paper's order.
+    /// The setups of a game, in the paper's order (Fujisan: the spec's reading of Piecepack
+    /// last).
     pub fn of(game: Kind) -> &'static [Setup] {
         match game {
             Kind::BoxOff => &[Setup::Shuffled, Setup::LTiles],
@@ -95,9 +98,9 @@ impl Setup {
             Kind::Fujisan => &[
                 Setup::Shuffled,
                 Setup::Piecepack,
-                Setup::PiecepackPaired,
                 Setup::Engraved,
                 Setup::Dominoes,
+                Setup::PiecepackSpec,
             ],
         }
     }
@@ -122,8 +125,9 @@ impl std::str::FromStr for Setup {
             "ltiles" | "l-tiles" | "ltile" => Setup::LTiles,
             "sequential" | "sequentialsuits" => Setup::Sequential,
             "banded" | "bandedsuits" => Setup::Banded,
-            "piecepack" => Setup::Piecepack,
-            "piecepack-paired" | "piecepackpaired" | "paired" => Setup::PiecepackPaired,
+            // `piecepack-paired` was the authors' procedure's name before it became `piecepack`
+            "piecepack" | "piecepack-paired" | "piecepackpaired" | "paired" => Setup::Piecepack,
+            "piecepack-spec" | "piecepackspec" => Setup::PiecepackSpec,
             "engraved" | "engravedtiles" => Setup::Engraved,
             "dominoes" | "domino" => Setup::Dominoes,
             _ => {
@@ -264,8 +268,8 @@ pub fn generate<G: Rng + ?Sized>(
         }
         Size::Fujisan => {
             let values = match setup {
-                Setup::Piecepack => piecepack(false, rng),
-                Setup::PiecepackPaired => piecepack(true, rng),
+                Setup::Piecepack => piecepack(rng),
+                Setup::PiecepackSpec => piecepack_spec(rng),
                 Setup::Engraved => engraved(rng),
                 Setup::Dominoes => dominoes(rng),
                 _ => fujisan_shuffled(rng),
@@ -386,28 +390,55 @@ pub fn fujisan_shuffled<G: Rng + ?Sized>(rng: &mut G) -> Vec<u8> {
     v
 }
 
-/// Piecepack: each suit's six coins (0–5) shuffled apart; columns filled from the right, two
-/// coins each (top, then bottom). `paired = false`: the column's coins come from the next two
-/// suits in turn (sun and moon, crown and arms, …); `paired = true`: both from the next suit
-/// in turn (sun, moon, crown, arms, sun, …).
-pub fn piecepack<G: Rng + ?Sized>(paired: bool, rng: &mut G) -> Vec<u8> {
-    let mut suits: Vec<Vec<u8>> = (0..4)
-        .map(|_| {
-            let mut s: Vec<u8> = (0..6).collect();
-            shuffle(&mut s, rng);
-            s
-        })
-        .collect();
-    let mut v = vec![0u8; 24];
+/// Each suit's six coins (values 0–5), shuffled apart: sun, moon, crown, arms.
+fn piecepack_suits<G: Rng + ?Sized>(rng: &mut G) -> [[u8; 6]; 4] {
+    let mut suits = [[0, 1, 2, 3, 4, 5]; 4];
+    for s in &mut suits {
+        shuffle(s, rng);
+    }
+    suits
+}
+
+/// Piecepack as the authors' published C# programs set it up: the coins shuffled within each
+/// suit; then, from the right-most column leftwards, each column takes its two coins (top,
+/// then bottom) from one suit, the suits taken in turn (sun, moon, crown, arms), three rounds
+/// of four columns. A suit holds each value once, so no column holds a repeated value (the
+/// guarantee the paper states).
+pub fn piecepack<G: Rng + ?Sized>(rng: &mut G) -> Vec<u8> {
+    deal_piecepack(&piecepack_suits(rng))
+}
+
+/// The authors' Piecepack layout of four suits of coins, each in its shuffled order (sun,
+/// moon, crown, arms), row-major (top row, then bottom row): column 11 holds the sun's first
+/// two coins (top, bottom), column 10 the moon's, 9 the crown's, 8 the arms', column 7 the
+/// sun's next two, and so on to column 0.
+pub fn deal_piecepack<T: Copy>(suits: &[[T; 6]; 4]) -> Vec<T> {
+    let mut v = vec![suits[0][0]; 24];
     for j in 0..12 {
-        let col = 11 - j;
-        let (a, b) = if paired {
-            (j % 4, j % 4)
-        } else {
-            ((2 * j) % 4, (2 * j + 1) % 4)
-        };
-        v[col] = suits[a].pop().expect("six coins per suit");
-        v[12 + col] = suits[b].pop().expect("six coins per suit");
+        let (col, suit, round) = (11 - j, j % 4, j / 4);
+        v[col] = suits[suit][2 * round];
+        v[12 + col] = suits[suit][2 * round + 1];
+    }
+    v
+}
+
+/// Piecepack as the spec words it: the coins shuffled within each suit; from the right-most
+/// column leftwards, the column's two coins come from the next two suits in turn (sun on top
+/// and moon below, then crown and arms, …), so no column holds two coins of one suit, but a
+/// column may hold two equal values.
+pub fn piecepack_spec<G: Rng + ?Sized>(rng: &mut G) -> Vec<u8> {
+    deal_piecepack_spec(&piecepack_suits(rng))
+}
+
+/// The spec's Piecepack layout of four shuffled suits, row-major: column 11 holds the sun's
+/// first coin on top and the moon's below, column 10 the crown's and the arms', column 9 the
+/// sun's and moon's second coins, and so on to column 0.
+pub fn deal_piecepack_spec<T: Copy>(suits: &[[T; 6]; 4]) -> Vec<T> {
+    let mut v = vec![suits[0][0]; 24];
+    for j in 0..12 {
+        let (col, pair, k) = (11 - j, j % 2, j / 2);
+        v[col] = suits[2 * pair][k];
+        v[12 + col] = suits[2 * pair + 1][k];
     }
     v
 }
@@ -664,29 +695,72 @@ mod tests {
         }
     }
 
+    /// Coins named by suit (0 sun, 1 moon, 2 crown, 3 arms) and place in the suit's
+    /// shuffled order.
+    fn named_coins() -> [[(usize, usize); 6]; 4] {
+        std::array::from_fn(|s| std::array::from_fn(|k| (s, k)))
+    }
+
     #[test]
-    fn piecepack_never_puts_two_coins_of_one_suit_in_a_column() {
-        // the suit of each space is fixed by the procedure; each suit's six spaces must hold
-        // its six values 0–5 once each
-        let mut r = rng(4);
-        for _ in 0..500 {
-            let v = piecepack(false, &mut r);
-            // columns 11, 9, …, 1 hold sun (top) and moon (bottom); 10, 8, …, 0 crown and arms:
-            // each of those four rows of six spaces holds one suit, so values 0–5 once each
-            for (parity, row) in [(1, 0), (1, 1), (0, 0), (0, 1)] {
-                let mut vals: Vec<u8> = (0..12)
-                    .filter(|c| c % 2 == parity)
-                    .map(|c| v[row * 12 + c])
+    fn piecepack_fills_columns_from_the_right_one_suit_per_column_in_turn() {
+        // the authors' procedure: column 11 takes the sun's first two coins (top, bottom),
+        // 10 the moon's, 9 the crown's, 8 the arms'; then the next two of each suit for
+        // columns 7 … 4, and the last two for 3 … 0
+        let v = deal_piecepack(&named_coins());
+        for j in 0..12 {
+            let col = 11 - j;
+            let (suit, round) = (j % 4, j / 4);
+            assert_eq!(v[col], (suit, 2 * round), "top of column {col}");
+            assert_eq!(v[12 + col], (suit, 2 * round + 1), "bottom of column {col}");
+        }
+        // every coin placed once
+        let mut all = v.clone();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 24);
+    }
+
+    #[test]
+    fn piecepack_never_repeats_a_value_in_a_column() {
+        let mut r = rng(5);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2000 {
+            let v = piecepack(&mut r);
+            for c in 0..12 {
+                assert_ne!(v[c], v[12 + c], "column {c} of {v:?}");
+            }
+            // one suit's six coins in columns 11, 7 and 3 (and so for the others): values
+            // 0–5 once each
+            for first in [11, 10, 9, 8] {
+                let mut vals: Vec<u8> = [first, first - 4, first - 8]
+                    .iter()
+                    .flat_map(|&c| [v[c], v[12 + c]])
                     .collect();
                 vals.sort_unstable();
                 assert_eq!(vals, vec![0, 1, 2, 3, 4, 5]);
             }
+            seen.insert(v);
         }
-        // and the top and bottom coins of a column come from different suits, so equal values
-        // in a column happen (probability 1/6 per column)
+        // the shuffles vary the challenge (6!⁴ of them)
+        assert!(seen.len() > 1990);
+    }
+
+    #[test]
+    fn the_spec_piecepack_draws_two_suits_per_column() {
+        // the spec's wording: column 11 holds a sun coin on top and a moon coin below, column
+        // 10 crown and arms, column 9 the next sun and moon coins, …
+        let v = deal_piecepack_spec(&named_coins());
+        for j in 0..12 {
+            let col = 11 - j;
+            let (pair, k) = (j % 2, j / 2);
+            assert_eq!((v[col], v[12 + col]), ((2 * pair, k), (2 * pair + 1, k)));
+        }
+        // so a column never holds two coins of one suit, but equal values happen (probability
+        // 1/6 per column)
+        let mut r = rng(4);
         let mut doubles = 0;
         for _ in 0..1000 {
-            let v = piecepack(false, &mut r);
+            let v = piecepack_spec(&mut r);
             doubles += (0..12).filter(|&c| v[c] == v[12 + c]).count();
         }
         let share = doubles as f64 / 12_000.0;
@@ -694,18 +768,22 @@ mod tests {
     }
 
     #[test]
-    fn paired_piecepack_never_puts_two_equal_values_in_a_column() {
-        let mut r = rng(5);
-        for _ in 0..500 {
-            let v = piecepack(true, &mut r);
-            for c in 0..12 {
-                assert_ne!(v[c], v[12 + c]);
-            }
-            // suit j mod 4 fills column 11 − j: columns 11, 7, 3 hold one suit's six coins
-            let mut vals: Vec<u8> = [11, 7, 3].iter().flat_map(|&c| [v[c], v[12 + c]]).collect();
-            vals.sort_unstable();
-            assert_eq!(vals, vec![0, 1, 2, 3, 4, 5]);
-        }
+    fn piecepack_names() {
+        assert_eq!("piecepack".parse::<Setup>(), Ok(Setup::Piecepack));
+        // the authors' procedure's former name
+        assert_eq!("piecepack-paired".parse::<Setup>(), Ok(Setup::Piecepack));
+        assert_eq!("piecepack-spec".parse::<Setup>(), Ok(Setup::PiecepackSpec));
+        assert_eq!(Setup::PiecepackSpec.name(), "piecepack-spec");
+        assert_eq!(
+            Setup::of(Kind::Fujisan),
+            [
+                Setup::Shuffled,
+                Setup::Piecepack,
+                Setup::Engraved,
+                Setup::Dominoes,
+                Setup::PiecepackSpec
+            ]
+        );
     }
 
     #[test]

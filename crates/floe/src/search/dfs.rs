@@ -114,4 +114,42 @@ mod tests {
         let r = dfs_first(&p, &Limits::none().max_states(5));
         assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxStates));
     }
+
+    #[test]
+    fn the_first_solution_found_is_not_the_shortest_unless_all_are_as_long() {
+        // 0 → 1 | 4, 1 → 2 → 3 → 4; 4 is the goal. The first successor is tried first, so
+        // the search goes the long way round: 4 moves where breadth-first search finds 1
+        let p = crate::search::from_fn(
+            0u8,
+            |&x| {
+                let next: &[u8] = match x {
+                    0 => &[1, 4],
+                    1..=3 => &[x + 1],
+                    _ => &[],
+                };
+                next.iter().map(|&y| (y, y)).collect::<Vec<_>>()
+            },
+            |&x| x == 4,
+        );
+        let first = dfs_first(&p, &Limits::none());
+        let fewest = bfs(&p, &Limits::none());
+        assert_eq!(first.outcome.solution(), Some(&[1, 2, 3, 4][..]));
+        assert_eq!(fewest.outcome.solution(), Some(&[4][..]));
+        // every solution as long as the others (walk from a corner of a 3 × 4 grid to the
+        // opposite one, right or down): the first one found is a shortest one
+        let p = crate::search::from_fn(
+            (0u8, 0u8),
+            |&(x, y)| {
+                [('R', (x + 1, y)), ('D', (x, y + 1))]
+                    .into_iter()
+                    .filter(|&(_, (x, y))| x <= 3 && y <= 2)
+            },
+            |&s| s == (3, 2),
+        );
+        let first = dfs_first(&p, &Limits::none()).outcome;
+        let fewest = bfs(&p, &Limits::none()).outcome;
+        // 3 right and 2 down, in any order
+        assert_eq!(first.solution().map(<[char]>::len), Some(5));
+        assert_eq!(fewest.solution().map(<[char]>::len), Some(5));
+    }
 }

@@ -22,6 +22,7 @@
 //! | [`playout::random_play`] | one random game from the start (Kluiver's random algorithm) | random *attempts*, up to a cap |
 //! | [`playout::random_play_with`] | the same from any position, under a timeout | |
 //! | [`playout::playout_solves`] | whether (and after how many attempts) a random game reaches a goal | the allocation-free playout of Monte Carlo search |
+//! | [`playout::random_walk`] | one random game and how it ended: solved, stuck, back on a position it visited, or out of moves | Goadrich and Droscha's random player gives up at the first revisit |
 //! | [`playout::basic_mc`] | a solution by Monte Carlo search (Kluiver's BasicMC) | parallel, repeatable with a seeded generator |
 //!
 //! Every search takes [`Limits`] (`max_states`, `timeout`, a progress callback) and stops
@@ -43,6 +44,7 @@ mod method;
 mod par;
 pub mod playout;
 mod store;
+mod walk;
 
 pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};

@@ -13,6 +13,13 @@
 //! position is a goal; the goal is tested before the first attempt too, so a solved start
 //! needs no attempt at all.
 //!
+//! # Random games that end ([`random_walk`])
+//!
+//! Goadrich and Droscha's random player (the solitaire experiments) gives up at the first move
+//! onto a position it has already visited in the game ([`GiveUp::Revisit`]), so it needs no
+//! horizon; [`random_walk`] plays it, or the capped game of [`playout_solves`]
+//! ([`GiveUp::Horizon`]), and says how the game ended ([`End`]).
+//!
 //! # BasicMC ([`basic_mc`])
 //!
 //! At each step BasicMC tries every legal move (all of [`Puzzle::successors`], not random
@@ -58,6 +65,7 @@
 //! generator: exactly one draw per step. Only a timeout, which depends on the clock, makes two
 //! runs differ.
 
+pub use super::walk::{random_walk, End, GiveUp, Walk};
 use super::{LimitKind, Limits, Progress, Puzzle, Stats};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;

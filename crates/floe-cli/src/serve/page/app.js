@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 const SETUPS = {
   boxoff: ["shuffled", "ltiles"],
   pretzel: ["shuffled", "sequential", "banded"],
-  fujisan: ["shuffled", "piecepack", "piecepack-paired", "engraved", "dominoes"],
+  fujisan: ["shuffled", "piecepack", "engraved", "dominoes", "piecepack-spec"],
 };
 
 const ui = {

@@ -14,8 +14,20 @@
 //!   depth-first with a dead-state table for BoxOff, breadth-first for Pretzel, A* with "empty
 //!   summit spaces" for Fujisan);
 //!   its solution has the fewest moves, which is the **length**;
-//! - **random** (P(Sr)): one random playout, a uniformly random legal move each step, until
-//!   solved, stuck, or `playout_cap` moves (Pretzel and Fujisan positions can repeat);
+//! - **first solution found depth-first** (`dfs_first_length`): the length of the first
+//!   solution of a depth-first search ([`search::dfs_first`](crate::search::dfs_first): the
+//!   engine's successors tried in their order, positions entered once), which is what the
+//!   authors' BoxOff solver reports as its average length — their "breadth-first" search pops
+//!   a stack. Every BoxOff solution removes all h·w tokens two at a time, so there it is the
+//!   fewest moves (BoxOff's exact solver is this very search); Pretzel and Fujisan solutions
+//!   vary in length, and a depth-first search's first one is longer;
+//! - **random** (P(Sr)): one random game ([`Challenge::random_game`]), a successor chosen
+//!   uniformly at random each step, until solved, stuck, or — the player of the authors'
+//!   published C# programs — a move onto a position already visited in this game
+//!   ([`GiveUp::Revisit`], the default; no move horizon). [`GiveUp::Horizon`] plays on
+//!   through repeated positions up to a number of moves instead. BoxOff positions never
+//!   repeat (every move removes two tokens); Fujisan positions do (a priest can step up and
+//!   down again);
 //! - the game's **diagnostic**: BoxOff pair equality; Pretzel cyclic blockades in the deal;
 //!   Fujisan connectivity, counter-intuitive moves on the shortest solution found, and whether
 //!   all steps are distinct pairs.
@@ -33,8 +45,9 @@ pub use figures::{figures, size_key, SizeRun};
 
 use super::stats::{self, KruskalWallis, TTest};
 use crate::error::Error;
-use crate::games::solitaire::{fujisan, Challenge, Kind};
+use crate::games::solitaire::{fujisan, pretzel, Challenge, Kind};
 use crate::generate::{self, Setup, Size};
+use crate::search::playout::{End, GiveUp};
 use crate::search::{Limits, Status};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -43,10 +56,6 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-
-/// Default cap on a random playout's moves. BoxOff games end by themselves within
-/// h·w/2 moves; Pretzel and Fujisan positions can repeat.
-pub const DEFAULT_PLAYOUT_CAP: u32 = 1000;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -61,15 +70,16 @@ pub struct Config {
     pub trials: u32,
     /// The run's seed.
     pub seed: u64,
-    /// Most moves of a random playout.
-    pub playout_cap: u32,
+    /// When the random player gives up (besides solved or stuck): the authors' rule
+    /// ([`GiveUp::Revisit`]) or a horizon of moves.
+    pub random_player: GiveUp,
     /// Limits for each challenge's exact search.
     pub limits: Limits,
 }
 
 impl Config {
     /// `challenges` of `size` and `setup` as the paper runs them: 10 trials, seed 1, the
-    /// default playout cap, no limits on the exact searches.
+    /// authors' random player, no limits on the exact searches.
     pub fn new(size: Size, setup: Setup, challenges: u64) -> Config {
         Config {
             size,
@@ -77,7 +87,7 @@ impl Config {
             challenges,
             trials: 10,
             seed: 1,
-            playout_cap: DEFAULT_PLAYOUT_CAP,
+            random_player: GiveUp::Revisit,
             limits: Limits::none(),
         }
     }
@@ -144,8 +154,15 @@ pub struct Record {
     pub status: Status,
     /// Fewest moves, when solvable.
     pub length: Option<u32>,
-    /// Whether the random playout solved it.
+    /// Moves of the first solution a depth-first search finds, when solvable (and the search
+    /// stayed within the limits).
+    pub dfs_length: Option<u32>,
+    /// Whether the random game solved it.
     pub random: bool,
+    /// How the random game ended.
+    pub random_end: End,
+    /// Moves the random game made.
+    pub random_moves: u32,
     /// States the exact search stored.
     pub states: u64,
     /// The diagnostic.
@@ -165,12 +182,13 @@ pub fn run_challenge(
     setup: Setup,
     seed: u64,
     index: u64,
-    playout_cap: u32,
+    random_player: GiveUp,
     limits: &Limits,
 ) -> Result<Record, Error> {
     let mut rng = Pcg64Mcg::seed_from_u64(challenge_seed(seed, setup, index));
     let c = generate::generate(size, setup, &mut rng)?;
-    let random = c.random_playout(playout_cap, &mut rng).is_some();
+    let walk = c.random_game(random_player, &mut rng);
+    let random = walk.end == End::Solved;
     let report = c.solve(None, limits)?;
     let status = match report.status {
         crate::game::Status::Solved => Status::Solved,
@@ -182,6 +200,12 @@ pub fn run_challenge(
         ),
     };
     let length = (status == Status::Solved).then_some(report.moves.len() as u32);
+    let dfs_length = match &c {
+        // the exact solver is the depth-first search: its first solution
+        Challenge::BoxOff(_) => length,
+        Challenge::Pretzel(d) => dfs_first_length(&pretzel::Pretzel::new(d), limits),
+        Challenge::Fujisan(m) => dfs_first_length(&fujisan::Fujisan::new(m), limits),
+    };
     let diagnostic = match &c {
         Challenge::BoxOff(b) => Diagnostic::BoxOff {
             pair_equality: b.pair_equality(),
@@ -207,13 +231,32 @@ pub fn run_challenge(
             "challenge {index}: a random game solved a challenge the exact solver calls unsolvable"
         )));
     }
+    let dfs_wrong = match (dfs_length, length) {
+        (Some(d), Some(l)) => d < l,
+        (Some(_), None) => status == Status::Unsolvable,
+        _ => false,
+    };
+    if dfs_wrong {
+        return Err(Error::Internal(format!(
+            "challenge {index}: a depth-first search found {dfs_length:?} moves, the exact solver {length:?}"
+        )));
+    }
     Ok(Record {
         status,
         length,
+        dfs_length,
         random,
+        random_end: walk.end,
+        random_moves: walk.moves,
         states: report.states,
         diagnostic,
     })
+}
+
+/// Moves of the first solution [`search::dfs_first`](crate::search::dfs_first) finds.
+fn dfs_first_length<P: crate::search::Puzzle>(p: &P, limits: &Limits) -> Option<u32> {
+    let r = crate::search::dfs_first(p, limits);
+    r.outcome.solution().map(|m| m.len() as u32)
 }
 
 /// Runs `f` on a pool of `threads` worker threads (default: one per core). The experiments'
@@ -258,7 +301,7 @@ pub fn run_records(config: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<V
                 config.setup,
                 config.seed,
                 i,
-                config.playout_cap,
+                config.random_player,
                 &config.limits,
             );
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -329,6 +372,23 @@ pub struct Lengths {
     pub histogram: BTreeMap<u32, u64>,
 }
 
+impl Lengths {
+    fn of(lengths: &[u32]) -> Lengths {
+        let lf: Vec<f64> = lengths.iter().map(|&x| f64::from(x)).collect();
+        let mut histogram = BTreeMap::new();
+        for &l in lengths {
+            *histogram.entry(l).or_insert(0) += 1;
+        }
+        Lengths {
+            median: (!lf.is_empty()).then(|| stats::median(&lf)),
+            mean: (!lf.is_empty()).then(|| stats::mean(&lf)),
+            min: lengths.iter().copied().min(),
+            max: lengths.iter().copied().max(),
+            histogram,
+        }
+    }
+}
+
 /// A value split by solvability, with the t-test between the two sides.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Split {
@@ -379,6 +439,34 @@ pub enum Metrics {
         /// Challenges whose steps are all different pairs of values.
         distinct_steps: DistinctSteps,
     },
+}
+
+/// How the random games of a run ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Endings {
+    /// Solved.
+    pub solved: u64,
+    /// No move left.
+    pub stuck: u64,
+    /// A move back onto a position of the game ([`GiveUp::Revisit`]).
+    pub revisit: u64,
+    /// Out of moves ([`GiveUp::Horizon`]).
+    pub horizon: u64,
+}
+
+impl Endings {
+    fn of(records: &[Record]) -> Endings {
+        let mut e = Endings::default();
+        for r in records {
+            *match r.random_end {
+                End::Solved => &mut e.solved,
+                End::Stuck => &mut e.stuck,
+                End::Revisit => &mut e.revisit,
+                End::Horizon => &mut e.horizon,
+            } += 1;
+        }
+        e
+    }
 }
 
 /// Pretzel deals with a cyclic blockade at the deal (all of them unsolvable).
@@ -453,14 +541,23 @@ pub struct Summary {
     pub trial_random_solvable: MeanSd,
     /// Interest over the trials.
     pub trial_interest: MeanSd,
-    /// Solution lengths.
+    /// Solution lengths: the fewest moves.
     pub length: Lengths,
+    /// Lengths of the first solutions a depth-first search finds (what the authors' BoxOff
+    /// solver, which pops a stack, reports; the same as `length` for BoxOff).
+    pub dfs_first_length: Lengths,
     /// The game's diagnostics.
     pub metrics: Metrics,
     /// Challenges whose search stopped at a limit (counted as not solvable).
     pub limit_hits: u64,
-    /// Random playout cap.
-    pub playout_cap: u32,
+    /// The random player: `revisit` (it gives up on a position visited before in the game,
+    /// the authors' player) or `horizon` (it plays on through repeats up to
+    /// `random_horizon` moves).
+    pub random_player: &'static str,
+    /// The horizon of the random games (`null` for the authors' player).
+    pub random_horizon: Option<u32>,
+    /// How the random games ended.
+    pub random_endings: Endings,
     /// States stored by all exact searches.
     pub states: u64,
     /// Wall-clock seconds of the run.
@@ -501,11 +598,7 @@ pub fn summarise(config: &Config, records: &[Record], seconds: f64) -> Summary {
     let solvable = records.iter().filter(|r| r.solvable()).count() as u64;
     let random = records.iter().filter(|r| r.random).count() as u64;
     let lengths: Vec<u32> = records.iter().filter_map(|r| r.length).collect();
-    let lf: Vec<f64> = lengths.iter().map(|&x| f64::from(x)).collect();
-    let mut histogram = BTreeMap::new();
-    for &l in &lengths {
-        *histogram.entry(l).or_insert(0) += 1;
-    }
+    let dfs_lengths: Vec<u32> = records.iter().filter_map(|r| r.dfs_length).collect();
     let col = |f: fn(&Trial) -> f64| MeanSd::of(&trials.iter().map(f).collect::<Vec<_>>());
     let mut counter = Vec::new();
     let metrics = match config.size.game() {
@@ -603,19 +696,22 @@ pub fn summarise(config: &Config, records: &[Record], seconds: f64) -> Summary {
         trial_random_solvable: col(|t| t.random_solvable),
         trial_interest: col(|t| t.interest),
         trials,
-        length: Lengths {
-            median: (!lf.is_empty()).then(|| stats::median(&lf)),
-            mean: (!lf.is_empty()).then(|| stats::mean(&lf)),
-            min: lengths.iter().copied().min(),
-            max: lengths.iter().copied().max(),
-            histogram,
-        },
+        length: Lengths::of(&lengths),
+        dfs_first_length: Lengths::of(&dfs_lengths),
         metrics,
         limit_hits: records
             .iter()
             .filter(|r| matches!(r.status, Status::Limit(_)))
             .count() as u64,
-        playout_cap: config.playout_cap,
+        random_player: match config.random_player {
+            GiveUp::Revisit => "revisit",
+            GiveUp::Horizon(_) => "horizon",
+        },
+        random_horizon: match config.random_player {
+            GiveUp::Revisit => None,
+            GiveUp::Horizon(n) => Some(n),
+        },
+        random_endings: Endings::of(records),
         states: records.iter().map(|r| r.states).sum(),
         seconds,
         lengths,
@@ -697,174 +793,5 @@ pub fn compare(runs: &[Summary]) -> Comparison {
     }
 }
 
-/// Every shuffled deal solved one by one: (solvable, all), for checking the enumeration.
 #[cfg(test)]
-fn brute_force_shuffled(k: usize, n: usize) -> (u64, u64) {
-    use crate::games::solitaire::pretzel::{Deal, Pretzel};
-    use crate::search;
-    use exact::next_permutation;
-    let mut items: Vec<u8> = vec![0; k];
-    for s in 0..k {
-        for r in 2..=n {
-            items.push((s * n + r) as u8);
-        }
-    }
-    let (mut total, mut ok) = (0, 0);
-    loop {
-        let d = Deal::new(k, n, items.clone()).unwrap();
-        total += 1;
-        ok += u64::from(
-            search::bfs(&Pretzel::new(&d), &Limits::none())
-                .outcome
-                .solution()
-                .is_some(),
-        );
-        if !next_permutation(&mut items) {
-            break;
-        }
-    }
-    (ok, total)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::exact::{all_orders, layout_from_decks};
-    use super::*;
-    use crate::games::solitaire::pretzel::Deal;
-
-    fn config(size: Size, setup: Setup, challenges: u64) -> Config {
-        Config::new(size, setup, challenges)
-    }
-
-    #[test]
-    fn runs_are_deterministic_and_thread_independent() {
-        let c = config(Size::Pretzel { suits: 4, ranks: 4 }, Setup::Shuffled, 60);
-        let a = run_records(&c, &|_| {}).unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let b = pool.install(|| run_records(&c, &|_| {}).unwrap());
-        assert_eq!(a, b);
-        // more challenges extend fewer
-        let mut c2 = c.clone();
-        c2.challenges = 30;
-        assert_eq!(run_records(&c2, &|_| {}).unwrap(), a[..30].to_vec());
-    }
-
-    #[test]
-    fn summaries_add_up() {
-        let c = config(
-            Size::BoxOff {
-                rows: 4,
-                cols: 6,
-                colours: 4,
-            },
-            Setup::LTiles,
-            50,
-        );
-        let s = run(&c, &|_| {}).unwrap();
-        assert_eq!(s.trials.len(), 10);
-        assert!(s.trials.iter().all(|t| t.challenges == 5));
-        let mean: f64 = s.trials.iter().map(|t| t.solvable).sum::<f64>() / 10.0;
-        assert!((mean - s.solvable).abs() < 1e-12);
-        assert_eq!(
-            s.length.histogram.values().sum::<u64>(),
-            s.lengths.len() as u64
-        );
-        // every BoxOff (4, 6, 4) solution has 12 moves
-        assert!(s.lengths.iter().all(|&l| l == 12));
-        assert!(s.random_solvable <= s.solvable);
-        match &s.metrics {
-            Metrics::BoxOff { pair_equality } => {
-                // L-tiles have at least 8 equal adjacent pairs of 38
-                assert!(pair_equality.all.mean >= 8.0 / 38.0);
-            }
-            m => panic!("{m:?}"),
-        }
-    }
-
-    #[test]
-    fn sequential_four_three_blockade_rates() {
-        // The paper: a ducking crab in spades in 1 of 6 deals, equally for diamonds (so at
-        // least 1 in 3 unsolvable: exactly 1 − (5/6)² with both); duelling deuces (2♣ and 2♥)
-        // in 1 of 9. Enumerate all 6⁴ deals.
-        let orders = all_orders(3);
-        let (mut crab, mut deuces) = (0u32, 0u32);
-        for code in 0..1296usize {
-            let mut c = code;
-            let decks: Vec<Vec<_>> = (0..4)
-                .map(|s| {
-                    let o = &orders[c % 6];
-                    c /= 6;
-                    o.iter()
-                        .map(|&r| crate::games::solitaire::pretzel::Card { suit: s, rank: r })
-                        .collect()
-                })
-                .collect();
-            let d = Deal::from_layout(4, 3, &layout_from_decks(&decks, 4, 3, Setup::Sequential))
-                .unwrap();
-            let b = d.blockades();
-            crab += u32::from(!b.ducking_crabs.is_empty());
-            deuces += u32::from(!b.duelling_deuces.is_empty());
-            if !b.ducking_crabs.is_empty() {
-                assert!(b.ducking_crabs.iter().all(|&s| s == 0 || s == 2));
-            }
-            if let Some(cy) = b.duelling_deuces.first() {
-                assert_eq!(cy, &vec![1, 3]);
-            }
-        }
-        assert_eq!(crab as f64 / 1296.0, 1.0 - 25.0 / 36.0);
-        assert_eq!(deuces as f64 / 1296.0, 1.0 / 9.0);
-    }
-
-    #[test]
-    fn exact_fraction_with_symmetry_matches_brute_force() {
-        let e = exact_pretzel(3, 3, Setup::Shuffled).unwrap();
-        let (ok, total) = brute_force_shuffled(3, 3);
-        assert_eq!((e.solvable, e.deals), (ok, total));
-        assert!(e.solved_classes < total / 4);
-        let e = exact_pretzel(4, 2, Setup::Shuffled).unwrap();
-        let (ok, total) = brute_force_shuffled(4, 2);
-        assert_eq!((e.solvable, e.deals), (ok, total));
-        assert_eq!(total, 1680);
-        // Sequential and Banded deal the same suit pattern when k = n
-        let a = exact_pretzel(3, 3, Setup::Sequential).unwrap();
-        let b = exact_pretzel(3, 3, Setup::Banded).unwrap();
-        assert_eq!(a.deals, 216);
-        assert_eq!(a.solvable, b.solvable);
-    }
-
-    #[test]
-    fn monte_carlo_agrees_with_the_exact_fraction() {
-        let e = exact_pretzel(4, 2, Setup::Shuffled).unwrap();
-        let c = config(Size::Pretzel { suits: 4, ranks: 2 }, Setup::Shuffled, 4000);
-        let s = run(&c, &|_| {}).unwrap();
-        // within 4 standard errors
-        let se = (e.fraction * (1.0 - e.fraction) / 4000.0).sqrt();
-        assert!(
-            (s.solvable - e.fraction).abs() < 4.0 * se,
-            "{} vs {}",
-            s.solvable,
-            e.fraction
-        );
-    }
-
-    #[test]
-    fn comparisons_have_every_pair() {
-        let runs: Vec<Summary> = [Setup::Shuffled, Setup::Sequential, Setup::Banded]
-            .iter()
-            .map(|&s| {
-                run(
-                    &config(Size::Pretzel { suits: 4, ranks: 4 }, s, 100),
-                    &|_| {},
-                )
-                .unwrap()
-            })
-            .collect();
-        let c = compare(&runs);
-        assert_eq!(c.t_tests.len(), 9);
-        assert!(c.kruskal_wallis.is_some());
-        assert!(c.kruskal_wallis_counter_intuitive.is_none());
-    }
-}
+mod tests;

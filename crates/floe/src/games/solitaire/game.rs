@@ -52,8 +52,9 @@ const CAPS: Capabilities = Capabilities {
     keys: Keys::PickMove,
 };
 
-/// Moves of a random game before it gives up: Pretzel and Fujisan positions can repeat.
-const RANDOM_MOVES: u32 = crate::analysis::solitaire::DEFAULT_PLAYOUT_CAP;
+/// Moves of a random game (`floe solve --algo random`) before it gives up: Fujisan positions
+/// can repeat. (The experiments' random player gives up on a repeated position instead.)
+const RANDOM_MOVES: u32 = 1000;
 
 /// What the three puzzles say about themselves, but for their names and algorithms: no
 /// parameters, one file format, moves that are not pushes, played by picking a legal move.

@@ -13,10 +13,11 @@
 //!
 //! This module holds what the three share: [`Kind`] and the [`Challenge`] enum that the
 //! experiments use, the shared file reader, and the three game faces ([`BoxOff`],
-//! [`Pretzel`], [`Fujisan`] in [`game`](mod@game)). Solving, random play (the paper's random
-//! player is [`playout_solves`](crate::search::playout::playout_solves) on the engines, a
-//! uniformly random legal move each step) and everything else generic come through the game
-//! face.
+//! [`Pretzel`], [`Fujisan`] in [`game`](mod@game)). Solving, random play and everything else
+//! generic come through the game face. The paper's random player, which the experiments run,
+//! is [`Challenge::random_game`] ([`random_walk`](crate::search::playout::random_walk) on the
+//! engines): a uniformly random legal move each step, giving up on a position it has visited
+//! before in the game.
 //!
 //! # File format
 //!
@@ -33,6 +34,7 @@ pub use game::{BoxOff, Fujisan, Pretzel, Sheet};
 
 use crate::error::{Error, ParseError};
 use crate::game::{solve_typed, SolveOptions, SolveReport};
+use crate::search::playout::{random_walk, GiveUp, Walk};
 use crate::search::Limits;
 use rand::{Rng, RngExt};
 use std::fmt;
@@ -141,19 +143,21 @@ impl Challenge {
         }
     }
 
-    /// The paper's random player: from the start, a uniformly random legal move each step
-    /// until the position is solved, no move is left, or `cap` moves were made; the moves
-    /// made when it ends solved (`Some(0)` when the start is).
-    pub fn random_playout<G: Rng + ?Sized>(&self, cap: u32, rng: &mut G) -> Option<u32> {
-        use crate::search::playout::playout_solves;
+    /// The paper's random player: from the start, one of the position's successors chosen
+    /// uniformly at random each step, until the position is solved, no move is left, or
+    /// `give_up` says so. [`GiveUp::Revisit`] is the player of the authors' published C#
+    /// programs: it also stops, unsolved, when the position it picked was already visited in
+    /// this game, and has no move horizon. [`GiveUp::Horizon`] plays on through repeated
+    /// positions up to so many moves instead.
+    pub fn random_game<G: Rng + ?Sized>(&self, give_up: GiveUp, rng: &mut G) -> Walk {
         use crate::search::Puzzle;
-        fn go<P: Puzzle, G: Rng + ?Sized>(p: &P, cap: u32, rng: &mut G) -> Option<u32> {
-            playout_solves(p, &p.start(), cap, rng)
+        fn go<P: Puzzle, G: Rng + ?Sized>(p: &P, give_up: GiveUp, rng: &mut G) -> Walk {
+            random_walk(p, &p.start(), give_up, rng)
         }
         match self {
-            Challenge::BoxOff(b) => go(&boxoff::BoxOff::new(b), cap, rng),
-            Challenge::Pretzel(d) => go(&pretzel::Pretzel::new(d), cap, rng),
-            Challenge::Fujisan(m) => go(&fujisan::Fujisan::new(m), cap, rng),
+            Challenge::BoxOff(b) => go(&boxoff::BoxOff::new(b), give_up, rng),
+            Challenge::Pretzel(d) => go(&pretzel::Pretzel::new(d), give_up, rng),
+            Challenge::Fujisan(m) => go(&fujisan::Fujisan::new(m), give_up, rng),
         }
     }
 
