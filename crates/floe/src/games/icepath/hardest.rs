@@ -15,10 +15,10 @@ use super::game::IcePath;
 use super::level::{Cell, Level, MAX_CELLS};
 use crate::error::Error;
 use crate::generate::hardest::{
-    accept, binomial, report, symmetries, temperature, Best, By, Candidate, Found, HardestOptions,
-    HardestReport, MaskPerm, Method,
+    self, binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,
+    MaskPerm, Method,
 };
-use crate::generate::retrograde::candidate_rng;
+use rand_pcg::Pcg64Mcg;
 use crate::grid::Pos;
 use crate::search::LimitKind;
 use rand::{Rng, RngExt};
@@ -423,63 +423,43 @@ fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error
     let (rows, cols) = (o.rows, o.cols);
     let n = rows * cols;
     let syms = symmetries(rows, cols);
-    let deadline = o.limits.deadline_from(t0);
-    let limit = std::sync::Mutex::new(None);
-    let searched = AtomicU64::new(0);
-    let bests: Vec<Best<Key>> = (0..o.restarts as u64)
-        .into_par_iter()
-        .map(|r| {
-            let mut rng = candidate_rng(o.seed, r);
-            let mut best = Best::new(o.top);
-            let mut cells: Vec<usize> = (0..n).collect();
-            for i in 0..n {
-                let j = rng.random_range(i..n);
-                cells.swap(i, j);
+    let start = |rng: &mut Pcg64Mcg| {
+        let mut cells: Vec<usize> = (0..n).collect();
+        for i in 0..n {
+            let j = rng.random_range(i..n);
+            cells.swap(i, j);
+        }
+        let mut rocks = vec![false; n];
+        for &c in &cells[..k] {
+            rocks[c] = true;
+        }
+        let mut b = Board {
+            rocks,
+            start: cells[k],
+            length: 0,
+            score: 0.0,
+            exits: Vec::new(),
+        };
+        b.evaluate(rows, cols);
+        Ok(b)
+    };
+    let neighbour = |cur: &Board, rng: &mut Pcg64Mcg| {
+        let mut next = cur.clone();
+        change(&mut next, rows, cols, k, rng);
+        next.evaluate(rows, cols);
+        Ok(next)
+    };
+    let record = |b: &Board, best: &mut Best<Key>| {
+        let length = u64::from(b.length);
+        if length > 0 && length >= best.floor() {
+            for &e in &b.exits {
+                best.insert(length, canonical(&syms, &b.rocks, b.start, e));
             }
-            let mut rocks = vec![false; n];
-            for &c in &cells[..k] {
-                rocks[c] = true;
-            }
-            let mut cur = Board {
-                rocks,
-                start: cells[k],
-                length: 0,
-                score: 0.0,
-                exits: Vec::new(),
-            };
-            cur.evaluate(rows, cols);
-            let mut steps = 0;
-            for step in 0..o.steps {
-                if step % 64 == 0 {
-                    if let Some(kind) = o.limits.check(deadline) {
-                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
-                        break;
-                    }
-                }
-                steps += 1;
-                let mut next = cur.clone();
-                change(&mut next, rows, cols, k, &mut rng);
-                next.evaluate(rows, cols);
-                let t = temperature(step, o.steps, 1.0, 0.02);
-                if accept(next.score - cur.score, t, rng.random::<f64>()) {
-                    cur = next;
-                    let length = u64::from(cur.length);
-                    if length > 0 && length >= best.floor() {
-                        for &e in &cur.exits {
-                            best.insert(length, canonical(&syms, &cur.rocks, cur.start, e));
-                        }
-                    }
-                }
-            }
-            searched.fetch_add(steps, Ordering::Relaxed);
-            best
-        })
-        .collect();
-    let best = bests
-        .into_iter()
-        .fold(Best::new(o.top), |a, b| a.merge(b));
-    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(finish(best, searched.into_inner(), limit, false))
+        }
+    };
+    let (best, searched, limit) =
+        hardest::anneal(o, t0, 64, start, neighbour, |b| b.score, record)?;
+    Ok(finish(best, searched, limit, false))
 }
 
 /// A random change: a rock or the start moves to a neighbouring cell or anywhere free.
@@ -522,6 +502,7 @@ fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R
 mod tests {
     use super::*;
     use crate::game::{Request, SolveOptions};
+    use crate::generate::retrograde::candidate_rng;
 
     #[test]
     fn masks_and_cell_walks_agree() {

@@ -11,19 +11,19 @@
 //! the symmetries of the rectangle; the annealing moves a block, a wall or a floor cell.
 
 use super::{
-    accept, binomial, report, symmetries, temperature, Best, By, Candidate, Found, HardestOptions,
-    HardestReport, MaskPerm, Method,
+    binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,
+    MaskPerm, Method,
 };
 use crate::bits::Bits;
 use crate::error::Error;
 use crate::game::factor_of;
 use crate::games::ice::engine::NONE;
 use crate::games::ice::{with_puzzle, Cell, Ice, IcePuzzle, IceTask, Level, WalkRule, Walking};
-use crate::generate::retrograde::candidate_rng;
 use crate::grid::Pos;
 use crate::search::graph::build_graph;
 use crate::search::{enumerate, LimitKind, Limits};
 use rand::{Rng, RngExt};
+use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde_json::{json, Map};
@@ -474,66 +474,40 @@ fn finish(best: Best<Key>, searched: u64, limit: Option<LimitKind>, exact: bool)
 fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error> {
     let n = s.rows * s.cols;
     let syms = symmetries(s.rows, s.cols);
-    let deadline = o.limits.deadline_from(t0);
-    let limit: Mutex<Option<LimitKind>> = Mutex::new(None);
-    let searched = AtomicU64::new(0);
-    let runs: Vec<Result<Best<Key>, Error>> = (0..o.restarts as u64)
-        .into_par_iter()
-        .map(|r| {
-            let mut rng = candidate_rng(o.seed, r);
-            let mut best = Best::new(o.top);
-            let mut order: Vec<usize> = (0..n).collect();
-            for i in 0..n {
-                let j = rng.random_range(i..n);
-                order.swap(i, j);
-            }
-            let mut room = Room {
-                cells: vec![Cell::Ice; n],
-                blocks: vec![false; n],
-            };
-            for &c in &order[..s.blocks] {
-                room.blocks[c] = true;
-            }
-            let score = |e: &Option<Eval>| {
-                e.as_ref().map_or(-1.0, |e| {
-                    e.value as f64 + 0.5 * e.mean / (e.value.max(1) as f64)
-                })
-            };
-            let mut cur_eval = evaluate(s, &room)?;
-            let mut cur = score(&cur_eval);
-            let mut steps = 0u64;
-            for step in 0..o.steps {
-                if step % 16 == 0 {
-                    if let Some(kind) = o.limits.check(deadline) {
-                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
-                        break;
-                    }
-                }
-                steps += 1;
-                let mut next = room.clone();
-                change(s, &mut next, &mut rng);
-                let e = evaluate(s, &next)?;
-                let sc = score(&e);
-                let t = temperature(step, o.steps, 1.0, 0.02);
-                if accept(sc - cur, t, rng.random::<f64>()) {
-                    room = next;
-                    cur = sc;
-                    cur_eval = e;
-                    if let Some(e) = &cur_eval {
-                        offer(s, &syms, &mut best, &room, e, false);
-                    }
-                }
-            }
-            searched.fetch_add(steps, Ordering::Relaxed);
-            Ok(best)
+    let start = |rng: &mut Pcg64Mcg| {
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in 0..n {
+            let j = rng.random_range(i..n);
+            order.swap(i, j);
+        }
+        let mut room = Room {
+            cells: vec![Cell::Ice; n],
+            blocks: vec![false; n],
+        };
+        for &c in &order[..s.blocks] {
+            room.blocks[c] = true;
+        }
+        let e = evaluate(s, &room)?;
+        Ok((room, e))
+    };
+    let neighbour = |(room, _): &(Room, Option<Eval>), rng: &mut Pcg64Mcg| {
+        let mut next = room.clone();
+        change(s, &mut next, rng);
+        let e = evaluate(s, &next)?;
+        Ok((next, e))
+    };
+    let score = |(_, e): &(Room, Option<Eval>)| {
+        e.as_ref().map_or(-1.0, |e| {
+            e.value as f64 + 0.5 * e.mean / (e.value.max(1) as f64)
         })
-        .collect();
-    let mut best = Best::new(o.top);
-    for r in runs {
-        best = best.merge(r?);
-    }
-    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(finish(best, searched.into_inner(), limit, false))
+    };
+    let record = |(room, e): &(Room, Option<Eval>), best: &mut Best<Key>| {
+        if let Some(e) = e {
+            offer(s, &syms, best, room, e, false);
+        }
+    };
+    let (best, searched, limit) = super::anneal(o, t0, 16, start, neighbour, score, record)?;
+    Ok(finish(best, searched, limit, false))
 }
 
 /// A random change: a block, a wall or a floor cell moves (next door or anywhere), or a wall

@@ -15,10 +15,16 @@ pub mod pushpush;
 
 use crate::error::Error;
 use crate::game::{self, solve_typed, Game, Move, ParamValues, Params, SolveOptions};
+use crate::generate::retrograde::candidate_rng;
 use crate::search::{LimitKind, Limits};
+use rand::RngExt;
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Exact searches refuse to start beyond this many placements (boards times starts, or
@@ -555,6 +561,60 @@ pub fn temperature(step: u64, steps: u64, hot: f64, cold: f64) -> f64 {
 /// draw in [0, 1).
 pub fn accept(delta: f64, t: f64, u: f64) -> bool {
     delta >= 0.0 || u < (delta / t).exp()
+}
+
+/// Simulated annealing, one seeded run per restart (`o.restarts`, in parallel): a run starts
+/// from `start`, proposes `neighbour`s for `o.steps` steps and takes each by [`accept`] on
+/// `score` at the [`temperature`] (1 down to 0.02); `record` offers every state taken to the
+/// run's best levels. The limits are checked every `check_every` steps. Returns the runs'
+/// best levels merged, the steps taken, and the limit that stopped a run, if one did.
+pub fn anneal<S: Send, K: Ord + Clone + Send>(
+    o: &HardestOptions,
+    t0: Instant,
+    check_every: u64,
+    start: impl Fn(&mut Pcg64Mcg) -> Result<S, Error> + Sync,
+    neighbour: impl Fn(&S, &mut Pcg64Mcg) -> Result<S, Error> + Sync,
+    score: impl Fn(&S) -> f64 + Sync,
+    record: impl Fn(&S, &mut Best<K>) + Sync,
+) -> Result<(Best<K>, u64, Option<LimitKind>), Error> {
+    let deadline = o.limits.deadline_from(t0);
+    let limit = Mutex::new(None);
+    let searched = AtomicU64::new(0);
+    let runs: Vec<Result<Best<K>, Error>> = (0..o.restarts as u64)
+        .into_par_iter()
+        .map(|r| {
+            let mut rng = candidate_rng(o.seed, r);
+            let mut best = Best::new(o.top);
+            let mut cur = start(&mut rng)?;
+            let mut cur_score = score(&cur);
+            let mut steps = 0;
+            for step in 0..o.steps {
+                if step % check_every == 0 {
+                    if let Some(kind) = o.limits.check(deadline) {
+                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                        break;
+                    }
+                }
+                steps += 1;
+                let next = neighbour(&cur, &mut rng)?;
+                let next_score = score(&next);
+                let t = temperature(step, o.steps, 1.0, 0.02);
+                if accept(next_score - cur_score, t, rng.random::<f64>()) {
+                    cur = next;
+                    cur_score = next_score;
+                    record(&cur, &mut best);
+                }
+            }
+            searched.fetch_add(steps, Ordering::Relaxed);
+            Ok(best)
+        })
+        .collect();
+    let mut best = Best::new(o.top);
+    for r in runs {
+        best = best.merge(r?);
+    }
+    let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((best, searched.into_inner(), limit))
 }
 
 #[cfg(test)]
