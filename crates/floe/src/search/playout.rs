@@ -523,20 +523,21 @@ where
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::search) mod tests {
     use super::*;
 
     /// A token on cells `0..len`; attempts: left, right, and "stay", which is never possible.
-    /// `dead` cells have no legal move at all (every attempt fails there).
-    struct Track {
+    /// `dead` cells have no legal move at all (every attempt fails there). Also the test
+    /// puzzle of `search::walk`.
+    pub(in crate::search) struct Track {
         len: i32,
         start: i32,
         goals: Vec<i32>,
-        dead: Vec<i32>,
+        pub(in crate::search) dead: Vec<i32>,
     }
 
     impl Track {
-        fn new(len: i32, start: i32, goals: &[i32]) -> Track {
+        pub(in crate::search) fn new(len: i32, start: i32, goals: &[i32]) -> Track {
             Track {
                 len,
                 start,

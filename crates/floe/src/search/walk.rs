@@ -144,62 +144,12 @@ where
 mod tests {
     use super::*;
     use crate::search::playout::playout_solves;
-    use rand::{RngExt, SeedableRng};
+    use crate::search::playout::tests::Track;
+    use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
 
     fn rng(seed: u64) -> Pcg64Mcg {
         Pcg64Mcg::seed_from_u64(seed)
-    }
-
-    /// A token on cells `0..len` that steps left or right; a third of the random attempts
-    /// ("stay") fail without the token being stuck, and on the `dead` cell every attempt
-    /// fails.
-    struct Track {
-        len: i32,
-        goal: i32,
-        dead: Option<i32>,
-    }
-
-    impl Track {
-        fn new(len: i32, goal: i32) -> Track {
-            Track {
-                len,
-                goal,
-                dead: None,
-            }
-        }
-        fn step(&self, s: i32, m: char) -> Option<i32> {
-            let t = match m {
-                _ if self.dead == Some(s) => return None,
-                'L' => s - 1,
-                'R' => s + 1,
-                _ => return None,
-            };
-            (0..self.len).contains(&t).then_some(t)
-        }
-    }
-
-    impl Puzzle for Track {
-        type State = i32;
-        type Move = char;
-        fn start(&self) -> i32 {
-            0
-        }
-        fn successors(&self, s: &i32, out: &mut Vec<(char, i32)>) {
-            for m in ['L', 'R'] {
-                if let Some(t) = self.step(*s, m) {
-                    out.push((m, t));
-                }
-            }
-        }
-        fn is_goal(&self, s: &i32) -> bool {
-            *s == self.goal
-        }
-        fn random_move<G: Rng + ?Sized>(&self, s: &i32, rng: &mut G) -> Option<(char, i32)> {
-            let m = ['L', 'R', 'S'][rng.random_range(0..3usize)];
-            self.step(*s, m).map(|t| (m, t))
-        }
-        const NONE_MEANS_STUCK: bool = false;
     }
 
     /// A hand-made position graph: `0 → 1`, `1 → 0 | 2 | 3`, `2 → 4`, `3` stuck, `4` the
@@ -265,7 +215,7 @@ mod tests {
 
     #[test]
     fn a_random_walk_with_a_horizon_draws_as_playout_solves() {
-        let t = Track::new(6, 5);
+        let t = Track::new(6, 0, &[5]);
         for seed in 0..300 {
             let w = random_walk(&t, &0, GiveUp::Horizon(12), &mut rng(seed));
             let fast = playout_solves(&t, &0, 12, &mut rng(seed));
@@ -294,7 +244,7 @@ mod tests {
         // Track's attempts fail a third of the time without the token being stuck; a failed
         // attempt is no move, so with the revisit rule a game on cells 0..3 (goal 3) ends
         // solved or by stepping back onto a visited cell, never stuck
-        let t = Track::new(4, 3);
+        let t = Track::new(4, 0, &[3]);
         for seed in 0..500 {
             let w = random_walk(&t, &0, GiveUp::Revisit, &mut rng(seed));
             assert!(matches!(w.end, End::Solved | End::Revisit), "{w:?}");
@@ -303,8 +253,8 @@ mod tests {
             }
         }
         // a dead cell has no legal move at all: stuck at once
-        let mut t = Track::new(4, 3);
-        t.dead = Some(0);
+        let mut t = Track::new(4, 0, &[3]);
+        t.dead.push(0);
         let w = random_walk(&t, &0, GiveUp::Revisit, &mut rng(1));
         assert_eq!((w.end, w.moves), (End::Stuck, 0));
         let w = random_walk(&t, &0, GiveUp::Horizon(7), &mut rng(1));

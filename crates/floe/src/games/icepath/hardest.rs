@@ -186,17 +186,7 @@ pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
         }
         Method::Anneal => anneal(o, k, t0),
     }?;
-    let found = Found {
-        levels: found
-            .levels
-            .into_iter()
-            .map(|c| level_of(rows, cols, c))
-            .collect::<Result<_, _>>()?,
-        searched: found.searched,
-        best_count: found.best_count,
-        limit: found.limit,
-        exhaustive: found.exhaustive,
-    };
+    let found = found.try_map(|c| level_of(rows, cols, c))?;
     let mut counts = Map::new();
     counts.insert("rocks".into(), json!(k));
     report(IcePath, o, found, counts, t0)

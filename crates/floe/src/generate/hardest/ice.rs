@@ -124,17 +124,7 @@ pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
         Method::Exact => exact(o, &s, t0)?,
         Method::Anneal => anneal(o, &s, t0)?,
     };
-    let found = Found {
-        levels: found
-            .levels
-            .into_iter()
-            .map(|c| level_of(&s, c))
-            .collect::<Result<_, _>>()?,
-        searched: found.searched,
-        best_count: found.best_count,
-        limit: found.limit,
-        exhaustive: found.exhaustive,
-    };
+    let found = found.try_map(|c| level_of(&s, c))?;
     let mut counts = Map::new();
     counts.insert("blocks".into(), json!(s.blocks));
     counts.insert("targets".into(), json!(s.targets));

@@ -190,6 +190,22 @@ pub struct Found<L> {
     pub exhaustive: bool,
 }
 
+impl<L> Found<L> {
+    /// The same answer with each level made by `f` (from a search's key to a level).
+    pub fn try_map<M>(
+        self,
+        f: impl FnMut(Candidate<L>) -> Result<Candidate<M>, Error>,
+    ) -> Result<Found<M>, Error> {
+        Ok(Found {
+            levels: self.levels.into_iter().map(f).collect::<Result<_, _>>()?,
+            searched: self.searched,
+            best_count: self.best_count,
+            limit: self.limit,
+            exhaustive: self.exhaustive,
+        })
+    }
+}
+
 /// One level of the answer, verified.
 #[derive(Clone, Debug, Serialize)]
 pub struct HardLevel {
