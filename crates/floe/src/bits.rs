@@ -347,6 +347,26 @@ impl Binomials {
         }
         r
     }
+    /// The `k`-subset of colex rank `r` (the inverse of [`Binomials::rank`]): `None` when
+    /// `k > max_k` or `r ≥ C(max_n, k)`.
+    pub fn unrank<B: Bits>(&self, mut r: u64, k: usize) -> Option<B> {
+        if k > self.max_k || r >= self.get(self.max_n, k) {
+            return None;
+        }
+        let mut set = B::empty();
+        // the largest element first: the largest `pos` with C(pos, j) ≤ r
+        let mut pos = self.max_n;
+        for j in (1..=k).rev() {
+            while pos > 0 && self.get(pos - 1, j) > r {
+                pos -= 1;
+            }
+            // C(pos - 1, j) ≤ r < C(pos, j): the element is pos − 1
+            pos -= 1;
+            r -= self.get(pos, j);
+            set.set(pos);
+        }
+        Some(set)
+    }
 }
 
 #[cfg(test)]
@@ -401,9 +421,16 @@ mod tests {
                 let r = b.rank(x) as usize;
                 assert!(!seen[r]);
                 seen[r] = true;
+                assert_eq!(b.unrank::<u64>(r as u64, 3), Some(x));
             }
         }
         assert!(seen.iter().all(|&s| s));
+        // unrank refuses what no subset has
+        assert_eq!(b.unrank::<u64>(b.get(40, 3), 3), None);
+        assert_eq!(b.unrank::<u64>(0, 6), None);
+        let top = b.get(40, 5) - 1;
+        assert_eq!(b.rank(b.unrank::<u128>(top, 5).unwrap()), top);
+        assert_eq!(b.unrank::<u64>(0, 0), Some(0));
     }
 
     #[test]

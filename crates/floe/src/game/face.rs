@@ -147,6 +147,12 @@ trait LevelObj: Send + Sync {
     fn verify(&self, name: &str, moves: &[Move], factor: Option<u64>) -> Result<Verified, Error>;
     fn story(&self, title: &str, moves: &[Move]) -> Result<Story, Error>;
     fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error>;
+    fn space_on(
+        &self,
+        name: &str,
+        ex: &mut dyn crate::search::dist::Exchange,
+        o: &crate::search::dist::DistOptions,
+    ) -> Result<SpaceReport, Error>;
     fn estimate(&self) -> Option<crate::search::Estimate>;
     fn analyze(&self, name: &str, limits: &Limits) -> Result<AnalyzeReport, Error>;
     fn bench(
@@ -240,6 +246,14 @@ impl<G: Game> LevelObj for Typed<G> {
     }
     fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error> {
         ops::space(self.game, &self.level, name, limits)
+    }
+    fn space_on(
+        &self,
+        name: &str,
+        ex: &mut dyn crate::search::dist::Exchange,
+        o: &crate::search::dist::DistOptions,
+    ) -> Result<SpaceReport, Error> {
+        ops::space_on(self.game, &self.level, name, ex, o)
     }
     fn estimate(&self) -> Option<crate::search::Estimate> {
         ops::estimate_typed(self.game, &self.level)
@@ -347,6 +361,17 @@ impl Level {
     /// Every position reachable from the start.
     pub fn space(&self, limits: &Limits) -> Result<SpaceReport, Error> {
         self.obj.space(&self.name, limits)
+    }
+    /// [`Level::space`] shared by the workers that `ex` links (each calls this with the same
+    /// level and options), out of core and resumable with a work directory
+    /// ([`crate::search::dist`]). Needs a game whose positions have an invertible perfect
+    /// hash. Every worker gets the report; `computed` says by how many workers.
+    pub fn space_on(
+        &self,
+        ex: &mut dyn crate::search::dist::Exchange,
+        o: &crate::search::dist::DistOptions,
+    ) -> Result<SpaceReport, Error> {
+        self.obj.space_on(&self.name, ex, o)
     }
     /// What [`Level::space`] (and every exhaustive walk of the level's positions) will
     /// need, judged before it starts, when the game bounds its positions.

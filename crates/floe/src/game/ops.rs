@@ -585,6 +585,54 @@ pub(crate) fn space<G: Game>(
         seconds: e.stats.elapsed.as_secs_f64(),
         index_bytes: e.peak_bytes,
         peak_rss_bytes: None,
+        computed: None,
+    })
+}
+
+/// [`space`] shared by the workers that `ex` links ([`search::dist`]).
+pub(crate) fn space_on<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    ex: &mut dyn search::dist::Exchange,
+    o: &search::dist::DistOptions,
+) -> Result<SpaceReport, Error> {
+    struct Shared<'a>(
+        &'a mut dyn search::dist::Exchange,
+        &'a search::dist::DistOptions,
+    );
+    impl<M> Task<M> for Shared<'_> {
+        type Output = Result<search::dist::DistEnumeration<()>, Error>;
+        fn run<E: Engine<Public = M>>(self, e: &E) -> Self::Output {
+            search::dist::enumerate_dist(e, self.0, self.1, || ())
+        }
+    }
+    g.check(level)?;
+    let peers = ex.peers();
+    let d = g.engine(level, None, Shared(ex, o))??;
+    let e = &d.enumeration;
+    Ok(SpaceReport {
+        game: g.info().name,
+        level: name.to_string(),
+        params: params_of(g, level),
+        states: e.states,
+        depth: e.depth(),
+        histogram: e.histogram.clone(),
+        complete: e.limit.is_none(),
+        limit: limit_name(e.limit),
+        expanded: e.stats.expanded,
+        seconds: e.stats.elapsed.as_secs_f64(),
+        index_bytes: e.peak_bytes,
+        peak_rss_bytes: None,
+        computed: Some(super::report::Computed {
+            engine: if peers == 1 { "one worker" } else { "shared" }.into(),
+            processes: 1,
+            workers_per_process: peers,
+            work_dir: o.work_dir.as_ref().map(|p| p.display().to_string()),
+            resumed_at: d.resumed_at,
+            disk_bytes: d.disk_bytes,
+            owned: vec![d.owned],
+        }),
     })
 }
 

@@ -381,6 +381,28 @@ pub struct SpaceReport {
     pub index_bytes: usize,
     /// Peak resident memory of the process, when the front end measures it.
     pub peak_rss_bytes: Option<u64>,
+    /// How it was computed, when shared by several workers or kept on disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<Computed>,
+}
+
+/// How an enumeration shared by workers, or kept on disk, was computed.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Computed {
+    /// The engine that linked the workers (`timely`, or `one worker`).
+    pub engine: String,
+    /// Processes.
+    pub processes: usize,
+    /// Workers (threads) per process.
+    pub workers_per_process: usize,
+    /// The work directory (layers on disk, checkpoints), if any.
+    pub work_dir: Option<String>,
+    /// The layer the run was taken up at, when resumed.
+    pub resumed_at: Option<u32>,
+    /// Bytes the workers of this process keep in the work directory.
+    pub disk_bytes: u64,
+    /// Positions owned by each worker of this process.
+    pub owned: Vec<u64>,
 }
 
 /// Reversibility and dead ends of a level's whole state graph (`floe analyze --json`).

@@ -32,6 +32,7 @@ mod best_first;
 mod bfs;
 mod cost;
 mod dfs;
+pub mod dist;
 mod estimate;
 mod fns;
 pub mod graph;
@@ -135,6 +136,12 @@ pub trait Puzzle {
     }
     /// The perfect hash of `state` (see [`Puzzle::rank_space`]).
     fn rank(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+    /// The state of perfect hash `rank`, the inverse of [`Puzzle::rank`], when the game can
+    /// rebuild a state from its rank (distributed and out-of-core enumerations exchange and
+    /// store ranks only). `None` when it cannot, or when no state has this rank.
+    fn unrank(&self, _rank: u64) -> Option<Self::State> {
         None
     }
     /// The piece a move displaces, as the cell it leaves and the cell it rests on (any
@@ -270,6 +277,9 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     fn rank(&self, s: &P::State) -> Option<u64> {
         self.puzzle.rank(s)
     }
+    fn unrank(&self, r: u64) -> Option<P::State> {
+        self.puzzle.unrank(r)
+    }
     fn piece_moved(&self, m: &P::Move) -> Option<(u32, u32)> {
         self.puzzle.piece_moved(m)
     }
@@ -391,6 +401,9 @@ pub(crate) mod testing {
         }
         fn rank(&self, s: &i64) -> Option<u64> {
             Some(*s as u64)
+        }
+        fn unrank(&self, r: u64) -> Option<i64> {
+            (r <= self.limit as u64).then_some(r as i64)
         }
     }
 

@@ -128,6 +128,9 @@ impl<P: Puzzle> Puzzle for LegalOnly<'_, P> {
     fn rank(&self, state: &P::State) -> Option<u64> {
         self.0.rank(state)
     }
+    fn unrank(&self, rank: u64) -> Option<P::State> {
+        self.0.unrank(rank)
+    }
     fn piece_moved(&self, m: &P::Move) -> Option<(u32, u32)> {
         self.0.piece_moved(m)
     }

@@ -3,7 +3,9 @@
 
 use crate::bits::Bits;
 use crate::game::{Game, ParamValues};
+use crate::games::ice::IceState;
 use crate::games::ice::{with_puzzle, Ice, IcePuzzle, IceTask, Level, WalkRule, Walking};
+use crate::search::dist::{enumerate_dist, DistEnumeration, DistOptions, Exchange, Partial};
 use crate::search::worth_parallel;
 use crate::search::{enumerate, enumerate_par, LimitKind, Limits, Stats};
 use crate::Error;
@@ -79,6 +81,86 @@ impl<B: Bits> Best<B> {
     }
 }
 
+/// A worker's part of a reach table in an enumeration shared by workers: the fewest pushes
+/// per cell, as little-endian `u32`s (`u32::MAX`: not yet).
+impl<B: Bits, P> Partial<IceState<B, P>> for Best<B> {
+    const STATES: bool = true;
+    fn visit(&mut self, s: &IceState<B, P>, d: u32) {
+        Best::visit(self, s.blocks, d);
+    }
+    fn merge(&mut self, other: Self) {
+        let me = std::mem::replace(self, Best::new(0));
+        *self = Best::merge(me, other);
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        self.best.iter().flat_map(|d| d.to_le_bytes()).collect()
+    }
+    fn from_bytes(mut fresh: Self, bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != fresh.best.len() * 4 {
+            return Err(Error::invalid(format!(
+                "a reach table of {} cells cannot be read from {} bytes",
+                fresh.best.len(),
+                bytes.len()
+            )));
+        }
+        for (i, c) in bytes.chunks_exact(4).enumerate() {
+            let d = u32::from_le_bytes(c.try_into().expect("four bytes"));
+            fresh.best[i] = d;
+            if d != u32::MAX {
+                fresh.unreached.clear(i);
+            }
+        }
+        Ok(fresh)
+    }
+}
+
+/// The table of the fewest pushes per cell, in the board's rows and columns.
+fn table_of<B: Bits, R: Walking>(p: &IcePuzzle<B, R>, best: &[u32]) -> Vec<Vec<Option<u32>>> {
+    let mut moves = vec![vec![None; p.cols()]; p.rows()];
+    for (i, &d) in best.iter().enumerate() {
+        if d != u32::MAX {
+            let pos = p.pos(i as u16);
+            moves[pos.row][pos.col] = Some(d);
+        }
+    }
+    moves
+}
+
+struct ReachOn<'a>(&'a mut dyn Exchange, &'a DistOptions);
+
+impl IceTask for ReachOn<'_> {
+    type Output = Result<(Reach, DistEnumeration<()>), Error>;
+    fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Self::Output {
+        let n = p.cell_count();
+        let d = enumerate_dist(p, self.0, self.1, || Best::<B>::new(n))?;
+        let e = &d.enumeration;
+        let reach = Reach {
+            rows: p.rows(),
+            cols: p.cols(),
+            moves: d
+                .partial
+                .as_ref()
+                .map_or_else(|| table_of(p, &[]), |b| table_of(p, &b.best)),
+            states: e.states,
+            limit: e.limit,
+            stats: e.stats.clone(),
+        };
+        Ok((reach, d.without_partial()))
+    }
+}
+
+/// [`reach`] shared by the workers that `ex` links, out of core and resumable with a work
+/// directory ([`crate::search::dist`]); rule `free` only (the positions need an invertible
+/// perfect hash). The table is filled at worker 0; the others get the counts only.
+pub fn reach_on(
+    level: &Level,
+    rule: WalkRule,
+    ex: &mut dyn Exchange,
+    o: &DistOptions,
+) -> Result<(Reach, DistEnumeration<()>), Error> {
+    with_puzzle(level, rule, ReachOn(ex, o))?
+}
+
 impl IceTask for ReachTask<'_> {
     type Output = Reach;
     fn run<B: Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Reach {
@@ -97,17 +179,10 @@ impl IceTask for ReachTask<'_> {
             let e = enumerate(p, self.0, |s, d| best.visit(s.blocks, d));
             (e, best)
         };
-        let mut moves = vec![vec![None; p.cols()]; p.rows()];
-        for (i, &d) in best.best.iter().enumerate() {
-            if d != u32::MAX {
-                let pos = p.pos(i as u16);
-                moves[pos.row][pos.col] = Some(d);
-            }
-        }
         Reach {
             rows: p.rows(),
             cols: p.cols(),
-            moves,
+            moves: table_of(p, &best.best),
             states: e.states,
             limit: e.limit,
             stats: e.stats,

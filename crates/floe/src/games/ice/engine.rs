@@ -515,6 +515,16 @@ impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
         self.ranks.as_ref().map(|(b, _)| b.rank(s.blocks))
     }
 
+    /// Ranks exist under `free` only, where the state is the block set.
+    fn unrank(&self, r: u64) -> Option<Self::State> {
+        let (b, _) = self.ranks.as_ref()?;
+        let blocks = b.unrank(r, self.start.count() as usize)?;
+        Some(IceState {
+            blocks,
+            player: R::pack(0),
+        })
+    }
+
     #[inline]
     fn piece_moved(&self, m: &IceMove) -> Option<(u32, u32)> {
         Some((m.from as u32, m.to as u32))

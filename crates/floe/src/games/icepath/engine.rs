@@ -102,6 +102,10 @@ impl Puzzle for Engine {
     fn rank(&self, &s: &u16) -> Option<u64> {
         Some(u64::from(s))
     }
+
+    fn unrank(&self, r: u64) -> Option<u16> {
+        (r < (self.slide.len() / 4) as u64).then_some(r as u16)
+    }
 }
 
 impl crate::game::Engine for Engine {
