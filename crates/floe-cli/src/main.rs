@@ -22,6 +22,7 @@ macro_rules! outp {
 }
 
 mod args;
+mod cluster;
 mod cmd;
 mod out;
 mod serve;

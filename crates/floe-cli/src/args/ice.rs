@@ -81,10 +81,23 @@ pub struct TableSpaceArgs {
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,
+    /// Each cell shared by workers, processes and machines (in a folder of its own under
+    /// --work-dir).
+    #[command(flatten)]
+    pub cluster: super::ClusterArgs,
 }
 
 /// `floe table reach`.
-pub type TableReachArgs = SquareTableArgs<10>;
+#[derive(Args, Debug)]
+pub struct TableReachArgs {
+    /// The boards, the block counts, the limits.
+    #[command(flatten)]
+    pub table: SquareTableArgs<10>,
+    /// Each table shared by workers, processes and machines (in a folder of its own under
+    /// --work-dir).
+    #[command(flatten)]
+    pub cluster: super::ClusterArgs,
+}
 
 /// `floe table reach` and `floe table patterns`: a table over empty square boards, with
 /// sides up to `MAX_SIZE` by default.

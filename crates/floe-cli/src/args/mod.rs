@@ -50,7 +50,7 @@ pub enum Command {
     /// Check a move list against a level and say which move is illegal and why.
     Verify(VerifyArgs),
     /// Count the positions reachable from a level's start (any game, or an empty ice board).
-    Space(BoardJobArgs),
+    Space(SharedJobArgs),
     /// Reversibility and dead ends: components of the state graph, positions with no move,
     /// positions that can no longer be solved, moves that cannot be undone (any game).
     Analyze(BoardJobArgs),
@@ -70,7 +70,7 @@ pub enum Command {
     /// Convert level files between formats (ice blocks: the floe format and Kluiver's).
     Convert(ConvertArgs),
     /// Ice blocks: fewest pushes after which some block rests on each cell.
-    Reach(BoardJobArgs),
+    Reach(SharedJobArgs),
     /// Ice blocks: the least difficulty of every reachable position per block-change factor
     /// (Kluiver's Figures 19–27).
     Profile(ProfileArgs),
@@ -252,6 +252,58 @@ pub struct BoardJobArgs {
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A job that can be shared by workers, processes and machines, out of core and resumable:
+/// `floe space` and `floe reach`.
+#[derive(Args, Debug)]
+pub struct SharedJobArgs {
+    /// The level, the limits, `--json`.
+    #[command(flatten)]
+    pub job: BoardJobArgs,
+    /// Workers, processes, work directory.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+/// Sharing an enumeration between worker threads, processes and machines (timely
+/// dataflow's -w/-n/-p/-h), with its layers on disk and checkpoints (see docs/cluster.md).
+/// Any of these flags runs the shared enumeration; it needs a game whose positions have a
+/// perfect hash (ice blocks under `free`, the ice path).
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Sharing the work (docs/cluster.md)")]
+pub struct ClusterArgs {
+    /// Worker threads in this process [default: the cores].
+    #[arg(long, value_name = "W", value_parser = within(1, 1024))]
+    pub workers: Option<usize>,
+    /// Processes in the run, each started with the same flags and its own --process.
+    #[arg(long, value_name = "N", value_parser = within(1, 4096))]
+    pub processes: Option<usize>,
+    /// This process's number, 0 to N−1 (process 0 prints the answer).
+    #[arg(long, value_name = "I", value_parser = within(0, 4095))]
+    pub process: Option<usize>,
+    /// The processes' addresses, one host:port a line in order of --process [default:
+    /// 127.0.0.1, ports 2101 up].
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<std::path::PathBuf>,
+    /// Keep the layers and checkpoints here (out of core; each process its own workers'
+    /// folders), so that a stopped run can be resumed.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<std::path::PathBuf>,
+    /// Take up the run checkpointed in --work-dir (same level, same processes and workers).
+    #[arg(long, requires = "work_dir")]
+    pub resume: bool,
+}
+
+impl ClusterArgs {
+    /// Whether any flag asks for a shared run.
+    pub fn active(&self) -> bool {
+        self.workers.is_some()
+            || self.processes.is_some()
+            || self.process.is_some()
+            || self.hostfile.is_some()
+            || self.work_dir.is_some()
+    }
 }
 
 /// The parser of a `usize` flag with a documented range: a value outside `lo..=hi` (or one

@@ -19,6 +19,7 @@ pub mod predict;
 pub mod profile;
 pub mod reach;
 pub mod render;
+pub(crate) mod shared;
 pub mod solve;
 pub mod space;
 pub mod table;

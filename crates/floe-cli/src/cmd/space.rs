@@ -1,7 +1,8 @@
 //! `floe space`: every position reachable from a level's start, any game.
 
+use super::shared::{self, computed, fingerprint, progress_words};
 use super::{board_request, in_level};
-use crate::args::BoardJobArgs;
+use crate::args::{BoardJobArgs, SharedJobArgs};
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
 use crate::Done;
 use floe::game::{Request, SpaceReport};
@@ -9,7 +10,11 @@ use floe::search::Limits;
 use floe::Error;
 
 /// `floe space`.
-pub fn run(a: BoardJobArgs) -> Result<Done, Error> {
+pub fn run(a: SharedJobArgs) -> Result<Done, Error> {
+    if a.cluster.active() {
+        return run_shared(a);
+    }
+    let a = a.job;
     let req = board_request(&a.board)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("enumerating {}", req.level.name()));
@@ -36,6 +41,50 @@ pub(crate) fn report(
     req.level
         .space(limits)
         .map_err(|e| in_level(req.level.name(), e))
+}
+
+/// `floe space` shared by workers, processes and machines, or kept on disk.
+fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
+    let req = board_request(&a.job.board)?;
+    let level = req.level.clone();
+    let text = level.to_text(None)?;
+    let identity = format!(
+        "space of {} {:?} {} ({})",
+        req.game.info().name,
+        level.name(),
+        level.params(),
+        fingerprint(&text)
+    );
+    let space = level.estimate().map(|e| e.positions);
+    let what = format!("enumerating {}", level.name());
+    let mut s = shared::prepare(&what, &a.cluster, &a.job.limits, identity, space)?;
+    let spinner = (s.layout.process == 0)
+        .then(|| Spinner::showing(&mut s.opts.limits.progress, &what, progress_words(space)));
+    let opts = s.opts.clone();
+    let results = crate::cluster::run(&s.layout, move |ex| level.space_on(ex, &opts))?;
+    drop(spinner);
+    let reports = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let parts: Vec<_> = reports.iter().filter_map(|r| r.computed.clone()).collect();
+    let mut e = reports.into_iter().next().expect("one worker at least");
+    e.computed = Some(computed(&s.layout, a.cluster.work_dir.as_deref(), &parts));
+    e.peak_rss_bytes = out::peak_rss_bytes();
+    if s.layout.process != 0 {
+        eprintln!(
+            "floe: process {} of {}: {} positions in all, {} owned here, {}",
+            s.layout.process,
+            s.layout.processes,
+            thousands(e.states),
+            thousands(parts.iter().flat_map(|c| &c.owned).sum()),
+            if e.complete { "done" } else { "stopped" }
+        );
+    } else if a.job.json {
+        out::json(&e);
+    } else {
+        outln!("{}: {}", req.level.name(), req.level.describe());
+        print_space(&e, req.game.info().moves_word());
+        outln!("computed by {}", s.layout.describe());
+    }
+    Ok(Done::when(e.complete))
 }
 
 fn print_space(e: &SpaceReport, word: &str) {

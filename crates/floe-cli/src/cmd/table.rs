@@ -1,43 +1,109 @@
 //! `floe table`: the theses' tables of ice block puzzles, computed exactly.
 
 use super::reach::reach_grid;
+use super::shared;
 use super::{cell_progress, clear_progress};
 use crate::args::{TablePatternsArgs, TableReachArgs, TableSpaceArgs, TableStripArgs};
 use crate::out::{self, human_time, thousands};
 use crate::Done;
+use floe::analysis::ice::reach::reach_on;
 use floe::analysis::ice::reach::Reach;
 use floe::analysis::ice::tables::{
-    patterns_table, reach_table as reach_tables, space_table, space_table_markdown, strip_table,
-    ReachCell, ReachTableReport, SpaceTableReport,
+    patterns_table, reach_table as reach_tables, reach_table_by, space_table, space_table_by,
+    space_table_markdown, strip_table, ReachCell, ReachTableReport, SpaceTableReport,
 };
+use floe::games::ice::{space_on, WalkRule};
+use floe::search::dist::DistOptions;
 use floe::Error;
 use std::time::Instant;
 
+/// The options of a shared run of one table cell: its own folder under the work directory.
+fn cell_options(o: &DistOptions, what: &str, (m, n, k): (usize, usize, usize)) -> DistOptions {
+    DistOptions {
+        work_dir: o
+            .work_dir
+            .as_ref()
+            .map(|d| d.join(format!("{what}-{m}x{n}-{k}"))),
+        identity: format!("{what} of the empty {m}×{n} board with {k} blocks"),
+        ..o.clone()
+    }
+}
+
+/// The largest cell's possible positions (the estimate of a shared table).
+fn largest_space(rows: usize, cols: usize, blocks: usize) -> Option<u64> {
+    let k = blocks.min(rows * cols / 2);
+    let board = floe::games::ice::Level::empty_board(rows, cols, k).ok()?;
+    floe::game::Level::new(floe::games::ice::Ice, board, "")
+        .estimate()
+        .map(|e| e.positions)
+}
+
+fn cell_line(c: &floe::analysis::ice::tables::SpaceCell) -> String {
+    format!(
+        "{}×{} with {} blocks: {} ({:.1} s)",
+        c.rows,
+        c.cols,
+        c.blocks,
+        c.states.map_or("—".into(), thousands),
+        c.seconds
+    )
+}
+
 pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
-    super::judge_table(
-        a.max_rows.min(a.max_cols) as usize,
-        a.max_cols as usize,
-        a.max_blocks as usize,
-        &a.limits,
-    )?;
-    let t = Instant::now();
-    let limits = a.limits.limits();
-    let cells = space_table(
+    let (rows, cols, blocks) = (
         a.max_rows as usize,
         a.max_cols as usize,
         a.max_blocks as usize,
-        &limits,
-        |c| {
-            cell_progress(format!(
-                "{}×{} with {} blocks: {} ({:.1} s)",
-                c.rows,
-                c.cols,
-                c.blocks,
-                c.states.map_or("—".into(), thousands),
-                c.seconds
-            ))
-        },
-    )?;
+    );
+    let t = Instant::now();
+    let cells = if a.cluster.active() {
+        let s = shared::prepare(
+            "the table's largest cell",
+            &a.cluster,
+            &a.limits,
+            String::new(),
+            largest_space(rows.min(cols), cols, blocks),
+        )?;
+        let opts = s.opts.clone();
+        let results = crate::cluster::run(&s.layout, move |ex| {
+            let first = ex.index() == 0;
+            space_table_by(
+                rows,
+                cols,
+                blocks,
+                &mut |level, cell| {
+                    space_on(
+                        level,
+                        WalkRule::Free,
+                        ex,
+                        &cell_options(&opts, "space", cell),
+                    )
+                    .map(|d| d.enumeration)
+                },
+                |c| {
+                    if first {
+                        cell_progress(cell_line(c))
+                    }
+                },
+            )
+        })?;
+        clear_progress();
+        let cells = results.into_iter().next().expect("one worker at least")?;
+        if s.layout.process != 0 {
+            eprintln!(
+                "floe: process {} of {}: {} cells done",
+                s.layout.process,
+                s.layout.processes,
+                cells.len()
+            );
+            return Ok(Done::when(cells.iter().all(|c| c.limit.is_none())));
+        }
+        cells
+    } else {
+        super::judge_table(rows.min(cols), cols, blocks, &a.limits)?;
+        let limits = a.limits.limits();
+        space_table(rows, cols, blocks, &limits, |c| cell_progress(cell_line(c)))?
+    };
     clear_progress();
     let complete = cells.iter().all(|c| c.limit.is_none());
     if a.json {
@@ -52,24 +118,75 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     Ok(Done::when(complete))
 }
 
-pub fn reach(a: TableReachArgs) -> Result<Done, Error> {
+fn reach_line(c: &ReachCell) -> String {
+    format!(
+        "{}×{} with {} blocks: max {} ({:.1} s)",
+        c.rows,
+        c.cols,
+        c.blocks,
+        c.max.map_or("-".into(), |m| m.to_string()),
+        c.seconds
+    )
+}
+
+pub fn reach(ra: TableReachArgs) -> Result<Done, Error> {
+    let a = &ra.table;
     let most = a.blocks.iter().copied().max().unwrap_or(0);
-    super::judge_table(a.max_size as usize, a.max_size as usize, most, &a.limits)?;
+    let side = a.max_size as usize;
     let t = Instant::now();
-    let limits = a.limits.limits();
     let boards: Vec<(usize, usize)> = (a.min_size..=a.max_size)
         .map(|s| (s as usize, s as usize))
         .collect();
-    let tables = reach_tables(&boards, &a.blocks, &limits, |c| {
-        cell_progress(format!(
-            "{}×{} with {} blocks: max {} ({:.1} s)",
-            c.rows,
-            c.cols,
-            c.blocks,
-            c.max.map_or("-".into(), |m| m.to_string()),
-            c.seconds
-        ))
-    })?;
+    let tables = if ra.cluster.active() {
+        let s = shared::prepare(
+            "the table's largest board",
+            &ra.cluster,
+            &a.limits,
+            String::new(),
+            largest_space(side, side, most),
+        )?;
+        let opts = s.opts.clone();
+        let (b, k) = (boards.clone(), a.blocks.clone());
+        let results = crate::cluster::run(&s.layout, move |ex| {
+            let first = ex.index() == 0;
+            reach_table_by(
+                &b,
+                &k,
+                &mut |level, cell| {
+                    reach_on(
+                        level,
+                        WalkRule::Free,
+                        ex,
+                        &cell_options(&opts, "reach", cell),
+                    )
+                    .map(|(r, _)| r)
+                },
+                |c| {
+                    if first {
+                        cell_progress(reach_line(c))
+                    }
+                },
+            )
+        })?;
+        clear_progress();
+        let tables = results.into_iter().next().expect("one worker at least")?;
+        if s.layout.process != 0 {
+            eprintln!(
+                "floe: process {} of {}: {} tables done",
+                s.layout.process,
+                s.layout.processes,
+                tables.len()
+            );
+            return Ok(Done::when(tables.iter().all(|c| c.limit.is_none())));
+        }
+        tables
+    } else {
+        super::judge_table(side, side, most, &a.limits)?;
+        let limits = a.limits.limits();
+        reach_tables(&boards, &a.blocks, &limits, |c| {
+            cell_progress(reach_line(c))
+        })?
+    };
     clear_progress();
     let complete = tables.iter().all(|c| c.limit.is_none());
     if a.json {

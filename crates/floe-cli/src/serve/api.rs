@@ -493,7 +493,7 @@ fn set_text(c: &mut Command, text: String) {
         Command::Verify(a) => a.level.text = Some(text),
         Command::Render(a) => a.level.text = Some(text),
         Command::Play(a) => a.level.text = Some(text),
-        Command::Space(a) => a.board.text = Some(text),
+        Command::Space(a) => a.job.board.text = Some(text),
         _ => {}
     }
 }
@@ -591,9 +591,16 @@ endpoint!(hint, HINT, |c, caps, stop, q| {
 });
 
 endpoint!(space, SPACE, |c, caps, stop, _| {
-    let Command::Space(mut a) = c else {
+    let Command::Space(a) = c else {
         unreachable!("parsed as space")
     };
+    if a.cluster.active() {
+        return Err(Error::invalid(
+            "the server does not share enumerations between workers or keep them on disk: \
+             run `floe space` with those flags on the command line",
+        ));
+    }
+    let mut a = a.job;
     cap(&mut a.limits, caps, stop, None);
     let req = cmd::board_request(&a.board)?;
     let r = cmd::space::report(&req, &a, &a.limits.limits())?;

@@ -46,7 +46,7 @@ pub(crate) use ops::{
     factor_of, legal_moves as legal_moves_of, verdict_with as ops_verdict_with, VerdictMemory,
 };
 pub use report::{
-    AnalyzeReport, Difficulty, IllegalMove, LevelEntry, Move, ParamValues, SolveReport,
+    AnalyzeReport, Computed, Difficulty, IllegalMove, LevelEntry, Move, ParamValues, SolveReport,
     SpaceReport, Status, Verified,
 };
 #[cfg(test)]

@@ -232,6 +232,9 @@ pub struct ReachReport {
     pub limit: Option<&'static str>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// How it was computed, when shared by several workers or kept on disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<crate::game::Computed>,
 }
 
 impl ReachReport {
@@ -258,6 +261,7 @@ impl ReachReport {
             complete: r.limit.is_none(),
             limit: r.limit.map(LimitKind::name),
             seconds,
+            computed: None,
         }
     }
 }

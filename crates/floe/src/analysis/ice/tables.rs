@@ -3,9 +3,9 @@
 //! (van den Akker's Tables 1–8, 10–13).
 
 use super::patterns::{hardest_use, HardestUse};
-use super::reach::{reach_empty, Reach};
+use super::reach::{reach, Reach};
 use crate::games::ice::{space, Level, WalkRule};
-use crate::search::{LimitKind, Limits};
+use crate::search::{Enumeration, LimitKind, Limits};
 use crate::Error;
 use serde::Serialize;
 use std::time::Instant;
@@ -48,6 +48,20 @@ pub struct SpaceCell {
 
 /// Counts the positions reachable on an empty `rows × cols` board with `k` blocks.
 pub fn space_cell(rows: usize, cols: usize, k: usize, limits: &Limits) -> Result<SpaceCell, Error> {
+    space_cell_by(rows, cols, k, &mut |level| {
+        space(level, WalkRule::Free, limits)
+    })
+}
+
+/// Counts the positions of what `space_cell` would enumerate, a board, (game
+/// [`crate::games::ice::Level`] with rule `free`) enumerated by `count`: on this machine,
+/// or by workers of a cluster ([`crate::games::ice::space_on`]).
+pub fn space_cell_by(
+    rows: usize,
+    cols: usize,
+    k: usize,
+    count: &mut dyn FnMut(&Level) -> Result<Enumeration, Error>,
+) -> Result<SpaceCell, Error> {
     let t = Instant::now();
     let formula = match k {
         2 => Some(kluiver_a2(rows, cols)),
@@ -67,7 +81,7 @@ pub fn space_cell(rows: usize, cols: usize, k: usize, limits: &Limits) -> Result
             seconds: 0.0,
         });
     };
-    let e = space(&level, WalkRule::Free, limits)?;
+    let e = count(&level)?;
     let complete = e.limit.is_none();
     Ok(SpaceCell {
         rows,
@@ -101,12 +115,30 @@ pub fn space_table(
     max_cols: usize,
     max_blocks: usize,
     limits: &Limits,
+    each: impl FnMut(&SpaceCell),
+) -> Result<Vec<SpaceCell>, Error> {
+    space_table_by(
+        max_rows,
+        max_cols,
+        max_blocks,
+        &mut |level, _| space(level, WalkRule::Free, limits),
+        each,
+    )
+}
+
+/// [`space_table`] with each board enumerated by `count` (given the board and its
+/// `(rows, cols, blocks)`).
+pub fn space_table_by(
+    max_rows: usize,
+    max_cols: usize,
+    max_blocks: usize,
+    count: &mut dyn FnMut(&Level, (usize, usize, usize)) -> Result<Enumeration, Error>,
     mut each: impl FnMut(&SpaceCell),
 ) -> Result<Vec<SpaceCell>, Error> {
     let mut cells = Vec::new();
     for k in 1..=max_blocks {
         for (m, n) in table_sizes(max_rows, max_cols) {
-            let c = space_cell(m, n, k, limits)?;
+            let c = space_cell_by(m, n, k, &mut |level| count(level, (m, n, k)))?;
             each(&c);
             cells.push(c);
         }
@@ -329,11 +361,24 @@ pub fn reach_cell(
     k: usize,
     limits: &Limits,
 ) -> Result<Option<ReachCell>, Error> {
+    reach_cell_by(rows, cols, k, &mut |level| {
+        reach(level, WalkRule::Free, limits)
+    })
+}
+
+/// [`reach_cell`] with the board's table made by `make` (on this machine, or by workers of
+/// a cluster: [`crate::analysis::ice::reach::reach_on`]).
+pub fn reach_cell_by(
+    rows: usize,
+    cols: usize,
+    k: usize,
+    make: &mut dyn FnMut(&Level) -> Result<Reach, Error>,
+) -> Result<Option<ReachCell>, Error> {
     if k > cols {
         return Ok(None);
     }
     let t = Instant::now();
-    let r = reach_empty(rows, cols, k, limits)?;
+    let r = make(&Level::empty_board(rows, cols, k)?)?;
     Ok(Some(ReachCell::from_reach(
         &r,
         k,
@@ -346,12 +391,28 @@ pub fn reach_table(
     boards: &[(usize, usize)],
     blocks: &[usize],
     limits: &Limits,
+    each: impl FnMut(&ReachCell),
+) -> Result<Vec<ReachCell>, Error> {
+    reach_table_by(
+        boards,
+        blocks,
+        &mut |level, _| reach(level, WalkRule::Free, limits),
+        each,
+    )
+}
+
+/// [`reach_table`] with each board's table made by `make` (given the board and its
+/// `(rows, cols, blocks)`).
+pub fn reach_table_by(
+    boards: &[(usize, usize)],
+    blocks: &[usize],
+    make: &mut dyn FnMut(&Level, (usize, usize, usize)) -> Result<Reach, Error>,
     mut each: impl FnMut(&ReachCell),
 ) -> Result<Vec<ReachCell>, Error> {
     let mut out = Vec::new();
     for &(m, n) in boards {
         for &k in blocks {
-            if let Some(c) = reach_cell(m, n, k, limits)? {
+            if let Some(c) = reach_cell_by(m, n, k, &mut |level| make(level, (m, n, k)))? {
                 each(&c);
                 out.push(c);
             }

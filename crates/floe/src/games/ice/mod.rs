@@ -53,3 +53,24 @@ pub fn space(level: &Level, rule: WalkRule, limits: &Limits) -> Result<Enumerati
     l.rules = Some(rule);
     crate::game::enumerate_typed(Ice, &l, limits)
 }
+
+/// [`space`] shared by the workers that `ex` links ([`crate::search::dist`]); rule `free`
+/// only (the positions need an invertible perfect hash).
+pub fn space_on(
+    level: &Level,
+    rule: WalkRule,
+    ex: &mut dyn crate::search::dist::Exchange,
+    o: &crate::search::dist::DistOptions,
+) -> Result<crate::search::dist::DistEnumeration<()>, Error> {
+    struct Shared<'a>(
+        &'a mut dyn crate::search::dist::Exchange,
+        &'a crate::search::dist::DistOptions,
+    );
+    impl IceTask for Shared<'_> {
+        type Output = Result<crate::search::dist::DistEnumeration<()>, Error>;
+        fn run<B: crate::bits::Bits, R: Walking>(self, p: &IcePuzzle<B, R>) -> Self::Output {
+            crate::search::dist::enumerate_dist(p, self.0, self.1, || ())
+        }
+    }
+    with_puzzle(level, rule, Shared(ex, o))?
+}

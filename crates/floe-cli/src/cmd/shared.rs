@@ -1,0 +1,225 @@
+//! What `space`, `reach`, the tables and the census share when their work is shared by
+//! workers, processes and machines: the layout, the estimate judged before the run, the
+//! options of the library's enumeration, and how the answer says it was computed.
+
+use crate::args::{ClusterArgs, LimitArgs};
+use crate::cluster::Layout;
+use crate::out::{human_bytes, human_time, thousands};
+use floe::game::Computed;
+use floe::search::dist::DistOptions;
+use floe::search::{Limits, Progress, POSITIONS_PER_CORE_SECOND};
+use floe::Error;
+use std::path::Path;
+use std::time::Duration;
+
+/// A run's layout and the library's options for it.
+pub(crate) struct Shared {
+    pub layout: Layout,
+    pub opts: DistOptions,
+}
+
+/// Bytes a worker keeps on disk per position (a rank in 5 bytes).
+const DISK_PER_POSITION: f64 = 5.0;
+/// Share of the possible positions two layers hold at most (`search::estimate`'s rule).
+const LIVE_SHARE: f64 = 0.2;
+
+/// What a shared enumeration of `space` possible positions will need, per process.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SharedEstimate {
+    pub positions: u64,
+    pub memory: u64,
+    pub disk: u64,
+    pub seconds: f64,
+}
+
+impl SharedEstimate {
+    pub(crate) fn new(space: u64, layout: &Layout, on_disk: bool) -> SharedEstimate {
+        let n = space as f64;
+        let processes = layout.processes as f64;
+        let bits = n / 8.0 / processes;
+        // layers in memory: up to two of them, 8 bytes a position
+        let layers = if on_disk {
+            layout.workers as f64 * 4.0 * (1 << 20) as f64
+        } else {
+            LIVE_SHARE * n * 8.0 / processes
+        };
+        let buffers = layout.workers as f64 * (layout.peers() + 1) as f64 * 4096.0 * 8.0 * 4.0;
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let per_process = layout.workers.min(cores).max(1) as f64;
+        SharedEstimate {
+            positions: space,
+            memory: (bits + layers + buffers) as u64,
+            disk: if on_disk {
+                (n * DISK_PER_POSITION / processes) as u64
+            } else {
+                0
+            },
+            seconds: n / (POSITIONS_PER_CORE_SECOND * per_process * processes),
+        }
+    }
+}
+
+impl std::fmt::Display for SharedEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "up to {} positions; per process about {} of memory{}, and at most {} on this layout",
+            thousands(self.positions),
+            human_bytes(self.memory),
+            if self.disk > 0 {
+                format!(" and up to {} of disk", human_bytes(self.disk))
+            } else {
+                String::new()
+            },
+            human_time(Duration::from_secs_f64(self.seconds))
+        )
+    }
+}
+
+/// Free bytes on the file system of `dir` (or of its nearest existing parent).
+fn free_disk(dir: &Path) -> Option<u64> {
+    let mut d = dir;
+    while !d.exists() {
+        d = d.parent()?;
+    }
+    let c = std::ffi::CString::new(d.as_os_str().as_encoded_bytes()).ok()?;
+    let mut s = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `c` is a NUL-terminated path and `s` is a statvfs that the call fills in.
+    let r = unsafe { libc::statvfs(c.as_ptr(), s.as_mut_ptr()) };
+    if r != 0 {
+        return None;
+    }
+    // SAFETY: statvfs returned 0, so it filled `s`.
+    let s = unsafe { s.assume_init() };
+    #[allow(clippy::unnecessary_cast)]
+    Some(s.f_bavail as u64 * s.f_frsize as u64)
+}
+
+/// The layout and options of a shared run of `what`, after judging its estimate: a run
+/// that will not fit the memory budget or the free disk is refused unless `--force` (or a
+/// limit that bounds it). Process 0 announces a large run and shows the progress.
+pub(crate) fn prepare(
+    what: &str,
+    cluster: &ClusterArgs,
+    limits: &LimitArgs,
+    identity: String,
+    space: Option<u64>,
+) -> Result<Shared, Error> {
+    let layout = Layout::of(cluster)?;
+    let mut lim: Limits = limits.limits();
+    if let Some(space) = space {
+        let e = SharedEstimate::new(space, &layout, cluster.work_dir.is_some());
+        let bounded = limits.force || limits.timeout.is_some() || limits.max_states.is_some();
+        if let Some(b) = limits.budget() {
+            if e.memory > b && !bounded {
+                let fit = (e.memory as f64 * layout.processes as f64 / b as f64).ceil();
+                return Err(Error::invalid(format!(
+                    "{what}: {e}; that is more than the memory budget of {} per process. \
+                     Spread it over {fit} processes or more (each holds 1/N of the visited \
+                     positions), keep the layers on disk with --work-dir, give more with \
+                     --max-memory, or --force to start anyway",
+                    human_bytes(b)
+                )));
+            }
+        }
+        if let (Some(dir), true) = (&cluster.work_dir, e.disk > 0) {
+            if let Some(free) = free_disk(dir) {
+                if e.disk > free && !bounded {
+                    return Err(Error::invalid(format!(
+                        "{what}: {e}; {} has only {} free. Spread it over more machines, \
+                         give another --work-dir, or --force to start anyway",
+                        dir.display(),
+                        human_bytes(free)
+                    )));
+                }
+            }
+        }
+        if layout.process == 0 && (e.seconds >= 60.0 || e.memory >= 1 << 30) {
+            eprintln!("floe: {what}: {e} (an estimate before the run)");
+        }
+    }
+    let mut opts = DistOptions {
+        limits: Limits::default(),
+        work_dir: cluster.work_dir.clone(),
+        resume: cluster.resume,
+        identity,
+    };
+    lim.progress = None;
+    opts.limits = lim;
+    Ok(Shared { layout, opts })
+}
+
+/// What the progress line says: positions, layer, rate, and the time left at most (were
+/// every possible position reachable).
+pub(crate) fn progress_words(space: Option<u64>) -> impl Fn(&Progress) -> String + Send + Sync {
+    move |p: &Progress| {
+        let secs = p.stats.elapsed.as_secs_f64().max(1e-3);
+        let rate = p.stats.states as f64 / secs;
+        let left = space
+            .filter(|_| rate > 0.0)
+            .map(|n| n.saturating_sub(p.stats.states) as f64 / rate);
+        format!(
+            "{} positions, layer {}, {}/s{}",
+            thousands(p.stats.states),
+            p.stats.depth,
+            thousands(rate as u64),
+            left.map_or(String::new(), |s| format!(
+                ", at most {} left",
+                human_time(Duration::from_secs_f64(s))
+            ))
+        )
+    }
+}
+
+/// How the run was computed, from every local worker's figures.
+pub(crate) fn computed(layout: &Layout, work_dir: Option<&Path>, parts: &[Computed]) -> Computed {
+    Computed {
+        engine: "timely".into(),
+        processes: layout.processes,
+        workers_per_process: layout.workers,
+        work_dir: work_dir.map(|p| p.display().to_string()),
+        resumed_at: parts.iter().find_map(|c| c.resumed_at),
+        disk_bytes: parts.iter().map(|c| c.disk_bytes).sum(),
+        owned: parts.iter().flat_map(|c| c.owned.iter().copied()).collect(),
+    }
+}
+
+/// A short stable fingerprint of a text (FNV-1a), for the identity of a run.
+pub(crate) fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_shrink_with_processes_and_disk() {
+        let one = Layout {
+            workers: 2,
+            processes: 1,
+            process: 0,
+            addresses: vec![],
+        };
+        let four = Layout {
+            processes: 4,
+            ..one.clone()
+        };
+        let n = 4_426_165_368; // 8×8 with 8 blocks
+        let a = SharedEstimate::new(n, &one, false);
+        let b = SharedEstimate::new(n, &four, false);
+        let c = SharedEstimate::new(n, &one, true);
+        assert!(a.memory > 7 << 30 && a.memory < 8 << 30, "{a:?}");
+        assert!(b.memory * 3 < a.memory, "{b:?}");
+        assert!(c.memory < 1 << 30 && c.disk > 20 << 30, "{c:?}");
+        assert!(b.seconds * 3.0 < a.seconds);
+        assert_eq!(fingerprint("abc"), fingerprint("abc"));
+        assert_ne!(fingerprint("abc"), fingerprint("abd"));
+        assert!(free_disk(&std::env::temp_dir().join("no/such/dir")).is_some());
+    }
+}
