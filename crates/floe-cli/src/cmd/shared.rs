@@ -4,13 +4,12 @@
 
 use crate::args::{ClusterArgs, LimitArgs};
 use crate::cluster::Layout;
-use crate::out::{human_bytes, human_time, thousands};
+use crate::out::{human_bytes, thousands};
 use floe::game::Computed;
 use floe::search::dist::DistOptions;
-use floe::search::{Limits, Progress, POSITIONS_PER_CORE_SECOND};
+use floe::search::{rough_time, Limits, Progress, POSITIONS_PER_CORE_SECOND};
 use floe::Error;
 use std::path::Path;
-use std::time::Duration;
 
 /// A run's layout and the library's options for it.
 pub(crate) struct Shared {
@@ -71,7 +70,7 @@ impl std::fmt::Display for SharedEstimate {
             } else {
                 String::new()
             },
-            human_time(Duration::from_secs_f64(self.seconds))
+            rough_time(self.seconds)
         )
     }
 }
@@ -165,7 +164,7 @@ pub(crate) fn progress_words(space: Option<u64>) -> impl Fn(&Progress) -> String
             thousands(rate as u64),
             left.map_or(String::new(), |s| format!(
                 ", at most {} left",
-                human_time(Duration::from_secs_f64(s))
+                rough_time(s)
             ))
         )
     }

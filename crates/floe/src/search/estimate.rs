@@ -41,16 +41,7 @@ impl Estimate {
 
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.seconds;
-        let time = if s < 120.0 {
-            format!("{s:.0} s")
-        } else if s < 2.0 * 3600.0 {
-            format!("{:.0} min", s / 60.0)
-        } else if s < 2.0 * 86400.0 {
-            format!("{:.1} h", s / 3600.0)
-        } else {
-            format!("{:.0} days", s / 86400.0)
-        };
+        let time = rough_time(self.seconds);
         write!(
             f,
             "up to {} positions, about {} of memory and {time} on {} core{}",
@@ -59,6 +50,19 @@ impl fmt::Display for Estimate {
             self.cores,
             if self.cores == 1 { "" } else { "s" }
         )
+    }
+}
+
+/// A long time in the unit that suits it: "40 s", "12 min", "3.5 h", "21 days".
+pub fn rough_time(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 2.0 * 3600.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 2.0 * 86400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.0} days", s / 86400.0)
     }
 }
 

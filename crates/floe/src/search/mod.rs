@@ -51,7 +51,7 @@ pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};
 pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
 pub use dfs::dfs_first;
-pub use estimate::{estimate, Estimate, POSITIONS_PER_CORE_SECOND};
+pub use estimate::{estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use fns::{from_fn, FnPuzzle};
 pub use hunt::{astar_learning, astar_proving, beam, Proving};
 pub use ida::ida_star;

@@ -143,7 +143,7 @@ impl IceTask for ReachOn<'_> {
                 .map_or_else(|| table_of(p, &[]), |b| table_of(p, &b.best)),
             states: e.states,
             limit: e.limit,
-            stats: e.stats.clone(),
+            stats: e.stats,
         };
         Ok((reach, d.without_partial()))
     }

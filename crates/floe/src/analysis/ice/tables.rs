@@ -23,6 +23,9 @@ pub fn kluiver_a3(m: usize, n: usize) -> i64 {
     492 - 100 * x + 12 * x * y - 18 * y - 8 * x * x
 }
 
+/// What computes one cell of a table: given the empty board and its `(rows, cols, blocks)`.
+pub type CellFn<'a, T> = dyn FnMut(&Level, (usize, usize, usize)) -> Result<T, Error> + 'a;
+
 /// One cell of the search-space table.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SpaceCell {
@@ -132,7 +135,7 @@ pub fn space_table_by(
     max_rows: usize,
     max_cols: usize,
     max_blocks: usize,
-    count: &mut dyn FnMut(&Level, (usize, usize, usize)) -> Result<Enumeration, Error>,
+    count: &mut CellFn<'_, Enumeration>,
     mut each: impl FnMut(&SpaceCell),
 ) -> Result<Vec<SpaceCell>, Error> {
     let mut cells = Vec::new();
@@ -406,7 +409,7 @@ pub fn reach_table(
 pub fn reach_table_by(
     boards: &[(usize, usize)],
     blocks: &[usize],
-    make: &mut dyn FnMut(&Level, (usize, usize, usize)) -> Result<Reach, Error>,
+    make: &mut CellFn<'_, Reach>,
     mut each: impl FnMut(&ReachCell),
 ) -> Result<Vec<ReachCell>, Error> {
     let mut out = Vec::new();

@@ -36,6 +36,8 @@ use std::time::Instant;
 pub const BATCH: usize = 1 << 12;
 /// Positions expanded between two looks at the limits and the incoming ranks.
 const CHUNK: usize = 1 << 12;
+/// Positions a worker expands between two rounds (see "epochs" in `enumerate_dist`).
+const EPOCH: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 /// The file format's version (in the progress file).
 const FORMAT: u32 = 1;
 
@@ -331,30 +333,35 @@ impl Sink {
     }
 }
 
-/// Calls `f` with the chunks of a layer.
-fn for_each_chunk(
-    layer: &Layer,
-    mut f: impl FnMut(&[u64]) -> Result<bool, Error>,
-) -> Result<(), Error> {
-    match layer {
-        Layer::Memory(v) => {
-            for c in v.chunks(CHUNK) {
-                if !f(c)? {
-                    break;
+/// Reads a layer chunk by chunk.
+enum LayerCursor<'a> {
+    Memory(std::slice::Chunks<'a, u64>),
+    File(LayerReader),
+}
+
+impl<'a> LayerCursor<'a> {
+    fn open(layer: &'a Layer) -> Result<LayerCursor<'a>, Error> {
+        Ok(match layer {
+            Layer::Memory(v) => LayerCursor::Memory(v.chunks(CHUNK)),
+            Layer::File(path) => LayerCursor::File(LayerReader::open(path.clone())?),
+        })
+    }
+    /// The next chunk into `out`; false at the end.
+    fn chunk(&mut self, out: &mut Vec<u64>) -> Result<bool, Error> {
+        match self {
+            LayerCursor::Memory(c) => {
+                out.clear();
+                match c.next() {
+                    Some(x) => {
+                        out.extend_from_slice(x);
+                        Ok(true)
+                    }
+                    None => Ok(false),
                 }
             }
-        }
-        Layer::File(path) => {
-            let mut r = LayerReader::open(path.clone())?;
-            let mut buf = Vec::with_capacity(CHUNK);
-            while r.chunk(CHUNK, &mut buf)? {
-                if !f(&buf)? {
-                    break;
-                }
-            }
+            LayerCursor::File(r) => r.chunk(CHUNK, out),
         }
     }
-    Ok(())
 }
 
 /// What a worker says of its round: all went well, or it failed.
@@ -528,13 +535,15 @@ where
             for k in 0..=at {
                 let path = layer_path(d, k);
                 disk_bytes += fs::metadata(&path).map_or(0, |m| m.len());
-                for_each_chunk(&Layer::File(path), |chunk| {
-                    for &l in chunk {
+                let file = Layer::File(path);
+                let mut cursor = LayerCursor::open(&file)?;
+                let mut chunk = Vec::with_capacity(CHUNK);
+                while cursor.chunk(&mut chunk)? {
+                    for &l in &chunk {
                         seen.insert(l);
                     }
                     owned += chunk.len() as u64;
-                    Ok(true)
-                })?;
+                }
             }
             let pp = partial_path(d, at);
             let bytes = fs::read(&pp).map_err(|e| io_err("cannot read", &pp, e))?;
@@ -623,36 +632,83 @@ where
                     }
                 }
             };
-            let walked = for_each_chunk(&layer, |chunk| {
-                if let Some(l) = o.limits.check(deadline) {
-                    stopped = Some(l);
-                    return Ok(false);
+            // In epochs of at most EPOCH positions per worker, each ended by a round: what is
+            // on the way between workers stays within one epoch's successors, whatever the
+            // layer's size (the memory of an out-of-core run stays small).
+            let mut walked: Result<(), Error> = Ok(());
+            let mut reader = match LayerCursor::open(&layer) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    walked = Err(e);
+                    None
                 }
-                for &l in chunk {
-                    let s = p.unrank(l * peers + me).ok_or_else(|| {
-                        Error::Internal(format!("no position has rank {}", l * peers + me))
-                    })?;
-                    p.for_each_next(&s, |t| {
-                        let r = p
-                            .rank(&t)
-                            .expect("a puzzle with a rank space ranks every state");
-                        generated += 1;
-                        if r % peers == me {
-                            out.push(r / peers);
-                        } else {
-                            batches[(r % peers) as usize].push(r / peers);
+            };
+            let mut buf: Vec<u64> = Vec::with_capacity(CHUNK);
+            let mut exhausted = false;
+            let all = loop {
+                let mut this_epoch = 0;
+                while let Some(r) = reader.as_mut().filter(|_| !exhausted) {
+                    if this_epoch >= EPOCH || stopped.is_some() || walked.is_err() {
+                        break;
+                    }
+                    if let Some(l) = o.limits.check(deadline) {
+                        stopped = Some(l);
+                        break;
+                    }
+                    match r.chunk(&mut buf) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            exhausted = true;
+                            break;
                         }
-                    });
+                        Err(e) => {
+                            walked = Err(e);
+                            break;
+                        }
+                    }
+                    for &l in &buf {
+                        let Some(s) = p.unrank(l * peers + me) else {
+                            walked = Err(Error::Internal(format!(
+                                "no position has rank {}",
+                                l * peers + me
+                            )));
+                            break;
+                        };
+                        p.for_each_next(&s, |t| {
+                            let r = p
+                                .rank(&t)
+                                .expect("a puzzle with a rank space ranks every state");
+                            generated += 1;
+                            if r % peers == me {
+                                out.push(r / peers);
+                            } else {
+                                batches[(r % peers) as usize].push(r / peers);
+                            }
+                        });
+                    }
+                    expanded += buf.len() as u64;
+                    this_epoch += buf.len();
+                    got(&out);
+                    out.clear();
+                    ex.send(&mut batches, &mut got);
                 }
-                expanded += chunk.len() as u64;
-                got(&out);
-                out.clear();
                 ex.send(&mut batches, &mut got);
-                Ok(true)
-            });
-            ex.send(&mut batches, &mut got);
-            let figures = vec![stopped.map_or(0, |l| 1 + limit_code(l)), u64::from(d)];
-            let all = ex.end_round(figures, &mut got);
+                let more = reader.is_some() && !exhausted && stopped.is_none() && walked.is_ok();
+                let figures = vec![
+                    stopped.map_or(0, |l| 1 + limit_code(l)),
+                    u64::from(d),
+                    u64::from(more),
+                    u64::from(walked.is_err() || failed.borrow().is_some()),
+                ];
+                let all = ex.end_round(figures, &mut got);
+                // the layer is over when no worker has more, or when one stopped or failed
+                if all.iter().all(|f| f[2] == 0) {
+                    break all;
+                }
+                if all.iter().any(|f| f[0] != 0 || f[3] != 0) {
+                    break all;
+                }
+            };
             (walked, all)
         };
         let (walked, all) = status;

@@ -1,0 +1,362 @@
+//! Enumerations shared by workers and processes (docs/cluster.md): 2 and 4 processes on
+//! 127.0.0.1 give the single-process answers; layers on disk under a small memory cap give
+//! the in-memory answer; a run killed mid-way and resumed gives the uninterrupted answer.
+//! Every process is bounded in time and killed if it overstays.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest a process of these tests may run.
+const BOUND: Duration = Duration::from_secs(180);
+
+/// `n` free ports on the loopback interface.
+fn free_ports(n: usize) -> Vec<u16> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
+}
+
+/// A folder of its own for one test, removed first.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("floe-cluster-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn start(args: &[String]) -> Child {
+    Command::new(FLOE)
+        .args(args)
+        .env("FLOE_CONNECT_TIMEOUT", "60")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` at most until `deadline` (then kills it and fails).
+fn finish(mut child: Child, deadline: Instant, what: &str) -> (i32, String, String) {
+    loop {
+        if let Some(_status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            return (
+                out.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            );
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {BOUND:?}; killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `floe ARGS` as `n` processes of `workers` workers each, linked on 127.0.0.1;
+/// process 0's JSON (the others must print nothing on standard output).
+fn on_processes(n: usize, workers: usize, args: &[&str]) -> Value {
+    let dir = scratch(&format!("hosts-{n}-{}", args.join("_").len()));
+    let hosts = dir.join("hosts");
+    let lines: Vec<String> = free_ports(n)
+        .iter()
+        .map(|p| format!("127.0.0.1:{p}"))
+        .collect();
+    std::fs::write(&hosts, lines.join("\n") + "\n").unwrap();
+    let deadline = Instant::now() + BOUND;
+    let children: Vec<Child> = (0..n)
+        .map(|i| {
+            let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            a.extend([
+                "--processes".into(),
+                n.to_string(),
+                "--process".into(),
+                i.to_string(),
+                "--workers".into(),
+                workers.to_string(),
+                "--hostfile".into(),
+                path_str(&hosts),
+            ]);
+            start(&a)
+        })
+        .collect();
+    let mut first = None;
+    for (i, c) in children.into_iter().enumerate() {
+        let (code, out, err) = finish(c, deadline, &format!("process {i} of {n}"));
+        assert_eq!(code, 0, "process {i} of {n}: {args:?}\n{err}");
+        if i == 0 {
+            first = Some(
+                serde_json::from_str::<Value>(&out)
+                    .unwrap_or_else(|e| panic!("process 0 printed no JSON ({e}):\n{out}\n{err}")),
+            );
+        } else {
+            assert!(
+                out.is_empty(),
+                "process {i} wrote on standard output: {out}"
+            );
+            assert!(err.contains(&format!("process {i} of {n}")), "{err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    first.unwrap()
+}
+
+/// The figures two runs of `space` must share.
+fn counts(v: &Value) -> (u64, Value, u64, bool) {
+    (
+        u(&v["states"]),
+        v["histogram"].clone(),
+        u(&v["depth"]),
+        v["complete"].as_bool().unwrap(),
+    )
+}
+
+#[test]
+fn space_cells_on_two_and_four_processes_equal_one_process() {
+    for (rows, cols, blocks) in [("5", "5", "4"), ("4", "7", "3"), ("6", "6", "5")] {
+        let args = [
+            "space", "--rows", rows, "--cols", cols, "--blocks", blocks, "--json",
+        ];
+        let one = floe_json(&args, 0);
+        assert!(one.get("computed").is_none(), "{one}");
+        for (n, w) in [(2, 1), (2, 2), (4, 1)] {
+            let shared = on_processes(n, w, &args);
+            assert_eq!(
+                counts(&shared),
+                counts(&one),
+                "{rows}×{cols}, {blocks}: {n}×{w}"
+            );
+            let c = &shared["computed"];
+            assert_eq!(c["engine"], "timely");
+            assert_eq!(u(&c["processes"]), n as u64);
+            assert_eq!(u(&c["workers_per_process"]), w as u64);
+            // process 0 owns its share, not everything
+            let owned: u64 = c["owned"].as_array().unwrap().iter().map(u).sum();
+            assert!(owned > 0 && owned < u(&one["states"]), "{c}");
+        }
+    }
+    // the reference figure: Kluiver's count for 5×5 with 4 blocks
+    let v = on_processes(
+        2,
+        1,
+        &[
+            "space", "--rows", "5", "--cols", "5", "--blocks", "4", "--json",
+        ],
+    );
+    assert_eq!(u(&v["states"]), 9541);
+}
+
+#[test]
+fn reach_and_the_space_table_on_two_processes_equal_one_process() {
+    let args = [
+        "reach", "--rows", "6", "--cols", "6", "--blocks", "3", "--json",
+    ];
+    let one = floe_json(&args, 0);
+    let two = on_processes(2, 1, &args);
+    assert_eq!(two["moves"], one["moves"]);
+    assert_eq!(two["states"], one["states"]);
+    assert_eq!(two["max"], one["max"]);
+
+    let args = [
+        "table",
+        "space",
+        "--max-rows",
+        "4",
+        "--max-cols",
+        "5",
+        "--max-blocks",
+        "3",
+        "--json",
+    ];
+    let one = floe_json(&args, 0);
+    let two = on_processes(2, 1, &args);
+    let cells = |v: &Value| -> Vec<(Value, Value, Value, Value)> {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["rows"].clone(),
+                    c["cols"].clone(),
+                    c["blocks"].clone(),
+                    c["states"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(cells(&two), cells(&one));
+    assert_eq!(two["formulas"], one["formulas"]);
+}
+
+/// The checkpointed layer of worker 0, once there is one.
+fn checkpointed_layer(work: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(work.join("worker-0/progress.json")).ok()?;
+    serde_json::from_str::<Value>(&text).ok()?["layer"].as_u64()
+}
+
+#[test]
+fn layers_on_disk_under_a_small_memory_cap_equal_the_run_in_memory() {
+    let work = scratch("disk");
+    let board = [
+        "space", "--rows", "7", "--cols", "7", "--blocks", "6", "--json",
+    ];
+    let memory = floe_json(&board, 0);
+    assert_eq!(u(&memory["states"]), 10_557_566);
+    let mut args = board.to_vec();
+    let w = path_str(&work.join("run"));
+    args.extend(["--workers", "2", "--work-dir", &w, "--max-memory", "64M"]);
+    let disk = floe_json(&args, 0);
+    assert_eq!(counts(&disk), counts(&memory));
+    let peak = u(&disk["peak_rss_bytes"]);
+    assert!(peak < 64 << 20, "peak memory {peak} over the cap");
+    assert!(
+        peak < u(&memory["peak_rss_bytes"]),
+        "on disk {peak}, in memory {}",
+        memory["peak_rss_bytes"]
+    );
+    let c = &disk["computed"];
+    assert!(u(&c["disk_bytes"]) >= 5 * u(&memory["states"]), "{c}");
+    // a second fresh run into the same folder is refused; --resume answers at once
+    let again = floe(&args).code(2);
+    assert!(again.stderr.contains("--resume"), "{}", again.stderr);
+    args.push("--resume");
+    let resumed = floe_json(&args, 0);
+    assert_eq!(counts(&resumed), counts(&memory));
+    assert_eq!(u(&resumed["expanded"]), 0);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_run_killed_mid_way_and_resumed_equals_an_uninterrupted_run() {
+    let work = scratch("kill");
+    let w = path_str(&work.join("run"));
+    let board = [
+        "space", "--rows", "7", "--cols", "7", "--blocks", "6", "--json",
+    ];
+    let whole = floe_json(&board, 0);
+    let mut args: Vec<String> = board.iter().map(|s| s.to_string()).collect();
+    args.extend([
+        "--workers".into(),
+        "2".into(),
+        "--work-dir".into(),
+        w.clone(),
+    ]);
+    let mut child = start(&args);
+    let deadline = Instant::now() + BOUND;
+    let mut killed_at = None;
+    while Instant::now() < deadline {
+        if let Some(l) = checkpointed_layer(&work.join("run")).filter(|&l| l >= 6) {
+            child.kill().unwrap();
+            killed_at = Some(l);
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.wait();
+    let killed_at = killed_at.expect("the run was killed after layer 6");
+    assert!(
+        killed_at < u(&whole["depth"]),
+        "it finished before the kill"
+    );
+    args.push("--resume".into());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let resumed = floe_json(&refs, 0);
+    assert_eq!(counts(&resumed), counts(&whole));
+    let at = u(&resumed["computed"]["resumed_at"]);
+    assert!(
+        at >= killed_at && at <= killed_at + 1,
+        "{at} after a kill at {killed_at}"
+    );
+    assert!(u(&resumed["expanded"]) < u(&whole["states"]));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn what_cannot_be_shared_is_refused_clearly() {
+    // PushPush positions have no perfect hash to share them by
+    let r = floe(&[
+        "space",
+        &bundled("pushpush.txt"),
+        "--level",
+        "1",
+        "--workers",
+        "2",
+    ])
+    .code(2);
+    assert!(r.stderr.contains("perfect hash"), "{}", r.stderr);
+    let r = floe(&[
+        "space", "--rows", "4", "--cols", "4", "--blocks", "2", "--resume",
+    ])
+    .code(2);
+    assert!(r.stderr.contains("--work-dir"), "{}", r.stderr);
+    let r = floe(&[
+        "space",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--blocks",
+        "2",
+        "--processes",
+        "2",
+        "--process",
+        "2",
+    ])
+    .code(2);
+    assert!(r.stderr.contains("numbered 0 to 1"), "{}", r.stderr);
+    let dir = scratch("hostfile");
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, "127.0.0.1:1\n").unwrap();
+    let r = floe(&[
+        "space",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--blocks",
+        "2",
+        "--processes",
+        "2",
+        "--hostfile",
+        &path_str(&hosts),
+    ])
+    .code(2);
+    assert!(
+        r.stderr.contains("1 addresses for 2 processes"),
+        "{}",
+        r.stderr
+    );
+    // a run that cannot fit the memory budget in one process is refused before it starts
+    let r = floe(&[
+        "space",
+        "--rows",
+        "9",
+        "--cols",
+        "9",
+        "--blocks",
+        "9",
+        "--workers",
+        "1",
+        "--max-memory",
+        "1G",
+    ])
+    .code(2);
+    assert!(r.stderr.contains("processes or more"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
