@@ -367,7 +367,7 @@ mod tests {
                 }
             }
             let c = combine(&o, layers.clone()).unwrap();
-            assert_eq!(c.boards, n as u64 * (n as u64 - 1) << (n - 1));
+            assert_eq!(c.boards, (n as u64 * (n as u64 - 1)) << (n - 1));
             assert_eq!(
                 c.by_pushes,
                 (0..c.by_pushes.len())

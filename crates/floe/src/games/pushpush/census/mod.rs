@@ -443,8 +443,8 @@ pub fn layer_positions(o: &CensusOptions) -> Result<Vec<u64>, Error> {
 }
 
 /// Refuses a census whose largest layer cannot fit `o.max_bytes`, before any table is built:
-/// a bound on the regions of a block set (its free cells) settles most sizes at once, the
-/// others are counted ([`layer_positions`]). Also the `max_states` limit on the census's
+/// bounds on the regions of a block set (at least one, at most its free cells) settle most
+/// sizes at once, the others are counted ([`layer_positions`]). Also the `max_states` limit on the census's
 /// positions: `Some(positions)` when the census would stop at it at once.
 pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
     let n = cells(o)?;
@@ -453,6 +453,21 @@ pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
         fixed_bytes(binomials.get(n, k), positions, o.difficulty)
             + if o.difficulty { 4 * positions } else { 0 }
     };
+    // every block set of a layer has a region at least: a refusal without counting
+    if let Some((k, bytes)) = (0..n)
+        .map(|k| (k, need(k, binomials.get(n, k))))
+        .find(|&(_, b)| b > o.max_bytes)
+    {
+        return Err(Error::invalid(format!(
+            "the {k}-block layer of a {}×{} census ({} block sets) would need at least {}{}, more than the memory budget of {}",
+            o.rows,
+            o.cols,
+            crate::render::thousands(binomials.get(n, k)),
+            crate::render::human_bytes(bytes),
+            if o.difficulty { " with the difficulty" } else { "" },
+            crate::render::human_bytes(o.max_bytes)
+        )));
+    }
     let bounded = (0..n).all(|k| {
         let sets = binomials.get(n, k);
         need(k, sets.saturating_mul((n - k) as u64)) <= o.max_bytes
@@ -736,6 +751,8 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
                     let t = tables_ref;
                     let mut so = StepOut::new(diff_ref.is_some());
                     let mut succ: Vec<u32> = Vec::with_capacity(64);
+                    // the successors are kept for the difficulty only
+                    let track = diff_ref.is_some();
                     let mut i = t.offset[chunk.lo] as usize;
                     let mut k = 0;
                     chunk.for_each(|rank, b| {
@@ -747,7 +764,9 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
                             succ.clear();
                             t.successors(b, r, |j| {
                                 m |= reach_ref[j];
-                                succ.push(j as u32);
+                                if track {
+                                    succ.push(j as u32);
+                                }
                             });
                             out[k] = m;
                             let new = m & !old;

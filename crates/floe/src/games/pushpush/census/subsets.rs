@@ -9,9 +9,10 @@ use crate::bits::Binomials;
 pub(super) struct Subsets {
     /// Number of subsets: C(n, k).
     pub(super) count: u64,
-    /// `bytes[(byte_index * 33 + ones_below) * 256 + byte]`: the rank terms of the cells of
-    /// one byte of the mask when `ones_below` cells of the set lie below that byte.
-    bytes: Vec<u32>,
+    /// `bytes[byte_index][ones_below][byte]`: the rank terms of the cells of one byte of the
+    /// mask when `ones_below` cells of the set lie below that byte (at most 24, so the
+    /// index is taken modulo 32 and needs no bounds check).
+    bytes: Box<[[[u32; 256]; 32]; 4]>,
     /// Ones in each byte (a table: `count_ones` is a dozen instructions without `popcnt`).
     ones: [u8; 256],
     binomials: Binomials,
@@ -25,9 +26,12 @@ impl Subsets {
         // C(pos, m) for m > 32 is 0 (pos < 32); every rank of a layer fits u32, since
         // C(32, 16) < 2^32, and the terms of sets that are not k-subsets are never read
         let c = |pos: usize, m: usize| if m > 32 { 0 } else { binomials.get(pos, m) };
-        let mut bytes = vec![0u32; 4 * 33 * 256];
+        let mut bytes: Box<[[[u32; 256]; 32]; 4]> = vec![[[0u32; 256]; 32]; 4]
+            .into_boxed_slice()
+            .try_into()
+            .expect("four tables");
         for i in 0..4 {
-            for below in 0..=32 {
+            for below in 0..32 {
                 for byte in 0..256usize {
                     let mut r = 0u64;
                     let mut j = below;
@@ -37,7 +41,7 @@ impl Subsets {
                             j += 1;
                         }
                     }
-                    bytes[(i * 33 + below) * 256 + byte] = r as u32;
+                    bytes[i][below][byte] = r as u32;
                 }
             }
         }
@@ -66,10 +70,10 @@ impl Subsets {
         let c2 = c1 + self.ones[b1] as usize;
         let c3 = c2 + self.ones[b2] as usize;
         let t = &self.bytes;
-        (t[b0] as usize)
-            + t[(33 + c1) * 256 + b1] as usize
-            + t[(2 * 33 + c2) * 256 + b2] as usize
-            + t[(3 * 33 + c3) * 256 + b3] as usize
+        (t[0][0][b0] as usize)
+            + t[1][c1 & 31][b1] as usize
+            + t[2][c2 & 31][b2] as usize
+            + t[3][c3 & 31][b3] as usize
     }
 
     /// The `k`-subset of colex rank `r` (< `count`).
