@@ -2,7 +2,9 @@
 //! time (the thesis's iterative deepening and floe's breadth-first search).
 
 use floe::game::{solve_typed, Engine, SolveOptions, Task};
-use floe::games::pushpush::census::{census, Census, CensusOptions, CensusOutcome};
+use floe::games::pushpush::census::{
+    census, layer_positions, Census, CensusOptions, CensusOutcome,
+};
 use floe::games::pushpush::engine::with_puzzle;
 use floe::games::pushpush::game::Level;
 use floe::games::pushpush::{difficulty, Board, PushPush, Variant};
@@ -257,9 +259,14 @@ fn difficulty_in_batches_of_targets_equals_one_pass() {
     let one = run(3, 3, 1, true);
     let mut o = CensusOptions::new(3, 3);
     o.difficulty = true;
-    // room for the fixed tables and two targets' counts per position: five passes
-    let positions = one.positions;
-    o.max_bytes = (1 << 9) * 4 + 4 + positions * (12 + 24) + positions * 4 * 2;
+    // room for the largest layer's fixed tables and two targets' counts per position: five
+    // passes there (the layers are run one at a time, the budget bounds the largest)
+    let b = floe::bits::Binomials::new(9, 9);
+    let positions = layer_positions(&o).unwrap();
+    o.max_bytes = (0..9)
+        .map(|k| (b.get(9, k) + 1) * 4 + positions[k] * (12 + 24) + positions[k] * 4 * 2)
+        .max()
+        .unwrap();
     let CensusOutcome::Done(batched) = census(&o).unwrap() else {
         panic!("limit")
     };

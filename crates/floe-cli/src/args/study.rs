@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[derive(Subcommand, Debug)]
 pub enum CensusCommand {
     /// Every PushPush board of one size: fewest pushes, unsolvable boards, hardest boards,
-    /// equivalence classes.
+    /// equivalence classes. Computed one layer (number of blocks) at a time: --max-memory
+    /// bounds the largest layer, --work-dir keeps the finished ones.
     Pushpush(CensusArgs),
 }
 
@@ -36,13 +37,60 @@ pub struct CensusArgs {
     /// How many classes of the hardest boards to list, each with a solution.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub hardest: usize,
-    /// Limits of the census. With --difficulty, less memory (--max-memory) means more passes
-    /// over the positions (one per batch of targets).
+    /// Limits of the census. --max-memory bounds the tables of the largest layer; with
+    /// --difficulty, less memory means more passes over a layer's positions (one per batch
+    /// of targets).
     #[command(flatten)]
     pub limits: LimitArgs,
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,
+    /// Keep every finished layer (the boards with one number of blocks) as a file in DIR,
+    /// written atomically, so that a census that stops can be resumed (--resume) and layers
+    /// computed on other machines merged. A DIR that holds anything needs --resume.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// Go on with the layers already in --work-dir (written with the same rows, columns,
+    /// --k, --difficulty and --hardest): only the missing ones are computed; when none is
+    /// missing, the census is merged from the files.
+    #[arg(long, requires = "work_dir")]
+    pub resume: bool,
+    /// Compute only these layers (numbers of blocks: 0,1,2 or 0-7) into --work-dir; the
+    /// census is reported once every layer is there (then again with --resume).
+    #[arg(long, value_name = "K1,K2,…", requires = "work_dir", value_parser = parse_layers)]
+    pub layers: Option<Layers>,
+}
+
+/// The layers of `--layers`.
+#[derive(Clone, Debug)]
+pub struct Layers(pub Vec<usize>);
+
+/// Parses `3`, `0,1,2` or `0-7` (and mixtures).
+pub fn parse_layers(s: &str) -> Result<Layers, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad = || format!("'{part}' is not a number of blocks or a range like 0-7");
+        if let Some((a, b)) = part.split_once('-') {
+            let a: usize = a.trim().parse().map_err(|_| bad())?;
+            let b: usize = b.trim().parse().map_err(|_| bad())?;
+            if a > b || b >= 32 {
+                return Err(bad());
+            }
+            out.extend(a..=b);
+        } else {
+            let k: usize = part.parse().map_err(|_| bad())?;
+            if k >= 32 {
+                return Err(bad());
+            }
+            out.push(k);
+        }
+    }
+    if out.is_empty() {
+        return Err("no layers given".into());
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(Layers(out))
 }
 
 /// `floe experiment GAME …`.

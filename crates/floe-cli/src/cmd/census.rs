@@ -5,11 +5,14 @@ use crate::args::CensusArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::games::pushpush::census::{
-    census as run_census, figures, hardest_solutions, Census, CensusOptions, CensusOutcome, Report,
+    census as run_census, census_layer, check_layers, combine, figures, hardest_solutions, layers,
+    Census, CensusOptions, CensusOutcome, LayerOutcome, Report, WorkDir,
 };
 use floe::games::pushpush::Variant;
 use floe::grid::Push;
 use floe::Error;
+use serde::Serialize;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// `floe census pushpush`.
@@ -21,6 +24,13 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
     o.limits = a.limits.limits();
     if let Some(b) = o.limits.max_memory {
         o.max_bytes = b;
+    }
+    if let Some(dir) = &a.work_dir {
+        return match in_work_dir(&a, o, dir)? {
+            FromWorkDir::Census(c) => report(&a, &c),
+            FromWorkDir::Partial => Ok(Done::Answered),
+            FromWorkDir::Stopped => Ok(Done::NoAnswer),
+        };
     }
     let spinner = Spinner::attach(&mut o.limits, &format!("{}×{} census", a.rows, a.cols));
     let c = match run_census(&o)? {
@@ -42,18 +52,158 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
         }
     };
     drop(spinner);
-    let solutions = hardest_solutions(&c)?;
+    report(&a, &c)
+}
+
+/// Prints a finished census: its hardest boards solved one by one, figures, JSON or tables.
+fn report(a: &CensusArgs, c: &Census) -> Result<Done, Error> {
+    let solutions = hardest_solutions(c)?;
     if let Some(path) = &a.svg {
-        write_figures(&c, path)?;
+        write_figures(c, path)?;
     }
     if a.json {
-        let mut r = Report::new(&c, &solutions);
+        let mut r = Report::new(c, &solutions);
         r.peak_memory_bytes = out::peak_rss_bytes();
         out::json(&r);
     } else {
-        print_census(&c, &solutions);
+        print_census(c, &solutions);
     }
     Ok(Done::Answered)
+}
+
+/// What a run that computed only some layers into the work directory prints with --json.
+#[derive(Serialize)]
+struct PartialJson {
+    game: &'static str,
+    rows: usize,
+    cols: usize,
+    k: usize,
+    complete: bool,
+    work_dir: String,
+    layers_done: Vec<usize>,
+    layers_missing: Vec<usize>,
+    seconds: f64,
+}
+
+/// How a census through a work directory ended.
+enum FromWorkDir {
+    /// Every layer there: the census.
+    Census(Box<Census>),
+    /// The layers asked for are there, others are missing.
+    Partial,
+    /// A limit stopped a layer.
+    Stopped,
+}
+
+/// The census through a work directory: the layers found there (with --resume), the
+/// missing ones of --layers (or all) computed and saved one by one, then the merge when
+/// every layer is there.
+fn in_work_dir(a: &CensusArgs, mut o: CensusOptions, dir: &Path) -> Result<FromWorkDir, Error> {
+    let t0 = std::time::Instant::now();
+    let all: Vec<usize> = layers(&o)?.collect();
+    if let Some(sel) = &a.layers {
+        if let Some(k) = sel.0.iter().find(|&&k| k >= all.len()) {
+            return Err(Error::invalid(format!(
+                "--layers {k}: a {}×{} board has layers of 0 to {} blocks",
+                a.rows,
+                a.cols,
+                all.len() - 1
+            )));
+        }
+    }
+    let wd = WorkDir::open(dir, a.resume)?;
+    let mut have = if a.resume { wd.load(&o)? } else { Vec::new() };
+    let present: Vec<usize> = have.iter().map(|l| l.blocks).collect();
+    let wanted: Vec<usize> = match &a.layers {
+        Some(sel) => sel.0.clone(),
+        None => all.clone(),
+    };
+    let todo: Vec<usize> = wanted
+        .into_iter()
+        .filter(|k| !present.contains(k))
+        .collect();
+    if !todo.is_empty() {
+        check_layers(&o)?;
+    }
+    let terminal = std::io::stderr().is_terminal();
+    for (i, &k) in todo.iter().enumerate() {
+        let what = format!(
+            "{}×{} census, layer {k} ({}/{})",
+            a.rows,
+            a.cols,
+            i + 1,
+            todo.len()
+        );
+        let spinner = Spinner::attach(&mut o.limits, &what);
+        let outcome = census_layer(&o, k)?;
+        drop(spinner);
+        match outcome {
+            LayerOutcome::Done(l) => {
+                let path = wd.save(&o, &l)?;
+                if terminal {
+                    eprintln!(
+                        "{what}: {} positions, {} of tables, {}, peak {} → {}",
+                        thousands(l.positions),
+                        out::human_bytes(l.table_bytes),
+                        human_time(std::time::Duration::from_secs_f64(l.seconds)),
+                        out::peak_rss_bytes().map_or("?".into(), out::human_bytes),
+                        path.display()
+                    );
+                }
+                have.push(*l);
+            }
+            LayerOutcome::Limit {
+                kind,
+                steps,
+                positions,
+                seconds,
+            } => {
+                eprintln!(
+                    "floe: the census stopped {} in layer {k} after {steps} push steps over {} positions ({}); the {} finished layers are in {}: run again with --resume to go on",
+                    out::by(kind.name()),
+                    thousands(positions),
+                    human_time(std::time::Duration::from_secs_f64(seconds)),
+                    have.len(),
+                    dir.display()
+                );
+                return Ok(FromWorkDir::Stopped);
+            }
+        }
+    }
+    if have.len() < all.len() {
+        let done: Vec<usize> = {
+            let mut d: Vec<usize> = have.iter().map(|l| l.blocks).collect();
+            d.sort_unstable();
+            d
+        };
+        let missing: Vec<usize> = all.iter().copied().filter(|k| !done.contains(k)).collect();
+        eprintln!(
+            "floe: {} of {} layers are in {}; missing: {}. Run again with --resume to compute them (--layers to share them out)",
+            done.len(),
+            all.len(),
+            dir.display(),
+            missing
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        if a.json {
+            out::json(&PartialJson {
+                game: "pushpush",
+                rows: a.rows,
+                cols: a.cols,
+                k: a.k,
+                complete: false,
+                work_dir: dir.display().to_string(),
+                layers_done: done,
+                layers_missing: missing,
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+        }
+        return Ok(FromWorkDir::Partial);
+    }
+    Ok(FromWorkDir::Census(Box::new(combine(&o, have)?)))
 }
 
 /// The figures next to `path`: `path` itself and its `-…` siblings.

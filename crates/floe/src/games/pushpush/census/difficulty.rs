@@ -59,7 +59,6 @@ impl DiffState {
         i: usize,
         new: u32,
         walks_d: f64,
-        blocks: usize,
         so: &mut StepOut,
     ) {
         let edges = self.cumulative[i] + walks_d;
@@ -87,10 +86,8 @@ impl DiffState {
             self.optimal[self.slot(i, target)].store(stored, Ordering::Relaxed);
             let value = (1.0 - count as f64 / edges) * 5.0;
             let k = bin(value);
-            so.diff_pushes[k] += robots;
-            so.diff_blocks[blocks][k] += robots;
+            so.diff_bins[k] += robots;
             so.diff_sum += robots as f64 * value;
-            so.diff_sum_blocks[blocks] += robots as f64 * value;
         }
     }
 }

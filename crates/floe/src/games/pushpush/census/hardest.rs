@@ -1,23 +1,36 @@
-//! The hardest boards of a census, listed by class.
+//! The hardest boards of a census, listed by class: each layer reduces its candidates to
+//! their canonical classes, [`super::combine`] merges the layers' lists.
 
-use super::geometry::Perm;
-use super::{HardBoard, Hardest, Tables};
-use crate::games::pushpush::board::Board;
+use super::geometry::{Geo, Perm};
+use super::{HardBoard, HardClass, Tables};
 use crate::error::Error;
+use crate::games::pushpush::board::Board;
 use crate::grid::Pos;
 use std::collections::BTreeSet;
 
-/// Lists the hardest boards: classes under robot region and symmetry, canonical order.
-pub(super) fn hardest_boards(
+/// The canonical (least) image of the class of (blocks `b`, region `r`, `target`).
+fn canonical(perms: &[Perm], b: u32, r: u32, target: u32) -> (u32, u32, u32) {
+    perms
+        .iter()
+        .map(|p| {
+            (
+                p.apply(b),
+                p.apply(r),
+                p.apply(1 << target).trailing_zeros(),
+            )
+        })
+        .min()
+        .expect("the identity is there")
+}
+
+/// The classes (robot region and symmetry merged) of a layer's hardest candidates
+/// (position, targets): how many, and the first `keep` in canonical order with their boards.
+pub(super) fn layer_classes(
     t: &Tables,
     perms: &[Perm],
-    pushes: u32,
-    count: u64,
     candidates: &[(u32, u32)],
-    overflow: bool,
     keep: usize,
-) -> Result<Hardest, Error> {
-    let g = &t.geo;
+) -> (u64, Vec<HardClass>) {
     let mut classes: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
     for &(i, targets) in candidates {
         let b = t.blocks_of(i as usize);
@@ -26,7 +39,15 @@ pub(super) fn hardest_boards(
         while ts != 0 {
             let target = ts.trailing_zeros();
             ts &= ts - 1;
-            let canon = perms
+            classes.insert(canonical(perms, b, r, target));
+        }
+    }
+    let first = classes
+        .iter()
+        .take(keep)
+        .map(|&(b, r, target)| {
+            // boards in the class: every robot cell of every distinct symmetric image
+            let images: BTreeSet<(u32, u32, u32)> = perms
                 .iter()
                 .map(|p| {
                     (
@@ -35,44 +56,30 @@ pub(super) fn hardest_boards(
                         p.apply(1 << target).trailing_zeros(),
                     )
                 })
-                .min()
-                .expect("the identity is there");
-            classes.insert(canon);
-        }
-    }
-    let class_count = if overflow { 0 } else { classes.len() as u64 };
-    let mut boards = Vec::new();
-    for &(b, r, target) in classes.iter().take(keep) {
-        let robot = r.trailing_zeros() as usize;
-        let pos = |i: usize| Pos::new(i / g.cols, i % g.cols);
-        let mut board = Board::new(g.rows, g.cols, pos(robot), pos(target as usize))?;
-        for c in 0..g.n {
-            if b >> c & 1 == 1 {
-                board.set_block(pos(c), true)?;
+                .collect();
+            HardClass {
+                blocks: b,
+                region: r,
+                target,
+                boards_in_class: images.len() as u64 * u64::from(r.count_ones()),
             }
-        }
-        // boards in the class: every robot cell of every distinct symmetric image
-        let images: BTreeSet<(u32, u32, u32)> = perms
-            .iter()
-            .map(|p| {
-                (
-                    p.apply(b),
-                    p.apply(r),
-                    p.apply(1 << target).trailing_zeros(),
-                )
-            })
-            .collect();
-        let boards_in_class = images.len() as u64 * u64::from(r.count_ones());
-        boards.push(HardBoard {
-            board,
-            boards_in_class,
-        });
-    }
-    Ok(Hardest {
-        pushes,
-        count,
-        classes: class_count,
-        boards,
-    })
+        })
+        .collect();
+    (classes.len() as u64, first)
 }
 
+/// The board of a class: the robot at the lowest cell of its region.
+pub(super) fn class_board(g: &Geo, c: &HardClass) -> Result<HardBoard, Error> {
+    let robot = c.region.trailing_zeros() as usize;
+    let pos = |i: usize| Pos::new(i / g.cols, i % g.cols);
+    let mut board = Board::new(g.rows, g.cols, pos(robot), pos(c.target as usize))?;
+    for cell in 0..g.n {
+        if c.blocks >> cell & 1 == 1 {
+            board.set_block(pos(cell), true)?;
+        }
+    }
+    Ok(HardBoard {
+        board,
+        boards_in_class: c.boards_in_class,
+    })
+}

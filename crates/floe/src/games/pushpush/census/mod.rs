@@ -12,9 +12,16 @@
 //! `reach_d(B, region of r)` at step `d`, and is unsolvable when it never does. A position
 //! with region `R` stands for `|R|` boards per target, one per robot cell.
 //!
-//! Positions are numbered by block set (`offset[B]`), then by region in order of their lowest
-//! cell, so the successor of a push is found with one lookup and a short scan. Masks are
-//! `u32`: boards of up to 32 cells.
+//! Layers: a push never changes the number of blocks, and neither does a symmetry, so the
+//! census splits into independent *layers*, one per number of blocks `k` ([`census_layer`]),
+//! whose figures add up ([`combine`]): [`census`] runs the layers in turn, and the tables
+//! of one layer only are held at a time. A layer's files can be kept in a work directory
+//! ([`WorkDir`]) and a census resumed from them.
+//!
+//! Within a layer, positions are numbered by block set (the colex rank of the `k`-subset,
+//! `offset[rank]`), then by region in order of their lowest cell, so the successor of a
+//! push is found with one rank, one lookup and a short scan. Masks are `u32`: boards of up to
+//! 32 cells.
 //!
 //! With `difficulty`, the same iteration also counts, per position, the push sequences of
 //! each length (the edges of the thesis's search tree, equation 3) and, per position and
@@ -26,25 +33,31 @@
 //! are counted with Burnside's lemma (the average number of classes fixed by each symmetry),
 //! exactly and without listing the classes.
 
+
 mod difficulty;
 mod geometry;
 mod hardest;
+mod layer;
 mod report;
+mod subsets;
+mod workdir;
 
 pub use geometry::symmetries;
+pub use layer::{combine, CensusLayer, HardClass, LayerDifficulty, LayerHardest, LayerOutcome};
 pub use report::{figures, hardest_solutions, Report};
+pub use workdir::{WorkDir, LAYER_FORMAT};
 
 use super::board::Board;
 use super::engine::Variant;
-use difficulty::DiffState;
-use geometry::{cycle_count, Geo, Perm};
-use hardest::hardest_boards;
 use crate::error::Error;
 use crate::grid::Dir;
 use crate::search::{LimitKind, Limits, Progress, Stats};
+use difficulty::DiffState;
+use geometry::{Geo, Perm};
+use hardest::layer_classes;
 use rayon::prelude::*;
 use std::time::Instant;
-
+use subsets::{next_subset, Subsets};
 /// Largest board the census takes, in cells (masks are `u32`).
 pub const MAX_CELLS: usize = 32;
 
@@ -187,11 +200,14 @@ const CHUNK_BITS: usize = 12;
 /// The hardest-board candidates of one step are kept while there are at most this many.
 const HARDEST_CAP: usize = 1 << 20;
 
-/// The position tables.
+/// The position tables of one layer.
 struct Tables {
     geo: Geo,
     variant: Variant,
-    /// `offset[b]`: index of the first position with block set `b`; `offset[2^n]` = total.
+    /// The layer's block sets.
+    sets: Subsets,
+    /// `offset[rank]`: index of the first position whose block set has that colex rank;
+    /// `offset[C(n, k)]` = the layer's positions.
     offset: Vec<u32>,
     /// Region of each position.
     region: Vec<u32>,
@@ -200,13 +216,15 @@ struct Tables {
 impl Tables {
     /// Block set of position `i`.
     pub(super) fn blocks_of(&self, i: usize) -> u32 {
-        (self.offset.partition_point(|&o| o as usize <= i) - 1) as u32
+        let rank = self.offset.partition_point(|&o| o as usize <= i) - 1;
+        self.sets.unrank(rank as u64)
     }
     /// The index of the position with blocks `b` whose region contains `cell_bit`.
     #[inline]
     fn index(&self, b: u32, cell_bit: u32) -> usize {
-        let lo = self.offset[b as usize] as usize;
-        let hi = self.offset[b as usize + 1] as usize;
+        let rank = self.sets.rank(b);
+        let lo = self.offset[rank] as usize;
+        let hi = self.offset[rank + 1] as usize;
         let mut i = lo;
         while i < hi {
             if self.region[i] & cell_bit != 0 {
@@ -256,36 +274,47 @@ impl Tables {
     }
 }
 
+/// The block sets of one work unit: ranks `lo..hi`, the first set being `first`.
+#[derive(Clone, Copy)]
+struct Chunk {
+    lo: usize,
+    hi: usize,
+    first: u32,
+}
+
+impl Chunk {
+    /// Calls `f` with every block set of the unit, in rank order.
+    #[inline]
+    fn for_each(&self, mut f: impl FnMut(usize, u32)) {
+        let mut b = self.first;
+        for rank in self.lo..self.hi {
+            if rank > self.lo {
+                b = next_subset(b);
+            }
+            f(rank, b);
+        }
+    }
+}
+
 /// Per-step totals of one work unit.
 #[derive(Default)]
 struct StepOut {
     changed: bool,
-    /// Newly solved boards by number of blocks.
-    by_blocks: Vec<u64>,
+    /// Newly solved boards.
+    solved: u64,
+    /// Positions that solved a target at this step (hardest-board candidates).
+    candidates: u64,
     hardest: Vec<(u32, u32)>,
-    pub(super) diff_pushes: Vec<u64>,
-    pub(super) diff_blocks: Vec<Vec<u64>>,
-    pub(super) diff_sum_blocks: Vec<f64>,
+    pub(super) diff_bins: Vec<u64>,
     pub(super) diff_sum: f64,
     pub(super) saturated: u64,
 }
 
 impl StepOut {
-    fn new(n: usize, difficulty: bool) -> StepOut {
+    fn new(difficulty: bool) -> StepOut {
         StepOut {
-            by_blocks: vec![0; n + 1],
-            diff_pushes: if difficulty {
+            diff_bins: if difficulty {
                 vec![0; DIFFICULTY_BINS]
-            } else {
-                Vec::new()
-            },
-            diff_blocks: if difficulty {
-                vec![vec![0; DIFFICULTY_BINS]; n + 1]
-            } else {
-                Vec::new()
-            },
-            diff_sum_blocks: if difficulty {
-                vec![0.0; n + 1]
             } else {
                 Vec::new()
             },
@@ -294,17 +323,12 @@ impl StepOut {
     }
     fn merge(mut self, o: StepOut) -> StepOut {
         self.changed |= o.changed;
-        add(&mut self.by_blocks, &o.by_blocks);
+        self.solved += o.solved;
+        self.candidates += o.candidates;
         if self.hardest.len() <= HARDEST_CAP {
             self.hardest.extend(o.hardest);
         }
-        add(&mut self.diff_pushes, &o.diff_pushes);
-        for (a, b) in self.diff_blocks.iter_mut().zip(&o.diff_blocks) {
-            add(a, b);
-        }
-        for (a, b) in self.diff_sum_blocks.iter_mut().zip(&o.diff_sum_blocks) {
-            *a += b;
-        }
+        add(&mut self.diff_bins, &o.diff_bins);
         self.diff_sum += o.diff_sum;
         self.saturated += o.saturated;
         self
@@ -322,12 +346,11 @@ fn bin(value: f64) -> usize {
 }
 
 /// Splits `v` into the slices of positions of each work unit.
-fn split_by_chunks<'a, T>(v: &'a mut [T], offset: &[u32], chunks: usize) -> Vec<&'a mut [T]> {
-    let per = (offset.len() - 1) / chunks;
-    let mut out = Vec::with_capacity(chunks);
+fn split_by_chunks<'a, T>(v: &'a mut [T], offset: &[u32], chunks: &[Chunk]) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(chunks.len());
     let mut rest = v;
-    for c in 0..chunks {
-        let len = (offset[(c + 1) * per] - offset[c * per]) as usize;
+    for c in chunks {
+        let len = (offset[c.hi] - offset[c.lo]) as usize;
         let (head, tail) = rest.split_at_mut(len);
         out.push(head);
         rest = tail;
@@ -344,18 +367,17 @@ pub enum CensusOutcome {
     Limit {
         /// Which limit.
         kind: LimitKind,
-        /// Push steps completed.
+        /// Push steps completed (in the layer that was stopped).
         steps: u32,
-        /// Positions in the tables.
+        /// Positions in the tables (of the layers done and the one stopped).
         positions: u64,
         /// Wall-clock seconds.
         seconds: f64,
     },
 }
 
-/// Runs the census.
-pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
-    let t0 = Instant::now();
+/// The number of cells of the census's board, checked.
+fn cells(o: &CensusOptions) -> Result<usize, Error> {
     let (rows, cols) = (o.rows, o.cols);
     if rows == 0 || cols == 0 {
         return Err(Error::invalid(
@@ -374,31 +396,192 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
             if n == usize::MAX { "too many".to_string() } else { n.to_string() }
         )));
     }
+    Ok(n)
+}
+
+/// The layers of a census: every number of blocks a board can have, 0 to cells − 1 (the
+/// robot stands on the last free cell).
+pub fn layers(o: &CensusOptions) -> Result<std::ops::Range<usize>, Error> {
+    Ok(0..cells(o)?)
+}
+
+/// Bytes of a layer's tables with `positions` positions over `sets` block sets, without the
+/// optimal-solution counts of the difficulty: the position index, the region and two reach
+/// masks; with the difficulty also two walk counts and the cumulative count.
+fn fixed_bytes(sets: u64, positions: u64, difficulty: bool) -> u64 {
+    (sets + 1) * 4 + positions * (4 * 3 + if difficulty { 8 * 3 } else { 0 })
+}
+
+/// The positions of every layer (index = blocks), counted without building the tables: one
+/// pass over every block set of the board.
+pub fn layer_positions(o: &CensusOptions) -> Result<Vec<u64>, Error> {
+    let n = cells(o)?;
+    let geo = Geo::new(o.rows, o.cols);
+    let sets = 1u64 << n;
+    let chunk_bits = CHUNK_BITS.min(n);
+    let chunks = sets >> chunk_bits;
+    Ok((0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut by_blocks = vec![0u64; n + 1];
+            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
+                let b = b as u32;
+                let mut count = 0;
+                geo.regions(b, |_| count += 1);
+                by_blocks[b.count_ones() as usize] += count;
+            }
+            by_blocks
+        })
+        .reduce(
+            || vec![0u64; n + 1],
+            |mut a, b| {
+                add(&mut a, &b);
+                a
+            },
+        )[..n]
+        .to_vec())
+}
+
+/// Refuses a census whose largest layer cannot fit `o.max_bytes`, before any table is built:
+/// bounds on the regions of a block set (at least one, at most its free cells) settle most
+/// sizes at once, the others are counted ([`layer_positions`]). Also the `max_states` limit on the census's
+/// positions: `Some(positions)` when the census would stop at it at once.
+pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
+    let n = cells(o)?;
+    let binomials = crate::bits::Binomials::new(32, 32);
+    let need = |k: usize, positions: u64| {
+        fixed_bytes(binomials.get(n, k), positions, o.difficulty)
+            + if o.difficulty { 4 * positions } else { 0 }
+    };
+    // every block set of a layer has a region at least: a refusal without counting
+    if let Some((k, bytes)) = (0..n)
+        .map(|k| (k, need(k, binomials.get(n, k))))
+        .find(|&(_, b)| b > o.max_bytes)
+    {
+        return Err(Error::invalid(format!(
+            "the {k}-block layer of a {}×{} census ({} block sets) would need at least {}{}, more than the memory budget of {}",
+            o.rows,
+            o.cols,
+            crate::render::thousands(binomials.get(n, k)),
+            crate::render::human_bytes(bytes),
+            if o.difficulty { " with the difficulty" } else { "" },
+            crate::render::human_bytes(o.max_bytes)
+        )));
+    }
+    let bounded = (0..n).all(|k| {
+        let sets = binomials.get(n, k);
+        need(k, sets.saturating_mul((n - k) as u64)) <= o.max_bytes
+    });
+    if bounded && o.limits.max_states.is_none() {
+        return Ok(None);
+    }
+    let positions = layer_positions(o)?;
+    let (k, bytes) = (0..n)
+        .map(|k| (k, need(k, positions[k])))
+        .max_by_key(|&(_, b)| b)
+        .expect("a board has two cells");
+    if bytes > o.max_bytes {
+        return Err(Error::invalid(format!(
+            "the largest layer of a {}×{} census ({k} blocks: {} positions over {} block sets) would need {}{}, more than the memory budget of {}",
+            o.rows,
+            o.cols,
+            crate::render::thousands(positions[k]),
+            crate::render::thousands(binomials.get(n, k)),
+            crate::render::human_bytes(bytes),
+            if o.difficulty { " with the difficulty" } else { "" },
+            crate::render::human_bytes(o.max_bytes)
+        )));
+    }
+    let total: u64 = positions.iter().sum();
+    Ok(o.limits.max_states.filter(|&m| total > m).map(|_| total))
+}
+
+/// Runs the census: every layer in turn ([`census_layer`]), then [`combine`]. Only one
+/// layer's tables are held at a time; `o.max_bytes` bounds the largest.
+pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
+    let t0 = Instant::now();
+    let n = cells(o)?;
+    if let Some(positions) = check_layers(o)? {
+        return Ok(CensusOutcome::Limit {
+            kind: LimitKind::MaxStates,
+            steps: 0,
+            positions,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    let mut layers = Vec::with_capacity(n);
+    let mut positions = 0;
+    for k in 0..n {
+        match census_layer(o, k)? {
+            LayerOutcome::Done(l) => {
+                positions += l.positions;
+                layers.push(*l);
+            }
+            LayerOutcome::Limit {
+                kind,
+                steps,
+                positions: p,
+                ..
+            } => {
+                return Ok(CensusOutcome::Limit {
+                    kind,
+                    steps,
+                    positions: positions + p,
+                    seconds: t0.elapsed().as_secs_f64(),
+                })
+            }
+        }
+    }
+    let mut c = combine(o, layers)?;
+    c.seconds = t0.elapsed().as_secs_f64();
+    Ok(CensusOutcome::Done(Box::new(c)))
+}
+
+/// Computes one layer of the census: every board with exactly `blocks` blocks (0 to
+/// cells − 1). Its tables are indexed by the colex rank of the block set among the
+/// `blocks`-subsets of the cells: C(cells, blocks) block sets, each layer at most 2^32
+/// positions.
+pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Error> {
+    let t0 = Instant::now();
+    let (rows, cols) = (o.rows, o.cols);
+    let n = cells(o)?;
+    if blocks >= n {
+        return Err(Error::invalid(format!(
+            "a {rows}×{cols} census has layers of 0 to {} blocks, not {blocks}",
+            n - 1
+        )));
+    }
     let geo = Geo::new(rows, cols);
-    let sets = 1usize << n;
+    let subsets = Subsets::new(n, blocks);
+    let sets = subsets.count as usize;
     let offset_bytes = (sets as u64 + 1) * 4;
     if offset_bytes > o.max_bytes {
         return Err(too_big(
             offset_bytes,
             o.max_bytes,
-            "the position index alone",
+            &format!("the position index of the {blocks}-block layer alone"),
         ));
     }
-    let chunk_bits = CHUNK_BITS.min(n);
-    let chunks = sets >> chunk_bits;
+    let per = 1usize << CHUNK_BITS;
+    let chunks: Vec<Chunk> = (0..sets.div_ceil(per))
+        .map(|c| Chunk {
+            lo: c * per,
+            hi: ((c + 1) * per).min(sets),
+            first: subsets.unrank((c * per) as u64),
+        })
+        .collect();
 
     // 1. count the regions of every block set
     let mut offset = vec![0u32; sets + 1];
     offset[..sets]
-        .par_chunks_mut(1 << chunk_bits)
-        .enumerate()
-        .for_each(|(c, out)| {
-            for (k, o) in out.iter_mut().enumerate() {
-                let b = ((c << chunk_bits) + k) as u32;
+        .par_chunks_mut(per)
+        .zip(&chunks)
+        .for_each(|(out, chunk)| {
+            chunk.for_each(|rank, b| {
                 let mut count = 0;
                 geo.regions(b, |_| count += 1);
-                *o = count;
-            }
+                out[rank - chunk.lo] = count;
+            });
         });
     let mut total: u64 = 0;
     for o in offset.iter_mut() {
@@ -407,16 +590,18 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         total += c;
         if total > u32::MAX as u64 {
             return Err(Error::invalid(format!(
-                "a {rows}×{cols} census has more than 2^32 positions"
+                "the {blocks}-block layer of a {rows}×{cols} census has more than 2^32 positions"
             )));
         }
     }
     let positions = total as usize;
-    // bytes per position: region and two reach masks; with the difficulty also two walk
-    // counts, the cumulative count and an optimal-solution count per target of a batch
-    let fixed = offset_bytes + positions as u64 * (4 * 3 + if o.difficulty { 8 * 3 } else { 0 });
+    let fixed = fixed_bytes(sets as u64, positions as u64, o.difficulty);
     if fixed > o.max_bytes {
-        return Err(too_big(fixed, o.max_bytes, "the census tables"));
+        return Err(too_big(
+            fixed,
+            o.max_bytes,
+            &format!("the tables of the {blocks}-block layer"),
+        ));
     }
     let batch_size = if o.difficulty {
         let room = (o.max_bytes - fixed) / (4 * positions.max(1) as u64);
@@ -424,7 +609,7 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
             return Err(too_big(
                 fixed + 4 * positions as u64,
                 o.max_bytes,
-                "the census tables with the difficulty",
+                &format!("the tables of the {blocks}-block layer with the difficulty"),
             ));
         }
         room.min(n as u64) as usize
@@ -442,7 +627,7 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         vec![0]
     };
     if o.limits.max_states.is_some_and(|m| positions as u64 > m) {
-        return Ok(CensusOutcome::Limit {
+        return Ok(LayerOutcome::Limit {
             kind: LimitKind::MaxStates,
             steps: 0,
             positions: positions as u64,
@@ -453,14 +638,13 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
     // 2. the regions, and the equivalence classes
     let mut region = vec![0u32; positions];
     let perms: Vec<Perm> = geo.symmetries().iter().map(|m| Perm::new(m)).collect();
-    let both_fixed: u64 = split_by_chunks(&mut region, &offset, chunks)
+    let both_fixed: u64 = split_by_chunks(&mut region, &offset, &chunks)
         .into_par_iter()
-        .enumerate()
-        .map(|(c, out)| {
+        .zip(&chunks)
+        .map(|(out, chunk)| {
             let mut k = 0;
             let mut fixed = 0u64;
-            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
-                let b = b as u32;
+            chunk.for_each(|_, b| {
                 let images: Vec<u32> = perms.iter().map(|p| p.apply(b)).collect();
                 geo.regions(b, |r| {
                     out[k] = r;
@@ -474,22 +658,17 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
                         }
                     }
                 });
-            }
+            });
             fixed
         })
         .sum();
     let tables = Tables {
         geo,
         variant: o.variant,
+        sets: subsets,
         offset,
         region,
     };
-    let group = perms.len() as u64;
-    if both_fixed % group != 0 {
-        return Err(Error::Internal(
-            "Burnside's count of classes is not a whole number".into(),
-        ));
-    }
     let robot_region: u64 = tables
         .region
         .par_iter()
@@ -501,62 +680,27 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
             }
         })
         .sum();
-    // boards fixed by a symmetry: robot and target on distinct fixed cells, blocks a union
-    // of the other cycles of the permutation
-    let symmetry_fixed: u64 = perms
-        .iter()
-        .map(|p| {
-            let f = u64::from(p.fixed.count_ones());
-            if f < 2 {
-                0
-            } else {
-                f * (f - 1) * (1u64 << (cycle_count(p, n) - 1))
-            }
-        })
-        .sum();
-    let classes = Classes {
-        robot_region,
-        symmetry: symmetry_fixed / group,
-        both: both_fixed / group,
-    };
 
     // 3. iterate
     let mut reach = tables.region.clone();
     let mut next = vec![0u32; positions];
-    let mut by_pushes = vec![0u64];
-    let mut pushes_by_blocks: Vec<Vec<u64>> = vec![vec![0]; n + 1];
     // step 0: targets inside the robot's region
-    let zero: Vec<u64> = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let mut by_blocks = vec![0u64; n + 1];
-            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
-                let k = (b as u32).count_ones() as usize;
-                for &r in &tables.region[tables.offset[b] as usize..tables.offset[b + 1] as usize] {
-                    let s = u64::from(r.count_ones());
-                    by_blocks[k] += s * (s - 1);
-                }
-            }
-            by_blocks
+    let zero: u64 = tables
+        .region
+        .par_iter()
+        .map(|&r| {
+            let s = u64::from(r.count_ones());
+            s * (s - 1)
         })
-        .reduce(
-            || vec![0u64; n + 1],
-            |mut a, b| {
-                add(&mut a, &b);
-                a
-            },
-        );
-    for (k, &v) in zero.iter().enumerate() {
-        pushes_by_blocks[k][0] = v;
-        by_pushes[0] += v;
-    }
+        .sum();
+    let mut by_pushes = vec![zero];
 
     let mut diff = o.difficulty.then(|| DiffState::new(positions, batch_size));
-    let mut dc = o.difficulty.then(|| DifficultyCensus {
+    let mut dc = o.difficulty.then(|| LayerDifficulty {
         by_pushes: vec![vec![0; DIFFICULTY_BINS]],
-        by_blocks: vec![vec![0; DIFFICULTY_BINS]; n + 1],
+        bins: vec![0; DIFFICULTY_BINS],
         sum_by_pushes: vec![0.0],
-        sum_by_blocks: vec![0.0; n + 1],
+        sum: 0.0,
         saturated: 0,
     });
     let mut next_walks = if o.difficulty {
@@ -565,7 +709,7 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         Vec::new()
     };
     let mut hardest_candidates: Vec<(u32, u32)> = Vec::new();
-    let mut hardest_overflow = false;
+    let mut candidates = 0u64;
     let mut depth = 0u32;
     let passes = batches.len() as u64;
     for (pass, &batch) in batches.iter().enumerate() {
@@ -580,21 +724,21 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
         loop {
             let d = steps + 1;
             if let Some(kind) = o.limits.check(o.limits.deadline_from(t0)) {
-                return Ok(CensusOutcome::Limit {
+                return Ok(LayerOutcome::Limit {
                     kind,
                     steps,
                     positions: positions as u64,
                     seconds: t0.elapsed().as_secs_f64(),
                 });
             }
-            let slices = split_by_chunks(&mut next, &tables.offset, chunks);
+            let slices = split_by_chunks(&mut next, &tables.offset, &chunks);
             let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
-                split_by_chunks(&mut next_walks, &tables.offset, chunks)
+                split_by_chunks(&mut next_walks, &tables.offset, &chunks)
                     .into_iter()
                     .map(Some)
                     .collect()
             } else {
-                (0..chunks).map(|_| None).collect()
+                chunks.iter().map(|_| None).collect()
             };
             let reach_ref = &reach;
             let diff_ref = diff.as_ref();
@@ -602,17 +746,17 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
             let out = slices
                 .into_par_iter()
                 .zip(walk_slices)
-                .enumerate()
-                .map(|(c, (out, mut walks_out))| {
+                .zip(&chunks)
+                .map(|((out, mut walks_out), chunk)| {
                     let t = tables_ref;
-                    let mut so = StepOut::new(n, diff_ref.is_some());
+                    let mut so = StepOut::new(diff_ref.is_some());
                     let mut succ: Vec<u32> = Vec::with_capacity(64);
-                    let mut i = t.offset[c << chunk_bits] as usize;
+                    // the successors are kept for the difficulty only
+                    let track = diff_ref.is_some();
+                    let mut i = t.offset[chunk.lo] as usize;
                     let mut k = 0;
-                    for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
-                        let b = b as u32;
-                        let blocks = b.count_ones() as usize;
-                        let end = t.offset[b as usize + 1] as usize;
+                    chunk.for_each(|rank, b| {
+                        let end = t.offset[rank + 1] as usize;
                         while i < end {
                             let r = t.region[i];
                             let old = reach_ref[i];
@@ -620,20 +764,23 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
                             succ.clear();
                             t.successors(b, r, |j| {
                                 m |= reach_ref[j];
-                                succ.push(j as u32);
+                                if track {
+                                    succ.push(j as u32);
+                                }
                             });
                             out[k] = m;
                             let new = m & !old;
                             if let (Some(ds), Some(w)) = (diff_ref, walks_out.as_deref_mut()) {
                                 w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
                                 if new != 0 {
-                                    ds.visit(t, reach_ref, &succ, r, i, new, w[k], blocks, &mut so);
+                                    ds.visit(t, reach_ref, &succ, r, i, new, w[k], &mut so);
                                 }
                             }
                             if new != 0 {
                                 so.changed = true;
                                 let s = u64::from(r.count_ones());
-                                so.by_blocks[blocks] += s * u64::from(new.count_ones());
+                                so.solved += s * u64::from(new.count_ones());
+                                so.candidates += 1;
                                 if so.hardest.len() < HARDEST_CAP {
                                     so.hardest.push((i as u32, new));
                                 }
@@ -641,21 +788,18 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
                             i += 1;
                             k += 1;
                         }
-                    }
+                    });
                     so
                 })
-                .reduce(|| StepOut::new(n, o.difficulty), StepOut::merge);
+                .reduce(|| StepOut::new(o.difficulty), StepOut::merge);
             if !out.changed {
                 break;
             }
             steps = d;
             if first {
                 depth = d;
-                by_pushes.push(out.by_blocks.iter().sum());
-                for (k, v) in out.by_blocks.iter().enumerate() {
-                    pushes_by_blocks[k].push(*v);
-                }
-                hardest_overflow = out.hardest.len() >= HARDEST_CAP;
+                by_pushes.push(out.solved);
+                candidates = out.candidates;
                 hardest_candidates = out.hardest;
             }
             if let Some(dc) = dc.as_mut() {
@@ -663,14 +807,10 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
                     dc.by_pushes.push(vec![0; DIFFICULTY_BINS]);
                     dc.sum_by_pushes.push(0.0);
                 }
-                add(&mut dc.by_pushes[d as usize], &out.diff_pushes);
+                add(&mut dc.by_pushes[d as usize], &out.diff_bins);
                 dc.sum_by_pushes[d as usize] += out.diff_sum;
-                for (a, b) in dc.by_blocks.iter_mut().zip(&out.diff_blocks) {
-                    add(a, b);
-                }
-                for (a, b) in dc.sum_by_blocks.iter_mut().zip(&out.diff_sum_blocks) {
-                    *a += b;
-                }
+                add(&mut dc.bins, &out.diff_bins);
+                dc.sum += out.diff_sum;
                 dc.saturated += out.saturated;
             }
             if let Some(ds) = diff.as_mut() {
@@ -695,68 +835,38 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
     }
 
     // 4. unsolvable boards
-    let unsolved: Vec<u64> = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let mut by_blocks = vec![0u64; n + 1];
-            for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
-                let k = (b as u32).count_ones() as usize;
-                let lo = tables.offset[b] as usize;
-                let hi = tables.offset[b + 1] as usize;
-                for (r, m) in tables.region[lo..hi].iter().zip(&reach[lo..hi]) {
-                    let s = u64::from(r.count_ones());
-                    by_blocks[k] += s * u64::from((geo.full & !m).count_ones());
-                }
-            }
-            by_blocks
-        })
-        .reduce(
-            || vec![0u64; n + 1],
-            |mut a, b| {
-                add(&mut a, &b);
-                a
-            },
-        );
-    // a board has at most n − 1 blocks: the robot stands on the last cell
-    let by_blocks: Vec<BlockRow> = (0..n)
-        .map(|k| BlockRow {
-            blocks: k,
-            solvable: pushes_by_blocks[k].iter().sum(),
-            unsolvable: unsolved[k],
-            by_pushes: pushes_by_blocks[k].clone(),
-        })
-        .collect();
-    let unsolvable: u64 = unsolved.iter().sum();
-    let boards = by_pushes.iter().sum::<u64>() + unsolvable;
+    let full = tables.geo.full;
+    let unsolvable: u64 = tables
+        .region
+        .par_iter()
+        .zip(&reach)
+        .map(|(r, m)| u64::from(r.count_ones()) * u64::from((full & !m).count_ones()))
+        .sum();
 
-    // 5. the hardest boards
-    let hardest = if depth == 0 {
-        Hardest::default()
+    // 5. the hardest boards' classes
+    let (classes, first) = if depth == 0 {
+        (0, Vec::new())
     } else {
-        hardest_boards(
-            &tables,
-            &perms,
-            depth,
-            by_pushes[depth as usize],
-            &hardest_candidates,
-            hardest_overflow,
-            o.hardest,
-        )?
+        layer_classes(&tables, &perms, &hardest_candidates, o.hardest)
     };
-    Ok(CensusOutcome::Done(Box::new(Census {
-        rows,
-        cols,
-        variant: o.variant,
-        boards,
-        unsolvable,
-        by_pushes,
-        by_blocks,
-        hardest,
-        classes,
-        difficulty: dc,
+    let count = by_pushes[depth as usize];
+    Ok(LayerOutcome::Done(Box::new(CensusLayer {
+        blocks,
         positions: positions as u64,
         table_bytes,
         seconds: t0.elapsed().as_secs_f64(),
+        by_pushes,
+        unsolvable,
+        robot_region,
+        both_fixed,
+        hardest: LayerHardest {
+            pushes: depth,
+            count,
+            candidates,
+            classes,
+            first,
+        },
+        difficulty: dc,
     })))
 }
 
