@@ -9,7 +9,7 @@
 //! says that no message of that time is still on the way anywhere. Then every rank of the
 //! round has reached its owner, wherever it was sent from.
 
-use crate::args::ClusterArgs;
+use crate::args::PeersArgs;
 use floe::search::dist::Exchange as DistExchange;
 use floe::Error;
 use serde::{Deserialize, Serialize};
@@ -219,7 +219,7 @@ impl Layout {
     /// The layout the flags ask for: one process of `--workers` threads (default: the cores)
     /// unless `--processes` says more, whose addresses come from `--hostfile` (default
     /// 127.0.0.1, ports 2101 up).
-    pub fn of(c: &ClusterArgs) -> Result<Layout, Error> {
+    pub fn of(c: &PeersArgs) -> Result<Layout, Error> {
         let workers = c.workers.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         });
@@ -440,12 +440,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("hosts");
         std::fs::write(&f, "127.0.0.1:4000\n# a comment\n\nnode7:4001\n").unwrap();
-        let c = ClusterArgs {
+        let c = PeersArgs {
             processes: Some(2),
             process: Some(1),
             hostfile: Some(f.clone()),
             workers: Some(2),
-            ..ClusterArgs::default()
         };
         let l = Layout::of(&c).unwrap();
         assert_eq!(l.addresses, ["127.0.0.1:4000", "node7:4001"]);
@@ -456,10 +455,10 @@ mod tests {
         std::fs::write(&f, "127.0.0.1:4000\nnode7\n").unwrap();
         let e = Layout::of(&c).unwrap_err().to_string();
         assert!(e.contains("not host:port"), "{e}");
-        let bad = ClusterArgs {
+        let bad = PeersArgs {
             processes: Some(2),
             process: Some(2),
-            ..ClusterArgs::default()
+            ..PeersArgs::default()
         };
         assert!(Layout::of(&bad)
             .unwrap_err()

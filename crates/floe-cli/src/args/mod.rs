@@ -273,6 +273,29 @@ pub struct SharedJobArgs {
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Sharing the work (docs/cluster.md)")]
 pub struct ClusterArgs {
+    /// Workers and processes.
+    #[command(flatten)]
+    pub peers: PeersArgs,
+    /// Keep the layers and checkpoints here (out of core; each process its own workers'
+    /// folders), so that a stopped run can be resumed.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<std::path::PathBuf>,
+    /// Take up the run checkpointed in --work-dir (same level, same processes and workers).
+    #[arg(long, requires = "work_dir")]
+    pub resume: bool,
+}
+
+impl ClusterArgs {
+    /// Whether any flag asks for a shared run.
+    pub fn active(&self) -> bool {
+        self.peers.active() || self.work_dir.is_some()
+    }
+}
+
+/// The workers and processes of a shared run (timely dataflow's -w/-n/-p/-h).
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Sharing the work (docs/cluster.md)")]
+pub struct PeersArgs {
     /// Worker threads in this process [default: the cores].
     #[arg(long, value_name = "W", value_parser = within(1, 1024))]
     pub workers: Option<usize>,
@@ -286,23 +309,15 @@ pub struct ClusterArgs {
     /// 127.0.0.1, ports 2101 up].
     #[arg(long, value_name = "FILE")]
     pub hostfile: Option<std::path::PathBuf>,
-    /// Keep the layers and checkpoints here (out of core; each process its own workers'
-    /// folders), so that a stopped run can be resumed.
-    #[arg(long, value_name = "DIR")]
-    pub work_dir: Option<std::path::PathBuf>,
-    /// Take up the run checkpointed in --work-dir (same level, same processes and workers).
-    #[arg(long, requires = "work_dir")]
-    pub resume: bool,
 }
 
-impl ClusterArgs {
-    /// Whether any flag asks for a shared run.
+impl PeersArgs {
+    /// Whether any flag asks for workers or processes.
     pub fn active(&self) -> bool {
         self.workers.is_some()
             || self.processes.is_some()
             || self.process.is_some()
             || self.hostfile.is_some()
-            || self.work_dir.is_some()
     }
 }
 

@@ -59,6 +59,10 @@ pub struct CensusArgs {
     /// census is reported once every layer is there (then again with --resume).
     #[arg(long, value_name = "K1,K2,…", requires = "work_dir", value_parser = parse_layers)]
     pub layers: Option<Layers>,
+    /// The layers shared out between workers and processes (each layer is computed by one
+    /// worker; process 0 merges them): see docs/cluster.md.
+    #[command(flatten)]
+    pub peers: super::PeersArgs,
 }
 
 /// The layers of `--layers`.

@@ -2,11 +2,12 @@
 
 use super::indent;
 use crate::args::CensusArgs;
+use crate::cluster::Layout;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::games::pushpush::census::{
     census as run_census, census_layer, check_layers, combine, figures, hardest_solutions, layers,
-    Census, CensusOptions, CensusOutcome, LayerOutcome, Report, WorkDir,
+    Census, CensusLayer, CensusOptions, CensusOutcome, LayerOutcome, Report, WorkDir,
 };
 use floe::games::pushpush::Variant;
 use floe::grid::Push;
@@ -24,6 +25,15 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
     o.limits = a.limits.limits();
     if let Some(b) = o.limits.max_memory {
         o.max_bytes = b;
+    }
+    if a.peers.active() {
+        if a.layers.is_some() {
+            return Err(Error::invalid(
+                "--layers picks layers by hand; with --workers or --processes they are shared \
+                 out: give one or the other",
+            ));
+        }
+        return shared(&a, o);
     }
     if let Some(dir) = &a.work_dir {
         return match in_work_dir(&a, o, dir)? {
@@ -204,6 +214,164 @@ fn in_work_dir(a: &CensusArgs, mut o: CensusOptions, dir: &Path) -> Result<FromW
         return Ok(FromWorkDir::Partial);
     }
     Ok(FromWorkDir::Census(Box::new(combine(&o, have)?)))
+}
+
+/// What a worker of a shared census sends to worker 0.
+#[derive(Serialize, serde::Deserialize)]
+enum Part {
+    /// Its layers, computed or read from the work directory.
+    Layers(Vec<CensusLayer>),
+    /// A limit stopped it, for this reason.
+    Stopped(String),
+}
+
+/// Shares the layers out between workers (the largest first, each to the least loaded
+/// worker): worker of each layer.
+fn share_out(cells: usize, layers: &[usize], peers: usize) -> Vec<usize> {
+    let weight = |k: usize| {
+        // C(cells, k) block sets, the layer's size
+        (0..k).fold(1.0f64, |c, i| c * (cells - i) as f64 / (i + 1) as f64)
+    };
+    let mut order: Vec<usize> = (0..layers.len()).collect();
+    order.sort_by(|&x, &y| {
+        weight(layers[y])
+            .total_cmp(&weight(layers[x]))
+            .then(x.cmp(&y))
+    });
+    let mut load = vec![0.0f64; peers.max(1)];
+    let mut owner = vec![0; layers.len()];
+    for i in order {
+        let w = (0..load.len())
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .expect("one worker at least");
+        load[w] += weight(layers[i]);
+        owner[i] = w;
+    }
+    owner
+}
+
+/// The census with its layers shared out between workers and processes (timely dataflow);
+/// each layer is saved in the work directory when there is one (`process-I/` under it for
+/// each process of several), and process 0 merges them.
+fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
+    let layout = Layout::of(&a.peers)?;
+    let all: Vec<usize> = layers(&o)?.collect();
+    check_layers(&o)?;
+    let owner = share_out(a.rows * a.cols, &all, layout.peers());
+    let wd = match &a.work_dir {
+        Some(d) => {
+            let d = if layout.processes > 1 {
+                d.join(format!("process-{}", layout.process))
+            } else {
+                d.clone()
+            };
+            Some(WorkDir::open(&d, a.resume)?)
+        }
+        None => None,
+    };
+    let resume = a.resume;
+    o.limits.progress = None;
+    let what = format!("{}×{} census", a.rows, a.cols);
+    let t0 = std::time::Instant::now();
+    let options = o.clone();
+    let results = crate::cluster::run(&layout, move |ex| {
+        let o = &options;
+        let me = ex.index();
+        let mine = (|| -> Result<Part, Error> {
+            let present = match (&wd, resume) {
+                (Some(w), true) => w.load(o)?,
+                _ => Vec::new(),
+            };
+            let mut have = Vec::new();
+            for (i, &k) in all.iter().enumerate() {
+                if owner[i] != me {
+                    continue;
+                }
+                if let Some(l) = present.iter().find(|l| l.blocks == k) {
+                    have.push(l.clone());
+                    continue;
+                }
+                match census_layer(o, k)? {
+                    LayerOutcome::Done(l) => {
+                        if let Some(w) = &wd {
+                            w.save(o, &l)?;
+                        }
+                        if std::io::stderr().is_terminal() {
+                            eprintln!(
+                                "{what}: layer {k} by worker {me}: {} positions, {}",
+                                thousands(l.positions),
+                                human_time(std::time::Duration::from_secs_f64(l.seconds))
+                            );
+                        }
+                        have.push(*l);
+                    }
+                    LayerOutcome::Limit { kind, .. } => {
+                        return Ok(Part::Stopped(format!(
+                            "the census stopped {} in layer {k}",
+                            out::by(kind.name())
+                        )))
+                    }
+                }
+            }
+            Ok(Part::Layers(have))
+        })();
+        let mine = floe::search::dist::agree_on(ex, mine)?;
+        let bytes = serde_json::to_vec(&mine).expect("layers serialise");
+        Ok::<_, Error>(ex.gather(bytes))
+    })?;
+    let first = results.into_iter().next().expect("one worker at least")?;
+    let Some(parts) = first else {
+        eprintln!(
+            "floe: process {} of {}: its layers are done",
+            layout.process, layout.processes
+        );
+        return Ok(Done::Answered);
+    };
+    let mut have = Vec::new();
+    for bytes in parts {
+        match serde_json::from_slice::<Part>(&bytes)
+            .map_err(|e| Error::Internal(format!("a worker's layers did not arrive whole: {e}")))?
+        {
+            Part::Layers(l) => have.extend(l),
+            Part::Stopped(why) => {
+                eprintln!(
+                    "floe: {why}; {}",
+                    match &a.work_dir {
+                        Some(d) => format!(
+                            "the finished layers are in {}: run again with --resume to go on",
+                            d.display()
+                        ),
+                        None => "no census is reported".into(),
+                    }
+                );
+                return Ok(Done::NoAnswer);
+            }
+        }
+    }
+    let mut c = combine(&o, have)?;
+    c.seconds = t0.elapsed().as_secs_f64();
+    if a.json {
+        let solutions = hardest_solutions(&c)?;
+        if let Some(path) = &a.svg {
+            write_figures(&c, path)?;
+        }
+        let mut r = Report::new(&c, &solutions);
+        r.peak_memory_bytes = out::peak_rss_bytes();
+        r.computed = Some(floe::game::Computed {
+            engine: "timely".into(),
+            processes: layout.processes,
+            workers_per_process: layout.workers,
+            work_dir: a.work_dir.as_ref().map(|d| d.display().to_string()),
+            resumed_at: None,
+            disk_bytes: 0,
+            owned: Vec::new(),
+        });
+        out::json(&r);
+        return Ok(Done::Answered);
+    }
+    let done = report(a, &c);
+    outln!("computed by {}", layout.describe());
+    done
 }
 
 /// The figures next to `path`: `path` itself and its `-…` siblings.

@@ -104,7 +104,7 @@ pub(crate) fn prepare(
     identity: String,
     space: Option<u64>,
 ) -> Result<Shared, Error> {
-    let layout = Layout::of(cluster)?;
+    let layout = Layout::of(&cluster.peers)?;
     let mut lim: Limits = limits.limits();
     if let Some(space) = space {
         let e = SharedEstimate::new(space, &layout, cluster.work_dir.is_some());

@@ -406,6 +406,22 @@ fn agree(
     Ok(all.into_iter().map(|mut f| f.split_off(1)).collect())
 }
 
+/// Ends a round in which every worker says whether its own work went well: all go on with
+/// their values, or all return an error (the failed worker its own). For work shared by
+/// other means than [`enumerate_dist`] (the PushPush census's layers).
+pub fn agree_on<T>(ex: &mut dyn Exchange, mine: Result<T, Error>) -> Result<T, Error> {
+    match mine {
+        Ok(v) => {
+            agree(ex, Ok(()), Vec::new(), &mut |_| {})?;
+            Ok(v)
+        }
+        Err(e) => {
+            agree(ex, Err(e), Vec::new(), &mut |_| {})?;
+            unreachable!("agree returns the error it is given")
+        }
+    }
+}
+
 /// Enumerates every position reachable from `p`'s start with the workers linked by `ex`,
 /// each folding the positions it owns into its own `partial` (made by `fresh`); the parts
 /// are merged at worker 0.

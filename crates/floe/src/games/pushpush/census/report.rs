@@ -96,6 +96,9 @@ pub struct Report {
     table_bytes: u64,
     /// Peak resident memory of the process, when the front end measures it.
     pub peak_memory_bytes: Option<u64>,
+    /// How it was computed, when its layers were shared by workers and processes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<crate::game::Computed>,
     seconds: f64,
 }
 
@@ -221,6 +224,7 @@ impl Report {
         positions: c.positions,
         table_bytes: c.table_bytes,
         peak_memory_bytes: None,
+            computed: None,
         seconds: c.seconds,
     }
 }
