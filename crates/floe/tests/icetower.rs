@@ -5,18 +5,18 @@
 //! Levels are read from `../shared/levels/qits-icetower/`. h49 is in `icetower_h49.rs`
 //! (ignored: minutes of search).
 
+use floe::bits::Wide;
 use floe::game::{solve_typed, Engine, SolveOptions, SolveReport, Status, Task};
 use floe::games::icetower::game::Level as TowerLevel;
+use floe::games::icetower::TowerPuzzle;
 use floe::games::icetower::{
     parse, replay, with_tower, Block, IceTower, PlainPuzzle, Replay, Tile, Tower,
 };
-use floe::bits::Wide;
-use floe::games::icetower::TowerPuzzle;
 use floe::grid::{Pos, Push};
 use floe::search::graph::build_graph_with;
 use floe::search::{self, Limits, Outcome};
-use std::collections::VecDeque;
 use proptest::prelude::*;
+use std::collections::VecDeque;
 
 mod common;
 use common::qits;

@@ -33,8 +33,9 @@
 //!    `max(r + c, 2·max(r, c) − 1)` pushes after its first `p` (`p + 1` = its least relaxed
 //!    distance to a live fire): its pushes along one run stay on that run, so between two row
 //!    runs it turns along a column, and each run it sweeps takes a push. Summed over the
-//!    golden blocks that sweep (at most `k`, those that can reach a live fire) and taking the
-//!    least `p`: `max(R + C, 2·max(R, C) − k) + p` for the runs `R`, `C` swept in all. The
+//!    `j` golden blocks that sweep (those that can reach a live fire), with the `j` least
+//!    leads, for the runs `R`, `C` swept in all: `max(R + C, 2·max(R, C) − j) + p₁ + … + pⱼ`,
+//!    least over `j`. The
 //!    fires left to regular ice, `m` of them, take at least the larger of the own fires'
 //!    matching plus the `m − own` smallest least distances of the other fires, and the sum
 //!    of the `m` smallest least distances of distinct blocks. The bound is the least, over
@@ -336,6 +337,10 @@ impl Analysis {
             })?;
         }
         let lines = cost + self.line_cover(by_gold);
+        if by_gold == 0 {
+            // all regular: the matching is exact for the relaxed model, rule 4 adds nothing
+            return Ok(lines);
+        }
         let turns = self.turn_bound(ice, gold, live, by_gold, own, cost, lines);
         Ok(lines.max(turns))
     }
@@ -421,8 +426,8 @@ impl Analysis {
         }
         // golden ice: how many blocks can put out a live fire, and the fewest pushes before
         // any of them can
-        let mut usable = 0u32;
-        let mut lead = u32::MAX;
+        let mut leads = [0u8; 64];
+        let mut usable = 0usize;
         for g in gold.ones() {
             let row = &self.dist_gold[g * nf..(g + 1) * nf];
             let mut gm = FAR;
@@ -432,20 +437,28 @@ impl Analysis {
                 l &= l - 1;
                 gm = gm.min(row[f]);
             }
-            if gm != FAR {
+            if gm != FAR && usable < leads.len() {
+                leads[usable] = gm - 1;
                 usable += 1;
-                lead = lead.min(gm as u32 - 1);
             }
         }
-        // golden pushes that sweep r row runs and c column runs
+        let leads = &mut leads[..usable];
+        leads.sort_unstable();
+        // the least lead pushes of j golden blocks
+        let mut lead_sum = [0u32; 65];
+        for (j, &p) in leads.iter().enumerate() {
+            lead_sum[j + 1] = lead_sum[j] + p as u32;
+        }
+        // golden pushes that sweep r row runs and c column runs, j blocks sharing them
         let sweeps = |r: u32, c: u32| -> u32 {
             if r + c == 0 {
-                0
-            } else if usable == 0 {
-                INF
-            } else {
-                (r + c).max((2 * r.max(c)).saturating_sub(usable)) + lead
+                return 0;
             }
+            let most = (usable as u32).min(r + c);
+            (1..=most)
+                .map(|j| lead_sum[j as usize] + (r + c).max((2 * r.max(c)).saturating_sub(j)))
+                .min()
+                .unwrap_or(INF)
         };
         if by_gold == 0 || usable == 0 {
             return if least[n_live] >= INF { 0 } else { least[n_live] };
