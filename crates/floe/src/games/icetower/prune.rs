@@ -493,7 +493,8 @@ impl Analysis {
             return 0;
         }
         let mut best = INF;
-        for mask in 0u32..1 << na {
+        // the sets with more runs first: they usually meet `floor` soonest
+        for mask in (0u32..1 << na).rev() {
             let r = mask.count_ones();
             if sweeps(r, 0) >= best {
                 continue;
@@ -522,10 +523,10 @@ impl Analysis {
                     cov += counts[k - 1] as usize;
                 }
                 let v = sweeps(r, k as u32).saturating_add(least[n_live - cov]);
+                if v <= floor {
+                    return 0;
+                }
                 best = best.min(v);
-            }
-            if best <= floor {
-                return 0;
             }
         }
         if best >= INF {
