@@ -10,10 +10,11 @@ use floe::game::{solve_typed, Engine, SolveOptions, SolveReport, Status, Task};
 use floe::games::icetower::game::Level as TowerLevel;
 use floe::games::icetower::TowerPuzzle;
 use floe::games::icetower::{
-    parse, replay, with_tower, Block, IceTower, PlainPuzzle, Replay, Tile, Tower,
+    parse, replay, with_tower, Block, Board, IceTower, PlainPuzzle, Replay, Tile, Tower,
 };
 use floe::grid::{Pos, Push};
 use floe::search::graph::build_graph_with;
+use floe::search::Puzzle;
 use floe::search::{self, Limits, Outcome};
 use proptest::prelude::*;
 use std::collections::VecDeque;
@@ -386,6 +387,88 @@ fn bound_admissible_on_qits_levels() {
         let (n, exact, start) = judge_everywhere(&qits(name), cap)
             .unwrap_or_else(|| panic!("{name}: more than {cap} positions"));
         eprintln!("{name}: {n} positions, bound exact at {exact}, start bound {start}");
+    }
+}
+
+/// h49's best known solution (docs/icetower.md).
+const H49_23: &str = "2 5 r,4 5 r,5 5 r,3 5 d,5 5 r,11 10 u,11 12 u,11 14 u,11 11 l,11 13 l,\
+11 11 u,7 5 r,11 8 u,11 9 u,6 5 d,7 5 r,11 10 r,11 6 u,11 7 r,11 14 u,11 5 r,11 12 u,11 13 u";
+
+/// The larger qits levels, sampled: the positions of a solution (A*'s, h49's best known) and
+/// positions a few seeded random pushes away from them; each one whose whole space (without
+/// pruning) is small enough is solved exactly by breadth-first search: a dead one must be
+/// unsolvable, and the bound must not exceed the fewest pushes.
+#[test]
+fn bound_admissible_on_sampled_positions() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| -> usize {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for name in ["c99", "qits001", "w21", "h49"] {
+        let t = qits(name);
+        let line: Vec<Push> = if name == "h49" {
+            H49_23
+                .split(',')
+                .map(|m| {
+                    let v: Vec<&str> = m.split(' ').collect();
+                    let dir = v[2].parse().unwrap();
+                    Push::new(Pos::new(v[0].parse().unwrap(), v[1].parse().unwrap()), dir)
+                })
+                .collect()
+        } else {
+            run(&t, "astar").moves_of::<Push>()
+        };
+        let plain = PlainPuzzle::new(&t);
+        let boards = replay(&t, &line).unwrap().boards;
+        let (mut checked, mut solvable, mut exact) = (0, 0, 0);
+        for (i, on_line) in boards.iter().enumerate() {
+            for off in 0..4 {
+                let mut b: Board = on_line.clone();
+                for _ in 0..off {
+                    let mut out = Vec::new();
+                    plain.successors(&b, &mut out);
+                    if out.is_empty() {
+                        break;
+                    }
+                    b = out.swap_remove(next(out.len())).1;
+                }
+                let judged = TowerPuzzle::<Wide<5>>::new_at(&t, &b, true);
+                let free = TowerPuzzle::<Wide<5>>::new_at(&t, &b, false);
+                let r = search::bfs(&free, &Limits::none().max_states(100_000));
+                if matches!(r.outcome, Outcome::Limit(_)) {
+                    continue;
+                }
+                checked += 1;
+                if off == 0 {
+                    // on the solution: solvable within what is left of it
+                    let left = (line.len() - i - 1) as u64;
+                    assert!(r.cost.is_some_and(|c| c <= left), "{name} after {}", i + 1);
+                }
+                match (judged.start_dead(), r.cost) {
+                    (Some(d), Some(c)) => {
+                        panic!("{name}: dead ({d}) yet {c} pushes\n{}", b.to_text())
+                    }
+                    (None, Some(c)) => {
+                        let lb = judged.lower_bound(&judged.start()) as u64;
+                        assert!(lb <= c, "{name}: bound {lb} > {c} pushes\n{}", b.to_text());
+                        solvable += 1;
+                        exact += usize::from(lb == c);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        eprintln!(
+            "{name}: {checked} positions solved exactly, {solvable} solvable, bound exact at \
+             {exact}"
+        );
+        assert!(
+            solvable > 0,
+            "{name}: no solvable sampled position small enough"
+        );
     }
 }
 
