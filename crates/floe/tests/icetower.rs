@@ -5,14 +5,19 @@
 //! Levels are read from `../shared/levels/qits-icetower/`. h49 is in `icetower_h49.rs`
 //! (ignored: minutes of search).
 
+use floe::bits::Wide;
 use floe::game::{solve_typed, Engine, SolveOptions, SolveReport, Status, Task};
 use floe::games::icetower::game::Level as TowerLevel;
+use floe::games::icetower::TowerPuzzle;
 use floe::games::icetower::{
-    parse, replay, with_tower, Block, IceTower, PlainPuzzle, Replay, Tile, Tower,
+    parse, replay, with_tower, Block, Board, IceTower, PlainPuzzle, Replay, Tile, Tower,
 };
 use floe::grid::{Pos, Push};
+use floe::search::graph::build_graph_with;
+use floe::search::Puzzle;
 use floe::search::{self, Limits, Outcome};
 use proptest::prelude::*;
+use std::collections::VecDeque;
 
 mod common;
 use common::qits;
@@ -198,24 +203,29 @@ enum Start {
     Golden,
 }
 
-fn start_cell() -> impl Strategy<Value = Start> {
+fn start_cell(golden: u32) -> impl Strategy<Value = Start> {
     prop_oneof![
         10 => Just(Start::Floor),
         3 => Just(Start::Wall),
         3 => Just(Start::Fire),
         1 => Just(Start::Recycler),
         4 => Just(Start::Ice),
-        1 => Just(Start::Golden),
+        golden => Just(Start::Golden),
     ]
 }
 
 /// Random levels up to 4 × 6 with the magician on some floor cell.
 fn levels() -> impl Strategy<Value = Level> {
-    (2usize..=4, 2usize..=6)
-        .prop_flat_map(|(r, c)| {
+    levels_up_to(4, 6, 1)
+}
+
+/// Random levels up to `rows` × `cols`, golden ice `golden` times as likely as above.
+fn levels_up_to(rows: usize, cols: usize, golden: u32) -> impl Strategy<Value = Level> {
+    (2usize..=rows, 2usize..=cols)
+        .prop_flat_map(move |(r, c)| {
             (
                 Just((r, c)),
-                proptest::collection::vec(start_cell(), r * c),
+                proptest::collection::vec(start_cell(golden), r * c),
                 any::<proptest::sample::Index>(),
             )
         })
@@ -307,6 +317,175 @@ proptest! {
             let rep = replay(&l.0, &r.moves_of::<Push>()).unwrap();
             prop_assert!(rep.solved);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bound and the dead positions against exact distances
+// ---------------------------------------------------------------------------------------------
+
+/// Checks the judge on every position reachable from the start under the plain moves (no
+/// pruning), at most `max_states` of them: a position judged dead cannot be solved, and the
+/// bound never exceeds the fewest pushes still needed (found backwards from the solved
+/// positions). `None` when the space is larger; else (positions, positions whose bound is
+/// exact, the start's bound).
+fn judge_everywhere(t: &Tower, max_states: u64) -> Option<(usize, usize, u32)> {
+    let free = TowerPuzzle::<Wide<5>>::new(t, false);
+    let judged = TowerPuzzle::<Wide<5>>::new(t, true);
+    let g = build_graph_with(&free, &Limits::none().max_states(max_states), |_| ()).ok()?;
+    let n = g.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (a, b, _) in g.edges() {
+        preds[b as usize].push(a);
+    }
+    let mut dist = vec![u32::MAX; n];
+    let mut queue = VecDeque::new();
+    for i in g.goal_states() {
+        dist[i as usize] = 0;
+        queue.push_back(i as usize);
+    }
+    while let Some(i) = queue.pop_front() {
+        for &a in &preds[i] {
+            if dist[a as usize] == u32::MAX {
+                dist[a as usize] = dist[i] + 1;
+                queue.push_back(a as usize);
+            }
+        }
+    }
+    let mut exact = 0;
+    let mut start = 0;
+    for (i, &d) in dist.iter().enumerate() {
+        let s = g.state(i as u32);
+        match judged.analysis().judge(s.ice, s.gold, s.fires) {
+            Ok(lb) => {
+                assert!(
+                    d == u32::MAX || lb <= d,
+                    "bound {lb} > {d} pushes at position {i} of\n{}",
+                    t.to_text()
+                );
+                exact += usize::from(lb == d);
+                if i == 0 {
+                    start = lb;
+                }
+            }
+            Err(e) => assert_eq!(d, u32::MAX, "{e}, yet {d} pushes solve it\n{}", t.to_text()),
+        }
+    }
+    Some((n, exact, start))
+}
+
+/// Every position of the small qits levels, and the first positions (breadth first) of the
+/// others: the bound is admissible and dead means dead.
+#[test]
+fn bound_admissible_on_qits_levels() {
+    for (name, cap) in [
+        ("c99-1", 2_000_000),
+        ("c99-2", 2_000_000),
+        ("qits002", 2_000_000),
+        ("qits003", 2_000_000),
+    ] {
+        let (n, exact, start) = judge_everywhere(&qits(name), cap)
+            .unwrap_or_else(|| panic!("{name}: more than {cap} positions"));
+        eprintln!("{name}: {n} positions, bound exact at {exact}, start bound {start}");
+    }
+}
+
+/// h49's best known solution (docs/icetower.md).
+const H49_23: &str = "2 5 r,4 5 r,5 5 r,3 5 d,5 5 r,11 10 u,11 12 u,11 14 u,11 11 l,11 13 l,\
+11 11 u,7 5 r,11 8 u,11 9 u,6 5 d,7 5 r,11 10 r,11 6 u,11 7 r,11 14 u,11 5 r,11 12 u,11 13 u";
+
+/// The larger qits levels, sampled: the positions of a solution (A*'s, h49's best known) and
+/// positions a few seeded random pushes away from them; each one whose whole space (without
+/// pruning) is small enough is solved exactly by breadth-first search: a dead one must be
+/// unsolvable, and the bound must not exceed the fewest pushes.
+#[test]
+fn bound_admissible_on_sampled_positions() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| -> usize {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for name in ["c99", "qits001", "w21", "h49"] {
+        let t = qits(name);
+        let line: Vec<Push> = if name == "h49" {
+            H49_23
+                .split(',')
+                .map(|m| {
+                    let v: Vec<&str> = m.split(' ').collect();
+                    let dir = v[2].parse().unwrap();
+                    Push::new(Pos::new(v[0].parse().unwrap(), v[1].parse().unwrap()), dir)
+                })
+                .collect()
+        } else {
+            run(&t, "astar").moves_of::<Push>()
+        };
+        let plain = PlainPuzzle::new(&t);
+        let boards = replay(&t, &line).unwrap().boards;
+        let (mut checked, mut solvable, mut exact) = (0, 0, 0);
+        for (i, on_line) in boards.iter().enumerate() {
+            for off in 0..4 {
+                let mut b: Board = on_line.clone();
+                for _ in 0..off {
+                    let mut out = Vec::new();
+                    plain.successors(&b, &mut out);
+                    if out.is_empty() {
+                        break;
+                    }
+                    b = out.swap_remove(next(out.len())).1;
+                }
+                let judged = TowerPuzzle::<Wide<5>>::new_at(&t, &b, true);
+                let free = TowerPuzzle::<Wide<5>>::new_at(&t, &b, false);
+                let r = search::bfs(&free, &Limits::none().max_states(100_000));
+                if matches!(r.outcome, Outcome::Limit(_)) {
+                    continue;
+                }
+                checked += 1;
+                if off == 0 {
+                    // on the solution: solvable within what is left of it
+                    let left = (line.len() - i - 1) as u64;
+                    assert!(r.cost.is_some_and(|c| c <= left), "{name} after {}", i + 1);
+                }
+                match (judged.start_dead(), r.cost) {
+                    (Some(d), Some(c)) => {
+                        panic!("{name}: dead ({d}) yet {c} pushes\n{}", b.to_text())
+                    }
+                    (None, Some(c)) => {
+                        let lb = judged.lower_bound(&judged.start()) as u64;
+                        assert!(lb <= c, "{name}: bound {lb} > {c} pushes\n{}", b.to_text());
+                        solvable += 1;
+                        exact += usize::from(lb == c);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        eprintln!(
+            "{name}: {checked} positions solved exactly, {solvable} solvable, bound exact at \
+             {exact}"
+        );
+        assert!(
+            solvable > 0,
+            "{name}: no solvable sampled position small enough"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    /// On random levels, every reachable position: dead positions cannot be solved and the
+    /// bound never exceeds the fewest pushes left.
+    #[test]
+    fn bound_admissible_everywhere(l in levels()) {
+        judge_everywhere(&l.0, 200_000);
+    }
+
+    /// The same on larger levels with more golden ice (where the turns of rule 4 count).
+    #[test]
+    fn bound_admissible_with_golden_ice(l in levels_up_to(5, 7, 4)) {
+        judge_everywhere(&l.0, 200_000);
     }
 }
 

@@ -27,6 +27,22 @@
 //!    covering them, since one push, golden or not, puts out fires on one line only: a
 //!    minimum vertex cover of the fires' row–column bipartite graph, which is its maximum
 //!    matching (König). The bound is the sum.
+//! 4. **Turns of golden ice.** A second bound, and the larger one counts. Every push puts out
+//!    fires on one run; a regular block puts out one fire, on its last push. A golden block
+//!    whose pushes put out fires on `r` row runs and `c` column runs makes at least
+//!    `max(r + c, 2·max(r, c) − 1)` pushes after its first `p` (`p + 1` = its least relaxed
+//!    distance to a live fire): its pushes along one run stay on that run, so between two row
+//!    runs it turns along a column, and each run it sweeps takes a push. Summed over the
+//!    `j` golden blocks that sweep (those that can reach a live fire), with the `j` least
+//!    leads, for the runs `R`, `C` swept in all: `max(R + C, 2·max(R, C) − j) + p₁ + … + pⱼ`,
+//!    least over `j`. The
+//!    fires left to regular ice, `m` of them, take at least the larger of the own fires'
+//!    matching plus the `m − own` smallest least distances of the other fires, and the sum
+//!    of the `m` smallest least distances of distinct blocks. The bound is the least, over
+//!    every set of runs of the side with fewer runs and the best runs of the other side for
+//!    each count, of golden pushes plus regular pushes. Any play picks some runs to sweep
+//!    and leaves at least the unswept fires to regular ice, so it needs at least that many
+//!    pushes.
 //!
 //! Each rule is tested below on positions where it must fire and where it must not.
 
@@ -37,6 +53,9 @@ use std::collections::VecDeque;
 
 /// No path: the relaxed distance of a block to a fire it can never reach.
 pub const FAR: u8 = u8::MAX;
+/// Rule 4 tries every set of runs on the side (rows or columns) with fewer runs holding
+/// fires golden ice can reach, up to this many runs (4,096 sets).
+const MAX_SWEPT_RUNS: usize = 12;
 const NONE: u16 = u16::MAX;
 
 /// Working space of [`Analysis::judge`], kept per thread so that judging a position
@@ -94,6 +113,8 @@ pub struct Analysis {
     pub fires: Vec<Pos>,
     /// Open cell × fire → relaxed fewest pushes of a regular block ([`FAR`]: never).
     dist_ice: Vec<u8>,
+    /// Open cell × fire → relaxed fewest pushes of a golden block ([`FAR`]: never).
+    dist_gold: Vec<u8>,
     /// Open cell → fires a regular block resting there can reach.
     reach_ice: Vec<u64>,
     /// Open cell → fires a golden block resting there can reach.
@@ -103,6 +124,8 @@ pub struct Analysis {
     col_run: Vec<u8>,
     /// Row run → fires on it.
     fires_on_row_run: Vec<u64>,
+    /// Column run → fires on it.
+    fires_on_col_run: Vec<u64>,
     /// Whether pruning is on (off: every position is alive and the bound is 0).
     pub enabled: bool,
 }
@@ -223,17 +246,23 @@ impl Analysis {
         for (f, &r) in row_run.iter().enumerate() {
             fires_on_row_run[r as usize] |= 1 << f;
         }
+        let mut fires_on_col_run = vec![0u64; col_keys.len()];
+        for (f, &c) in col_run.iter().enumerate() {
+            fires_on_col_run[c as usize] |= 1 << f;
+        }
         Analysis {
             pos,
             nb,
             standable,
             fires,
             dist_ice,
+            dist_gold,
             reach_ice,
             reach_gold,
             row_run,
             col_run,
             fires_on_row_run,
+            fires_on_col_run,
             enabled,
         }
     }
@@ -307,7 +336,204 @@ impl Analysis {
                 self.assignment(own, s)
             })?;
         }
-        Ok(cost + self.line_cover(by_gold))
+        let lines = cost + self.line_cover(by_gold);
+        if by_gold == 0 {
+            // all regular: the matching is exact for the relaxed model, rule 4 adds nothing
+            return Ok(lines);
+        }
+        let turns = self.turn_bound(ice, gold, live, by_gold, own, cost, lines);
+        Ok(lines.max(turns))
+    }
+
+    /// Rule 4 of the module notes: the fewest pushes when golden ice must turn between the
+    /// runs it sweeps, regular ice puts out one fire per block, and both may share the fires.
+    /// `ice` and `gold` are the blocks that are not frozen, `by_gold` the live fires some
+    /// golden block can reach, `own` the others, `own_cost` the least total distance of a
+    /// matching of `own` to distinct regular blocks. 0 when it cannot tell (more than
+    /// [`MAX_SWEPT_RUNS`] runs on both sides, or no way to put every fire out). It stops as
+    /// soon as it finds a way of at most `floor` pushes (the other bound).
+    #[allow(clippy::too_many_arguments)]
+    fn turn_bound<B: Bits>(
+        &self,
+        ice: B,
+        gold: B,
+        live: u64,
+        by_gold: u64,
+        own: u64,
+        own_cost: u32,
+        floor: u32,
+    ) -> u32 {
+        const INF: u32 = 1 << 20;
+        let nf = self.fires.len();
+        let n_live = live.count_ones() as usize;
+        let n_own = own.count_ones() as usize;
+        // regular ice: each live fire's and each block's least distance
+        let mut fire_min = [FAR; 64];
+        let mut block_hist = [0u16; 256];
+        let mut n_blocks = 0usize;
+        for b in ice.ones() {
+            let row = &self.dist_ice[b * nf..(b + 1) * nf];
+            let mut bm = FAR;
+            let mut l = live;
+            while l != 0 {
+                let f = l.trailing_zeros() as usize;
+                l &= l - 1;
+                let d = row[f];
+                bm = bm.min(d);
+                fire_min[f] = fire_min[f].min(d);
+            }
+            if bm != FAR {
+                n_blocks += 1;
+                block_hist[bm as usize] = block_hist[bm as usize].saturating_add(1);
+            }
+        }
+        // the least cost of putting out any m of the live fires, own ones included, with
+        // m distinct regular blocks: `least[m]`
+        let mut others = [FAR; 64];
+        let mut n_others = 0;
+        let mut l = live & !own;
+        while l != 0 {
+            let f = l.trailing_zeros() as usize;
+            l &= l - 1;
+            others[n_others] = fire_min[f];
+            n_others += 1;
+        }
+        let others = &mut others[..n_others];
+        others.sort_unstable();
+        let mut least = [INF; 65];
+        let mut by_fires = own_cost;
+        let mut by_blocks = 0u32;
+        let mut next_block = 1usize; // histogram cursor
+        for (m, slot) in least.iter_mut().enumerate().take(n_live + 1) {
+            if m > 0 {
+                while next_block < 255 && block_hist[next_block] == 0 {
+                    next_block += 1;
+                }
+                if next_block < 255 {
+                    by_blocks += next_block as u32;
+                    block_hist[next_block] -= 1;
+                } else {
+                    by_blocks = INF;
+                }
+            }
+            if m > n_own {
+                let d = others[m - n_own - 1];
+                by_fires = if d == FAR { INF } else { by_fires + d as u32 };
+            }
+            if m >= n_own && m <= n_blocks && by_fires < INF && by_blocks < INF {
+                *slot = by_fires.max(by_blocks);
+            }
+        }
+        // golden ice: how many blocks can put out a live fire, and the fewest pushes before
+        // any of them can
+        let mut leads = [0u8; 64];
+        let mut usable = 0usize;
+        for g in gold.ones() {
+            let row = &self.dist_gold[g * nf..(g + 1) * nf];
+            let mut gm = FAR;
+            let mut l = by_gold;
+            while l != 0 {
+                let f = l.trailing_zeros() as usize;
+                l &= l - 1;
+                gm = gm.min(row[f]);
+            }
+            if gm != FAR && usable < leads.len() {
+                leads[usable] = gm - 1;
+                usable += 1;
+            }
+        }
+        let leads = &mut leads[..usable];
+        leads.sort_unstable();
+        // the least lead pushes of j golden blocks
+        let mut lead_sum = [0u32; 65];
+        for (j, &p) in leads.iter().enumerate() {
+            lead_sum[j + 1] = lead_sum[j] + p as u32;
+        }
+        // golden pushes that sweep r row runs and c column runs, j blocks sharing them
+        let sweeps = |r: u32, c: u32| -> u32 {
+            if r + c == 0 {
+                return 0;
+            }
+            let most = (usable as u32).min(r + c);
+            (1..=most)
+                .map(|j| lead_sum[j as usize] + (r + c).max((2 * r.max(c)).saturating_sub(j)))
+                .min()
+                .unwrap_or(INF)
+        };
+        if by_gold == 0 || usable == 0 {
+            return if least[n_live] >= INF { 0 } else { least[n_live] };
+        }
+        // the runs holding fires golden ice can reach: subsets of the side with fewer runs,
+        // the best runs of the other side for each
+        let (mut rows, mut cols) = ([0u64; 64], [0u64; 64]);
+        let (mut nr, mut nc) = (0usize, 0usize);
+        let (mut seen_r, mut seen_c) = (0u64, 0u64);
+        let mut l = by_gold;
+        while l != 0 {
+            let f = l.trailing_zeros() as usize;
+            l &= l - 1;
+            let (r, c) = (self.row_run[f] as usize, self.col_run[f] as usize);
+            if seen_r >> r & 1 == 0 {
+                seen_r |= 1 << r;
+                rows[nr] = self.fires_on_row_run[r] & by_gold;
+                nr += 1;
+            }
+            if seen_c >> c & 1 == 0 {
+                seen_c |= 1 << c;
+                cols[nc] = self.fires_on_col_run[c] & by_gold;
+                nc += 1;
+            }
+        }
+        let (side, na, other, nb) = if nr <= nc {
+            (&rows, nr, &cols, nc)
+        } else {
+            (&cols, nc, &rows, nr)
+        };
+        if na > MAX_SWEPT_RUNS {
+            return 0;
+        }
+        let mut best = INF;
+        // the sets with more runs first: they usually meet `floor` soonest
+        for mask in (0u32..1 << na).rev() {
+            let r = mask.count_ones();
+            if sweeps(r, 0) >= best {
+                continue;
+            }
+            let mut covered = 0u64;
+            let mut m = mask;
+            while m != 0 {
+                covered |= side[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            let rest = by_gold & !covered;
+            let mut counts = [0u8; 64];
+            let mut nz = 0;
+            for &o in &other[..nb] {
+                let k = (o & rest).count_ones() as u8;
+                if k > 0 {
+                    counts[nz] = k;
+                    nz += 1;
+                }
+            }
+            let counts = &mut counts[..nz];
+            counts.sort_unstable_by(|a, b| b.cmp(a));
+            let mut cov = covered.count_ones() as usize;
+            for k in 0..=nz {
+                if k > 0 {
+                    cov += counts[k - 1] as usize;
+                }
+                let v = sweeps(r, k as u32).saturating_add(least[n_live - cov]);
+                if v <= floor {
+                    return 0;
+                }
+                best = best.min(v);
+            }
+        }
+        if best >= INF {
+            0
+        } else {
+            best
+        }
     }
 
     /// Least total relaxed distance of a matching of the fires `own` to distinct blocks of
@@ -573,5 +799,41 @@ mod tests {
         );
         // no fires: nothing to do
         assert_eq!(judge("####\n#@%#\n####\n"), Ok(0));
+    }
+
+    #[test]
+    fn golden_ice_turns_between_runs() {
+        // three fires on a diagonal: three lines cover them, but the golden block must first
+        // reach one of their runs (one push) and turn between them: 1 + 3 at least
+        let diagonal = "########\n#      #\n# $    #\n#  *   #\n#   *  #\n#    * #\n#     @#\n########\n";
+        assert_eq!(judge(diagonal), Ok(4));
+        // with the golden block already on the first fire's row: no lead push
+        let on_row = "########\n#      #\n#      #\n# $*   #\n#   *  #\n#    * #\n#     @#\n########\n";
+        assert_eq!(judge(on_row), Ok(3));
+        // a second golden block shares the turns: two sweeps each (rows 3 and 5, column 4)
+        let two = "########\n#      #\n#      #\n# $*   #\n#   *  #\n# $  * #\n#     @#\n########\n";
+        assert_eq!(judge(two), Ok(3));
+        // four fires on four rows and four columns, one golden block on none of their runs:
+        // lines say 4, turns say 1 + max(4, 2·2 − 1) = 5 (two rows and two columns)
+        let four = "#########\n#       #\n# $     #\n#  *    #\n#   *   #\n#    *  #\n#     * #\n#      @#\n#########\n";
+        assert_eq!(judge(four), Ok(5));
+        // regular blocks one push from two of them take those: 2 + the golden block's lead
+        // push and two runs: 5 again, never more
+        let helped = "#########\n#       #\n# $     #\n#  *    #\n#   *   #\n# %  *  #\n# %   * #\n#      @#\n#########\n";
+        assert_eq!(judge(helped), Ok(5));
+    }
+
+    #[test]
+    fn turns_do_not_fire_where_one_sweep_does() {
+        // every fire on the golden block's row: one push, as the lines say
+        assert_eq!(judge("##########\n#@$ * * *#\n##########\n"), Ok(1));
+        // fires on one row and one column meeting where the golden block turns: two pushes
+        let l_shape = "########\n#@     #\n# $*** #\n#    * #\n#    * #\n#      #\n########\n";
+        assert_eq!(judge(l_shape), Ok(2));
+        // no golden ice: the matching alone, as before
+        assert_eq!(
+            judge("######\n#    #\n# %  #\n#    #\n#   *#\n#@   #\n######\n"),
+            Ok(2)
+        );
     }
 }
