@@ -201,6 +201,44 @@ fn reach_and_the_space_table_on_two_processes_equal_one_process() {
     assert_eq!(two["formulas"], one["formulas"]);
 }
 
+/// A census's figures without the run's own (time, memory, how it was computed).
+fn census_figures(v: &Value) -> Value {
+    let mut v = v.clone();
+    for k in ["seconds", "peak_memory_bytes", "computed"] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+#[test]
+fn the_census_on_two_and_four_processes_equals_one_process() {
+    let args = ["census", "pushpush", "--rows", "4", "--cols", "4", "--json"];
+    let one = floe_json(&args, 0);
+    // the thesis's figure: 7,864,320 boards of 4×4
+    assert_eq!(u(&one["boards"]), 7_864_320);
+    for (n, w) in [(2, 1), (4, 1), (2, 2)] {
+        let shared = on_processes(n, w, &args);
+        assert_eq!(census_figures(&shared), census_figures(&one), "{n}×{w}");
+        assert_eq!(u(&shared["computed"]["processes"]), n as u64);
+    }
+    // with the difficulty, and its layers kept per process and taken up again
+    let work = scratch("census");
+    let w = path_str(&work.join("run"));
+    let args = [
+        "census", "pushpush", "--rows", "3", "--cols", "4", "--difficulty", "--json",
+    ];
+    let one = floe_json(&args, 0);
+    let mut with_dir = args.to_vec();
+    with_dir.extend(["--work-dir", &w]);
+    let shared = on_processes(2, 1, &with_dir);
+    assert_eq!(census_figures(&shared), census_figures(&one));
+    assert!(work.join("run/process-0").is_dir() && work.join("run/process-1").is_dir());
+    with_dir.push("--resume");
+    let resumed = on_processes(2, 1, &with_dir);
+    assert_eq!(census_figures(&resumed), census_figures(&one));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 /// The checkpointed layer of worker 0, once there is one.
 fn checkpointed_layer(work: &Path) -> Option<u64> {
     let text = std::fs::read_to_string(work.join("worker-0/progress.json")).ok()?;
