@@ -225,7 +225,14 @@ fn the_census_on_two_and_four_processes_equals_one_process() {
     let work = scratch("census");
     let w = path_str(&work.join("run"));
     let args = [
-        "census", "pushpush", "--rows", "3", "--cols", "4", "--difficulty", "--json",
+        "census",
+        "pushpush",
+        "--rows",
+        "3",
+        "--cols",
+        "4",
+        "--difficulty",
+        "--json",
     ];
     let one = floe_json(&args, 0);
     let mut with_dir = args.to_vec();

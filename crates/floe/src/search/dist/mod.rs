@@ -494,6 +494,8 @@ where
         ));
     }
     let local_space = space.div_ceil(peers);
+    let pow2 = peers.is_power_of_two();
+    let shift = peers.trailing_zeros();
     let width = if local_space < 1 << 40 { 5 } else { 8 };
     let mut seen = BitArray::new(local_space);
     let mut part = fresh();
@@ -695,10 +697,16 @@ where
                                 .rank(&t)
                                 .expect("a puzzle with a rank space ranks every state");
                             generated += 1;
-                            if r % peers == me {
-                                out.push(r / peers);
+                            // a power of two of workers (the usual case) divides by a shift
+                            let (w, l) = if pow2 {
+                                (r & (peers - 1), r >> shift)
                             } else {
-                                batches[(r % peers) as usize].push(r / peers);
+                                (r % peers, r / peers)
+                            };
+                            if w == me {
+                                out.push(l);
+                            } else {
+                                batches[w as usize].push(l);
                             }
                         });
                     }
