@@ -439,7 +439,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("floe-hosts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("hosts");
-        std::fs::write(&f, "127.0.0.1:4000\n# a comment\n\nnode7:4001\n").unwrap();
+        floe::mem::write_whole(&f, "127.0.0.1:4000\n# a comment\n\nnode7:4001\n").unwrap();
         let c = PeersArgs {
             processes: Some(2),
             process: Some(1),
@@ -449,10 +449,10 @@ mod tests {
         let l = Layout::of(&c).unwrap();
         assert_eq!(l.addresses, ["127.0.0.1:4000", "node7:4001"]);
         assert_eq!(l.peers(), 4);
-        std::fs::write(&f, "127.0.0.1:4000\n").unwrap();
+        floe::mem::write_whole(&f, "127.0.0.1:4000\n").unwrap();
         let e = Layout::of(&c).unwrap_err().to_string();
         assert!(e.contains("1 addresses for 2 processes"), "{e}");
-        std::fs::write(&f, "127.0.0.1:4000\nnode7\n").unwrap();
+        floe::mem::write_whole(&f, "127.0.0.1:4000\nnode7\n").unwrap();
         let e = Layout::of(&c).unwrap_err().to_string();
         assert!(e.contains("not host:port"), "{e}");
         let bad = PeersArgs {

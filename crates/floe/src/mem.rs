@@ -122,6 +122,67 @@ pub fn parse_memory(s: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// A file written in pieces, whole or not at all: into a temporary file beside it, then,
+/// on [`WholeFile::finish`], flushed to disk and renamed into place (a file too large to
+/// hold in memory, like a layer of an enumeration kept on disk). Dropped unfinished, it
+/// removes its temporary file.
+pub struct WholeFile {
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    tmp: std::path::PathBuf,
+    path: std::path::PathBuf,
+}
+
+impl WholeFile {
+    /// Starts writing `path`.
+    pub fn begin(path: &Path) -> Result<WholeFile, Error> {
+        let name = path
+            .file_name()
+            .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+        let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let f = std::fs::File::create(&tmp).map_err(|source| Error::Io {
+            path: tmp.display().to_string(),
+            source,
+        })?;
+        Ok(WholeFile {
+            out: Some(std::io::BufWriter::with_capacity(1 << 20, f)),
+            tmp,
+            path: path.to_path_buf(),
+        })
+    }
+    /// The file it will be.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// Appends `bytes`.
+    #[inline]
+    pub fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        self.out
+            .as_mut()
+            .expect("a file being written")
+            .write_all(bytes)
+    }
+    /// Flushes, syncs and renames the file into place.
+    pub fn finish(mut self) -> Result<(), Error> {
+        let io = |source| Error::Io {
+            path: self.path.display().to_string(),
+            source,
+        };
+        let out = self.out.take().expect("a file being written");
+        let f = out.into_inner().map_err(|e| io(e.into_error()))?;
+        f.sync_all().map_err(io)?;
+        std::fs::rename(&self.tmp, &self.path).map_err(io)
+    }
+}
+
+impl Drop for WholeFile {
+    fn drop(&mut self) {
+        if self.out.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
 /// Writes a file whole or not at all: into a temporary file beside it, flushed to disk, then
 /// renamed over it, so that a failed or killed run leaves the old file or none, never a
 /// truncated one. Missing parent directories are created; special files (`/dev/null`,

@@ -28,7 +28,7 @@ use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -194,20 +194,15 @@ fn partial_path(dir: &Path, d: u32) -> PathBuf {
     dir.join(format!("partial-{d:05}.bin"))
 }
 
-/// Writes `bytes` to `path` through a temporary file, synced, then renamed into place.
+/// Writes `bytes` to `path` whole or not at all.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = path.with_extension("tmp");
-    let mut f = File::create(&tmp).map_err(|e| io_err("cannot write", &tmp, e))?;
-    f.write_all(bytes)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| io_err("cannot write", &tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| io_err("cannot rename", &tmp, e))
+    crate::mem::write_whole(path, bytes)
 }
 
-/// A layer's positions in a file: a header (magic, bytes per rank), then the local ranks.
+/// A layer's positions in a file: a header (magic, bytes per rank), then the local ranks;
+/// renamed into place only when complete.
 struct LayerWriter {
-    out: BufWriter<File>,
-    part: PathBuf,
+    out: crate::mem::WholeFile,
     path: PathBuf,
     width: usize,
     count: u64,
@@ -217,17 +212,14 @@ const MAGIC: &[u8; 8] = b"FLOELAYR";
 
 impl LayerWriter {
     fn create(path: PathBuf, width: usize) -> Result<LayerWriter, Error> {
-        let part = path.with_extension("part");
-        let f = File::create(&part).map_err(|e| io_err("cannot write", &part, e))?;
-        let mut out = BufWriter::with_capacity(1 << 20, f);
+        let mut out = crate::mem::WholeFile::begin(&path)?;
         let mut head = [0u8; 16];
         head[..8].copy_from_slice(MAGIC);
         head[8] = width as u8;
-        out.write_all(&head)
-            .map_err(|e| io_err("cannot write", &part, e))?;
+        out.write(&head)
+            .map_err(|e| io_err("cannot write", &path, e))?;
         Ok(LayerWriter {
             out,
-            part,
             path,
             width,
             count: 0,
@@ -236,17 +228,11 @@ impl LayerWriter {
     #[inline]
     fn push(&mut self, local: u64) -> std::io::Result<()> {
         self.count += 1;
-        self.out.write_all(&local.to_le_bytes()[..self.width])
+        self.out.write(&local.to_le_bytes()[..self.width])
     }
     /// Syncs and renames the file into place; its size.
     fn finish(self) -> Result<u64, Error> {
-        let f = self
-            .out
-            .into_inner()
-            .map_err(|e| io_err("cannot write", &self.part, e.into_error()))?;
-        f.sync_all()
-            .map_err(|e| io_err("cannot write", &self.part, e))?;
-        fs::rename(&self.part, &self.path).map_err(|e| io_err("cannot rename", &self.part, e))?;
+        self.out.finish()?;
         Ok(16 + self.count * self.width as u64)
     }
 }
@@ -335,29 +321,27 @@ impl Sink {
 
 /// Reads a layer chunk by chunk.
 enum LayerCursor<'a> {
-    Memory(std::slice::Chunks<'a, u64>),
+    /// The layer and how far it was read.
+    Memory(&'a [u64], usize),
     File(LayerReader),
 }
 
 impl<'a> LayerCursor<'a> {
     fn open(layer: &'a Layer) -> Result<LayerCursor<'a>, Error> {
         Ok(match layer {
-            Layer::Memory(v) => LayerCursor::Memory(v.chunks(CHUNK)),
+            Layer::Memory(v) => LayerCursor::Memory(v, 0),
             Layer::File(path) => LayerCursor::File(LayerReader::open(path.clone())?),
         })
     }
     /// The next chunk into `out`; false at the end.
     fn chunk(&mut self, out: &mut Vec<u64>) -> Result<bool, Error> {
         match self {
-            LayerCursor::Memory(c) => {
+            LayerCursor::Memory(v, at) => {
                 out.clear();
-                match c.next() {
-                    Some(x) => {
-                        out.extend_from_slice(x);
-                        Ok(true)
-                    }
-                    None => Ok(false),
-                }
+                let end = (*at + CHUNK).min(v.len());
+                out.extend_from_slice(&v[*at..end]);
+                *at = end;
+                Ok(!out.is_empty())
             }
             LayerCursor::File(r) => r.chunk(CHUNK, out),
         }
@@ -574,6 +558,7 @@ where
             if c.layer != at {
                 write_checkpoint(d, &base, at, &histogram, false)?;
             }
+            remove_leftovers(d, false);
             layer = Layer::File(layer_path(d, at));
             resumed_at = Some(at);
         } else {
@@ -590,7 +575,7 @@ where
                 Some(d) => {
                     let mut w = LayerWriter::create(layer_path(d, 0), width)?;
                     for &l in &first {
-                        w.push(l).map_err(|e| io_err("cannot write", &w.part, e))?;
+                        w.push(l).map_err(|e| io_err("cannot write", &w.path, e))?;
                     }
                     disk_bytes += w.finish()?;
                     write_atomic(&partial_path(d, 0), &part.to_bytes())?;
@@ -750,9 +735,8 @@ where
         if let Some(f) = all.iter().find(|f| f[0] != 0) {
             // a limit stopped some worker: every worker stops with the layer before
             limit = Some(stopped.unwrap_or(limit_of(f[0] - 1)));
-            if let Sink::File(w) = next {
-                let _ = fs::remove_file(&w.part);
-            }
+            // an unfinished layer file removes itself
+            drop(next);
             break;
         }
         let total: u64 = figures.iter().map(|f| f[0]).sum();
@@ -787,7 +771,7 @@ where
                             let _ = fs::remove_file(partial_path(dd, d - 2));
                         }
                     } else {
-                        let _ = fs::remove_file(&w.part);
+                        drop(w);
                         write_checkpoint(dd, &base, d - 1, &histogram, true)?;
                     }
                     Ok(Layer::File(path))
@@ -919,16 +903,23 @@ fn prepare_fresh(dir: &Path) -> Result<(), Error> {
     }
     fs::create_dir_all(dir).map_err(|e| io_err("cannot create", dir, e))?;
     // leftovers of a run that never reached its first checkpoint
+    remove_leftovers(dir, true);
+    Ok(())
+}
+
+/// Removes the temporary files of a killed run (and, with `all`, its layer files too).
+fn remove_leftovers(dir: &Path, all: bool) {
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            if name.starts_with("layer-") || name.starts_with("partial-") {
+            let ours = name.starts_with("layer-") || name.starts_with("partial-");
+            let temporary = name.starts_with('.') && name.ends_with(".tmp");
+            if temporary || (all && ours) {
                 let _ = fs::remove_file(e.path());
             }
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
