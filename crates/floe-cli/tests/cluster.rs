@@ -323,9 +323,11 @@ fn a_run_killed_mid_way_and_resumed_equals_an_uninterrupted_run() {
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let resumed = floe_json(&refs, 0);
     assert_eq!(counts(&resumed), counts(&whole));
+    // worker 0 had finished layer `killed_at`; worker 1 may be a layer behind it or have
+    // finished one more before the kill landed, and the run resumes at their common layer
     let at = u(&resumed["computed"]["resumed_at"]);
     assert!(
-        at >= killed_at && at <= killed_at + 1,
+        at + 1 >= killed_at && at <= killed_at + 1,
         "{at} after a kill at {killed_at}"
     );
     assert!(u(&resumed["expanded"]) < u(&whole["states"]));

@@ -29,6 +29,34 @@ fn cell_options(o: &DistOptions, what: &str, (m, n, k): (usize, usize, usize)) -
     }
 }
 
+/// Runs a table on every worker of the run (each cell shared by all of them): the table at
+/// process 0; at the others, which say on standard error how many `what` they did, how
+/// they end (answered when `complete` holds for every cell).
+fn on_workers<T, F>(
+    s: &shared::Shared,
+    what: &str,
+    complete: fn(&T) -> bool,
+    job: F,
+) -> Result<Result<Vec<T>, Done>, Error>
+where
+    T: Send + 'static,
+    F: Fn(&mut dyn floe::search::dist::Exchange) -> Result<Vec<T>, Error> + Send + Sync + 'static,
+{
+    let results = crate::cluster::run(&s.layout, job)?;
+    clear_progress();
+    let table = results.into_iter().next().expect("one worker at least")?;
+    if s.layout.process != 0 {
+        eprintln!(
+            "floe: process {} of {}: {} {what} done",
+            s.layout.process,
+            s.layout.processes,
+            table.len()
+        );
+        return Ok(Err(Done::when(table.iter().all(complete))));
+    }
+    Ok(Ok(table))
+}
+
 /// The largest cell's possible positions (the estimate of a shared table).
 fn largest_space(rows: usize, cols: usize, blocks: usize) -> Option<u64> {
     let k = blocks.min(rows * cols / 2);
@@ -65,40 +93,37 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
             largest_space(rows.min(cols), cols, blocks),
         )?;
         let opts = s.opts.clone();
-        let results = crate::cluster::run(&s.layout, move |ex| {
-            let first = ex.index() == 0;
-            space_table_by(
-                rows,
-                cols,
-                blocks,
-                &mut |level, cell| {
-                    space_on(
-                        level,
-                        WalkRule::Free,
-                        ex,
-                        &cell_options(&opts, "space", cell),
-                    )
-                    .map(|d| d.enumeration)
-                },
-                |c| {
-                    if first {
-                        cell_progress(cell_line(c))
-                    }
-                },
-            )
-        })?;
-        clear_progress();
-        let cells = results.into_iter().next().expect("one worker at least")?;
-        if s.layout.process != 0 {
-            eprintln!(
-                "floe: process {} of {}: {} cells done",
-                s.layout.process,
-                s.layout.processes,
-                cells.len()
-            );
-            return Ok(Done::when(cells.iter().all(|c| c.limit.is_none())));
+        let shared_cells = on_workers(
+            &s,
+            "cells",
+            |c: &floe::analysis::ice::tables::SpaceCell| c.limit.is_none(),
+            move |ex| {
+                let first = ex.index() == 0;
+                space_table_by(
+                    rows,
+                    cols,
+                    blocks,
+                    &mut |level, cell| {
+                        space_on(
+                            level,
+                            WalkRule::Free,
+                            ex,
+                            &cell_options(&opts, "space", cell),
+                        )
+                        .map(|d| d.enumeration)
+                    },
+                    |c| {
+                        if first {
+                            cell_progress(cell_line(c))
+                        }
+                    },
+                )
+            },
+        )?;
+        match shared_cells {
+            Ok(cells) => cells,
+            Err(done) => return Ok(done),
         }
-        cells
     } else {
         super::judge_table(rows.min(cols), cols, blocks, &a.limits)?;
         let limits = a.limits.limits();
@@ -147,39 +172,36 @@ pub fn reach(ra: TableReachArgs) -> Result<Done, Error> {
         )?;
         let opts = s.opts.clone();
         let (b, k) = (boards.clone(), a.blocks.clone());
-        let results = crate::cluster::run(&s.layout, move |ex| {
-            let first = ex.index() == 0;
-            reach_table_by(
-                &b,
-                &k,
-                &mut |level, cell| {
-                    reach_on(
-                        level,
-                        WalkRule::Free,
-                        ex,
-                        &cell_options(&opts, "reach", cell),
-                    )
-                    .map(|(r, _)| r)
-                },
-                |c| {
-                    if first {
-                        cell_progress(reach_line(c))
-                    }
-                },
-            )
-        })?;
-        clear_progress();
-        let tables = results.into_iter().next().expect("one worker at least")?;
-        if s.layout.process != 0 {
-            eprintln!(
-                "floe: process {} of {}: {} tables done",
-                s.layout.process,
-                s.layout.processes,
-                tables.len()
-            );
-            return Ok(Done::when(tables.iter().all(|c| c.limit.is_none())));
+        let shared_tables = on_workers(
+            &s,
+            "tables",
+            |c: &ReachCell| c.limit.is_none(),
+            move |ex| {
+                let first = ex.index() == 0;
+                reach_table_by(
+                    &b,
+                    &k,
+                    &mut |level, cell| {
+                        reach_on(
+                            level,
+                            WalkRule::Free,
+                            ex,
+                            &cell_options(&opts, "reach", cell),
+                        )
+                        .map(|(r, _)| r)
+                    },
+                    |c| {
+                        if first {
+                            cell_progress(reach_line(c))
+                        }
+                    },
+                )
+            },
+        )?;
+        match shared_tables {
+            Ok(tables) => tables,
+            Err(done) => return Ok(done),
         }
-        tables
     } else {
         super::judge_table(side, side, most, &a.limits)?;
         let limits = a.limits.limits();

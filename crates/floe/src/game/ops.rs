@@ -572,7 +572,18 @@ pub(crate) fn space<G: Game>(
     limits: &Limits,
 ) -> Result<SpaceReport, Error> {
     let e = enumerate_typed(g, level, limits)?;
-    Ok(SpaceReport {
+    Ok(space_report(g, level, name, &e, None))
+}
+
+/// The report of enumeration `e` of the level.
+fn space_report<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    e: &search::Enumeration,
+    computed: Option<super::report::Computed>,
+) -> SpaceReport {
+    SpaceReport {
         game: g.info().name,
         level: name.to_string(),
         params: params_of(g, level),
@@ -585,8 +596,8 @@ pub(crate) fn space<G: Game>(
         seconds: e.stats.elapsed.as_secs_f64(),
         index_bytes: e.peak_bytes,
         peak_rss_bytes: None,
-        computed: None,
-    })
+        computed,
+    }
 }
 
 /// [`space`] shared by the workers that `ex` links ([`search::dist`]).
@@ -610,30 +621,16 @@ pub(crate) fn space_on<G: Game>(
     g.check(level)?;
     let peers = ex.peers();
     let d = g.engine(level, None, Shared(ex, o))??;
-    let e = &d.enumeration;
-    Ok(SpaceReport {
-        game: g.info().name,
-        level: name.to_string(),
-        params: params_of(g, level),
-        states: e.states,
-        depth: e.depth(),
-        histogram: e.histogram.clone(),
-        complete: e.limit.is_none(),
-        limit: limit_name(e.limit),
-        expanded: e.stats.expanded,
-        seconds: e.stats.elapsed.as_secs_f64(),
-        index_bytes: e.peak_bytes,
-        peak_rss_bytes: None,
-        computed: Some(super::report::Computed {
-            engine: if peers == 1 { "one worker" } else { "shared" }.into(),
-            processes: 1,
-            workers_per_process: peers,
-            work_dir: o.work_dir.as_ref().map(|p| p.display().to_string()),
-            resumed_at: d.resumed_at,
-            disk_bytes: d.disk_bytes,
-            owned: vec![d.owned],
-        }),
-    })
+    let computed = super::report::Computed {
+        engine: if peers == 1 { "one worker" } else { "shared" }.into(),
+        processes: 1,
+        workers_per_process: peers,
+        work_dir: o.work_dir.as_ref().map(|p| p.display().to_string()),
+        resumed_at: d.resumed_at,
+        disk_bytes: d.disk_bytes,
+        owned: vec![d.owned],
+    };
+    Ok(space_report(g, level, name, &d.enumeration, Some(computed)))
 }
 
 /// Reversibility and dead ends of the whole state graph.
