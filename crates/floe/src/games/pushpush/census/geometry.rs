@@ -35,7 +35,7 @@ impl Geo {
     }
 
     /// Every cell of `m` moved one step towards `d`; cells that would leave the board vanish.
-    #[inline]
+    #[inline(always)]
     pub(super) fn shift(&self, m: u32, d: Dir) -> u32 {
         match d {
             Dir::Up => m >> self.cols,
