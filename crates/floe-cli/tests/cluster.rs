@@ -284,6 +284,75 @@ fn layers_on_disk_under_a_small_memory_cap_equal_the_run_in_memory() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
+/// 8×8 with 7 blocks has C(64, 7) = 621,216,192 possible positions: 78 MB of visited bits,
+/// more than 64 MiB leaves beside the rest, so they stay on disk (`seen.bin`). Stopped after
+/// some layers, then taken up further: the same layers as in memory.
+#[test]
+fn visited_bits_on_disk_under_a_small_memory_cap_equal_the_bits_in_memory() {
+    let work = scratch("bits");
+    let w = path_str(&work.join("run"));
+    let board = |states: &'static str| {
+        vec![
+            "space",
+            "--rows",
+            "8",
+            "--cols",
+            "8",
+            "--blocks",
+            "7",
+            "--json",
+            "--max-states",
+            states,
+        ]
+    };
+    // the same limits on the shared path with the bits in memory (a limit exits with 1)
+    let mut reference = board("3000000");
+    reference.extend(["--workers", "2"]);
+    let memory = floe_json(&reference, 1);
+    let mut args = board("1000000");
+    args.extend(["--workers", "2", "--work-dir", &w, "--max-memory", "64M"]);
+    let first = floe(&args).code(1);
+    assert!(
+        first.stderr.contains("the visited bits on disk"),
+        "{}",
+        first.stderr
+    );
+    let first = first.json();
+    let layers = first["histogram"].as_array().unwrap().len();
+    assert!(layers >= 5, "{first}");
+    assert_eq!(
+        first["histogram"].as_array().unwrap()[..],
+        memory["histogram"].as_array().unwrap()[..layers]
+    );
+    for k in 0..2 {
+        let bits = work.join(format!("run/worker-{k}/seen.bin"));
+        assert_eq!(
+            std::fs::metadata(&bits).unwrap().len(),
+            621_216_192u64.div_ceil(128) * 8
+        );
+    }
+    // taken up to the next limit: the bits are rebuilt on disk from the layer files
+    let mut more = board("3000000");
+    more.extend([
+        "--workers",
+        "2",
+        "--work-dir",
+        &w,
+        "--max-memory",
+        "64M",
+        "--resume",
+    ]);
+    let resumed = floe_json(&more, 1);
+    assert_eq!(resumed["histogram"], memory["histogram"]);
+    for v in [&memory, &first, &resumed] {
+        assert_eq!(v["limit"], "max-states", "{v}");
+    }
+    assert_eq!(u(&resumed["states"]), u(&memory["states"]));
+    assert!(u(&resumed["peak_rss_bytes"]) < 64 << 20, "{resumed}");
+    assert_eq!(u(&resumed["computed"]["resumed_at"]) as usize, layers - 1);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
 #[test]
 fn a_run_killed_mid_way_and_resumed_equals_an_uninterrupted_run() {
     let work = scratch("kill");

@@ -6,7 +6,7 @@ use crate::args::{ClusterArgs, LimitArgs};
 use crate::cluster::Layout;
 use crate::out::{human_bytes, thousands};
 use floe::game::Computed;
-use floe::search::dist::DistOptions;
+use floe::search::dist::{DistOptions, BUCKET_BYTES};
 use floe::search::{rough_time, Limits, Progress, POSITIONS_PER_CORE_SECOND};
 use floe::Error;
 use std::path::Path;
@@ -29,13 +29,31 @@ pub(crate) struct SharedEstimate {
     pub memory: u64,
     pub disk: u64,
     pub seconds: f64,
+    /// When the visited bits do not fit the budget beside the rest and the run has a work
+    /// folder: the bytes each worker's bits may take in memory (the rest stay on disk).
+    pub bits_budget: Option<u64>,
 }
 
+/// Positions a worker expands between two rounds when memory is short: with up to 32
+/// successors each, 2 MiB of ranks on their way.
+const SMALL_EPOCH: usize = 1 << 13;
+/// The least memory a worker's bits on disk are given (one segment).
+const MIN_BITS_IN_MEMORY: f64 = (4 << 20) as f64;
+/// What a process holds besides its bits, layers and buffers (code, threads, allocator).
+const BASE_MEMORY: f64 = (32 << 20) as f64;
+
 impl SharedEstimate {
-    pub(crate) fn new(space: u64, layout: &Layout, on_disk: bool) -> SharedEstimate {
+    /// `budget`: the memory budget per process; with `on_disk` (a work folder), bits that
+    /// do not fit it beside the buffers are kept on disk too.
+    pub(crate) fn new(
+        space: u64,
+        layout: &Layout,
+        on_disk: bool,
+        budget: Option<u64>,
+    ) -> SharedEstimate {
         let n = space as f64;
         let processes = layout.processes as f64;
-        let bits = n / 8.0 / processes;
+        let mut bits = n / 8.0 / processes;
         // layers in memory: up to two of them, 8 bytes a position
         let layers = if on_disk {
             layout.workers as f64 * 4.0 * (1 << 20) as f64
@@ -45,15 +63,32 @@ impl SharedEstimate {
         let buffers = layout.workers as f64 * (layout.peers() + 1) as f64 * 4096.0 * 8.0 * 4.0;
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
         let per_process = layout.workers.min(cores).max(1) as f64;
+        let mut disk = if on_disk {
+            n * DISK_PER_POSITION / processes
+        } else {
+            0.0
+        };
+        let workers = layout.workers.max(1) as f64;
+        let mut bits_budget = None;
+        if let Some(b) = budget.filter(|&b| on_disk && bits + layers + buffers > b as f64) {
+            // the bits go to disk: a segment per worker in memory, and on disk the bits and
+            // the buckets of a layer's successors (at most the live share, twice over)
+            let room =
+                (b as f64 - BASE_MEMORY - layers - buffers).max(MIN_BITS_IN_MEMORY * workers);
+            // each segment has a bucket in memory too
+            let mut per_worker = (room / workers).min(bits / workers);
+            let segments = (bits / workers / per_worker).ceil();
+            per_worker = (per_worker - segments * BUCKET_BYTES as f64).max(MIN_BITS_IN_MEMORY);
+            disk += bits + 2.0 * LIVE_SHARE * n * DISK_PER_POSITION / processes;
+            bits = per_worker * workers;
+            bits_budget = Some(per_worker as u64);
+        }
         SharedEstimate {
             positions: space,
             memory: (bits + layers + buffers) as u64,
-            disk: if on_disk {
-                (n * DISK_PER_POSITION / processes) as u64
-            } else {
-                0
-            },
+            disk: disk as u64,
             seconds: n / (POSITIONS_PER_CORE_SECOND * per_process * processes),
+            bits_budget,
         }
     }
 }
@@ -62,9 +97,14 @@ impl std::fmt::Display for SharedEstimate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "up to {} positions; per process about {} of memory{}, and at most {} on this layout",
+            "up to {} positions; per process about {} of memory{}{}, and at most {} on this layout",
             thousands(self.positions),
             human_bytes(self.memory),
+            if self.bits_budget.is_some() {
+                " (the visited bits on disk)"
+            } else {
+                ""
+            },
             if self.disk > 0 {
                 format!(" and up to {} of disk", human_bytes(self.disk))
             } else {
@@ -106,8 +146,10 @@ pub(crate) fn prepare(
 ) -> Result<Shared, Error> {
     let layout = Layout::of(&cluster.peers)?;
     let mut lim: Limits = limits.limits();
+    let mut bits_budget = None;
     if let Some(space) = space {
-        let e = SharedEstimate::new(space, &layout, cluster.work_dir.is_some());
+        let e = SharedEstimate::new(space, &layout, cluster.work_dir.is_some(), limits.budget());
+        bits_budget = e.bits_budget;
         let bounded = limits.force || limits.timeout.is_some() || limits.max_states.is_some();
         if let Some(b) = limits.budget() {
             if e.memory > b && !bounded {
@@ -115,7 +157,7 @@ pub(crate) fn prepare(
                 return Err(Error::invalid(format!(
                     "{what}: {e}; that is more than the memory budget of {} per process. \
                      Spread it over {fit} processes or more (each holds 1/N of the visited \
-                     positions), keep the layers on disk with --work-dir, give more with \
+                     positions), keep the layers and the visited bits on disk with --work-dir, give more with \
                      --max-memory, or --force to start anyway",
                     human_bytes(b)
                 )));
@@ -142,6 +184,9 @@ pub(crate) fn prepare(
         work_dir: cluster.work_dir.clone(),
         resume: cluster.resume,
         identity,
+        bits_budget,
+        // a run whose bits do not fit keeps what travels between workers small too
+        epoch: bits_budget.map(|_| SMALL_EPOCH),
     };
     lim.progress = None;
     opts.limits = lim;
@@ -210,9 +255,19 @@ mod tests {
             ..one.clone()
         };
         let n = 4_426_165_368; // 8×8 with 8 blocks
-        let a = SharedEstimate::new(n, &one, false);
-        let b = SharedEstimate::new(n, &four, false);
-        let c = SharedEstimate::new(n, &one, true);
+        let a = SharedEstimate::new(n, &one, false, None);
+        let b = SharedEstimate::new(n, &four, false, None);
+        let c = SharedEstimate::new(n, &one, true, None);
+        // under a budget of 64 MiB the bits go to disk, a segment per worker in memory
+        let d = SharedEstimate::new(n, &one, true, Some(64 << 20));
+        assert_eq!(c.bits_budget, None);
+        assert!(d.memory <= 64 << 20 && d.disk > c.disk + (n / 8), "{d:?}");
+        assert!(d.bits_budget.is_some_and(|b| b >= 4 << 20), "{d:?}");
+        // without a work folder nothing goes to disk
+        assert_eq!(
+            SharedEstimate::new(n, &one, false, Some(64 << 20)).bits_budget,
+            None
+        );
         assert!(a.memory > 7 << 30 && a.memory < 8 << 30, "{a:?}");
         assert!(b.memory * 3 < a.memory, "{b:?}");
         assert!(c.memory < 1 << 30 && c.disk > 20 << 30, "{c:?}");

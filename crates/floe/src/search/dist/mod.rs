@@ -13,7 +13,11 @@
 //!
 //! **Out of core.** With a work directory, a worker's layers live in files
 //! (`worker-I/layer-D.bin`, 5 bytes a position when its part has fewer than 2^40 ranks), read
-//! back in chunks, so the memory is the visited bits of its part and a few buffers.
+//! back in chunks, so the memory is the visited bits of its part and a few buffers. When
+//! the bits themselves do not fit ([`DistOptions::bits_budget`]), they are kept on disk too
+//! (`worker-I/seen.bin`), a segment at a time: the ranks a worker receives wait in a bucket
+//! per segment until the layer is over, then each segment is read, judged and written back
+//! (delayed duplicate detection, see `seen`).
 //!
 //! **Checkpoints.** A worker's layer file is renamed into place only when complete, and
 //! `worker-I/progress.json` then records the layer, the histogram so far and the file of its
@@ -23,14 +27,17 @@
 
 use super::bfs::Enumeration;
 use super::{LimitKind, Limits, Progress, Puzzle, Stats};
-use crate::bits::BitArray;
 use crate::Error;
+use seen::Seen;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::fs::{self, File};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+mod seen;
+pub use seen::BUCKET_BYTES;
 
 /// Ranks sent to one owner at a time.
 pub const BATCH: usize = 1 << 12;
@@ -128,6 +135,12 @@ pub struct DistOptions {
     /// What is enumerated (the game, the level, its parameters), written in the checkpoints
     /// and compared on `resume`: a run is never resumed on another level.
     pub identity: String,
+    /// The most bytes a worker's visited bits may take in memory: larger bits are kept in
+    /// `work_dir`, in segments of this size (`None`: always in memory).
+    pub bits_budget: Option<u64>,
+    /// Positions a worker expands between two rounds (`None`: 65,536): what is on its way
+    /// between workers is at most this many positions' successors.
+    pub epoch: Option<usize>,
 }
 
 /// What a shared enumeration found.
@@ -481,7 +494,8 @@ where
     let pow2 = peers.is_power_of_two();
     let shift = peers.trailing_zeros();
     let width = if local_space < 1 << 40 { 5 } else { 8 };
-    let mut seen = BitArray::new(local_space);
+    let mut seen = Seen::Memory(crate::bits::BitArray::new(0));
+    let epoch = o.epoch.unwrap_or(EPOCH).max(1);
     let mut part = fresh();
     let dir = o.work_dir.as_ref().map(|w| worker_dir(w, index));
     let base = Checkpoint {
@@ -524,6 +538,10 @@ where
     let mut disk_bytes = 0u64;
     let mut owned = 0u64;
     let setup: Result<(), Error> = (|| {
+        seen = Seen::new(local_space, o.bits_budget, dir.as_deref(), width)?;
+        if seen.on_disk() {
+            disk_bytes += local_space.div_ceil(64) * 8;
+        }
         if let (Some(d), Some(c)) = (&dir, &mine) {
             let at = common as u32;
             if c.histogram.len() <= at as usize {
@@ -542,11 +560,12 @@ where
                 let mut chunk = Vec::with_capacity(CHUNK);
                 while cursor.chunk(&mut chunk)? {
                     for &l in &chunk {
-                        seen.insert(l);
+                        seen.offer(l)?;
                     }
                     owned += chunk.len() as u64;
                 }
             }
+            seen.settle(&mut |_| {})?;
             let pp = partial_path(d, at);
             let bytes = fs::read(&pp).map_err(|e| io_err("cannot read", &pp, e))?;
             part = A::from_bytes(fresh(), &bytes)?;
@@ -566,7 +585,8 @@ where
             let mut first = Vec::new();
             if start_rank % peers == me {
                 let l = start_rank / peers;
-                seen.insert(l);
+                seen.offer(l)?;
+                seen.settle(&mut |_| {})?;
                 part.visit(&start, 0);
                 first.push(l);
                 owned = 1;
@@ -612,30 +632,39 @@ where
         let mut new_here = 0u64;
         let mut stopped: Option<LimitKind> = None;
         let status = {
-            let mut got = |ranks: &[u64]| {
-                for &l in ranks {
-                    if seen.insert(l) {
-                        new_here += 1;
-                        if let Err(e) = next.push(l) {
-                            failed.borrow_mut().get_or_insert(Error::invalid(format!(
-                                "cannot write a layer file: {e}"
+            // a position found for the first time: counted, written, visited
+            let mut keep = |l: u64| {
+                new_here += 1;
+                if let Err(e) = next.push(l) {
+                    failed
+                        .borrow_mut()
+                        .get_or_insert(Error::invalid(format!("cannot write a layer file: {e}")));
+                }
+                if A::STATES {
+                    match p.unrank(l * peers + me) {
+                        Some(s) => part.visit(&s, d),
+                        None => {
+                            failed.borrow_mut().get_or_insert(Error::Internal(format!(
+                                "no position has rank {}",
+                                l * peers + me
                             )));
-                        }
-                        if A::STATES {
-                            match p.unrank(l * peers + me) {
-                                Some(s) => part.visit(&s, d),
-                                None => {
-                                    failed.borrow_mut().get_or_insert(Error::Internal(format!(
-                                        "no position has rank {}",
-                                        l * peers + me
-                                    )));
-                                }
-                            }
                         }
                     }
                 }
             };
-            // In epochs of at most EPOCH positions per worker, each ended by a round: what is
+            let seen = &mut seen;
+            let mut got = |ranks: &[u64]| {
+                for &l in ranks {
+                    match seen.offer(l) {
+                        Ok(Some(true)) => keep(l),
+                        Ok(_) => {}
+                        Err(e) => {
+                            failed.borrow_mut().get_or_insert(e);
+                        }
+                    }
+                }
+            };
+            // In epochs of at most `epoch` positions per worker, each ended by a round: what is
             // on the way between workers stays within one epoch's successors, whatever the
             // layer's size (the memory of an out-of-core run stays small).
             let mut walked: Result<(), Error> = Ok(());
@@ -651,7 +680,7 @@ where
             let all = loop {
                 let mut this_epoch = 0;
                 while let Some(r) = reader.as_mut().filter(|_| !exhausted) {
-                    if this_epoch >= EPOCH || stopped.is_some() || walked.is_err() {
+                    if this_epoch >= epoch || stopped.is_some() || walked.is_err() {
                         break;
                     }
                     if let Some(l) = o.limits.check(deadline) {
@@ -718,6 +747,14 @@ where
                     break all;
                 }
             };
+            // bits on disk judge the layer's ranks now that all are in
+            if all.iter().all(|f| f[0] == 0 && f[3] == 0) {
+                if let Err(e) = seen.settle(&mut keep) {
+                    failed.borrow_mut().get_or_insert(e);
+                }
+            } else {
+                seen.drop_pending();
+            }
             (walked, all)
         };
         let (walked, all) = status;

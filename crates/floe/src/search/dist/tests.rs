@@ -277,18 +277,39 @@ fn every_number_of_workers_counts_the_same() {
 
 #[test]
 fn layers_on_disk_count_the_same_and_resume_after_a_stop() {
+    layers_on_disk(None);
+}
+
+/// The same with the visited bits on disk, in segments of 64 bytes (512 ranks: some 65
+/// segments a worker, each layer's ranks judged a segment at a time).
+#[test]
+fn bits_on_disk_count_the_same_and_resume_after_a_stop() {
+    layers_on_disk(Some(64));
+}
+
+fn layers_on_disk(bits_budget: Option<u64>) {
     let p = Walks { n: 100_003 };
     let (e, sums) = truth(&p);
-    let dir = temp_dir("resume");
+    let dir = temp_dir(&format!("resume-{bits_budget:?}"));
     let o = DistOptions {
         work_dir: Some(dir.clone()),
         identity: "walks 100003".into(),
+        bits_budget,
         ..DistOptions::default()
     };
     let (d, _) = run(&p, 3, &o).unwrap();
     assert_eq!(d.enumeration.histogram, e.histogram);
     assert_eq!(d.partial.as_ref(), Some(&sums));
     assert!(d.disk_bytes > 0);
+    let bits = worker_dir(&dir, 1).join("seen.bin");
+    assert_eq!(bits.exists(), bits_budget.is_some());
+    if bits_budget.is_some() {
+        // 100,003 ranks over 3 workers: a bit each, in whole words
+        assert_eq!(
+            fs::metadata(&bits).unwrap().len(),
+            33_335u64.div_ceil(64) * 8
+        );
+    }
     // the finished run resumes to the same answer without expanding anything
     let again = DistOptions {
         resume: true,

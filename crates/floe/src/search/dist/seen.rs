@@ -1,0 +1,279 @@
+//! A worker's visited bits: in memory, or on disk in segments when they do not fit.
+//!
+//! On disk (`worker-I/seen.bin`, one bit per rank the worker may own), the ranks a worker
+//! receives during a layer are not looked up at once: they are put in the bucket of their
+//! segment (a buffer, written out to `bucket-S.bin` when full). When every rank of the layer
+//! is in, each segment with a bucket is read, its ranks are looked up and set, the new ones
+//! are kept, and the segment is written back: delayed duplicate detection over rank-ordered
+//! bit files, so the memory holds one segment and the buffers whatever the rank space.
+
+use super::{io_err, LayerReader, LayerWriter};
+use crate::bits::BitArray;
+use crate::Error;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Ranks a bucket buffers before it is written to its file.
+const BUCKET: usize = if cfg!(test) { 1 << 6 } else { 1 << 15 };
+/// Memory a bucket may take: its buffer and its file's.
+pub const BUCKET_BYTES: usize = BUCKET * 8 + (1 << 20);
+/// The smallest segment on disk, in bytes.
+pub(super) const MIN_SEGMENT: u64 = if cfg!(test) { 64 } else { 1 << 20 };
+
+/// A worker's visited bits.
+pub(super) enum Seen {
+    Memory(BitArray),
+    Disk(DiskSeen),
+}
+
+/// Visited bits kept in a file, a segment at a time.
+pub(super) struct DiskSeen {
+    dir: PathBuf,
+    file: File,
+    /// Bits the worker may own.
+    len: u64,
+    /// Bits of a segment (a multiple of 64).
+    segment_bits: u64,
+    /// Buffered ranks, by segment.
+    buffers: Vec<Vec<u64>>,
+    /// Bucket files written this layer, by segment.
+    files: Vec<Option<LayerWriter>>,
+    width: usize,
+    /// The segment being judged (allocated at the first settlement).
+    segment: Vec<u8>,
+}
+
+impl Seen {
+    /// The bits of `len` ranks: in memory when they take at most `budget` bytes (or when
+    /// there is no folder), else in `dir` in segments of at most `budget` bytes, all clear.
+    pub(super) fn new(
+        len: u64,
+        budget: Option<u64>,
+        dir: Option<&Path>,
+        width: usize,
+    ) -> Result<Seen, Error> {
+        let bytes = len.div_ceil(64) * 8;
+        match (budget, dir) {
+            (Some(b), Some(dir)) if bytes > b => {
+                let segment_bits = (b.max(MIN_SEGMENT) / 8) * 64;
+                let segments = len.div_ceil(segment_bits) as usize;
+                let path = dir.join("seen.bin");
+                let file = OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(&path)
+                    .map_err(|e| io_err("cannot create", &path, e))?;
+                file.set_len(bytes)
+                    .map_err(|e| io_err("cannot write", &path, e))?;
+                for s in 0..segments {
+                    let _ = fs::remove_file(bucket_path(dir, s));
+                }
+                Ok(Seen::Disk(DiskSeen {
+                    dir: dir.to_path_buf(),
+                    file,
+                    len,
+                    segment_bits,
+                    buffers: (0..segments).map(|_| Vec::new()).collect(),
+                    files: (0..segments).map(|_| None).collect(),
+                    width,
+                    segment: Vec::new(),
+                }))
+            }
+            _ => Ok(Seen::Memory(BitArray::new(len))),
+        }
+    }
+
+    /// Whether the bits are on disk.
+    pub(super) fn on_disk(&self) -> bool {
+        matches!(self, Seen::Disk(_))
+    }
+
+    /// Bytes the bits hold in memory now, at most.
+    pub(super) fn heap_bytes(&self) -> usize {
+        match self {
+            Seen::Memory(b) => b.heap_bytes(),
+            Seen::Disk(d) => (d.segment_bits / 8) as usize + d.buffers.len() * BUCKET_BYTES,
+        }
+    }
+
+    /// Offers rank `l`: in memory, `Some(true)` when it was not seen (it is now); on disk,
+    /// `None` (it is judged by [`Seen::settle`]).
+    #[inline]
+    pub(super) fn offer(&mut self, l: u64) -> Result<Option<bool>, Error> {
+        match self {
+            Seen::Memory(b) => Ok(Some(b.insert(l))),
+            Seen::Disk(d) => d.offer(l).map(|()| None),
+        }
+    }
+
+    /// On disk, judges every rank offered since the last settlement, segment by segment, and
+    /// calls `new` with those not seen before (in the order of their segments). In memory,
+    /// nothing is pending.
+    pub(super) fn settle(&mut self, new: &mut dyn FnMut(u64)) -> Result<(), Error> {
+        match self {
+            Seen::Memory(_) => Ok(()),
+            Seen::Disk(d) => d.settle(new),
+        }
+    }
+
+    /// Forgets what was offered and not settled (a layer given up).
+    pub(super) fn drop_pending(&mut self) {
+        if let Seen::Disk(d) = self {
+            for (s, b) in d.buffers.iter_mut().enumerate() {
+                b.clear();
+                d.files[s] = None;
+                let _ = fs::remove_file(bucket_path(&d.dir, s));
+            }
+        }
+    }
+}
+
+fn bucket_path(dir: &Path, segment: usize) -> PathBuf {
+    dir.join(format!("bucket-{segment}.bin"))
+}
+
+impl DiskSeen {
+    #[inline]
+    fn offer(&mut self, l: u64) -> Result<(), Error> {
+        debug_assert!(l < self.len);
+        let s = (l / self.segment_bits) as usize;
+        let b = &mut self.buffers[s];
+        b.push(l);
+        if b.len() >= BUCKET {
+            self.spill(s)?;
+        }
+        Ok(())
+    }
+
+    /// Writes segment `s`'s buffer to its bucket file.
+    fn spill(&mut self, s: usize) -> Result<(), Error> {
+        // repeats within the buffer need not reach the disk
+        let b = &mut self.buffers[s];
+        b.sort_unstable();
+        b.dedup();
+        if self.files[s].is_none() {
+            self.files[s] = Some(LayerWriter::create(bucket_path(&self.dir, s), self.width)?);
+        }
+        let w = self.files[s].as_mut().expect("just created");
+        for &l in b.iter() {
+            w.push(l).map_err(|e| io_err("cannot write", &w.path, e))?;
+        }
+        b.clear();
+        Ok(())
+    }
+
+    fn settle(&mut self, new: &mut dyn FnMut(u64)) -> Result<(), Error> {
+        let path = self.dir.join("seen.bin");
+        let mut chunk: Vec<u64> = Vec::new();
+        for s in 0..self.buffers.len() {
+            let file = self.files[s].take();
+            if file.is_none() && self.buffers[s].is_empty() {
+                continue;
+            }
+            let lo = s as u64 * self.segment_bits;
+            let hi = (lo + self.segment_bits).min(self.len);
+            // the file holds whole words: a segment is a whole number of bytes
+            let bytes = &mut self.segment;
+            bytes.clear();
+            bytes.resize(((hi - lo).div_ceil(64) * 8) as usize, 0);
+            let offset = lo / 8;
+            self.file
+                .seek(SeekFrom::Start(offset))
+                .and_then(|_| self.file.read_exact(bytes))
+                .map_err(|e| io_err("cannot read", &path, e))?;
+            let mut judge = |l: u64| {
+                let i = l - lo;
+                let b = &mut bytes[(i / 8) as usize];
+                let m = 1u8 << (i % 8);
+                if *b & m == 0 {
+                    *b |= m;
+                    new(l);
+                }
+            };
+            if let Some(w) = file {
+                let bucket = w.path.clone();
+                w.finish()?;
+                let mut r = LayerReader::open(bucket.clone())?;
+                while r.chunk(1 << 16, &mut chunk)? {
+                    for &l in &chunk {
+                        judge(l);
+                    }
+                }
+                let _ = fs::remove_file(&bucket);
+            }
+            for &l in &self.buffers[s] {
+                judge(l);
+            }
+            self.buffers[s].clear();
+            self.file
+                .seek(SeekFrom::Start(offset))
+                .and_then(|_| self.file.write_all(bytes))
+                .map_err(|e| io_err("cannot write", &path, e))?;
+        }
+        self.file
+            .flush()
+            .map_err(|e| io_err("cannot write", &path, e))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("floe-seen-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// On disk, in segments of 64 bytes (512 ranks), a settlement keeps exactly the ranks
+    /// that memory keeps, each once, across layers.
+    #[test]
+    fn bits_on_disk_keep_what_bits_in_memory_keep() {
+        let dir = folder("same");
+        let len = 5_000u64;
+        let mut disk = Seen::new(len, Some(64), Some(&dir), 5).unwrap();
+        let mut memory = Seen::new(len, Some(64), None, 5).unwrap();
+        assert!(disk.on_disk() && !memory.on_disk());
+        let mut x = 12345u64;
+        for layer in 0..6 {
+            let mut want = Vec::new();
+            for _ in 0..3_000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let l = (x >> 33) % len;
+                assert_eq!(disk.offer(l).unwrap(), None);
+                if memory.offer(l).unwrap() == Some(true) {
+                    want.push(l);
+                }
+            }
+            let mut got = Vec::new();
+            disk.settle(&mut |l| got.push(l)).unwrap();
+            got.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(got, want, "layer {layer}");
+            // nothing is left over between layers
+            let buckets = fs::read_dir(&dir)
+                .unwrap()
+                .filter(|e| {
+                    let e = e.as_ref().unwrap().file_name();
+                    e.to_string_lossy().starts_with("bucket-")
+                })
+                .count();
+            assert_eq!(buckets, 0);
+        }
+        // a layer given up leaves no trace
+        disk.offer(7).unwrap();
+        disk.drop_pending();
+        let mut after = Vec::new();
+        disk.settle(&mut |l| after.push(l)).unwrap();
+        assert!(after.is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
