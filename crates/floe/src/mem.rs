@@ -183,6 +183,52 @@ impl Drop for WholeFile {
     }
 }
 
+/// A working file read and written in place at offsets: never an output. What it holds is
+/// derived from files written whole (a run taken up again rebuilds it), so a killed run
+/// that leaves it half-written loses nothing. Created all zeros.
+pub struct ScratchFile {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+impl ScratchFile {
+    /// Creates (or empties) `path` and sizes it to `len` zero bytes.
+    pub fn zeros(path: &Path, len: u64) -> Result<ScratchFile, Error> {
+        let io = |source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .map_err(io)?;
+        file.set_len(len).map_err(io)?;
+        Ok(ScratchFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// Fills `buf` from `offset`.
+    pub fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        self.file.seek(SeekFrom::Start(offset))?;
+        self.file.read_exact(buf)
+    }
+    /// Writes `buf` at `offset`.
+    pub fn write_at(&mut self, offset: u64, buf: &[u8]) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom, Write};
+        self.file.seek(SeekFrom::Start(offset))?;
+        self.file.write_all(buf)
+    }
+}
+
 /// Writes a file whole or not at all: into a temporary file beside it, flushed to disk, then
 /// renamed over it, so that a failed or killed run leaves the old file or none, never a
 /// truncated one. Missing parent directories are created; special files (`/dev/null`,

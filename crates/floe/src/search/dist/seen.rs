@@ -9,9 +9,9 @@
 
 use super::{io_err, LayerReader, LayerWriter};
 use crate::bits::BitArray;
+use crate::mem::ScratchFile;
 use crate::Error;
-use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Ranks a bucket buffers before it is written to its file.
@@ -30,7 +30,7 @@ pub(super) enum Seen {
 /// Visited bits kept in a file, a segment at a time.
 pub(super) struct DiskSeen {
     dir: PathBuf,
-    file: File,
+    file: ScratchFile,
     /// Bits the worker may own.
     len: u64,
     /// Bits of a segment (a multiple of 64).
@@ -58,16 +58,7 @@ impl Seen {
             (Some(b), Some(dir)) if bytes > b => {
                 let segment_bits = (b.max(MIN_SEGMENT) / 8) * 64;
                 let segments = len.div_ceil(segment_bits) as usize;
-                let path = dir.join("seen.bin");
-                let file = OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .open(&path)
-                    .map_err(|e| io_err("cannot create", &path, e))?;
-                file.set_len(bytes)
-                    .map_err(|e| io_err("cannot write", &path, e))?;
+                let file = ScratchFile::zeros(&dir.join("seen.bin"), bytes)?;
                 for s in 0..segments {
                     let _ = fs::remove_file(bucket_path(dir, s));
                 }
@@ -166,7 +157,7 @@ impl DiskSeen {
     }
 
     fn settle(&mut self, new: &mut dyn FnMut(u64)) -> Result<(), Error> {
-        let path = self.dir.join("seen.bin");
+        let path = self.file.path().to_path_buf();
         let mut chunk: Vec<u64> = Vec::new();
         for s in 0..self.buffers.len() {
             let file = self.files[s].take();
@@ -181,8 +172,7 @@ impl DiskSeen {
             bytes.resize(((hi - lo).div_ceil(64) * 8) as usize, 0);
             let offset = lo / 8;
             self.file
-                .seek(SeekFrom::Start(offset))
-                .and_then(|_| self.file.read_exact(bytes))
+                .read_at(offset, bytes)
                 .map_err(|e| io_err("cannot read", &path, e))?;
             let mut judge = |l: u64| {
                 let i = l - lo;
@@ -209,13 +199,9 @@ impl DiskSeen {
             }
             self.buffers[s].clear();
             self.file
-                .seek(SeekFrom::Start(offset))
-                .and_then(|_| self.file.write_all(bytes))
+                .write_at(offset, bytes)
                 .map_err(|e| io_err("cannot write", &path, e))?;
         }
-        self.file
-            .flush()
-            .map_err(|e| io_err("cannot write", &path, e))?;
         Ok(())
     }
 }
