@@ -950,7 +950,10 @@ fn remove_leftovers(dir: &Path, all: bool) {
         for e in entries.flatten() {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            let ours = name.starts_with("layer-") || name.starts_with("partial-");
+            let ours = name.starts_with("layer-")
+                || name.starts_with("partial-")
+                || name.starts_with("bucket-")
+                || name == "seen.bin";
             let temporary = name.starts_with('.') && name.ends_with(".tmp");
             if temporary || (all && ours) {
                 let _ = fs::remove_file(e.path());
