@@ -15,15 +15,27 @@ use std::time::{Duration, Instant};
 /// The longest a process of these tests may run.
 const BOUND: Duration = Duration::from_secs(180);
 
-/// `n` free ports on the loopback interface.
+/// `n` free ports on the loopback interface, never the same twice in this test run.
+///
+/// Ports the kernel picks (bind to port 0, then let go) can be picked again for another test
+/// running beside before this test's processes bind them: a process then fails to listen,
+/// or, worse, joins the other test's run. So the ports are dealt from a counter below the
+/// kernel's ephemeral range (which starts at 32768), from a base that depends on the test
+/// process, and each is checked free.
 fn free_ports(n: usize) -> Vec<u16> {
-    let listeners: Vec<TcpListener> = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().port())
-        .collect()
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let base = 20_000 + (std::process::id() % 600) * 20;
+    let mut ports = Vec::with_capacity(n);
+    while ports.len() < n {
+        let k = NEXT.fetch_add(1, Ordering::Relaxed);
+        assert!(k < 12_000, "no free port left for the tests");
+        let port = (20_000 + (base - 20_000 + k) % 12_000) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            ports.push(port);
+        }
+    }
+    ports
 }
 
 /// A folder of its own for one test, removed first.
