@@ -3,7 +3,7 @@
 
 use floe::game::{solve_typed, Engine, SolveOptions, Task};
 use floe::games::pushpush::census::{
-    census, layer_positions, Census, CensusOptions, CensusOutcome,
+    census, census_layer, layer_positions, Census, CensusOptions, CensusOutcome, LayerOutcome,
 };
 use floe::games::pushpush::engine::with_puzzle;
 use floe::games::pushpush::game::Level;
@@ -291,4 +291,54 @@ fn census_sizes_whose_cell_count_wraps_are_refused() {
     };
     let e = e.to_string();
     assert!(e.contains("too many cells"), "{e}");
+}
+
+/// One layer of the 5×6 census (docs/pushpush.md), the boards with 7 blocks, as the whole
+/// run found it: a slice of the new figure that the default suite can afford (3 s).
+#[test]
+fn census_5x6_layer_of_7_blocks() {
+    let o = CensusOptions::new(5, 6);
+    let LayerOutcome::Done(l) = census_layer(&o, 7).unwrap() else {
+        panic!("a limit stopped the layer");
+    };
+    assert_eq!(l.positions, 2_928_912);
+    assert_eq!(
+        l.by_pushes,
+        [
+            960_417_304,
+            261_151_298,
+            19_345_218,
+            817_114,
+            38_302,
+            2_476,
+            4
+        ]
+    );
+    assert_eq!(l.unsolvable, 116_106_884);
+    assert_eq!((l.robot_region, l.both_fixed), (87_307_540, 87_328_160));
+    assert_eq!((l.hardest.pushes, l.hardest.count), (6, 4));
+    // every board with 7 blocks: the robot on one of 30 cells, the target on one of the
+    // other 29 (under a block or not), the blocks on 7 of those 29
+    let boards: u64 = l.by_pushes.iter().sum::<u64>() + l.unsolvable;
+    assert_eq!(boards, 30 * 29 * binomial(29, 7));
+}
+
+/// The whole 5×6 census (docs/pushpush.md): hours on two cores and 8 GiB, so not in the
+/// default suite (`cargo test --release --test pushpush -- --ignored census_5x6_whole`).
+#[test]
+#[ignore]
+fn census_5x6_whole() {
+    let mut o = CensusOptions::new(5, 6);
+    o.max_bytes = 12 << 30;
+    let CensusOutcome::Done(c) = census(&o).unwrap() else {
+        panic!("a limit stopped the census");
+    };
+    assert_eq!(c.boards, 467_077_693_440);
+    assert_eq!(c.unsolvable, 206_267_816_810);
+    assert_eq!(c.positions, 4_327_469_841);
+    assert_eq!(
+        (c.hardest.pushes, c.hardest.count, c.hardest.classes),
+        (15, 16, 4)
+    );
+    assert_eq!(c.by_pushes.last(), Some(&16));
 }
