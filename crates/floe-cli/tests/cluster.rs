@@ -488,3 +488,42 @@ fn what_cannot_be_shared_is_refused_clearly() {
     assert!(r.stderr.contains("processes or more"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The search-space cells beyond the thesis's table that docs/ice-blocks.md quotes, with
+/// layers on disk: minutes to most of an hour on two cores, so not in the default suite
+/// (`cargo test --release -p floe-cli --test cluster -- --ignored cells_beyond_the_table`).
+#[test]
+#[ignore]
+fn cells_beyond_the_table() {
+    for (rows, cols, blocks, states, depth) in [
+        ("8", "8", "7", 469_048_908, 48),
+        ("9", "9", "6", 172_930_510, 47),
+        ("9", "9", "7", 2_278_811_910, 55),
+    ] {
+        let work = scratch(&format!("cell-{rows}x{cols}-{blocks}"));
+        let w = path_str(&work.join("run"));
+        let v = floe_json(
+            &[
+                "space",
+                "--rows",
+                rows,
+                "--cols",
+                cols,
+                "--blocks",
+                blocks,
+                "--workers",
+                "2",
+                "--work-dir",
+                &w,
+                "--json",
+            ],
+            0,
+        );
+        assert_eq!(
+            (u(&v["states"]), u(&v["depth"])),
+            (states, depth),
+            "{rows}×{cols}, {blocks}"
+        );
+        let _ = std::fs::remove_dir_all(&work);
+    }
+}
