@@ -80,7 +80,11 @@ fn finish(mut child: Child, deadline: Instant, what: &str) -> (i32, String, Stri
 /// Runs `floe ARGS` as `n` processes of `workers` workers each, linked on 127.0.0.1;
 /// process 0's JSON (the others must print nothing on standard output).
 fn on_processes(n: usize, workers: usize, args: &[&str]) -> Value {
-    let dir = scratch(&format!("hosts-{n}-{}", args.join("_").len()));
+    // a folder of its own for every call: tests run side by side, and a hostfile shared by
+    // two of them would link one test's processes into the other's run
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("hosts-{n}-{call}"));
     let hosts = dir.join("hosts");
     let lines: Vec<String> = free_ports(n)
         .iter()

@@ -70,7 +70,10 @@ impl SharedEstimate {
         };
         let workers = layout.workers.max(1) as f64;
         let mut bits_budget = None;
-        if let Some(b) = budget.filter(|&b| on_disk && bits + layers + buffers > b as f64) {
+        // the process itself counts too: bits that fit only without it would stop the run
+        // at the budget half-way
+        let whole = bits + layers + buffers + BASE_MEMORY;
+        if let Some(b) = budget.filter(|&b| on_disk && whole > b as f64) {
             // the bits go to disk: a segment per worker in memory, and on disk the bits and
             // the buckets of a layer's successors (at most the live share, twice over)
             let room =
