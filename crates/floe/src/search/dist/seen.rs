@@ -19,7 +19,7 @@ const BUCKET: usize = if cfg!(test) { 1 << 6 } else { 1 << 15 };
 /// Memory a bucket may take: its buffer and its file's.
 pub const BUCKET_BYTES: usize = BUCKET * 8 + (1 << 20);
 /// The smallest segment on disk, in bytes.
-pub(super) const MIN_SEGMENT: u64 = if cfg!(test) { 64 } else { 1 << 20 };
+const MIN_SEGMENT: u64 = if cfg!(test) { 64 } else { 1 << 20 };
 
 /// A worker's visited bits.
 pub(super) enum Seen {
