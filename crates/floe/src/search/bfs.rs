@@ -57,6 +57,11 @@ pub fn bfs<P: Puzzle>(p: &P, limits: &Limits) -> SearchResult<P::Move, u64> {
             if !seen.insert(p, &s, &arena) {
                 continue;
             }
+            budget.make_room(stats.states, |more| {
+                arena.try_reserve_exact(more).is_ok()
+                    && parents.try_reserve_exact(more).is_ok()
+                    && moves.try_reserve_exact(more).is_ok()
+            });
             if let Some(l) = budget.store_limit(stats.states) {
                 return finish(Outcome::Limit(l), stats, &budget);
             }

@@ -308,6 +308,13 @@ where
                 }
                 continue;
             }
+            // a long search: room for every node the budget allows, at once
+            budget.make_room(stats.states, |more| {
+                states.try_reserve_exact(more).is_ok()
+                    && g.try_reserve_exact(more).is_ok()
+                    && parent.try_reserve_exact(more).is_ok()
+                    && moves.try_reserve_exact(more).is_ok()
+            });
             if let Some(l) = budget.store_limit(stats.states) {
                 return (
                     finish(Outcome::Limit(l), f as u32, stats, &budget),
@@ -468,6 +475,36 @@ mod tests {
         let r = astar_proving(&Line(3, 500), &Limits::none());
         assert_eq!(r.outcome, Outcome::Unsolvable);
         assert_eq!(r.stats.states, 201);
+    }
+
+    #[test]
+    fn proving_astar_with_the_room_of_its_budget() {
+        // past ROOM_AT nodes the arrays get the room of the budget at once; results unchanged
+        let p = crate::search::from_fn(
+            0u32,
+            |&x| {
+                [('+', x + 1), ('7', x + 7)]
+                    .into_iter()
+                    .filter(|&(_, y)| y <= 5_000)
+            },
+            |&x| x == 4_999,
+        );
+        let want = bfs(&p, &Limits::none()).cost.unwrap() as u32;
+        let Some(held) = crate::mem::resident_bytes() else {
+            return;
+        };
+        let r = astar_proving(&p, &Limits::none().max_memory(held + (256 << 20)));
+        assert!(
+            r.stats.states > super::super::limits::ROOM_AT,
+            "{}",
+            r.stats.states
+        );
+        assert_eq!(r.outcome.solution().unwrap().len() as u32, want);
+        assert_eq!(r.proved, want);
+        // a budget already spent: stops at once, with a bound that is still a bound
+        let r = astar_proving(&p, &Limits::none().max_memory(held / 2));
+        assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMemory));
+        assert!(r.proved <= want);
     }
 
     #[test]

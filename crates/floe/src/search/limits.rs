@@ -211,7 +211,21 @@ pub struct Budget<'a> {
     next_report: Instant,
     /// Bytes each stored node costs in arrays that double (see [`Budget::storing`]).
     node_bytes: u64,
+    /// Nodes the arrays were given room for at once ([`Budget::reserved`]): no doubling.
+    reserved: Option<u64>,
 }
+
+/// Stored nodes at which [`Budget::make_room`] gives a search's arrays the room of the whole
+/// memory budget at once (a test lowers it).
+#[cfg(not(test))]
+pub const ROOM_AT: u64 = 1 << 20;
+#[cfg(test)]
+pub const ROOM_AT: u64 = 1 << 10;
+
+/// Bytes per node, beyond [`Budget::storing`]'s arrays, for what still doubles beside them
+/// once they are reserved: the index (a slot and a control byte at most 7/8 full, twice
+/// that while it grows) and the open lists.
+const BESIDE_BYTES: u64 = 16;
 
 impl<'a> Budget<'a> {
     /// Starts the clock.
@@ -225,6 +239,7 @@ impl<'a> Budget<'a> {
             ticks: CLOCK_EVERY - 1,
             next_report: start + REPORT_EVERY,
             node_bytes: 0,
+            reserved: None,
         }
     }
 
@@ -245,10 +260,49 @@ impl<'a> Budget<'a> {
         if self.full(stored) {
             return Some(LimitKind::MaxStates);
         }
+        if let Some(room) = self.reserved {
+            return (stored >= room).then_some(LimitKind::MaxMemory);
+        }
         if stored >= 1 << 20 && stored.is_power_of_two() && self.node_bytes > 0 {
             return self.doubling_too_big(stored);
         }
         None
+    }
+
+    /// How many nodes in all the arrays of [`Budget::storing`] can hold within
+    /// `max_memory`, counting what this process holds now and what doubles beside them
+    /// (the index, the open lists). `None` without a memory budget, or when the system does
+    /// not tell the memory held. A search that has grown past a million nodes can give its
+    /// arrays that room at once (`Vec::try_reserve_exact`) and say so with
+    /// [`Budget::reserved`]: it then stores up to the budget instead of stopping at the
+    /// doubling that would not fit, which could leave half the budget unused.
+    pub fn node_room(&self) -> Option<u64> {
+        let max = self.limits.max_memory?;
+        let held = crate::mem::resident_bytes()?;
+        let room = max.saturating_sub(held) / (self.node_bytes + BESIDE_BYTES).max(1);
+        Some(room.min(MAX_STORED))
+    }
+
+    /// The arrays now have room for `nodes` nodes in all: [`Budget::store_limit`] refuses
+    /// the node past them ([`LimitKind::MaxMemory`]) and no longer checks doublings.
+    pub fn reserved(&mut self, nodes: u64) {
+        self.reserved = Some(nodes);
+    }
+
+    /// Called before storing node number `stored`: once, at [`ROOM_AT`] nodes, asks
+    /// `reserve(more)` to give every array room for `more` nodes beyond those stored (true
+    /// when all of them got it) and, if it did, stores up to [`Budget::node_room`] from then
+    /// on ([`Budget::reserved`]).
+    #[inline]
+    pub fn make_room(&mut self, stored: u64, reserve: impl FnOnce(usize) -> bool) {
+        if stored != ROOM_AT || self.reserved.is_some() {
+            return;
+        }
+        if let Some(room) = self.node_room() {
+            if reserve(room.saturating_sub(stored) as usize) {
+                self.reserved(room);
+            }
+        }
     }
 
     #[cold]
@@ -407,6 +461,36 @@ mod tests {
         ] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn reserved_arrays_stop_at_their_room_and_not_at_a_doubling() {
+        // no budget: no room to tell
+        let none = Limits::none();
+        assert_eq!(Budget::new(&none).storing::<[u8; 48]>().node_room(), None);
+        if crate::mem::resident_bytes().is_none() {
+            return; // the system does not tell the memory held
+        }
+        // a budget of 64 MiB beside what the process holds: room for about that many bytes
+        let held = crate::mem::resident_bytes().unwrap();
+        let limits = Limits::none().max_memory(held + (64 << 20));
+        let mut budget = Budget::new(&limits).storing::<[u8; 48]>();
+        let room = budget.node_room().unwrap();
+        let per_node = 48 + 16 + BESIDE_BYTES;
+        assert!(room <= (64 << 20) / per_node, "{room}");
+        assert!(room >= (32 << 20) / per_node, "{room}");
+        // before: the doubling at 2^20 nodes (2^21 × 64 bytes = 128 MiB) does not fit
+        assert_eq!(budget.store_limit(1 << 20), Some(LimitKind::MaxMemory));
+        // reserved: stores up to the room, and no further
+        budget.reserved(room);
+        assert_eq!(budget.store_limit(1 << 19), None);
+        assert_eq!(budget.store_limit(room - 1), None);
+        assert_eq!(budget.store_limit(room), Some(LimitKind::MaxMemory));
+        // the state cap still comes first
+        let capped = limits.clone().max_states(10);
+        let mut budget = Budget::new(&capped).storing::<[u8; 48]>();
+        budget.reserved(1 << 30);
+        assert_eq!(budget.store_limit(10), Some(LimitKind::MaxStates));
     }
 
     #[test]
