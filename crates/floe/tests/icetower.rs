@@ -390,10 +390,6 @@ fn bound_admissible_on_qits_levels() {
     }
 }
 
-/// h49's best known solution (docs/icetower.md).
-const H49_23: &str = "2 5 r,4 5 r,5 5 r,3 5 d,5 5 r,11 10 u,11 12 u,11 14 u,11 11 l,11 13 l,\
-11 11 u,7 5 r,11 8 u,11 9 u,6 5 d,7 5 r,11 10 r,11 6 u,11 7 r,11 14 u,11 5 r,11 12 u,11 13 u";
-
 /// The larger qits levels, sampled: the positions of a solution (A*'s, h49's best known) and
 /// positions a few seeded random pushes away from them; each one whose whole space (without
 /// pruning) is small enough is solved exactly by breadth-first search: a dead one must be
@@ -410,14 +406,7 @@ fn bound_admissible_on_sampled_positions() {
     for name in ["c99", "qits001", "w21", "h49"] {
         let t = qits(name);
         let line: Vec<Push> = if name == "h49" {
-            H49_23
-                .split(',')
-                .map(|m| {
-                    let v: Vec<&str> = m.split(' ').collect();
-                    let dir = v[2].parse().unwrap();
-                    Push::new(Pos::new(v[0].parse().unwrap(), v[1].parse().unwrap()), dir)
-                })
-                .collect()
+            common::h49_best()
         } else {
             run(&t, "astar").moves_of::<Push>()
         };
