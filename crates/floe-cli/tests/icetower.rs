@@ -166,6 +166,34 @@ fn limits_exit_with_one_and_report_a_bound() {
 }
 
 #[test]
+fn astar_up_to_a_move_cap_proves_the_fewest_exceed_it() {
+    // w21 needs 21 pushes: A* capped at 19 proves more than 19, storing fewer positions
+    let whole = solve_json("w21", &["--algo", "astar"]);
+    let doc = solve_tower(
+        &qits("w21"),
+        &["--json", "--algo", "astar", "--max-moves", "19"],
+    )
+    .code(1)
+    .json();
+    assert_eq!(doc["status"], "limit");
+    assert_eq!(doc["limit"], "max-moves");
+    assert_eq!(doc["solved"], false);
+    let lb = doc["lower_bound"].as_u64().unwrap();
+    assert!((20..=21).contains(&lb), "{lb}");
+    assert!(doc["states"].as_u64() < whole["states"].as_u64(), "{doc}");
+    let human = solve_tower(&qits("w21"), &["--algo", "astar", "--max-moves", "19"]).code(1);
+    assert!(human.stdout.contains("at least 20"), "{}", human.stdout);
+    // at the optimum or above it, the answer is the optimum
+    for cap in ["21", "30"] {
+        let doc = solve_json("w21", &["--algo", "astar", "--max-moves", cap]);
+        assert_eq!(doc["pushes"], 21);
+    }
+    // exact searches other than A* have no cap
+    let r = solve_tower(&qits("w21"), &["--algo", "bfs", "--max-moves", "19"]).code(2);
+    assert!(r.stderr.contains("--max-moves caps A*"), "{}", r.stderr);
+}
+
+#[test]
 fn bad_input_is_a_clear_error() {
     let f = temp("bad", "#####\n#@%x#\n#####\n");
     let r = solve_tower(&f.path(), &[]).code(2);

@@ -27,7 +27,9 @@ pub struct SolutionPictureArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RandomArgs {
     /// Move cap of the random algorithm (default: the game's, 1,000,000 for the sliding
-    /// games) or of BasicMC (default 15).
+    /// games) or of BasicMC (default 15). With `--algo astar`: look only for solutions of at
+    /// most M moves, keeping only the positions that could lie on one; when there is none,
+    /// the answer is the proof that the fewest moves exceed M (`"limit": "max-moves"`).
     #[arg(long, value_name = "M")]
     pub max_moves: Option<u32>,
     /// BasicMC's random games per candidate move and step.

@@ -40,7 +40,8 @@ class LimitReached(FloeError):
     """A limit stopped a run that reports nothing partial (the PushPush census).
 
     Attributes:
-        limit: ``max-states``, ``timeout``, ``max-memory`` or ``interrupted``.
+        limit: ``max-states``, ``timeout``, ``max-memory``, ``interrupted`` or
+            ``max-moves``.
     """
 
     limit: str

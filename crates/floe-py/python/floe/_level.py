@@ -324,7 +324,10 @@ def solve(
             the game's fastest exact search.
         factor: ice blocks: the block-change factor of the difficulty (default 5).
         max_moves, playouts, seed, count: the randomised solvers' move cap, BasicMC's games
-            per move, the seed, and what the cap counts (``pushes`` or ``attempts``).
+            per move, the seed, and what the cap counts (``pushes`` or ``attempts``). With
+            ``algo="astar"``, ``max_moves`` is the longest solution looked for: when there is
+            none, the result is the proof that more are needed (``limit == "max-moves"``,
+            ``lower_bound`` above the cap).
         max_states, timeout, max_memory: limits (``timeout=30``, ``"500ms"``;
             ``max_memory="8G"``; default budget: three quarters of the memory available).
         svg: write the solution's picture there (``frames``: a board per move;

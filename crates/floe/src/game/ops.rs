@@ -35,7 +35,8 @@ pub struct SolveOptions {
     /// Seed of the randomised solvers.
     pub seed: u64,
     /// Move cap of a random game (`random`: default the game's
-    /// [`Info::random_moves`](super::Info::random_moves); `mc`: 15).
+    /// [`Info::random_moves`](super::Info::random_moves); `mc`: 15), or of the solutions A*
+    /// (`astar`) looks for ([`Method::AStarUpTo`]).
     pub max_moves: Option<u32>,
     /// BasicMC's random games per candidate move and step.
     pub playouts: u32,
@@ -280,9 +281,16 @@ pub(crate) fn solve<G: Game>(
             info.algorithm_names().join(", ")
         ))
     })?;
-    let method = match algo.method {
-        AlgoMethod::Search(m) => m,
-        AlgoMethod::LeastChanges => Method::LeastChanges { factor },
+    let method = match (algo.method, o.max_moves) {
+        (AlgoMethod::Search(Method::AStarProving), Some(moves)) => Method::AStarUpTo { moves },
+        (_, Some(_)) => {
+            return Err(Error::invalid(format!(
+                "--max-moves caps A* (astar), random and mc; not {}",
+                algo.name
+            )))
+        }
+        (AlgoMethod::Search(m), None) => m,
+        (AlgoMethod::LeastChanges, None) => Method::LeastChanges { factor },
     };
     let (found, start_bound, dead, kind) = g.engine(
         level,

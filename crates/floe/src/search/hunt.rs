@@ -54,7 +54,37 @@ pub fn astar_proving<P: Puzzle>(p: &P, limits: &Limits) -> Proving<P::Move>
 where
     P::Move: Copy,
 {
-    proving(p, limits).0
+    proving(p, limits, None).0
+}
+
+/// [`astar_proving`] that looks only for solutions of at most `cap` moves: a position whose
+/// `f = g + h` exceeds `cap` is not stored, so the memory goes to the positions that matter
+/// for the proof (A* without a cap stores every position it generates, most of them beyond
+/// the bound it ends up proving). The answer is a solution of at most `cap` moves (the
+/// fewest), [`Outcome::Unsolvable`] when nothing was left out, or
+/// [`LimitKind::MaxMoves`] with `proved` at least `cap + 1`: no solution of at most `cap`
+/// moves exists. Other limits stop it as they stop [`astar_proving`], with the bound proved
+/// so far.
+///
+/// ```
+/// use floe::search::{astar_proving_upto, from_fn, LimitKind, Limits, Outcome};
+/// // from 1 to 10 by +1 or ×2: four moves at least (1 → 2 → 4 → 5 → 10)
+/// let p = from_fn(
+///     1u32,
+///     |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 10),
+///     |&x| x == 10,
+/// );
+/// let r = astar_proving_upto(&p, &Limits::none(), 3);
+/// assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMoves));
+/// assert_eq!(r.proved, 4);
+/// let r = astar_proving_upto(&p, &Limits::none(), 4);
+/// assert_eq!(r.outcome.solution().map(|m| m.len()), Some(4));
+/// ```
+pub fn astar_proving_upto<P: Puzzle>(p: &P, limits: &Limits, cap: u32) -> Proving<P::Move>
+where
+    P::Move: Copy,
+{
+    proving(p, limits, Some(cap)).0
 }
 
 /// [`astar_proving`] guided by, and teaching, what earlier searches of the same puzzle's
@@ -105,7 +135,7 @@ where
     if let Some(r) = replay_exact(p, learned) {
         return r;
     }
-    let (r, nodes) = proving(&Informed { puzzle: p, learned }, limits);
+    let (r, nodes) = proving(&Informed { puzzle: p, learned }, limits, None);
     let Nodes { states, g, path } = nodes;
     match &r.outcome {
         Outcome::Unsolvable => {
@@ -188,7 +218,11 @@ impl<S> Nodes<S> {
 }
 
 /// [`astar_proving`], also handing back the stored positions.
-fn proving<P: Puzzle>(p: &P, limits: &Limits) -> (Proving<P::Move>, Nodes<P::State>)
+fn proving<P: Puzzle>(
+    p: &P,
+    limits: &Limits,
+    cap: Option<u32>,
+) -> (Proving<P::Move>, Nodes<P::State>)
 where
     P::Move: Copy,
 {
@@ -202,8 +236,23 @@ where
     let mut moves: Vec<Option<P::Move>> = Vec::new();
     // buckets[f][g]: nodes with that f, popped deepest g first (ties go to the deeper node)
     let mut buckets: Vec<Vec<Vec<u32>>> = Vec::new();
+    let cap = cap.map_or(usize::MAX, |c| c as usize);
+    // the least f of a position left out for passing `cap`
+    let mut over_cap = usize::MAX;
     let s0 = p.start();
     let h0 = p.lower_bound(&s0);
+    if h0 as usize > cap {
+        let r = Proving {
+            outcome: Outcome::Limit(LimitKind::MaxMoves),
+            proved: h0,
+            stats: Stats {
+                states: 1,
+                elapsed: budget.elapsed(),
+                ..Stats::default()
+            },
+        };
+        return (r, Nodes::new(vec![s0], vec![0]));
+    }
     index.insert_unique(hasher.hash_one(&s0), 0, |_| 0);
     states.push(s0);
     g.push(0);
@@ -238,13 +287,15 @@ where
             f += 1;
         }
         if f >= buckets.len() {
-            let outcome = if truncated {
-                Outcome::Limit(LimitKind::MaxStates)
+            let (outcome, proved) = if over_cap < usize::MAX {
+                (Outcome::Limit(LimitKind::MaxMoves), over_cap as u32)
+            } else if truncated {
+                (Outcome::Limit(LimitKind::MaxStates), f as u32)
             } else {
-                Outcome::Unsolvable
+                (Outcome::Unsolvable, f as u32)
             };
             return (
-                finish(outcome, f as u32, stats, &budget),
+                finish(outcome, proved, stats, &budget),
                 Nodes::new(states, g),
             );
         }
@@ -308,6 +359,11 @@ where
                 }
                 continue;
             }
+            let ft = gt + p.lower_bound(&t) as usize;
+            if ft > cap {
+                over_cap = over_cap.min(ft);
+                continue;
+            }
             // a long search: room for every node the budget allows, at once
             budget.make_room(stats.states, |more| {
                 states.try_reserve_exact(more).is_ok()
@@ -321,7 +377,6 @@ where
                     Nodes::new(states, g),
                 );
             }
-            let ft = gt + p.lower_bound(&t) as usize;
             let id = states.len() as u32;
             index.insert_unique(h, id, |&i| hasher.hash_one(&states[i as usize]));
             states.push(t);
@@ -475,6 +530,41 @@ mod tests {
         let r = astar_proving(&Line(3, 500), &Limits::none());
         assert_eq!(r.outcome, Outcome::Unsolvable);
         assert_eq!(r.stats.states, 201);
+    }
+
+    #[test]
+    fn proving_up_to_a_cost_stores_less_and_proves_past_it() {
+        for goal in [0, 1, 7, 33, 64, 199] {
+            let p = Line(3, goal);
+            let want = bfs(&p, &Limits::none()).cost.unwrap() as u32;
+            let whole = astar_proving(&p, &Limits::none());
+            for cap in 0..=want + 1 {
+                let r = astar_proving_upto(&p, &Limits::none(), cap);
+                assert!(r.stats.states <= whole.stats.states);
+                if cap < want {
+                    assert_eq!(
+                        r.outcome,
+                        Outcome::Limit(LimitKind::MaxMoves),
+                        "{goal} {cap}"
+                    );
+                    assert!(
+                        r.proved > cap && r.proved <= want,
+                        "{goal} {cap}: {}",
+                        r.proved
+                    );
+                } else {
+                    assert_eq!(r.outcome.solution().unwrap().len() as u32, want);
+                    assert_eq!(r.proved, want);
+                }
+            }
+        }
+        // unreachable: with room for every position it is a proof of none, else a bound
+        let r = astar_proving_upto(&Line(3, 500), &Limits::none(), 1_000);
+        assert_eq!(r.outcome, Outcome::Unsolvable);
+        let r = astar_proving_upto(&Line(3, 500), &Limits::none(), 5);
+        assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMoves));
+        assert_eq!(r.proved, 6);
+        assert!(r.stats.states < 201);
     }
 
     #[test]

@@ -17,17 +17,21 @@ pub enum LimitKind {
     MaxMemory,
     /// The user asked to stop (Ctrl-C, [`interrupt`], or the limits' own stop flag).
     Interrupted,
+    /// A search that looks only for solutions up to a cost found none there
+    /// ([`astar_proving_upto`](super::astar_proving_upto)): a proof, not a lack of means.
+    MaxMoves,
 }
 
 impl LimitKind {
     /// The name used in output and on the command line: `max-states`, `timeout`,
-    /// `max-memory` or `interrupted`.
+    /// `max-memory`, `interrupted` or `max-moves`.
     pub fn name(self) -> &'static str {
         match self {
             LimitKind::MaxStates => "max-states",
             LimitKind::Timeout => "timeout",
             LimitKind::MaxMemory => "max-memory",
             LimitKind::Interrupted => "interrupted",
+            LimitKind::MaxMoves => "max-moves",
         }
     }
 
@@ -38,6 +42,7 @@ impl LimitKind {
             LimitKind::Timeout,
             LimitKind::MaxMemory,
             LimitKind::Interrupted,
+            LimitKind::MaxMoves,
         ]
         .into_iter()
         .find(|k| k.name() == name)

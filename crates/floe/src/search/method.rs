@@ -2,8 +2,8 @@
 //! what it found and what it proved.
 
 use super::{
-    astar, astar_proving, bfs, dfs_first, dijkstra, ida_star, ChangePenalty, LimitKind, Limits,
-    Outcome, Puzzle, Stats, UnitCost, DENSE_LIMIT,
+    astar, astar_proving, astar_proving_upto, bfs, dfs_first, dijkstra, ida_star, ChangePenalty,
+    LimitKind, Limits, Outcome, Puzzle, Stats, UnitCost, DENSE_LIMIT,
 };
 use std::fmt;
 
@@ -17,6 +17,13 @@ pub enum Method {
     AStar,
     /// A* over f-buckets that proves a lower bound when stopped ([`astar_proving`]).
     AStarProving,
+    /// [`Method::AStarProving`] looking only for solutions of at most `moves` moves
+    /// ([`astar_proving_upto`]): when there is none, the proof that the fewest moves exceed
+    /// `moves`, made storing only the positions it needs.
+    AStarUpTo {
+        /// The longest solution looked for.
+        moves: u32,
+    },
     /// IDA* with a transposition table of at most this many states ([`ida_star`]).
     IdaStar {
         /// Capacity of the transposition table.
@@ -39,6 +46,7 @@ impl fmt::Display for Method {
             Method::Bfs => f.write_str("breadth-first search"),
             Method::AStar => f.write_str("A*"),
             Method::AStarProving => f.write_str("A* (f-buckets)"),
+            Method::AStarUpTo { moves } => write!(f, "A* (f-buckets, at most {moves} moves)"),
             Method::IdaStar { .. } => f.write_str("IDA*"),
             Method::LeastChanges { .. } => f.write_str("Dijkstra"),
             Method::DepthFirst => f.write_str("depth-first search"),
@@ -89,6 +97,11 @@ where
         }
         Method::AStarProving => {
             let r = astar_proving(p, limits);
+            let cost = r.outcome.solution().map(|m| m.len() as u64);
+            (r.outcome, cost, r.stats, r.proved)
+        }
+        Method::AStarUpTo { moves } => {
+            let r = astar_proving_upto(p, limits, moves);
             let cost = r.outcome.solution().map(|m| m.len() as u64);
             (r.outcome, cost, r.stats, r.proved)
         }

@@ -406,7 +406,8 @@ async function solve() {
   const lines = [`${d.status}${d.length !== null ? `: ${d.length} ${plural(ui.games[d.game].move_word)}` : ""}`];
   if (d.difficulty) lines.push(`difficulty ${d.difficulty.value} (factor ${d.difficulty.factor})`);
   const why = { "max-states": "at the positions limit", timeout: "at the time limit",
-    "max-memory": "at the memory limit", interrupted: "by the stop button" }[d.limit] || d.limit;
+    "max-memory": "at the memory limit", interrupted: "by the stop button",
+    "max-moves": "at the move cap" }[d.limit] || d.limit;
   if (d.limit) lines.push(`stopped ${why}; at least ${d.lower_bound} needed`);
   if (d.note) lines.push(d.note);
   lines.push(`${d.states.toLocaleString()} positions in ${d.seconds.toFixed(3)} s`);

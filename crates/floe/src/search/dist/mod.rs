@@ -371,6 +371,7 @@ fn limit_code(l: LimitKind) -> u64 {
         LimitKind::Timeout => 1,
         LimitKind::MaxMemory => 2,
         LimitKind::Interrupted => 3,
+        LimitKind::MaxMoves => 4,
     }
 }
 
@@ -379,6 +380,7 @@ fn limit_of(code: u64) -> LimitKind {
         0 => LimitKind::MaxStates,
         1 => LimitKind::Timeout,
         2 => LimitKind::MaxMemory,
+        4 => LimitKind::MaxMoves,
         _ => LimitKind::Interrupted,
     }
 }
