@@ -43,7 +43,8 @@ pub use ops::{
     enumerate_typed, kluiver, replay, Replayed, SolveOptions, Verdict, DEFAULT_FACTOR, MAX_FACTOR,
 };
 pub(crate) use ops::{
-    factor_of, legal_moves as legal_moves_of, verdict_with as ops_verdict_with, VerdictMemory,
+    factor_of, legal_moves as legal_moves_of, verdict_with as ops_verdict_with, verdicts_learn,
+    VerdictMemory,
 };
 pub use report::{
     AnalyzeReport, Computed, Difficulty, IllegalMove, LevelEntry, Move, ParamValues, SolveReport,

@@ -735,6 +735,23 @@ impl VerdictMemory {
     pub(crate) fn bytes(&self) -> usize {
         self.bytes.load(Ordering::Relaxed)
     }
+    /// Forgets what was learned, unless a search holds the table now; whether it did.
+    pub(crate) fn try_clear(&self) -> bool {
+        match self.table.try_lock() {
+            Ok(mut t) => {
+                *t = None;
+                self.bytes.store(0, Ordering::Relaxed);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+/// Whether the verdicts of game `g` learn from each other ([`verdict_with`]: its default
+/// search is A*).
+pub(crate) fn verdicts_learn<G: Game>(g: G) -> bool {
+    g.info().default_algorithm().method == AlgoMethod::Search(Method::AStarProving)
 }
 
 /// [`verdict`], for the positions of a game in play: when the game's default search is A*,
@@ -748,8 +765,7 @@ pub(crate) fn verdict_with<G: Game>(
     limits: &Limits,
     memory: &VerdictMemory,
 ) -> Result<Verdict, Error> {
-    let astar = g.info().default_algorithm().method == AlgoMethod::Search(Method::AStarProving);
-    if !astar || g.solved(level, pos) {
+    if !verdicts_learn(g) || g.solved(level, pos) {
         return verdict(g, level, pos, limits);
     }
     g.check(level)?;

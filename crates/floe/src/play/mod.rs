@@ -17,7 +17,10 @@
 //! Tower): every answer files the lower bounds its search proved about the positions it
 //! stored ([`crate::search::Learned`]), so that after the first answer, the positions along
 //! its solution are answered without a search and the others by much smaller ones. The
-//! answers stay exact; the table is capped (see [`Session::learned_bytes`]).
+//! answers stay exact; the table is capped (see [`Session::learned_bytes`]). What was learned
+//! holds for every position of the level, whoever asked: sessions of the same level may share
+//! one table ([`Learning`], [`Session::with_learning`]), so that a level answered once answers
+//! every player at once.
 //!
 //! ```
 //! use floe::game::Request;
@@ -360,6 +363,38 @@ impl Job {
     }
 }
 
+/// What the verdicts of one level have proved (the bounds of [`crate::search::Learned`]),
+/// to share between the sessions of that level ([`Session::with_learning`]): an answer one
+/// player's question proved speeds up every other player's. Cloning shares the table; it
+/// holds at most 200,000 positions (some 10–25 MiB on the largest Ice Tower maps).
+///
+/// Share a table only between sessions of the same level, with the same parameters: the
+/// sessions' [`Session::level_key`] tells.
+#[derive(Clone, Default)]
+pub struct Learning(crate::game::VerdictMemory);
+
+impl Learning {
+    /// An empty table.
+    pub fn new() -> Learning {
+        Learning::default()
+    }
+    /// Bytes held, roughly.
+    pub fn bytes(&self) -> usize {
+        self.0.bytes()
+    }
+    /// Forgets what was learned (later questions search again), unless a question is being
+    /// answered with the table now; whether it did.
+    pub fn try_clear(&self) -> bool {
+        self.0.try_clear()
+    }
+}
+
+impl fmt::Debug for Learning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Learning({} bytes)", self.bytes())
+    }
+}
+
 /// What a session does, whatever its game (implemented once, by [`Play`]).
 pub(crate) trait SessionObj: Send {
     fn info(&self) -> &'static crate::game::Info;
@@ -382,6 +417,11 @@ pub(crate) trait SessionObj: Send {
     fn with_limits(&mut self, limits: Limits);
     fn play_move(&mut self, m: &Move) -> Event;
     fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, crate::Error>;
+    fn legal_moves(&self) -> Vec<Move>;
+    fn level_key(&self) -> Option<String>;
+    fn learns(&self) -> bool;
+    fn learning(&self) -> Learning;
+    fn set_learning(&mut self, l: &Learning);
 }
 
 /// One level being played. See the [module documentation](self).
@@ -477,9 +517,35 @@ impl Session {
         self.inner.job()
     }
     /// Bytes held by what this session's solver questions learned about the level (bounds
-    /// that make later questions cheap; at most some tens of MiB).
+    /// that make later questions cheap; at most some tens of MiB), shared with the sessions
+    /// it shares its [`Learning`] with.
     pub fn learned_bytes(&self) -> usize {
         self.inner.learned_bytes()
+    }
+    /// Every legal move from the current position, in the engine's order.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.inner.legal_moves()
+    }
+    /// What tells this session's level apart from every other: the game, its parameters and
+    /// the level as its game writes it. Sessions with the same key may share a [`Learning`].
+    /// `None` when the level cannot be written.
+    pub fn level_key(&self) -> Option<String> {
+        self.inner.level_key()
+    }
+    /// Whether this game's verdicts learn from each other (its default search is A*); a
+    /// [`Learning`] of another game's sessions stays empty.
+    pub fn learns(&self) -> bool {
+        self.inner.learns()
+    }
+    /// The table of what this session's verdicts learned (shared, not copied).
+    pub fn learning(&self) -> Learning {
+        self.inner.learning()
+    }
+    /// Learns into `l`, shared with the other sessions of the same level (see
+    /// [`Session::level_key`]), instead of a table of its own.
+    pub fn with_learning(mut self, l: &Learning) -> Session {
+        self.inner.set_learning(l);
+        self
     }
     /// Files the answer of a [`Job`] (for whichever position it was asked).
     pub fn store(&mut self, a: Answer) {

@@ -1,8 +1,9 @@
 //! The session logic, written once over [`Game`].
 
-use super::{default_limits, Action, Answer, Event, Job, SessionObj, Verdict, View};
+use super::{default_limits, Action, Answer, Event, Job, Learning, SessionObj, Verdict, View};
 use crate::game::{
-    legal_moves_of, ops_verdict_with, ArrowKey, Game, Info, Keys, Move, VerdictMemory,
+    legal_moves_of, ops_verdict_with, verdicts_learn, ArrowKey, Game, Info, Keys, Move,
+    VerdictMemory,
 };
 use crate::grid::Pos;
 use crate::scene::Arrow;
@@ -422,6 +423,29 @@ impl<G: Game> SessionObj for Play<G> {
         let e = self.play_given(m);
         self.message = e.say(self.g.info().move_word).to_string();
         e
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        self.legal().into_iter().map(Move::new).collect()
+    }
+    fn level_key(&self) -> Option<String> {
+        let text = self
+            .g
+            .write(std::slice::from_ref(&*self.level), None)
+            .ok()?;
+        Some(format!(
+            "{}\n{:?}\n{text}",
+            self.g.info().name,
+            self.g.params(&self.level)
+        ))
+    }
+    fn learns(&self) -> bool {
+        verdicts_learn(self.g)
+    }
+    fn learning(&self) -> Learning {
+        Learning(self.memory.clone())
+    }
+    fn set_learning(&mut self, l: &Learning) {
+        self.memory = l.0.clone();
     }
 }
 
