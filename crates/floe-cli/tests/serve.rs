@@ -85,7 +85,11 @@ fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> Answer {
     let _ = s.write_all(body);
     let mut raw = Vec::new();
     let _ = s.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).to_string();
+    parse_answer(&raw)
+}
+
+fn parse_answer(raw: &[u8]) -> Answer {
+    let text = String::from_utf8_lossy(raw).to_string();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let mut lines = head.lines();
     let status = lines
@@ -106,6 +110,43 @@ fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> Answer {
 
 fn post(addr: &str, path: &str, body: &str) -> Answer {
     http(addr, "POST", path, body.as_bytes())
+}
+
+/// One request with extra header lines (`Name: value`), on a fresh connection.
+fn http_with(addr: &str, method: &str, path: &str, headers: &[&str], body: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\n");
+    if !headers
+        .iter()
+        .any(|h| h.to_ascii_lowercase().starts_with("host:"))
+    {
+        head.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    s.write_all(head.as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    parse_answer(&raw)
+}
+
+/// A request of client `who` (the `X-Floe-Client` header).
+fn post_as(addr: &str, who: &str, path: &str, body: &str) -> Answer {
+    http_with(
+        addr,
+        "POST",
+        path,
+        &[&format!("X-Floe-Client: {who}")],
+        body.as_bytes(),
+    )
 }
 
 /// `s` for a query string.
@@ -545,6 +586,400 @@ fn play_sessions_follow_keys_clicks_moves_and_hints() {
         post(&s2.addr, &format!("/api/play/{}?keys=right", ids[2]), "").status,
         200
     );
+}
+
+/// Reads from `s` until the server closes the connection; how long that took (`None`: still
+/// open after `within`).
+fn closed_within(mut s: TcpStream, within: Duration) -> Option<Duration> {
+    let t = Instant::now();
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut buf = [0u8; 4096];
+    while t.elapsed() < within {
+        match s.read(&mut buf) {
+            Ok(0) => return Some(t.elapsed()),
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => return Some(t.elapsed()),
+        }
+    }
+    None
+}
+
+#[test]
+fn a_stalled_or_idle_client_is_cut_off() {
+    let s = Server::start(&["--read-timeout", "2s"]);
+    let a = s.addr.as_str();
+    // headers that never end
+    let mut half = TcpStream::connect(a).unwrap();
+    half.write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Le")
+        .unwrap();
+    // a body that never comes: 100 bytes announced, 10 sent
+    let mut short = TcpStream::connect(a).unwrap();
+    short
+        .write_all(
+            format!(
+                "POST /api/solve HTTP/1.1\r\nHost: {a}\r\nContent-Length: 100\r\n\r\n$-\n-.\n----"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    // a kept-alive connection that says nothing after its answer
+    let mut idle = TcpStream::connect(a).unwrap();
+    idle.write_all(format!("GET /api/health HTTP/1.1\r\nHost: {a}\r\n\r\n").as_bytes())
+        .unwrap();
+    // a connection that never sends a byte
+    let silent = TcpStream::connect(a).unwrap();
+    let waits: Vec<_> = [half, short, idle, silent]
+        .into_iter()
+        .map(|c| std::thread::spawn(move || closed_within(c, Duration::from_secs(20))))
+        .collect();
+    for (what, w) in ["half headers", "short body", "idle", "silent"]
+        .iter()
+        .zip(waits)
+    {
+        let took = w.join().unwrap();
+        assert!(
+            took.is_some_and(|t| t < Duration::from_secs(6)),
+            "{what}: the connection was still open after {took:?}"
+        );
+    }
+    // the server answers as before
+    assert_eq!(http(a, "GET", "/api/health", b"").status, 200);
+    // the flag's range
+    for bad in ["0s", "-1", "2h", "x"] {
+        let out = floe(&["serve", "--read-timeout", bad, "--addr", "127.0.0.1:0"]);
+        assert_eq!(out.code, 2, "--read-timeout {bad}: {}", out.stderr);
+    }
+}
+
+/// A board of `rows` × `cols` ice cells with a block and a target.
+fn wide_board(rows: usize, cols: usize) -> String {
+    let mut text = String::from("Title: huge\n$");
+    text.push_str(&"-".repeat(cols - 1));
+    text.push('\n');
+    for _ in 1..rows - 1 {
+        text.push_str(&"-".repeat(cols));
+        text.push('\n');
+    }
+    text.push_str(&"-".repeat(cols - 1));
+    text.push_str(".\n");
+    text
+}
+
+#[test]
+fn boards_and_answers_too_large_are_refused() {
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    let huge = wide_board(1000, 1000);
+    for path in [
+        "/api/render",
+        "/api/play",
+        "/api/hint",
+        "/api/picture?moves=[]",
+    ] {
+        let t = Instant::now();
+        let r = post(a, path, &huge);
+        assert_eq!(
+            r.status,
+            422,
+            "{path}: {} bytes: {:.200}",
+            r.body.len(),
+            r.body
+        );
+        let msg = r.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            msg.contains("1,000×1,000") && msg.contains("4,096 cells"),
+            "{path}: {msg}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "{path}: {:?}",
+            t.elapsed()
+        );
+    }
+    if let Some(b) = peak_memory(s.pid()) {
+        assert!(b < 200 << 20, "the server grew to {} MiB", b >> 20);
+    }
+    // within the cells, an answer larger than the cap: frames of a long solution
+    let s = Server::start(&["--max-response", "64K"]);
+    let board = level_text("zelda.txt", "OOSSAS");
+    let sol = post(&s.addr, "/api/solve", &board).json()["moves"].to_string();
+    let r = post(
+        &s.addr,
+        &format!("/api/picture?style=frames&moves={}", enc(&sol)),
+        &board,
+    );
+    assert_eq!(r.status, 422, "{:.200}", r.body);
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("64 KiB"),
+        "{}",
+        r.body
+    );
+    // the board alone fits
+    assert_eq!(post(&s.addr, "/api/render", &board).status, 200);
+    for (flag, bad) in [
+        ("--max-cells", "0"),
+        ("--max-cells", "x"),
+        ("--max-response", "1"),
+    ] {
+        let out = floe(&["serve", flag, bad, "--addr", "127.0.0.1:0"]);
+        assert_eq!(out.code, 2, "{flag} {bad}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn only_the_pages_own_origin_may_call_the_api() {
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    let lvl = b"$-\n-.\n";
+    let own = format!("Origin: http://{a}");
+    let r = http_with(a, "POST", "/api/solve", &[&own], lvl);
+    assert_eq!(r.status, 200, "{}", r.body);
+    for origin in [
+        "Origin: http://evil.example",
+        "Origin: null",
+        "Origin: http://127.0.0.1:1",
+    ] {
+        let r = http_with(a, "POST", "/api/solve", &[origin], lvl);
+        assert_eq!(r.status, 403, "{origin}: {}", r.body);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("--allow-origin"));
+        let r = http_with(a, "POST", "/api/play", &[origin], lvl);
+        assert_eq!(r.status, 403, "{origin}");
+    }
+    // a name that is not this machine's (DNS rebinding), with a matching origin
+    let r = http_with(
+        a,
+        "POST",
+        "/api/solve",
+        &[
+            "Host: evil.example:8080",
+            "Origin: http://evil.example:8080",
+        ],
+        lvl,
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = http_with(a, "GET", "/", &["Host: evil.example:8080"], b"");
+    assert_eq!(r.status, 403);
+    // localhost is this machine
+    let port = a.rsplit(':').next().unwrap();
+    let r = http_with(
+        a,
+        "POST",
+        "/api/solve",
+        &[
+            &format!("Host: localhost:{port}"),
+            &format!("Origin: http://localhost:{port}"),
+        ],
+        lvl,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // --allow-origin widens it
+    let s2 = Server::start(&["--allow-origin", "http://evil.example"]);
+    let r = http_with(
+        &s2.addr,
+        "POST",
+        "/api/solve",
+        &["Origin: http://evil.example"],
+        lvl,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let out = floe(&[
+        "serve",
+        "--allow-origin",
+        "evil.example",
+        "--addr",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    // the page's headers
+    let r = http(a, "GET", "/", b"");
+    let csp = r.header("content-security-policy").expect("a CSP");
+    for part in [
+        "default-src 'none'",
+        "script-src 'self'",
+        "frame-ancestors 'none'",
+    ] {
+        assert!(csp.contains(part), "{csp}");
+    }
+    assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+    let cookie = r.header("set-cookie").expect("a client cookie");
+    assert!(
+        cookie.starts_with("floe_client=")
+            && cookie.contains("HttpOnly")
+            && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    for path in ["/app.js", "/style.css", "/api/health"] {
+        let r = http(a, "GET", path, b"");
+        assert_eq!(
+            r.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert!(r.header("content-security-policy").is_some(), "{path}");
+    }
+    let r = post(a, "/api/render", "$-\n-.\n");
+    assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+}
+
+#[test]
+fn a_client_neither_evicts_nor_reaches_anothers_sessions() {
+    let s = Server::start(&["--sessions", "4"]);
+    let a = s.addr.as_str();
+    let mine = post_as(a, "alice", "/api/play", "$--$\n---.\n").json()["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // bob opens ten games
+    for _ in 0..10 {
+        assert_eq!(post_as(a, "bob", "/api/play", "$-.\n").status, 200);
+    }
+    let r = post_as(a, "alice", &format!("/api/play/{mine}?keys=down"), "");
+    assert_eq!(r.status, 200, "alice's game was dropped: {}", r.body);
+    // bob cannot play it or ask about it
+    let r = post_as(a, "bob", &format!("/api/play/{mine}?keys=u"), "");
+    assert_eq!(r.status, 404);
+    let r = post_as(a, "bob", &format!("/api/play/{mine}/verdict"), "");
+    assert_eq!(r.status, 404);
+    let r = post_as(a, "alice", &format!("/api/play/{mine}/verdict"), "");
+    assert_eq!(r.json()["length"], 1);
+    // a session started with moves replays them; a move that does not replay is said
+    let r = post_as(
+        a,
+        "alice",
+        &format!(
+            "/api/play?moves={}",
+            enc(r#"[{"row":0,"col":3,"dir":"down"}]"#)
+        ),
+        "$--$\n---.\n",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (r.json()["length"].as_u64(), r.json()["solved"].as_bool()),
+        (Some(1), Some(true))
+    );
+    let r = post_as(
+        a,
+        "alice",
+        &format!(
+            "/api/play?moves={}",
+            enc(r#"[{"row":0,"col":0,"dir":"up"}]"#)
+        ),
+        "$--$\n---.\n",
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("move 1"),
+        "{}",
+        r.body
+    );
+}
+
+#[test]
+fn the_line_of_waiting_searches_is_fair_between_clients() {
+    let s = Server::start(&[
+        "--jobs",
+        "1",
+        "--queue",
+        "8",
+        "--max-states",
+        "2000000000",
+        "--timeout",
+        "60s",
+    ]);
+    let addr = s.addr.clone();
+    let big = big_unsolvable();
+    let long = {
+        let (addr, big) = (addr.clone(), big.clone());
+        std::thread::spawn(move || post_as(&addr, "greedy", "/api/space?job=long-f", &big))
+    };
+    let t = Instant::now();
+    while http(&addr, "GET", "/api/health", b"").json()["searches"] != 1 {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the search never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // the greedy client sends eight more; some wait, the rest are told it has enough waiting
+    let greedy: Vec<_> = (0..8)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::spawn(move || post_as(&addr, "greedy", "/api/solve", "$-\n-.\n").status)
+        })
+        .collect();
+    let t = Instant::now();
+    while http(&addr, "GET", "/api/health", b"").json()["waiting"].as_u64() < Some(2) {
+        assert!(t.elapsed() < Duration::from_secs(10), "nothing waits");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // another client still finds room in line, and is served before the greedy one's rest
+    let polite = {
+        let addr = addr.clone();
+        std::thread::spawn(move || post_as(&addr, "polite", "/api/solve", "$-\n-.\n"))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(post(&addr, "/api/stop?job=long-f", "").status, 200);
+    let r = polite.join().unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let statuses: Vec<u16> = greedy.into_iter().map(|g| g.join().unwrap()).collect();
+    assert!(statuses.contains(&503), "{statuses:?}");
+    assert!(statuses.contains(&200), "{statuses:?}");
+    assert_eq!(long.join().unwrap().status, 200);
+}
+
+#[test]
+fn play_questions_never_wait_for_searches() {
+    let s = Server::start(&[
+        "--jobs",
+        "1",
+        "--queue",
+        "0",
+        "--max-states",
+        "2000000000",
+        "--timeout",
+        "60s",
+    ]);
+    let addr = s.addr.clone();
+    let big = big_unsolvable();
+    let long = std::thread::spawn(move || post(&addr, "/api/space?job=long-p", &big));
+    let t = Instant::now();
+    while http(&s.addr, "GET", "/api/health", b"").json()["searches"] != 1 {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the search never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let a = s.addr.as_str();
+    let push = level_text("pushpush.txt", "hardest-4x4-a");
+    let t = Instant::now();
+    let st = post(a, "/api/play", &push);
+    assert_eq!(st.status, 200, "{}", st.body);
+    let id = st.json()["session"].as_str().unwrap().to_string();
+    let v = post(a, &format!("/api/play/{id}/verdict"), "");
+    assert_eq!(v.status, 200, "{}", v.body);
+    assert_eq!(v.json()["verdict"]["to_go"], 7);
+    let h = post(a, &format!("/api/play/{id}?keys=h"), "");
+    assert_eq!(h.status, 200, "{}", h.body);
+    let r = post(a, "/api/hint", &push);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = post(a, "/api/render", &push);
+    assert_eq!(r.status, 200);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // a search still finds no slot
+    assert_eq!(post(a, "/api/solve", &push).status, 503);
+    assert_eq!(post(a, "/api/stop?job=long-p", "").status, 200);
+    long.join().unwrap();
 }
 
 /// The server's peak resident memory (VmHWM), in bytes.

@@ -45,4 +45,82 @@ pub struct ServeArgs {
     /// dropped (64M to 64T).
     #[arg(long, default_value = "512M", value_name = "SIZE", value_parser = floe::mem::parse_memory)]
     pub session_memory: u64,
+    /// Play sessions one client (one browser, or one `X-Floe-Client`) keeps at once; beyond,
+    /// its own least recently used goes (1 to 1,000,000).
+    #[arg(long, default_value_t = 32, value_name = "N", value_parser = within(1, 1_000_000))]
+    pub client_sessions: usize,
+    /// Hints and verdicts answered at once (1 to 256; default: the number of cores, at least
+    /// 2). They have threads of their own: searches never take them.
+    #[arg(long, value_name = "N", value_parser = within(1, 256))]
+    pub play_jobs: Option<usize>,
+    /// How long a client may take to send a request's headers or its body, and how long a
+    /// kept-alive connection may stay silent (100ms to 1h).
+    #[arg(long, default_value = "10s", value_name = "TIME", value_parser = read_timeout)]
+    pub read_timeout: Duration,
+    /// The most cells of a board the server draws or plays (16 to 10,000,000); a larger board
+    /// is refused with 422.
+    #[arg(long, default_value_t = 4096, value_name = "N", value_parser = within(16, 10_000_000))]
+    pub max_cells: usize,
+    /// The largest picture or play state the server sends (16K to 1G; K, M, G); a larger
+    /// answer is refused with 422.
+    #[arg(long, default_value = "8M", value_name = "SIZE", value_parser = response_size)]
+    pub max_response: usize,
+    /// A web origin besides the page's own that may call the API (`http://host:port`; may
+    /// be given again). Requests from other sites' pages are refused with 403.
+    #[arg(long, value_name = "ORIGIN", value_parser = origin)]
+    pub allow_origin: Vec<String>,
+}
+
+/// `--read-timeout`: a duration from 100 ms to an hour.
+fn read_timeout(s: &str) -> Result<Duration, String> {
+    let d = parse_duration(s)?;
+    if d < Duration::from_millis(100) || d > Duration::from_secs(3600) {
+        return Err(format!("'{s}' is out of range: from 100ms to 1h"));
+    }
+    Ok(d)
+}
+
+/// `--max-response`: bytes, or a number with K, M or G, from 16 KiB to 1 GiB.
+fn response_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size (e.g. 8M, 512K)"))?;
+    let scale = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1.0,
+        "K" | "KB" | "KIB" => 1024.0,
+        "M" | "MB" | "MIB" => 1024.0 * 1024.0,
+        "G" | "GB" | "GIB" => 1024.0 * 1024.0 * 1024.0,
+        u => return Err(format!("unknown unit '{u}' in '{s}': use K, M or G")),
+    };
+    let bytes = x * scale;
+    if !bytes.is_finite() || !(16_384.0..=1_073_741_824.0).contains(&bytes) {
+        return Err(format!("'{s}' is out of range: from 16K to 1G"));
+    }
+    Ok(bytes as usize)
+}
+
+/// `--allow-origin`: `http://` or `https://`, a host, and perhaps a port, nothing else.
+fn origin(s: &str) -> Result<String, String> {
+    let bad = || {
+        format!(
+            "'{s}' is not a web origin: give the scheme, the host and the port if any, as a \
+             browser sends it (http://example.org:8000)"
+        )
+    };
+    let rest = s
+        .strip_prefix("http://")
+        .or_else(|| s.strip_prefix("https://"))
+        .ok_or_else(bad)?;
+    let ok = !rest.is_empty()
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c));
+    if !ok {
+        return Err(bad());
+    }
+    Ok(s.to_ascii_lowercase())
 }

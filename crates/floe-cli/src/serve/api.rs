@@ -5,13 +5,14 @@
 //! with `--json`, with the HTTP status of its exit code (0 and 1: 200, 2: 400) and the exit
 //! code itself in the `x-floe-exit` header.
 
+use super::guard::Client;
 use super::slots::Filed;
 use super::{App, Caps};
 use crate::args::{Cli, Command, LimitArgs};
 use crate::cmd::{self, request};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use clap::{CommandFactory, Parser};
@@ -85,6 +86,14 @@ impl Reply {
     pub fn bad(msg: impl Into<String>) -> Reply {
         Reply::message(StatusCode::BAD_REQUEST, msg.into(), Some(2))
     }
+    /// Bad input with more to say than a message (`extra`'s fields beside `error`): 400.
+    pub fn bad_with(msg: String, extra: Value) -> Reply {
+        let mut v = json!({ "error": msg });
+        if let (Some(m), Value::Object(x)) = (v.as_object_mut(), extra) {
+            m.extend(x);
+        }
+        Reply::with(StatusCode::BAD_REQUEST, &v, Some(2))
+    }
     /// Every search slot taken and the line full: 503.
     pub fn busy(msg: String) -> Reply {
         Reply::message(StatusCode::SERVICE_UNAVAILABLE, msg, None)
@@ -92,6 +101,22 @@ impl Reply {
     /// A job name in use: 409.
     pub fn conflict(msg: String) -> Reply {
         Reply::message(StatusCode::CONFLICT, msg, None)
+    }
+    /// A request from a place the server does not answer: 403.
+    pub fn forbidden(msg: String) -> Reply {
+        Reply::message(StatusCode::FORBIDDEN, msg, None)
+    }
+    /// A body that did not arrive in time: 408.
+    pub fn timed_out(msg: String) -> Reply {
+        Reply::message(StatusCode::REQUEST_TIMEOUT, msg, None)
+    }
+    /// A body larger than the server reads: 413, exit code 2.
+    pub fn too_large(msg: String) -> Reply {
+        Reply::message(StatusCode::PAYLOAD_TOO_LARGE, msg, Some(2))
+    }
+    /// A board, or an answer, larger than the server draws or plays: 422, exit code 2.
+    pub fn too_big(msg: String) -> Reply {
+        Reply::message(StatusCode::UNPROCESSABLE_ENTITY, msg, Some(2))
     }
     /// A bug in floe: 500, exit code 1.
     pub fn internal(msg: String) -> Reply {
@@ -119,6 +144,56 @@ impl Reply {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+    /// Refuses an answer larger than `max` bytes (`what` names it: "the picture").
+    pub fn within(self, max: usize, what: &str) -> Reply {
+        let len = match &self.body {
+            Body::Json(t) | Body::Svg(t) => t.len(),
+        };
+        if len <= max {
+            return self;
+        }
+        Reply::too_big(format!(
+            "{what} would be {}, more than the server sends (--max-response {}): ask for a \
+             smaller board or fewer moves",
+            human_size(len),
+            human_size(max)
+        ))
+    }
+}
+
+/// Bytes in words: `64 KiB`, `8 MiB`, `113.4 MiB`.
+pub(crate) fn human_size(n: usize) -> String {
+    let (v, unit) = if n >= 1 << 30 {
+        (n as f64 / (1u64 << 30) as f64, "GiB")
+    } else if n >= 1 << 20 {
+        (n as f64 / (1u64 << 20) as f64, "MiB")
+    } else if n >= 1 << 10 {
+        (n as f64 / 1024.0, "KiB")
+    } else {
+        return format!("{n} bytes");
+    };
+    if v.fract() == 0.0 {
+        format!("{v} {unit}")
+    } else {
+        format!("{v:.1} {unit}")
+    }
+}
+
+/// Refuses a board of more cells than the server draws or plays (422, before any drawing).
+pub(crate) fn check_board(level: &floe::game::Level, caps: &Caps) -> Result<(), Reply> {
+    let sc = level.scene();
+    let cells = sc.rows.saturating_mul(sc.cols);
+    if cells > caps.max_cells {
+        return Err(Reply::too_big(format!(
+            "the board is {}×{} ({} cells): the server draws and plays boards of at most {} \
+             cells",
+            crate::out::thousands(sc.rows as u64),
+            crate::out::thousands(sc.cols as u64),
+            crate::out::thousands(cells as u64),
+            crate::out::thousands(caps.max_cells as u64)
+        )));
+    }
+    Ok(())
 }
 
 impl From<Error> for Reply {
@@ -182,6 +257,8 @@ struct Endpoint {
     refused: &'static [&'static str],
     /// Parameters that are the command's positional arguments, in order (`game`).
     positional: &'static [&'static str],
+    /// The lane its work runs in.
+    kind: Kind,
 }
 
 /// Flags no endpoint takes: output files and directories, help, the memory bound and
@@ -207,6 +284,7 @@ const SOLVE: Endpoint = Endpoint {
     own: &["job"],
     refused: &["frames", "animate", "coords"],
     positional: &[],
+    kind: Kind::Search,
 };
 const VERIFY: Endpoint = Endpoint {
     command: &["verify"],
@@ -215,6 +293,7 @@ const VERIFY: Endpoint = Endpoint {
     own: &["job", "moves"],
     refused: &[],
     positional: &[],
+    kind: Kind::Play,
 };
 const RENDER: Endpoint = Endpoint {
     command: &["render"],
@@ -223,6 +302,7 @@ const RENDER: Endpoint = Endpoint {
     own: &["job"],
     refused: &[],
     positional: &[],
+    kind: Kind::Play,
 };
 const PICTURE: Endpoint = Endpoint {
     command: &["render"],
@@ -231,6 +311,7 @@ const PICTURE: Endpoint = Endpoint {
     own: &["job", "moves", "style"],
     refused: &[],
     positional: &[],
+    kind: Kind::Play,
 };
 const HINT: Endpoint = Endpoint {
     command: &["play"],
@@ -239,6 +320,7 @@ const HINT: Endpoint = Endpoint {
     own: &["job"],
     refused: &[],
     positional: &[],
+    kind: Kind::Play,
 };
 const SPACE: Endpoint = Endpoint {
     command: &["space"],
@@ -247,6 +329,7 @@ const SPACE: Endpoint = Endpoint {
     own: &["job"],
     refused: &[],
     positional: &[],
+    kind: Kind::Search,
 };
 const GENERATE: Endpoint = Endpoint {
     command: &["generate"],
@@ -255,6 +338,7 @@ const GENERATE: Endpoint = Endpoint {
     own: &["job"],
     refused: &["report"],
     positional: &[],
+    kind: Kind::Search,
 };
 const EXPERIMENT: Endpoint = Endpoint {
     command: &["experiment"],
@@ -263,6 +347,7 @@ const EXPERIMENT: Endpoint = Endpoint {
     own: &["job", "game"],
     refused: &[],
     positional: &["game"],
+    kind: Kind::Search,
 };
 
 /// The value of query parameter `name` (the last one given).
@@ -410,9 +495,20 @@ pub(crate) fn cap(
 
 type Work = fn(Command, &Caps, Arc<AtomicBool>, &Pairs) -> Result<Reply, Error>;
 
-/// Reads, checks and parses a request, then runs `work` on a search slot.
+/// Which lane an endpoint's work runs in (see [`super::slots`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Searches that may run long (solve, space, generate, experiment), at a lower priority
+    /// than everything else the server does.
+    Search,
+    /// What a player or a designer waits for: hints, verdicts, pictures, checks.
+    Play,
+}
+
+/// Reads, checks and parses a request, then runs `work` in its lane.
 async fn answer(
     app: Arc<App>,
+    client: Client,
     ep: &'static Endpoint,
     q: Result<Query<Pairs>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -452,14 +548,20 @@ async fn answer(
         set_text(&mut command, t);
     }
     let job = param(&q, "job").map(str::to_string);
-    run(&app, job.as_deref(), move |caps, stop| {
+    run(&app, &client, ep.kind, job.as_deref(), move |caps, stop| {
         work(command, caps, stop, &q)
     })
     .await
 }
 
-/// Runs `work` on a search slot with a stop flag filed under `job`; a panic is a 500.
-pub(crate) async fn run<F>(app: &Arc<App>, job: Option<&str>, work: F) -> Reply
+/// Runs `work` in the lane of `kind` with a stop flag filed under `job`; a panic is a 500.
+pub(crate) async fn run<F>(
+    app: &Arc<App>,
+    client: &Client,
+    kind: Kind,
+    job: Option<&str>,
+    work: F,
+) -> Reply
 where
     F: FnOnce(&Caps, Arc<AtomicBool>) -> Result<Reply, Error> + Send + 'static,
 {
@@ -468,21 +570,64 @@ where
         Ok(f) => f,
         Err(r) => return r,
     };
-    let permit = match app.slots.take().await {
+    let lane = match kind {
+        Kind::Search => &app.searches,
+        Kind::Play => &app.play,
+    };
+    let permit = match lane.take(client).await {
         Ok(p) => p,
         Err(r) => return r,
     };
     let caps = app.caps.clone();
-    let done = tokio::task::spawn_blocking(move || {
+    let done = on_thread(kind, move || {
         let _permit = permit;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&caps, flag)))
+        work(&caps, flag)
     })
     .await;
     drop(filed);
     match done {
-        Ok(Ok(Ok(r))) => r,
-        Ok(Ok(Err(e))) => Reply::error(&e),
-        Ok(Err(_)) | Err(_) => Reply::internal("the work failed inside floe (a bug)".into()),
+        Some(Ok(r)) => r,
+        Some(Err(e)) => Reply::error(&e),
+        None => Reply::internal("the work failed inside floe (a bug)".into()),
+    }
+}
+
+/// Runs `f` off the threads that answer requests: a search on a thread of its own at a
+/// lower scheduling priority (so that the play lane, the pages and the key presses keep the
+/// processor when searches fill it), anything else on tokio's blocking threads. `None`: it
+/// panicked.
+pub(crate) async fn on_thread<T, F>(kind: Kind, f: F) -> Option<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let guarded = move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    match kind {
+        Kind::Play => tokio::task::spawn_blocking(guarded).await.ok().flatten(),
+        Kind::Search => {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let spawned = std::thread::Builder::new()
+                .name("floe-search".into())
+                .spawn(move || {
+                    lower_priority();
+                    let _ = tx.send(guarded());
+                });
+            match spawned {
+                Ok(_) => rx.await.ok().flatten(),
+                Err(_) => None,
+            }
+        }
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (`nice` 10, Linux; elsewhere nothing).
+pub(crate) fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid and setpriority only read their arguments; on Linux, PRIO_PROCESS with
+    // a thread id sets that thread's nice value alone.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
     }
 }
 
@@ -502,10 +647,11 @@ macro_rules! endpoint {
     ($name:ident, $ep:expr, $work:expr) => {
         pub(crate) async fn $name(
             State(app): State<Arc<App>>,
+            Extension(client): Extension<Client>,
             q: Result<Query<Pairs>, QueryRejection>,
             body: Result<Bytes, BytesRejection>,
         ) -> Reply {
-            answer(app, &$ep, q, body, $work).await
+            answer(app, client, &$ep, q, body, $work).await
         }
     };
 }
@@ -532,19 +678,22 @@ endpoint!(verify, VERIFY, |c, _, _, q| {
     Ok(Reply::json(&v, if v.error.is_some() { 2 } else { 0 }))
 });
 
-endpoint!(render, RENDER, |c, _, _, _| {
+endpoint!(render, RENDER, |c, caps, _, _| {
     let Command::Render(a) = c else {
         unreachable!("parsed as render")
     };
     let req = request(&a.level)?;
+    if let Err(r) = check_board(&req.level, caps) {
+        return Ok(r);
+    }
     let style = Style {
         coords: a.coords,
         cell: a.cell.unwrap_or(0),
     };
-    Ok(Reply::svg(board_svg(&req.level.scene(), &style)))
+    Ok(Reply::svg(board_svg(&req.level.scene(), &style)).within(caps.max_response, "the picture"))
 });
 
-endpoint!(picture, PICTURE, |c, _, _, q| {
+endpoint!(picture, PICTURE, |c, caps, _, q| {
     let Command::Render(a) = c else {
         unreachable!("parsed as render")
     };
@@ -552,6 +701,9 @@ endpoint!(picture, PICTURE, |c, _, _, q| {
         Error::invalid("moves: the solution to draw (JSON, or one move per line)")
     })?;
     let req = request(&a.level)?;
+    if let Err(r) = check_board(&req.level, caps) {
+        return Ok(r);
+    }
     let moves = req.level.parse_moves(moves, "<moves>")?;
     let v = req.level.verify(&moves, None)?;
     if let Some(e) = v.error {
@@ -572,7 +724,8 @@ endpoint!(picture, PICTURE, |c, _, _, q| {
                 floe::input::shown_word(other)
             )))
         }
-    }))
+    })
+    .within(caps.max_response, "the picture"))
 });
 
 endpoint!(hint, HINT, |c, caps, stop, q| {
@@ -586,6 +739,9 @@ endpoint!(hint, HINT, |c, caps, stop, q| {
     );
     cap(&mut a.limits, caps, stop, Some(default));
     let actions = parse_keys(param(q, "keys").unwrap_or("")).map_err(Error::invalid)?;
+    if let Err(r) = check_board(&request(&a.level)?.level, caps) {
+        return Ok(r);
+    }
     let mut s = cmd::play::load(&a)?;
     Ok(Reply::json(&cmd::play::script(&mut s, &actions), 0))
 });
@@ -657,10 +813,16 @@ pub(crate) async fn health(State(app): State<Arc<App>>) -> Reply {
             "status": "ok",
             "version": env!("CARGO_PKG_VERSION"),
             "uptime_seconds": app.started.elapsed().as_secs_f64(),
-            "searches": app.slots.running(),
-            "waiting": app.slots.waiting(),
-            "jobs": app.slots.jobs(),
+            "searches": app.searches.running(),
+            "waiting": app.searches.waiting(),
+            "jobs": app.searches.jobs(),
+            "play": {
+                "running": app.play.running(),
+                "waiting": app.play.waiting(),
+                "jobs": app.play.jobs(),
+            },
             "sessions": app.sessions.len(),
+            "learned_bytes": app.sessions.learned_bytes(),
             "max_states": app.caps.max_states,
             "timeout_seconds": app.caps.timeout.as_secs_f64(),
         }),

@@ -1,26 +1,37 @@
-//! `floe serve`: the web page and its JSON API on a local HTTP server (axum on tokio).
+//! `floe serve`: the web page and its JSON API on a local HTTP server (axum on hyper and
+//! tokio).
 //!
 //! - [`api`]: the endpoints that mirror commands (`/api/solve` answers what `floe solve
 //!   --json` prints), read through the command line's own parser so that every option,
 //!   range and message is the command's;
-//! - [`play`]: play sessions of the page (the library's [`floe::play::Session`]);
-//! - [`slots`]: the server's bounds: at most `--jobs` searches at once and a line of
-//!   `--queue` requests, stop flags by job name;
+//! - [`play`]: play sessions of the page (the library's [`floe::play::Session`]), each
+//!   belonging to a client, and the bounds the verdicts of a level learned, shared by all its
+//!   sessions;
+//! - [`slots`]: the server's bounds on work: a lane of `--jobs` searches and a lane of
+//!   `--play-jobs` hints and verdicts, each with a line fair between clients; stop flags by
+//!   job name;
+//! - [`guard`]: who asks and from where (a client cookie, the Host and Origin checks), the
+//!   body's read timeout, and the security headers of every answer;
 //! - [`page`]: the page itself, compiled into the binary, and the bundled levels.
 //!
-//! Searches run on tokio's blocking threads, never on the threads that answer requests, so
-//! `/api/health` answers while every search slot is busy.
+//! Searches run on threads of their own at a lower priority, hints and verdicts on tokio's
+//! blocking threads, never on the threads that answer requests, so `/api/health` and key
+//! presses answer while every search slot is busy. Connections are served by hyper with a
+//! header read timeout that also ends silent kept-alive connections.
 
 mod api;
+mod guard;
 mod page;
 mod play;
 mod slots;
 
 use crate::args::ServeArgs;
 use crate::Done;
+use axum::extract::ConnectInfo;
 use axum::routing::{get, post};
 use axum::Router;
 use floe::Error;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -31,14 +42,23 @@ pub(crate) struct Caps {
     pub timeout: Duration,
     pub max_memory: Option<u64>,
     pub max_body: usize,
+    /// Cells of a board the server draws or plays.
+    pub max_cells: usize,
+    /// Bytes of a picture or a play state.
+    pub max_response: usize,
 }
 
 /// The server's state, shared by every request.
 pub(crate) struct App {
     pub caps: Caps,
-    pub slots: slots::Slots,
+    /// Solves, enumerations, generation, experiments.
+    pub searches: Arc<slots::Lane>,
+    /// Hints, verdicts, pictures, checks.
+    pub play: Arc<slots::Lane>,
     pub stops: Arc<slots::Stops>,
     pub sessions: play::Sessions,
+    pub guard: guard::Guard,
+    pub read_timeout: Duration,
     pub started: Instant,
 }
 
@@ -52,7 +72,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/favicon.svg", get(page::icon))
         .route("/api/health", get(api::health))
         .route("/api/games", get(api::games))
-        .route("/api/levels", get(page::levels))
+        .route("/api/levels", get(page::levels).post(page::read_levels))
         .route("/api/solve", post(api::solve))
         .route("/api/verify", post(api::verify))
         .route("/api/render", post(api::render))
@@ -67,29 +87,52 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/play/{id}/verdict", post(play::verdict))
         .fallback(api::not_found)
         .layer(body)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            guard::layer,
+        ))
         .with_state(app)
 }
 
+/// The number of cores.
+fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
 /// The state for `a`.
-pub(crate) fn app(a: &ServeArgs) -> Arc<App> {
-    let jobs = a.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+pub(crate) fn app(a: &ServeArgs, loopback: bool) -> Arc<App> {
+    let jobs = a.jobs.unwrap_or_else(cores);
+    let play_jobs = a.play_jobs.unwrap_or_else(|| cores().max(2));
     Arc::new(App {
         caps: Caps {
             max_states: a.max_states,
             timeout: a.timeout,
             max_memory: a.max_memory.or_else(floe::mem::default_budget),
             max_body: a.max_body,
+            max_cells: a.max_cells,
+            max_response: a.max_response,
         },
-        slots: slots::Slots::new(jobs, a.queue),
+        searches: slots::Lane::new("searches", jobs, a.queue),
+        play: slots::Lane::new(
+            "hints and verdicts",
+            play_jobs,
+            PLAY_QUEUE.max(4 * play_jobs),
+        ),
         stops: Arc::new(slots::Stops::default()),
-        sessions: play::Sessions::new(a.sessions, a.session_memory),
+        sessions: play::Sessions::new(a.sessions, a.client_sessions, a.session_memory),
+        guard: guard::Guard {
+            loopback,
+            origins: a.allow_origin.clone(),
+        },
+        read_timeout: a.read_timeout,
         started: Instant::now(),
     })
 }
+
+/// Requests that may wait for a play slot (at least four per slot).
+const PLAY_QUEUE: usize = 64;
 
 /// `floe serve`.
 pub fn run(a: ServeArgs) -> Result<Done, Error> {
@@ -110,24 +153,85 @@ async fn serve(a: ServeArgs) -> Result<Done, Error> {
         .local_addr()
         .map_err(|e| Error::Internal(e.to_string()))?;
     let url = format!("http://{addr}/");
-    let app = app(&a);
+    let app = app(&a, addr.ip().is_loopback());
     eprintln!(
-        "floe: serving {url} ({} searches at once, {} positions and {} each at most; Ctrl-C stops)",
-        app.slots.jobs(),
+        "floe: serving {url} ({} searches and {} hints at once, {} positions and {} each at \
+         most; Ctrl-C stops)",
+        app.searches.jobs(),
+        app.play.jobs(),
         crate::out::thousands(app.caps.max_states),
         crate::out::human_time(app.caps.timeout)
     );
     if !addr.ip().is_loopback() {
-        eprintln!("floe: {addr} answers other machines too; the server has no authentication");
+        eprintln!(
+            "floe: {addr} answers other machines too; the server has no authentication, and \
+             it does not check the name a request uses for it"
+        );
     }
+    play::warm(&app);
     if a.open {
         open_browser(&url);
     }
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(interrupted())
-        .await
-        .map_err(|e| Error::Internal(format!("the server stopped: {e}")))?;
+    accept(listener, router(Arc::clone(&app)), app.read_timeout).await;
     Ok(Done::Answered)
+}
+
+/// Serves connections until Ctrl-C: HTTP/1.1 with keep-alive, a connection closed when its
+/// client takes longer than `read_timeout` to send a request's headers (or says nothing for
+/// that long between requests). On Ctrl-C the server stops accepting, lets the answers under
+/// way finish (running searches see the interrupt and end) and waits for them at most 10 s.
+async fn accept(listener: tokio::net::TcpListener, routes: Router, read_timeout: Duration) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let mut open = tokio::task::JoinSet::new();
+    let mut stopping = std::pin::pin!(interrupted());
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut stopping => break,
+            got = listener.accept() => match got {
+                Ok(s) => s,
+                // out of file descriptors and the like: wait a moment, go on
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            // reap finished connections as they end
+            Some(_) = open.join_next(), if !open.is_empty() => continue,
+        };
+        let _ = stream.set_nodelay(true);
+        let service =
+            routes
+                .clone()
+                .map_request(move |mut r: axum::http::Request<hyper::body::Incoming>| {
+                    r.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+                    r.map(axum::body::Body::new)
+                });
+        let service = hyper_util::service::TowerToHyperService::new(service);
+        let mut stop = stop_rx.clone();
+        open.spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(read_timeout)
+                .keep_alive(true);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            let mut conn = std::pin::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                _ = stop.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+    }
+    let _ = stop_tx.send(true);
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while open.join_next().await.is_some() {}
+    })
+    .await;
 }
 
 /// Resolves once Ctrl-C (or SIGTERM) raised the interrupt flag; running searches see the

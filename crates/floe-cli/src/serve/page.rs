@@ -1,7 +1,10 @@
 //! The page (HTML, script and style compiled into the binary: nothing to install) and the
 //! bundled level collections.
 
-use super::api::Reply;
+use super::api::{param, Pairs, Reply, LEVEL_NAME};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::Query;
 use axum::http::header;
 use axum::response::IntoResponse;
 use floe::game::{LevelEntry, Request};
@@ -104,4 +107,120 @@ pub(crate) async fn levels() -> Reply {
         Ok(c) => Reply::json(c, 0),
         Err(e) => Reply::internal(format!("a bundled level does not read: {e}")),
     }
+}
+
+/// The text of every bundled level.
+pub(crate) fn bundled_levels() -> Vec<String> {
+    match &*COLLECTIONS {
+        Ok(c) => c
+            .iter()
+            .flat_map(|c| c.levels.iter().map(|l| l.text.clone()))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// A file's levels, as `POST /api/levels` answers them.
+#[derive(Serialize)]
+struct FileJson {
+    /// The game its levels were read as.
+    game: &'static str,
+    /// Whether the file names its game (a `Game:` line): when not, `games` are the games
+    /// whose reader takes it, and the page lets the player choose.
+    named: bool,
+    games: Vec<&'static str>,
+    levels: Vec<LevelJson>,
+}
+
+/// `POST /api/levels` (body: a level file; `game`, `format` as query parameters): its
+/// levels with their texts, and which games read it when it does not say.
+pub(crate) async fn read_levels(
+    q: Result<Query<Pairs>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Reply {
+    let Ok(Query(q)) = q else {
+        return Reply::bad("the query string is not name=value pairs");
+    };
+    let text = match body.map(|b| floe::input::text_of(b.to_vec(), LEVEL_NAME)) {
+        Ok(Ok(t)) if !t.trim().is_empty() => t,
+        Ok(Ok(_)) => {
+            return Reply::bad("the request's body is a level file's text, and it is empty")
+        }
+        Ok(Err(e)) => return Reply::error(&e),
+        Err(e) => return Reply::bad(format!("the request body: {e}")),
+    };
+    let game = param(&q, "game").map(str::to_string);
+    let format = param(&q, "format").map(str::to_string);
+    let done =
+        tokio::task::spawn_blocking(move || file_levels(&text, game.as_deref(), format.as_deref()))
+            .await;
+    match done {
+        Ok(Ok(f)) => Reply::json(&f, 0),
+        Ok(Err(e)) => Reply::error(&e),
+        Err(_) => Reply::internal("the work failed inside floe (a bug)".into()),
+    }
+}
+
+/// Most levels `POST /api/levels` lists.
+const MOST_LISTED: usize = 2000;
+
+fn file_levels(
+    text: &str,
+    game: Option<&str>,
+    format: Option<&str>,
+) -> Result<FileJson, floe::Error> {
+    let read = |g: Option<&str>| {
+        Request::from_text(text, LEVEL_NAME)
+            .game(g)
+            .format(format)
+            .read()
+    };
+    let named = floe::game::game_line(text, LEVEL_NAME)?.is_some();
+    // the games that read it, when neither the file nor the client says
+    let games: Vec<&'static str> = if named || game.is_some() {
+        Vec::new()
+    } else {
+        floe::game::all()
+            .iter()
+            .map(|g| g.info().name)
+            .filter(|&name| read(Some(name)).is_ok_and(|f| !f.levels.is_empty()))
+            .collect()
+    };
+    let f = match (game, games.first()) {
+        (Some(g), _) => read(Some(g))?,
+        (None, _) if named => read(None)?,
+        // the default reader's message when no game reads it
+        (None, None) => read(None)?,
+        (None, Some(&first)) => match read(None) {
+            Ok(f) if games.contains(&f.game.info().name) => f,
+            _ => read(Some(first))?,
+        },
+    };
+    if f.levels.len() > MOST_LISTED {
+        return Err(floe::Error::invalid(format!(
+            "the file holds {} levels: the page lists at most {MOST_LISTED}; split it",
+            f.levels.len()
+        )));
+    }
+    let levels = f
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            Ok(LevelJson {
+                info: LevelEntry::of(i, l),
+                text: l.to_text(None)?,
+            })
+        })
+        .collect::<Result<Vec<_>, floe::Error>>()?;
+    Ok(FileJson {
+        game: f.game.info().name,
+        named,
+        games: if named || game.is_some() {
+            vec![f.game.info().name]
+        } else {
+            games
+        },
+        levels,
+    })
 }

@@ -1,101 +1,166 @@
 //! Play sessions of the web page: the library's [`Session`] (the same game logic as `floe
-//! play`) kept by the server under a name, at most `--sessions` of them (the least recently
-//! used goes first). Keys are played at once; questions to the solver (a hint, "still
-//! solvable?") take a search slot like any search.
+//! play`), kept by the server under a hard-to-guess name for the client that started it.
+//!
+//! - **Whose**: a session answers its own client only (the page's cookie, or the
+//!   `X-Floe-Client` header); another client gets 404 as for a session that does not exist.
+//! - **How many**: a client keeps at most `--client-sessions` (its own least recently used
+//!   goes first), and the server at most `--sessions`: beyond, the least recently used
+//!   session of the client holding the most goes. A few clients, however busy, never end
+//!   another's game; the page keeps the level and the moves and starts a new session when
+//!   its own is gone anyway (`?moves=` replays them).
+//! - **What they learn**: the verdicts of a level learn from each other (Ice Tower: the bounds
+//!   of earlier A* searches, [`floe::play::Learning`]); the table belongs to the level, not
+//!   to a session, so every player of a level profits from every other's questions. All
+//!   tables together hold at most `--session-memory`; beyond, the least recently used are
+//!   emptied. The bundled levels' tables are filled in the background when the server starts
+//!   ([`warm`]).
+//! - **Where they run**: keys are played at once on a blocking thread; questions to the
+//!   solver (a hint, "still solvable?") take a slot of the play lane, which searches never
+//!   take.
 
-use super::api::{cap, param, Pairs, Reply, LEVEL_NAME};
+use super::api::{self, cap, check_board, param, Kind, Pairs, Reply, LEVEL_NAME};
+use super::guard::Client;
 use super::App;
 use crate::args::{Cli, Command};
 use crate::cmd;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use clap::Parser;
-use floe::game::{Keys, Move};
+use floe::game::{Keys, LevelEntry, Move, Request};
 use floe::grid::Pos;
-use floe::play::{parse_keys, Action, Session, Verdict};
-use floe::render::board::Style;
+use floe::play::{parse_keys, Action, Event, Learning, Session, Verdict};
+use floe::render::board::{board_svg, Style};
 use floe::render::marked::{geometry, marked_svg, Geometry, Ring};
+use floe::scene::{Ground, PieceKind, Scene};
 use floe::Error;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-/// The sessions.
+/// The sessions, and the tables of what each level's verdicts learned.
 pub(crate) struct Sessions {
     map: Mutex<HashMap<String, Kept>>,
     most: usize,
-    /// Bytes all sessions may hold for what their verdicts learned.
+    per_client: usize,
+    tables: Mutex<HashMap<String, Table>>,
+    /// Bytes all tables may hold.
     memory: u64,
     made: AtomicU64,
 }
 
 struct Kept {
+    client: Client,
     session: Arc<Mutex<Session>>,
     used: Instant,
 }
 
+struct Table {
+    learning: Learning,
+    used: Instant,
+}
+
 impl Sessions {
-    pub fn new(most: usize, memory: u64) -> Sessions {
+    pub fn new(most: usize, per_client: usize, memory: u64) -> Sessions {
         Sessions {
             map: Mutex::new(HashMap::new()),
             most,
+            per_client: per_client.min(most),
+            tables: Mutex::new(HashMap::new()),
             memory,
             made: AtomicU64::new(0),
         }
     }
-    /// Drops the least recently used sessions but `keep` while the sessions hold more than
-    /// their memory for what their verdicts learned. Returns how many were dropped.
-    fn trim(&self, keep: &str) -> usize {
-        let mut map = self.lock();
-        // a session busy elsewhere (locked) is counted as empty this time
-        let mut held: Vec<(Instant, String, u64)> = map
-            .iter()
-            .map(|(id, k)| {
-                let bytes = k
-                    .session
-                    .try_lock()
-                    .map(|s| s.learned_bytes() as u64)
-                    .unwrap_or(0);
-                (k.used, id.clone(), bytes)
-            })
-            .collect();
-        let mut total: u64 = held.iter().map(|h| h.2).sum();
-        held.sort();
-        let mut dropped = 0;
-        for (_, id, bytes) in held {
-            if total <= self.memory {
-                break;
-            }
-            if id != keep && bytes > 0 {
-                map.remove(&id);
-                total -= bytes;
-                dropped += 1;
-            }
-        }
-        dropped
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Kept>> {
+        self.map.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    fn tables(&self) -> MutexGuard<'_, HashMap<String, Table>> {
+        self.tables.lock().unwrap_or_else(|p| p.into_inner())
     }
     /// Sessions kept now.
     pub fn len(&self) -> usize {
         self.lock().len()
     }
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
-        self.map.lock().unwrap_or_else(|p| p.into_inner())
+    /// Bytes the tables hold.
+    pub fn learned_bytes(&self) -> u64 {
+        self.tables()
+            .values()
+            .map(|t| t.learning.bytes() as u64)
+            .sum()
     }
-    /// Keeps `s` under a new name (hard to guess: a counter and a random number).
-    fn keep(&self, s: Session) -> (String, Arc<Mutex<Session>>) {
+    /// The table of the level `key`.
+    fn learning(&self, key: &str) -> Learning {
+        let mut tables = self.tables();
+        let t = tables.entry(key.to_string()).or_insert_with(|| Table {
+            learning: Learning::new(),
+            used: Instant::now(),
+        });
+        t.used = Instant::now();
+        t.learning.clone()
+    }
+    /// `s`, learning into its level's shared table.
+    fn shared(&self, s: Session) -> Session {
+        match s.level_key() {
+            Some(key) if s.learns() => {
+                let l = self.learning(&key);
+                s.with_learning(&l)
+            }
+            _ => s,
+        }
+    }
+    /// Empties the least recently used tables while all hold more than their memory; how
+    /// many it emptied. (A table a question is using now is left for the next time.)
+    fn trim(&self) -> usize {
+        let tables = self.tables();
+        let mut held: Vec<(Instant, &Table, u64)> = tables
+            .values()
+            .map(|t| (t.used, t, t.learning.bytes() as u64))
+            .collect();
+        let mut total: u64 = held.iter().map(|h| h.2).sum();
+        held.sort_by_key(|h| h.0);
+        let mut emptied = 0;
+        for (_, t, bytes) in held {
+            if total <= self.memory {
+                break;
+            }
+            if bytes > 0 && t.learning.try_clear() {
+                total -= bytes;
+                emptied += 1;
+            }
+        }
+        emptied
+    }
+    /// Keeps `s` for `client` under a new name (hard to guess: a counter and 64 random bits).
+    fn keep(&self, client: &Client, s: Session) -> (String, Arc<Mutex<Session>>) {
         let n = self.made.fetch_add(1, Ordering::Relaxed);
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(n);
-        let id = format!("{n:x}-{:016x}", h.finish());
+        let id = format!("{n:x}-{}", &super::guard::new_token()[..16]);
         let session = Arc::new(Mutex::new(s));
         let mut map = self.lock();
-        while map.len() >= self.most {
+        // the client's own first, then the client holding the most
+        loop {
+            let mine = map.values().filter(|k| &k.client == client).count();
+            let victim = if mine >= self.per_client {
+                Some(client.clone())
+            } else if map.len() >= self.most {
+                let mut counts: HashMap<&Client, (usize, Instant)> = HashMap::new();
+                for k in map.values() {
+                    let e = counts.entry(&k.client).or_insert((0, k.used));
+                    e.0 += 1;
+                    e.1 = e.1.min(k.used);
+                }
+                counts
+                    .into_iter()
+                    .max_by_key(|(_, (n, oldest))| (*n, std::cmp::Reverse(*oldest)))
+                    .map(|(c, _)| c.clone())
+            } else {
+                None
+            };
+            let Some(victim) = victim else { break };
             let Some(oldest) = map
                 .iter()
+                .filter(|(_, k)| k.client == victim)
                 .min_by_key(|(_, k)| k.used)
                 .map(|(id, _)| id.clone())
             else {
@@ -106,16 +171,17 @@ impl Sessions {
         map.insert(
             id.clone(),
             Kept {
+                client: client.clone(),
                 session: Arc::clone(&session),
                 used: Instant::now(),
             },
         );
         (id, session)
     }
-    /// The session called `id`.
-    fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, Reply> {
+    /// The session called `id`, if it is `client`'s.
+    fn get(&self, client: &Client, id: &str) -> Result<Arc<Mutex<Session>>, Reply> {
         let mut map = self.lock();
-        match map.get_mut(id) {
+        match map.get_mut(id).filter(|k| &k.client == client) {
             Some(k) => {
                 k.used = Instant::now();
                 Ok(Arc::clone(&k.session))
@@ -124,6 +190,60 @@ impl Sessions {
                 "no play session '{}': it ended or the server restarted; load the level again",
                 floe::input::shown_word(id)
             ))),
+        }
+    }
+}
+
+/// Fills the tables of the bundled levels whose verdicts learn (Ice Tower) in the
+/// background, at a low priority: the first player of such a level gets the answers of a
+/// level already solved. Each level's start is asked, then every position one move off its
+/// optimal line (a player's likely first mistakes), within the play limits.
+pub(crate) fn warm(app: &Arc<App>) {
+    let app = Arc::clone(app);
+    let spawned = std::thread::Builder::new()
+        .name("floe-warm".into())
+        .spawn(move || {
+            api::lower_priority();
+            for text in super::page::bundled_levels() {
+                if floe::search::interrupted() {
+                    return;
+                }
+                let Ok(req) = Request::from_text(text, LEVEL_NAME).resolve() else {
+                    continue;
+                };
+                let Ok(s) = req.level.play() else { continue };
+                if !s.learns() {
+                    continue;
+                }
+                let mut s = app.sessions.shared(s);
+                warm_line(&mut s);
+                app.sessions.trim();
+            }
+        });
+    if let Err(e) = spawned {
+        eprintln!("floe: the bundled levels' verdicts are not prepared ({e})");
+    }
+}
+
+/// Asks the verdict of each position along the hinted line from the start, and of each
+/// position one legal move off it.
+fn warm_line(s: &mut Session) {
+    loop {
+        let Ok(Verdict::Solvable { moves, next }) = s.verdict() else {
+            return;
+        };
+        if moves == 0 || floe::search::interrupted() {
+            return;
+        }
+        for m in s.legal_moves() {
+            if Some(&m) != next.as_ref() && matches!(s.play_move(&m), Event::Moved { .. }) {
+                let _ = s.verdict();
+                s.apply(Action::Undo);
+            }
+        }
+        let Some(next) = next else { return };
+        if !matches!(s.play_move(&next), Event::Moved { .. }) {
+            return;
         }
     }
 }
@@ -173,6 +293,15 @@ fn verdict_json(v: &Result<Verdict, String>, word: &str) -> VerdictJson {
     }
 }
 
+/// One kind of cell or piece on the board, for the page's legend.
+#[derive(Serialize)]
+struct LegendJson {
+    /// What it is, in the game's words.
+    name: String,
+    /// It alone, drawn as the board draws it.
+    svg: String,
+}
+
 /// A session's state, as the page draws it.
 #[derive(Serialize)]
 struct StateJson {
@@ -202,6 +331,9 @@ struct StateJson {
     geometry: Geometry,
     /// The solver's answer for this position, if it was asked already.
     verdict: Option<VerdictJson>,
+    /// The kinds of cells and pieces of the level (in the answer that starts a session).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legend: Option<Vec<LegendJson>>,
 }
 
 fn state(id: &str, s: &Session) -> StateJson {
@@ -240,16 +372,150 @@ fn state(id: &str, s: &Session) -> StateJson {
         geometry: geometry(&view.scene, &style),
         svg,
         verdict: s.known_verdict().map(|v| verdict_json(&v, s.move_word())),
+        legend: None,
     }
 }
 
-fn locked(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+/// A ground's name in the words of game `game`.
+fn ground_name(game: &str, g: Ground) -> Option<String> {
+    Some(
+        match (game, g) {
+            (_, Ground::Blank) => return None,
+            ("icepath", Ground::Ice) => "ice: the player slides over it",
+            ("icepath", Ground::Floor) => "normal floor: the player stops on it",
+            ("icepath", Ground::Wall) => "a rock",
+            ("icepath", Ground::Target) => "the exit",
+            ("ice", Ground::Ice) => "ice: a pushed block slides over it",
+            (_, Ground::Ice) => "floor",
+            (_, Ground::Floor) => "normal floor: a sliding block stops before it",
+            (_, Ground::Wall) => "a wall",
+            ("pushpush", Ground::Target) => "the target: push a block onto it",
+            (_, Ground::Target) => "a target: a block must rest on each",
+            (_, Ground::Fire) => "a fire: put out by a block pushed into it",
+            (_, Ground::Recycler) => "a recycler: destroys an ice block, golden ice passes",
+            (_, Ground::Arrow(_)) => "an arrow: carries what enters it its way",
+            (_, Ground::Dispenser) => "a dispenser: emits ice blocks",
+            (_, Ground::Table) => "the table",
+            (_, Ground::Hole) => "a place for a card",
+            (_, Ground::Space { summit: true, .. }) => "a summit space of the mountain",
+            (_, Ground::Space { .. }) => "a space of the mountain, with its value",
+            (_, Ground::Start) => "a priest's starting place",
+        }
+        .to_string(),
+    )
+}
+
+/// A piece's name in the words of game `game`.
+fn piece_name(game: &str, p: PieceKind) -> &'static str {
+    match (game, p) {
+        ("pushpush", PieceKind::Block) => "a block: the robot pushes it one cell",
+        ("icetower", PieceKind::Block) => "ice: slides when pushed, melts in a fire",
+        (_, PieceKind::Block) => "an ice block: slides when pushed",
+        (_, PieceKind::Golden) => "golden ice: slides on through fires",
+        ("pushpush", PieceKind::Player) => "the robot",
+        (_, PieceKind::Player) => "the player",
+        (_, PieceKind::Magician) => "the magician",
+        (_, PieceKind::Token(_)) => "a token (its colour)",
+        (_, PieceKind::Card { .. }) => "a card",
+        (_, PieceKind::Priest) => "a priest",
+    }
+}
+
+/// The kinds of ground and pieces of `scene`, each drawn alone (one cell, as on the board).
+fn legend(game: &str, scene: &Scene) -> Vec<LegendJson> {
+    let style = Style {
+        coords: false,
+        cell: 32,
+    };
+    let same = |a: Ground, b: Ground| std::mem::discriminant(&a) == std::mem::discriminant(&b);
+    let mut grounds: Vec<Ground> = Vec::new();
+    for &g in &scene.ground {
+        if !grounds.iter().any(|&x| same(x, g)) {
+            grounds.push(g);
+        }
+    }
+    let mut out = Vec::new();
+    for g in grounds {
+        let Some(name) = ground_name(game, g) else {
+            continue;
+        };
+        let mut one = Scene::new(1, 1, &name);
+        one.set((0, 0), g);
+        out.push(LegendJson {
+            name,
+            svg: board_svg(&one, &style),
+        });
+    }
+    let kind = |p: PieceKind| piece_name(game, p);
+    let mut pieces: Vec<PieceKind> = Vec::new();
+    for p in &scene.pieces {
+        if !pieces.iter().any(|&x| kind(x) == kind(p.kind)) {
+            pieces.push(p.kind);
+        }
+    }
+    for p in pieces {
+        let mut one = Scene::new(1, 1, kind(p));
+        let under = scene
+            .pieces
+            .iter()
+            .find(|q| q.kind == p)
+            .map_or(Ground::Ice, |q| scene.ground(q.at));
+        one.set(
+            (0, 0),
+            if under == Ground::Blank {
+                Ground::Ice
+            } else {
+                under
+            },
+        );
+        one.add(p, (0, 0));
+        out.push(LegendJson {
+            name: kind(p).to_string(),
+            svg: board_svg(&one, &style),
+        });
+    }
+    out
+}
+
+fn locked(s: &Mutex<Session>) -> MutexGuard<'_, Session> {
     s.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// `POST /api/play?level=…&game=…`: a session of the level in the body.
+/// A state as an answer, within the server's cap on answers.
+fn reply(st: &StateJson, app: &App) -> Reply {
+    Reply::json(st, 0).within(app.caps.max_response, "the board's state")
+}
+
+/// The moves of a `moves` parameter (a JSON list, or the game's text form), played on `s`
+/// in turn; an error names the first that does not replay.
+fn replay(s: &mut Session, text: &str) -> Result<(), Error> {
+    let moves = s.parse_moves(text, "<moves>")?;
+    for (i, m) in moves.iter().enumerate() {
+        match s.play_move(m) {
+            Event::Moved { .. } => {}
+            Event::Illegal { reason, .. } => {
+                return Err(Error::invalid(format!(
+                    "moves: move {} ({m}) does not replay: {reason}",
+                    i + 1
+                )))
+            }
+            e => {
+                return Err(Error::invalid(format!(
+                    "moves: move {} ({m}) does not replay: {}",
+                    i + 1,
+                    e.say(s.move_word())
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `POST /api/play?level=…&game=…&moves=…`: a session of the level in the body (after the
+/// moves, if given).
 pub(crate) async fn start(
     State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
     q: Result<Query<Pairs>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Reply {
@@ -282,8 +548,7 @@ pub(crate) async fn start(
         "max-states",
         "timeout",
     ] {
-        for (k, v) in q.iter().filter(|(k, _)| k.replace('_', "-") == name) {
-            let _ = k;
+        for (_, v) in q.iter().filter(|(k, _)| k.replace('_', "-") == name) {
             argv.push(format!("--{name}={v}"));
         }
     }
@@ -295,7 +560,7 @@ pub(crate) async fn start(
             command: Command::Play(a),
         }) => a,
         Ok(_) => return Reply::internal("parsed as another command".into()),
-        Err(e) => return Reply::bad(super::api::clap_message(&e)),
+        Err(e) => return Reply::bad(api::clap_message(&e)),
     };
     a.level.text = Some(text);
     let play = floe::play::default_limits();
@@ -311,73 +576,133 @@ pub(crate) async fn start(
         Some(default),
     );
     a.limits.stop = None;
+    let moves = param(&q, "moves").map(str::to_string);
     let app2 = Arc::clone(&app);
-    let made = tokio::task::spawn_blocking(move || -> Result<StateJson, Error> {
-        let s = cmd::play::load(&a)?;
-        let (id, s) = app2.sessions.keep(s);
+    let made = api::on_thread(Kind::Play, move || -> Result<Reply, Error> {
+        if a.level.level.is_none() {
+            if let Some(r) = several_levels(&a) {
+                return Ok(r);
+            }
+        }
+        let req = cmd::request(&a.level)?;
+        if let Err(r) = check_board(&req.level, &app2.caps) {
+            return Ok(r);
+        }
+        let mut s = cmd::play::load(&a)?;
+        if let Some(m) = &moves {
+            replay(&mut s, m)?;
+        }
+        let s = app2.sessions.shared(s);
+        let scene = req.level.scene();
+        let (id, s) = app2.sessions.keep(&client, s);
         let s = locked(&s);
-        Ok(state(&id, &s))
+        let mut st = state(&id, &s);
+        st.legend = Some(legend(s.info().name, &scene));
+        Ok(reply(&st, &app2))
     })
     .await;
     match made {
-        Ok(Ok(st)) => Reply::json(&st, 0),
-        Ok(Err(e)) => Reply::error(&e),
-        Err(_) => Reply::internal("the work failed inside floe (a bug)".into()),
+        Some(Ok(r)) => r,
+        Some(Err(e)) => Reply::error(&e),
+        None => Reply::internal("the work failed inside floe (a bug)".into()),
     }
 }
 
+/// A file of several levels and no `level`: 400 with the list to choose from.
+fn several_levels(a: &crate::args::PlayArgs) -> Option<Reply> {
+    let text = a.level.text.as_deref()?;
+    let f = Request::from_text(text, LEVEL_NAME)
+        .game(a.level.game.game.as_deref())
+        .read()
+        .ok()?;
+    if f.levels.len() < 2 {
+        return None;
+    }
+    let levels: Vec<LevelEntry> = f
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LevelEntry::of(i, l))
+        .collect();
+    Some(Reply::bad_with(
+        format!(
+            "the file holds {} levels: choose one with the level parameter (a number from 1 \
+             or a title)",
+            levels.len()
+        ),
+        serde_json::json!({ "levels": levels }),
+    ))
+}
+
 /// `POST /api/play/{id}?keys=…` (key names as `floe play --keys` takes them, clicks as
-/// `click:ROW:COL`) or `?move=…` (a move of the game, as `verify` reads it).
+/// `click:ROW:COL`), `?move=…` (a move of the game, as `verify` reads it) or `?moves=…`
+/// (several, played in turn).
 pub(crate) async fn act(
     State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
     Path(id): Path<String>,
     q: Result<Query<Pairs>, QueryRejection>,
 ) -> Reply {
     let Ok(Query(q)) = q else {
         return Reply::bad("the query string is not name=value pairs");
     };
-    let s = match app.sessions.get(&id) {
+    let s = match app.sessions.get(&client, &id) {
         Ok(s) => s,
         Err(r) => return r,
     };
-    let actions = match (param(&q, "keys").or(param(&q, "key")), param(&q, "move")) {
-        (Some(k), None) => match parse_keys(k) {
-            Ok(a) => Some(a),
-            Err(e) => return Reply::bad(format!("keys: {e}")),
-        },
-        (None, Some(_)) => None,
-        _ => return Reply::bad(
-            "give keys=KEYS (up down left right tab enter u r R h H click:ROW:COL) or move=MOVE",
-        ),
-    };
-    let mv = param(&q, "move").map(str::to_string);
+    let keys = param(&q, "keys").or(param(&q, "key"));
+    let given = param(&q, "move")
+        .map(|m| (m, true))
+        .or(param(&q, "moves").map(|m| (m, false)));
+    let actions =
+        match (keys, given) {
+            (Some(k), None) => match parse_keys(k) {
+                Ok(a) => Some(a),
+                Err(e) => return Reply::bad(format!("keys: {e}")),
+            },
+            (None, Some(_)) => None,
+            _ => return Reply::bad(
+                "give keys=KEYS (up down left right tab enter u r R h H click:ROW:COL), move=MOVE \
+             or moves=MOVES",
+            ),
+        };
+    let given = given.map(|(m, one)| (m.to_string(), one));
     let asks_solver = actions.as_ref().is_some_and(|a| {
         a.iter()
             .any(|x| matches!(x, Action::Hint | Action::FollowHint))
     });
+    let app2 = Arc::clone(&app);
     let work = move || -> Result<Reply, Error> {
         let mut g = locked(&s);
-        match (&actions, &mv) {
+        match (&actions, &given) {
             (Some(actions), _) => {
                 for a in actions {
                     g.apply(*a);
                 }
             }
-            (None, Some(text)) => {
+            (None, Some((text, true))) => {
                 let m = parse_move(&g, text)?;
                 g.play_move(&m);
             }
+            (None, Some((text, false))) => {
+                if let Err(e) = replay(&mut g, text) {
+                    // the moves before the one that does not replay stay played
+                    let mut st = state(&id, &g);
+                    st.message = e.to_string();
+                    return Ok(reply(&st, &app2));
+                }
+            }
             (None, None) => {}
         }
-        Ok(Reply::json(&state(&id, &g), 0))
+        Ok(reply(&state(&id, &g), &app2))
     };
     if asks_solver {
-        super::api::run(&app, None, move |_, _| work()).await
+        api::run(&app, &client, Kind::Play, None, move |_, _| work()).await
     } else {
-        match tokio::task::spawn_blocking(work).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => Reply::error(&e),
-            Err(_) => Reply::internal("the work failed inside floe (a bug)".into()),
+        match api::on_thread(Kind::Play, work).await {
+            Some(Ok(r)) => r,
+            Some(Err(e)) => Reply::error(&e),
+            None => Reply::internal("the work failed inside floe (a bug)".into()),
         }
     }
 }
@@ -387,7 +712,7 @@ fn parse_move(s: &Session, text: &str) -> Result<Move, Error> {
     let mut moves = s.parse_moves(text, "<move>")?;
     if moves.len() != 1 {
         return Err(Error::invalid(format!(
-            "move: one move, not {}",
+            "move: one move, not {} (moves= takes several)",
             moves.len()
         )));
     }
@@ -396,21 +721,25 @@ fn parse_move(s: &Session, text: &str) -> Result<Move, Error> {
 
 /// `POST /api/play/{id}/verdict`: asks the solver about the current position (within the
 /// session's limits: by default 2,000,000 positions and 2 s).
-pub(crate) async fn verdict(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
-    let s = match app.sessions.get(&id) {
+pub(crate) async fn verdict(
+    State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
+    Path(id): Path<String>,
+) -> Reply {
+    let s = match app.sessions.get(&client, &id) {
         Ok(s) => s,
         Err(r) => return r,
     };
     let app2 = Arc::clone(&app);
-    super::api::run(&app, None, move |_, _| {
+    api::run(&app, &client, Kind::Play, None, move |_, _| {
         let job = locked(&s).job();
         let answer = job.run();
         let reply = {
             let mut g = locked(&s);
             g.store(answer);
-            Reply::json(&state(&id, &g), 0)
+            reply(&state(&id, &g), &app2)
         };
-        app2.sessions.trim(&id);
+        app2.sessions.trim();
         Ok(reply)
     })
     .await
@@ -420,34 +749,83 @@ pub(crate) async fn verdict(State(app): State<Arc<App>>, Path(id): Path<String>)
 mod tests {
     use super::*;
 
-    /// A session of a bundled Ice Tower map, its start verdict asked (what the page does
-    /// first), so that it holds what that search learned.
-    fn asked(sessions: &Sessions) -> String {
+    /// A session of a bundled Ice Tower map.
+    fn tower() -> Session {
         let text = include_str!("../../../../levels/icetower/golden-path.txt");
-        let req = floe::game::Request::from_text(text, "golden-path.txt")
+        let req = Request::from_text(text, "golden-path.txt")
             .resolve()
             .unwrap();
-        let mut s = req.level.play().unwrap();
-        assert!(matches!(
-            s.verdict(),
-            Ok(floe::play::Verdict::Solvable { .. })
-        ));
-        assert!(s.learned_bytes() > 0, "the verdict learned nothing");
-        sessions.keep(s).0
+        req.level.play().unwrap()
     }
 
     #[test]
-    fn sessions_beyond_their_memory_are_dropped_oldest_first() {
-        let roomy = Sessions::new(10, u64::MAX);
-        let ids: Vec<String> = (0..3).map(|_| asked(&roomy)).collect();
-        assert_eq!(roomy.trim(&ids[2]), 0);
-        assert_eq!(roomy.len(), 3);
-        // room for about one session: the oldest go, the one asking stays
-        let one = locked(&roomy.get(&ids[0]).unwrap()).learned_bytes() as u64;
-        let tight = Sessions::new(10, one + one / 2);
-        let ids: Vec<String> = (0..3).map(|_| asked(&tight)).collect();
-        assert_eq!(tight.trim(&ids[1]), 2);
-        assert!(tight.get(&ids[1]).is_ok());
-        assert!(tight.get(&ids[0]).is_err() && tight.get(&ids[2]).is_err());
+    fn the_sessions_of_a_level_share_what_its_verdicts_learned() {
+        let sessions = Sessions::new(10, 10, u64::MAX);
+        let mut a = sessions.shared(tower());
+        assert!(matches!(a.verdict(), Ok(Verdict::Solvable { .. })));
+        let held = sessions.learned_bytes();
+        assert!(held > 0, "the verdict learned nothing");
+        // another player's session of the same level answers from the same table
+        let b = sessions.shared(tower());
+        assert_eq!(b.learned_bytes() as u64, held);
+        // tables beyond the memory are emptied
+        let tight = Sessions::new(10, 10, 1);
+        let mut c = tight.shared(tower());
+        let _ = c.verdict();
+        assert!(tight.learned_bytes() > 0);
+        assert_eq!(tight.trim(), 1);
+        assert_eq!(tight.learned_bytes(), 0);
+        // other games learn nothing and share nothing
+        let ice = Request::from_text("$-.\n", "t").resolve().unwrap();
+        let s = sessions.shared(ice.level.play().unwrap());
+        assert!(!s.learns());
+        assert_eq!(sessions.tables().len(), 1);
+    }
+
+    #[test]
+    fn a_client_evicts_its_own_sessions_first_then_the_largest_holder() {
+        let s = Sessions::new(4, 3, u64::MAX);
+        let ice = || {
+            Request::from_text("$-.\n", "t")
+                .resolve()
+                .unwrap()
+                .level
+                .play()
+                .unwrap()
+        };
+        let (a, b) = (Client::new("a"), Client::new("b"));
+        let mine = s.keep(&a, ice()).0;
+        let theirs: Vec<String> = (0..10).map(|_| s.keep(&b, ice()).0).collect();
+        assert!(s.get(&a, &mine).is_ok(), "b ended a's session");
+        assert!(s.get(&b, &mine).is_err(), "b reached a's session");
+        // b keeps its three most recent
+        assert_eq!(theirs.iter().filter(|id| s.get(&b, id).is_ok()).count(), 3);
+        assert!(s.get(&b, &theirs[9]).is_ok());
+        // the server is full (4): a new client's session takes the place of the largest
+        // holder's oldest
+        let c = Client::new("c");
+        let cs = s.keep(&c, ice()).0;
+        assert_eq!(s.len(), 4);
+        assert!(s.get(&c, &cs).is_ok() && s.get(&a, &mine).is_ok());
+        assert_eq!(theirs.iter().filter(|id| s.get(&b, id).is_ok()).count(), 2);
+    }
+
+    #[test]
+    fn the_legend_names_what_the_board_shows() {
+        let text = include_str!("../../../../levels/icetower/golden-path.txt");
+        let req = Request::from_text(text, "t").resolve().unwrap();
+        let names: Vec<String> = legend("icetower", &req.level.scene())
+            .into_iter()
+            .map(|l| {
+                assert!(l.svg.starts_with("<svg"));
+                l.name
+            })
+            .collect();
+        for want in ["floor", "a wall", "a fire", "golden ice", "the magician"] {
+            assert!(
+                names.iter().any(|n| n.starts_with(want)),
+                "{want}: {names:?}"
+            );
+        }
     }
 }

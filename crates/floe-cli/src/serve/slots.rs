@@ -1,69 +1,241 @@
-//! The server's bounds on work: search slots with a line of waiting requests, and the stop
-//! flags of running jobs by name.
+//! The server's bounds on work: lanes of slots with a line of waiting requests, fair between
+//! clients, and the stop flags of running jobs by name.
+//!
+//! There are two lanes: searches (solve, space, generate, experiment: `--jobs` at once, a
+//! line of `--queue`) and play (hints, verdicts, pictures: `--play-jobs` at once). A lane's
+//! slots are its own: a search never takes a play slot, so hints answer while every search
+//! slot is busy. In a lane's line, a client may have at most a quarter of the places (at
+//! least one), and a freed slot goes to the waiting client that was served least recently:
+//! one client sending many requests delays the others by one request at most.
 
 use super::api::Reply;
+use super::guard::Client;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::oneshot;
 
-/// How long a request waits in line for a search slot before it is told to come back.
+/// How long a request waits in line for a slot before it is told to come back.
 const LONGEST_WAIT: Duration = Duration::from_secs(60);
 
-/// At most `jobs` searches at once; at most `queue` requests waiting for one.
-pub(crate) struct Slots {
-    sem: Arc<Semaphore>,
+/// Slots of one kind of work, and the line waiting for them.
+pub(crate) struct Lane {
+    /// What the lane runs, for messages (`searches`, `hints and verdicts`).
+    what: &'static str,
     jobs: usize,
     queue: usize,
-    waiting: AtomicUsize,
+    /// Places in line one client may hold.
+    per_client: usize,
+    state: Mutex<LaneState>,
 }
 
-impl Slots {
-    pub fn new(jobs: usize, queue: usize) -> Slots {
-        Slots {
-            sem: Arc::new(Semaphore::new(jobs)),
-            jobs,
-            queue,
-            waiting: AtomicUsize::new(0),
+#[derive(Default)]
+struct LaneState {
+    running: usize,
+    clients: HashMap<Client, Count>,
+    /// In order of arrival.
+    line: Vec<Waiter>,
+    /// Numbers arrivals and grants.
+    clock: u64,
+}
+
+#[derive(Default)]
+struct Count {
+    running: usize,
+    waiting: usize,
+    /// When the client was last given a slot (the lane's clock).
+    served: u64,
+}
+
+struct Waiter {
+    seq: u64,
+    client: Client,
+    tx: oneshot::Sender<()>,
+}
+
+impl LaneState {
+    fn count(&mut self, c: &Client) -> &mut Count {
+        self.clients.entry(c.clone()).or_default()
+    }
+    fn forget_if_idle(&mut self, c: &Client) {
+        if self
+            .clients
+            .get(c)
+            .is_some_and(|k| k.running == 0 && k.waiting == 0)
+        {
+            self.clients.remove(c);
         }
     }
-    /// Searches allowed at once.
+    /// Gives free slots to waiting clients, the one served least recently first.
+    fn grant(&mut self, jobs: usize) {
+        while self.running < jobs && !self.line.is_empty() {
+            let pick = (0..self.line.len())
+                .min_by_key(|&i| {
+                    let w = &self.line[i];
+                    let k = self.clients.get(&w.client);
+                    (k.map_or(0, |k| k.running), k.map_or(0, |k| k.served), w.seq)
+                })
+                .expect("the line is not empty");
+            let w = self.line.remove(pick);
+            self.clock += 1;
+            let clock = self.clock;
+            let k = self.count(&w.client);
+            k.waiting -= 1;
+            k.running += 1;
+            k.served = clock;
+            self.running += 1;
+            if w.tx.send(()).is_err() {
+                // the request went away meanwhile: the slot is free again
+                self.running -= 1;
+                self.count(&w.client).running -= 1;
+                self.forget_if_idle(&w.client);
+            }
+        }
+    }
+    fn release(&mut self, c: &Client, jobs: usize) {
+        self.running -= 1;
+        self.count(c).running -= 1;
+        self.forget_if_idle(c);
+        self.grant(jobs);
+    }
+}
+
+/// A slot of a lane, given back when dropped.
+pub(crate) struct Permit {
+    lane: Arc<Lane>,
+    client: Client,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let jobs = self.lane.jobs;
+        self.lane.lock().release(&self.client, jobs);
+    }
+}
+
+/// A place in line; leaving it (the request went away) gives it up, and gives back a slot
+/// granted meanwhile.
+struct Waiting<'a> {
+    lane: &'a Arc<Lane>,
+    seq: u64,
+    client: Client,
+    done: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let mut st = self.lane.lock();
+        if let Some(i) = st.line.iter().position(|w| w.seq == self.seq) {
+            st.line.remove(i);
+            st.count(&self.client).waiting -= 1;
+            st.forget_if_idle(&self.client);
+        } else {
+            st.release(&self.client, self.lane.jobs);
+        }
+    }
+}
+
+impl Lane {
+    pub fn new(what: &'static str, jobs: usize, queue: usize) -> Arc<Lane> {
+        Arc::new(Lane {
+            what,
+            jobs,
+            queue,
+            per_client: (queue / 4).max(1),
+            state: Mutex::new(LaneState::default()),
+        })
+    }
+    fn lock(&self) -> MutexGuard<'_, LaneState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    /// Slots.
     pub fn jobs(&self) -> usize {
         self.jobs
     }
-    /// Searches running now.
+    /// Slots in use now.
     pub fn running(&self) -> usize {
-        self.jobs - self.sem.available_permits()
+        self.lock().running
     }
     /// Requests waiting for a slot.
     pub fn waiting(&self) -> usize {
-        self.waiting.load(Ordering::Relaxed)
+        self.lock().line.len()
     }
-    /// A slot: at once if one is free, else after waiting in line; 503 when the line is
-    /// full or the wait too long.
-    pub async fn take(&self) -> Result<OwnedSemaphorePermit, Reply> {
-        if let Ok(p) = Arc::clone(&self.sem).try_acquire_owned() {
-            return Ok(p);
-        }
-        let busy = || {
-            Reply::busy(format!(
-                "the server is busy: {} searches are running and {} requests wait for one; \
-                 try again in a moment",
-                self.jobs,
-                self.waiting()
-            ))
+    /// A slot for `client`: at once if one is free and nobody waits, else after waiting in
+    /// line; 503 when the line is full, the client holds its share of it, or the wait is
+    /// too long.
+    pub async fn take(self: &Arc<Self>, client: &Client) -> Result<Permit, Reply> {
+        let (seq, rx) = {
+            let mut st = self.lock();
+            if st.running < self.jobs && st.line.is_empty() {
+                st.clock += 1;
+                let clock = st.clock;
+                let k = st.count(client);
+                k.running += 1;
+                k.served = clock;
+                st.running += 1;
+                return Ok(self.permit(client));
+            }
+            if st.line.len() >= self.queue {
+                return Err(self.busy(&st));
+            }
+            if st.clients.get(client).map_or(0, |k| k.waiting) >= self.per_client {
+                return Err(Reply::busy(format!(
+                    "you have {} requests waiting for one of the server's {} slots for {}                      already; try again once they are answered",
+                    self.per_client, self.jobs, self.what
+                )));
+            }
+            st.clock += 1;
+            let seq = st.clock;
+            let (tx, rx) = oneshot::channel();
+            st.count(client).waiting += 1;
+            st.line.push(Waiter {
+                seq,
+                client: client.clone(),
+                tx,
+            });
+            (seq, rx)
         };
-        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.queue {
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(busy());
+        let mut place = Waiting {
+            lane: self,
+            seq,
+            client: client.clone(),
+            done: false,
+        };
+        let mut rx = rx;
+        let granted = match tokio::time::timeout(LONGEST_WAIT, &mut rx).await {
+            Ok(Ok(())) => true,
+            _ => {
+                // granted in the very moment the wait ended?
+                let _st = self.lock();
+                rx.try_recv().is_ok()
+            }
+        };
+        if granted {
+            place.done = true;
+            return Ok(self.permit(client));
         }
-        let got = tokio::time::timeout(LONGEST_WAIT, Arc::clone(&self.sem).acquire_owned()).await;
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
-        match got {
-            Ok(Ok(p)) => Ok(p),
-            _ => Err(busy()),
+        let busy = self.busy(&self.lock());
+        drop(place);
+        Err(busy)
+    }
+    fn permit(self: &Arc<Self>, client: &Client) -> Permit {
+        Permit {
+            lane: Arc::clone(self),
+            client: client.clone(),
         }
+    }
+    fn busy(&self, st: &LaneState) -> Reply {
+        Reply::busy(format!(
+            "the server is busy: {} {} are running and {} requests wait for one; try again in \
+             a moment",
+            st.running,
+            self.what,
+            st.line.len()
+        ))
     }
 }
 
@@ -174,25 +346,79 @@ mod tests {
         }
     }
 
+    fn who(n: &str) -> Client {
+        Client::new(n)
+    }
+
     #[tokio::test]
-    async fn slots_queue_then_refuse() {
-        let slots = Slots::new(1, 1);
-        let first = slots.take().await.unwrap();
-        assert_eq!(slots.running(), 1);
+    async fn a_lane_queues_then_refuses() {
+        let lane = Lane::new("searches", 1, 1);
+        let first = lane.take(&who("a")).await.unwrap();
+        assert_eq!(lane.running(), 1);
         let waiting = {
-            let s = &slots;
-            async move { s.take().await.map(drop) }
+            let l = &lane;
+            async move { l.take(&who("b")).await.map(drop) }
         };
         // the second waits in line; a third finds the line full
         let (second, third) = tokio::join!(waiting, async {
             tokio::task::yield_now().await;
-            let r = slots.take().await.map(drop);
+            let r = lane.take(&who("c")).await.map(drop);
             drop(first);
             r
         });
         assert!(second.is_ok());
         let third = third.unwrap_err();
         assert_eq!(third.status(), axum::http::StatusCode::SERVICE_UNAVAILABLE);
-        assert_eq!(slots.waiting(), 0);
+        assert_eq!((lane.waiting(), lane.running()), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_freed_slot_goes_to_the_client_served_least_recently() {
+        let lane = Lane::new("searches", 1, 8);
+        let greedy = who("greedy");
+        let first = lane.take(&greedy).await.unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let wait = |c: Client, name: &'static str| {
+            let (lane, order) = (Arc::clone(&lane), Arc::clone(&order));
+            tokio::spawn(async move {
+                let p = lane.take(&c).await;
+                order.lock().unwrap().push((name, p.is_ok()));
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                drop(p);
+            })
+        };
+        // the greedy client's two places in line, a third refused; then a polite one
+        let g1 = wait(greedy.clone(), "greedy 1");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let g2 = wait(greedy.clone(), "greedy 2");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        assert!(lane.take(&greedy).await.is_err(), "a third place in line");
+        let p = wait(who("polite"), "polite");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        assert_eq!(lane.waiting(), 3);
+        drop(first);
+        for t in [g1, g2, p] {
+            t.await.unwrap();
+        }
+        let order = order.lock().unwrap().clone();
+        assert_eq!(
+            order,
+            vec![("polite", true), ("greedy 1", true), ("greedy 2", true)]
+        );
+        assert_eq!((lane.waiting(), lane.running()), (0, 0));
+        assert!(lane.lock().clients.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_request_that_leaves_the_line_gives_its_place_back() {
+        let lane = Lane::new("searches", 1, 4);
+        let first = lane.take(&who("a")).await.unwrap();
+        let gone = tokio::time::timeout(Duration::from_millis(20), lane.take(&who("b"))).await;
+        assert!(gone.is_err(), "it waited");
+        assert_eq!(lane.waiting(), 0);
+        drop(first);
+        assert_eq!(lane.running(), 0);
+        let _again = lane.take(&who("c")).await.unwrap();
+        assert_eq!(lane.running(), 1);
     }
 }
