@@ -30,7 +30,7 @@ else
         (cd "$web" && npm ci --no-audit --no-fund)
     fi
     cargo build --release -p floe-cli
-    (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs)
+    (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs hands.test.mjs looks.test.mjs)
     echo "browser tests: screenshots in target/web-screenshots/"
 fi
 # --- the Python module (crates/floe-py): the wheel built and installed into target/py, then

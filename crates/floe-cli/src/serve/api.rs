@@ -153,8 +153,8 @@ impl Reply {
             return self;
         }
         Reply::too_big(format!(
-            "{what} would be {}, more than the server sends (--max-response {}): ask for a \
-             smaller board or fewer moves",
+            "{what} would be {}, more than the server sends ({} at most): ask for a smaller \
+             board or fewer moves",
             human_size(len),
             human_size(max)
         ))

@@ -3,82 +3,28 @@
 // keys, take a hint, follow a share link, generate a level, solve and step through a
 // solution. Screenshots go to target/web-screenshots/ (test artifacts).
 //
-// Run by scripts/test.sh; alone: `npm ci && npm test` here after `cargo build --release`.
-// FLOE_BIN names the binary (default: the workspace's target/release/floe), CHROMIUM the
-// browser (default: /usr/bin/chromium).
+// Run by scripts/test.sh; alone: `npm ci && npm test` here after `cargo build --release`
+// (lib.mjs says which binary and browser).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdirSync, existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import path from "node:path";
-import { chromium } from "playwright-core";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../../../..");
-const bin = process.env.FLOE_BIN || path.join(root, "target/release/floe");
-const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = path.join(root, "target/web-screenshots");
-mkdirSync(shots, { recursive: true });
+import { startServer, launch, newPage, until as waitUntil, shot } from "./lib.mjs";
 
 let server, base, browser;
 
 before(async () => {
-  assert.ok(existsSync(bin), `${bin}: build it first (cargo build --release)`);
-  server = spawn(bin, ["serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  base = await new Promise((ok, fail) => {
-    let err = "";
-    const timer = setTimeout(() => fail(new Error("floe serve did not start: " + err)), 10000);
-    server.stderr.on("data", (d) => {
-      err += d;
-      const m = /serving (http:\/\/[^ ]+\/)/.exec(err);
-      if (m) { clearTimeout(timer); ok(m[1]); }
-    });
-    server.on("exit", (code) => fail(new Error(`floe serve ended (${code}): ${err}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: browserPath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  server = await startServer();
+  base = server.base;
+  browser = await launch();
 });
 
 after(async () => {
   if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
+  if (server) await server.stop();
 });
 
-async function page() {
-  const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  const errors = [];
-  p.on("pageerror", (e) => errors.push(e.message));
-  // a 400 is the answer to bad input the tests give on purpose; anything else is a fault
-  p.on("console", (m) => {
-    if (m.type() === "error" && !m.text().includes("status of 400")) errors.push(m.text());
-  });
-  p.errors = errors;
-  p.requests = [];
-  p.on("request", (r) => p.requests.push("sent " + r.url().replace(base, "/")));
-  p.on("requestfinished", (r) => p.requests.push("done " + r.url().replace(base, "/")));
-  p.on("requestfailed", (r) => p.requests.push("failed " + r.url().replace(base, "/") + " " + r.failure().errorText));
-  return p;
-}
-
-// Waits for `fn` to hold in the page; on a timeout, shows what the page says and keeps a
-// screenshot of it.
-async function until(p, fn, arg, opts) {
-  try {
-    await p.waitForFunction(fn, arg, { timeout: 15000, polling: 50, ...opts });
-  } catch (e) {
-    const seen = await p.evaluate(() => ["title", "moves", "verdict", "message", "edit-verdict", "solve-report"]
-      .map((id) => `${id}: ${(document.getElementById(id) || {}).textContent}`).join("\n"));
-    await shot(p, "failed-" + Date.now());
-    throw new Error(`${e.message}\nwaiting for ${fn}\nthe page says:\n${seen}\nerrors: ${(p.errors || []).join("; ")}\nrequests: ${(p.requests || []).slice(-12).join("; ")}`);
-  }
-}
-
-const shot = (p, name) => p.screenshot({ path: path.join(shots, name + ".png"), fullPage: true });
+const page = () => newPage(browser, base);
+const until = waitUntil;
 
 test("the page is interactive within a second and shows a level", async () => {
   const p = await page();
@@ -92,7 +38,7 @@ test("the page is interactive within a second and shows a level", async () => {
   assert.match(await p.textContent("#title"), /ice blocks/);
   await shot(p, "01-first-level");
   assert.deepEqual(p.errors, []);
-  await p.close();
+  await p.context().close();
 });
 
 test("a level drawn in the editor gets its verdict and is played to the end with keys", async () => {
@@ -141,7 +87,7 @@ test("a level drawn in the editor gets its verdict and is played to the end with
   await p.keyboard.press("Control+y");
   await until(p, () => document.querySelector("#moves").textContent.includes("solved!"));
   assert.deepEqual(p.errors, []);
-  await p.close();
+  await p.context().close();
 });
 
 test("a hint shows the next optimal push and plays it; a click walks the robot", async () => {
@@ -162,12 +108,16 @@ test("a hint shows the next optimal push and plays it; a click walks the robot",
   await p.click("#undo");
   await until(p, () => document.querySelector("#moves").textContent.startsWith("0 pushes"));
   // a click left of the robot pushes the block in front of it (the first push of the
-  // optimum): the robot is at (0, 3)
-  const box = await p.$eval("#board svg", (s) => { const r = s.getBoundingClientRect(); return [r.left, r.top, r.width]; });
-  await p.mouse.click(box[0] + 10 + 0.5 * 100, box[1] + 10);
+  // optimum): the robot is at (0, 3); the click is on cell (0, 0)
+  const at = await p.evaluate(() => {
+    const r = document.querySelector("#board svg").getBoundingClientRect();
+    const g = ui.state.geometry, scale = r.width / g.width;
+    return [r.left + (g.x + 0.5 * g.cell) * scale, r.top + (g.y + 0.5 * g.cell) * scale];
+  });
+  await p.mouse.click(at[0], at[1]);
   await until(p, () => document.querySelector("#moves").textContent.startsWith("1 push"));
   assert.deepEqual(p.errors, []);
-  await p.close();
+  await p.context().close();
 });
 
 test("a share link opens the same level", async () => {
@@ -186,8 +136,8 @@ test("a share link opens the same level", async () => {
   assert.equal(await q.innerHTML("#board"), svg);
   await shot(q, "05-shared");
   assert.deepEqual(q.errors, []);
-  await p.close();
-  await q.close();
+  await p.context().close();
+  await q.context().close();
 });
 
 test("generated ice block and solitaire levels are verified and playable", async () => {
@@ -211,7 +161,7 @@ test("generated ice block and solitaire levels are verified and playable", async
   await p.click("#gen-solitaire");
   await until(p, () => /Fujisan.*: (solvable in \d+ moves|unsolvable)/.test(document.querySelector("#gen-results").textContent), null, { timeout: 30000 });
   assert.deepEqual(p.errors, []);
-  await p.close();
+  await p.context().close();
 });
 
 test("a solve is shown and stepped through; the stop button ends a long one", async () => {
@@ -250,5 +200,5 @@ test("a solve is shown and stepped through; the stop button ends a long one", as
   assert.ok(ms < 3000, `the stop took effect after ${ms} ms`);
   await shot(p, "08-stopped");
   assert.deepEqual(p.errors, []);
-  await p.close();
+  await p.context().close();
 });

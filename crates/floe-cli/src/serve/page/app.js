@@ -1,5 +1,6 @@
 // The floe page: every game through one API (docs/web.md). The server holds the rules, the
 // solver and the pictures; this script sends what the player does and shows what it answers.
+// No framework and no build step: the file is compiled into the binary as it is.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,19 +9,24 @@ const SETUPS = {
   pretzel: ["shuffled", "sequential", "banded"],
   fujisan: ["shuffled", "piecepack", "engraved", "dominoes", "piecepack-spec"],
 };
+const STORE = "floe.game";
 
 const ui = {
   games: {},        // name → floe games --json entry
   collections: [],  // GET /api/levels
-  text: "",         // the current level's file text
-  game: null,       // its game's name
-  name: "",         // its name
+  level: null,      // the level played: { text, game (a spec the file does not give, or null), name }
+  draft: null,      // the editor's text when it differs from the level's
   state: null,      // the play session's state
+  legend: [],       // the level's kinds of cells and pieces
   optimum: null,    // fewest moves from the start, when the solver knows
-  solution: null,   // the last solve's moves
+  replay: null,     // { moves, title, playing }: a solution or a shared game to step through
   job: null,        // the running solve's job name
   tab: "play",
+  busy: Promise.resolve(), // the actions in flight, one after the other
 };
+
+const reduced = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 // ---------------------------------------------------------------------------------------
 // Talking to the server
@@ -31,171 +37,528 @@ async function api(path, { body, query = {}, method = "POST" } = {}) {
     if (v !== undefined && v !== null && v !== "") qs.append(k, String(v));
   }
   const url = path + (qs.toString() ? "?" + qs : "");
-  const r = await fetch(url, { method, body });
+  let r;
+  try {
+    r = await fetch(url, { method, body });
+  } catch (e) {
+    return { ok: false, status: 0, data: { error: "the server does not answer (is floe serve still running?)" } };
+  }
   const type = r.headers.get("content-type") || "";
-  const data = type.includes("json") ? await r.json() : await r.text();
-  return { ok: r.ok, status: r.status, exit: r.headers.get("x-floe-exit"), data };
+  let data;
+  try {
+    data = type.includes("json") ? await r.json() : await r.text();
+  } catch {
+    data = { error: `the server's answer was cut off (${r.status})` };
+  }
+  if (!r.ok && typeof data !== "object") data = { error: String(data) };
+  return { ok: r.ok, status: r.status, retry: +(r.headers.get("retry-after") || 1), data };
+}
+
+// The server's words for the page: its messages name command-line flags where the page has
+// controls.
+function plain(msg) {
+  return String(msg || "")
+    .replace(/; pick one with --level N or --level NAME \(.*\)$/, ": choose one in the level picker")
+    .replace(/only with --dynamic,/, "only under floe's dynamic rules (offered below),")
+    .replace(/--max-states\b/g, "“Positions at most”")
+    .replace(/--timeout\b/g, "“Seconds at most”")
+    .replace(/--factor\b/g, "“Block-change factor”")
+    .replace(/--algo\b/g, "“Algorithm”")
+    .replace(/--level\b/g, "the level menu")
+    .replace(/--game\b/g, "the game chooser");
 }
 
 function say(text, bad = false) {
   const m = $("message");
-  m.textContent = text;
+  m.textContent = bad ? plain(text) : text;
   m.classList.toggle("bad", bad);
+  if (bad) announce(m.textContent);
+}
+
+// Says `text` to screen readers (the live region), once.
+function announce(text) {
+  const l = $("live");
+  l.textContent = "";
+  requestAnimationFrame(() => { l.textContent = text; });
+}
+
+// A notice above the board (a broken link, a level that needs a choice), with buttons.
+function notice(text, actions = []) {
+  const n = $("notice");
+  n.replaceChildren(document.createTextNode(text));
+  if (!text) { n.hidden = true; return; }
+  const row = document.createElement("div");
+  for (const [label, act] of actions) {
+    const b = document.createElement("button");
+    b.textContent = label;
+    b.onclick = act;
+    row.appendChild(b);
+  }
+  n.appendChild(row);
+  n.hidden = false;
 }
 
 // ---------------------------------------------------------------------------------------
-// Levels: collections, files, pasted text, links
+// Levels: collections, files, pasted text, links, what the browser kept
 
 async function start() {
   const [games, levels] = await Promise.all([
     api("/api/games", { method: "GET" }),
     api("/api/levels", { method: "GET" }),
   ]);
+  if (!games.ok || !levels.ok) {
+    notice("The server did not answer as expected: " + ((games.data || {}).error || (levels.data || {}).error || "reload the page"));
+    return;
+  }
   for (const g of games.data) ui.games[g.name] = g;
   ui.collections = levels.data;
   const sel = $("collection");
   for (const c of ui.collections) sel.add(new Option(`${c.file} (${c.levels.length})`, c.file));
   for (const g of Object.keys(ui.games)) $("new-game").add(new Option(ui.games[g].title, g));
-  sel.onchange = () => fillLevels(true);
-  $("level").onchange = () => pickLevel();
   setupSolitaire();
   wire();
-  const shared = new URLSearchParams(location.hash.slice(1));
-  if (shared.get("level")) {
-    await load(shared.get("level"), shared.get("game"));
-    fillLevels(false);
-  } else {
-    fillLevels(true);
+  fillLevels();
+  await opening();
+}
+
+// What the page opens with: a link's level (and its moves), else the game this tab or this
+// browser played last, else the first bundled level.
+async function opening() {
+  const link = readLink(location.hash);
+  const kept = savedGame();
+  if (link.level !== null) {
+    const same = kept && kept.text === link.level && (kept.game || null) === link.game;
+    const moves = same ? kept.moves : [];
+    if (link.cut) {
+      linkBroken(link, "");
+      return;
+    }
+    if (!(await load(link.level, link.game, { moves, quietFail: true }))) {
+      linkBroken(link, ui.lastError);
+      return;
+    }
+    if (link.moves) {
+      ui.replay = { moves: link.moves, title: `A shared game: ${link.moves.length} ${wordFor(link.moves.length)}` };
+      await press("R");
+      showReplay();
+    } else if (link.damaged) {
+      notice("This link's moves are incomplete or damaged: the level is shown without them.");
+    }
+    return;
+  }
+  if (kept && (await load(kept.text, kept.game, { moves: kept.moves, quietFail: true }))) {
+    selectInMenus(kept.text);
+    return;
+  }
+  pickLevel();
+}
+
+// A link's parts: `#level=TEXT&game=SPEC&moves=JSON`. A link cut short or garbled says so
+// (`damaged`) instead of failing.
+function readLink(hash) {
+  const out = { level: null, game: null, moves: null, damaged: false, cut: false };
+  if (!hash || hash.length < 2) return out;
+  let p;
+  try { p = new URLSearchParams(hash.slice(1)); } catch { out.damaged = true; return out; }
+  out.level = p.get("level");
+  out.game = p.get("game") || null;
+  // the page's links end with the level's length; one without it is older, or cut short
+  const n = p.get("n");
+  if (out.level !== null && n !== null && String(out.level.length) !== n) out.cut = true;
+  if (out.level !== null && n === null && /[&?](game|moves)=/.test(hash)) out.cut = true;
+  const m = p.get("moves");
+  if (m !== null) {
+    try {
+      const v = JSON.parse(m);
+      if (Array.isArray(v)) out.moves = v; else out.damaged = true;
+    } catch { out.damaged = true; }
+  }
+  if (/%[0-9A-Fa-f]?$/.test(hash)) out.damaged = true;
+  return out;
+}
+
+function linkBroken(link, why) {
+  say("");
+  $("title").textContent = "";
+  notice(
+    "This link is incomplete or damaged: " + (link.cut ? "it was cut short" : "the level in it does not read") + (why ? ` (${plain(why)})` : "") +
+      ". Choose a level from the Collection and Level menus above, or open a file.",
+    [["Open the first level", () => { notice(""); pickLevel(); }]],
+  );
+  $("collection").focus();
+}
+
+function savedGame() {
+  for (const store of [sessionStorage, localStorage]) {
+    try {
+      const v = JSON.parse(store.getItem(STORE) || "null");
+      if (v && typeof v.text === "string" && Array.isArray(v.moves)) return v;
+    } catch {}
+  }
+  return null;
+}
+
+// Keeps the level and the moves in this tab and in the browser (for a reload, or a server
+// that dropped the session).
+function saveGame() {
+  if (!ui.level || !ui.state) return;
+  const v = JSON.stringify({ text: ui.level.text, game: ui.level.game, moves: ui.state.moves, at: Date.now() });
+  for (const store of [sessionStorage, localStorage]) {
+    try { store.setItem(STORE, v); } catch {}
   }
 }
 
-function fillLevels(pick) {
+function fillLevels() {
   const c = ui.collections.find((c) => c.file === $("collection").value);
   const sel = $("level");
   sel.innerHTML = "";
   if (!c) return;
   for (const l of c.levels) sel.add(new Option(`${l.index}. ${l.name} (${l.rows}×${l.cols})`, l.index));
-  if (pick) pickLevel();
 }
 
-function pickLevel() {
+// Shows in the menus the bundled level with this text, if it is one.
+function selectInMenus(text) {
+  for (const c of ui.collections) {
+    const l = c.levels.find((l) => l.text === text);
+    if (l) {
+      $("collection").value = c.file;
+      fillLevels();
+      $("level").value = String(l.index);
+      return;
+    }
+  }
+}
+
+async function pickLevel() {
   const c = ui.collections.find((c) => c.file === $("collection").value);
   const l = c && c.levels.find((l) => String(l.index) === $("level").value);
-  if (l) load(l.text);
+  if (l && (await load(l.text))) notice("");
 }
 
-// Loads a level's text everywhere: a play session, the editor, the link.
-async function load(text, game) {
-  const r = await api("/api/play", { body: text, query: { game } });
+// Loads a level: a play session (after `moves`, if given), the editor, the link.
+async function load(text, game = null, { moves = [], quietFail = false } = {}) {
+  const query = { game };
+  if (moves && moves.length) query.moves = JSON.stringify(moves);
+  let r = await api("/api/play", { body: text, query });
+  if (!r.ok && query.moves && /^moves:/.test(r.data.error || "")) {
+    // the moves kept do not replay on this level (it changed): the level without them
+    r = await api("/api/play", { body: text, query: { game } });
+    if (r.ok) r.data.message = "the moves kept for this level do not replay on it: it starts afresh";
+  }
   if (!r.ok) {
-    say(r.data.error, true);
+    ui.lastError = r.data.error;
+    if (r.data.levels) return (await openText(text, { game })) || false;
+    if (/only with --dynamic/.test(r.data.error || "")) {
+      notice(plain(r.data.error), [["Play it under floe's dynamic rules", () => { notice(""); load(text, "icetower(dynamic=true)"); }]]);
+      return false;
+    }
+    if (!quietFail) say(r.data.error, true);
     return false;
   }
-  ui.text = text;
-  ui.game = r.data.game;
-  ui.name = r.data.level;
+  ui.level = { text, game, name: r.data.level };
+  ui.draft = null;
   ui.optimum = null;
-  ui.solution = null;
-  for (const b of ["step", "step-back", "watch", "download-animation"]) $(b).disabled = true;
+  ui.replay = null;
+  ui.legend = r.data.legend || [];
+  showReplay();
   $("solve-report").textContent = "";
-  show(r.data);
-  history.replaceState(null, "", "#" + new URLSearchParams({ level: text }).toString());
+  $("download-animation").disabled = true;
+  show(r.data, { slide: false });
+  drawLegend();
+  history.replaceState(null, "", "#" + linkQuery(text, game));
+  closeShare();
   $("text").value = text;
-  buildEditor();
+  if (ui.tab === "edit") buildEditor();
   fillAlgorithms();
   verdict();
   return true;
 }
 
+// The level the page acts on: the editor's, when it was changed there (loaded first).
+async function current() {
+  if (ui.draft !== null && ui.level && ui.draft !== ui.level.text) {
+    if (!(await load(ui.draft, ui.level.game))) return null;
+  }
+  return ui.level;
+}
+
+// A file's or a paste's text: one level opens at once; several, or a file that does not
+// say its game, open the picker.
+async function openText(text, { game = null } = {}) {
+  const r = await api("/api/levels", { body: text, query: { game } });
+  if (!r.ok) {
+    say(r.data.error, true);
+    return false;
+  }
+  const d = r.data;
+  const choose = !d.named && !game && (d.games.length > 1 || d.game !== "ice");
+  if (d.levels.length === 1 && !choose) {
+    const ok = await load(d.levels[0].text, game);
+    if (ok) $("board").focus();
+    return ok;
+  }
+  showPicker(text, d, game);
+  return true;
+}
+
+function showPicker(text, d, game) {
+  const dlg = $("pick-dialog");
+  $("pick-title").textContent = d.levels.length > 1 ? `Choose a level (${d.levels.length})` : "Choose the game";
+  const g = ui.games[d.game];
+  $("pick-about").textContent = d.named || game
+    ? `A file of ${g ? g.title : d.game} levels.`
+    : d.games.length
+      ? "The file does not say its game: choose the one it is for."
+      : "";
+  const row = $("pick-game-row");
+  const sel = $("pick-game");
+  row.hidden = d.named || d.games.length === 0;
+  sel.innerHTML = "";
+  for (const name of d.games) sel.add(new Option((ui.games[name] || {}).title || name, name));
+  sel.value = d.game;
+  sel.onchange = async () => {
+    const r = await api("/api/levels", { body: text, query: { game: sel.value } });
+    if (r.ok) fillPicker({ ...r.data, named: false, games: d.games }, sel.value);
+    else $("pick-about").textContent = plain(r.data.error);
+  };
+  fillPicker(d, d.named ? null : d.game);
+  if (!dlg.open) dlg.showModal();
+  const first = $("pick-list").querySelector("button");
+  if (first) first.focus();
+}
+
+function fillPicker(d, game) {
+  const list = $("pick-list");
+  list.innerHTML = "";
+  for (const l of d.levels) {
+    const b = document.createElement("button");
+    b.setAttribute("role", "listitem");
+    const name = document.createElement("strong");
+    name.textContent = `${l.index}. ${l.name}`;
+    const about = document.createElement("span");
+    about.className = "about";
+    about.textContent = ` — ${l.description}`;
+    b.append(name, about);
+    b.onclick = async () => {
+      $("pick-dialog").close();
+      if (await load(l.text, d.named ? null : game)) {
+        notice("");
+        $("board").focus();
+      }
+    };
+    list.appendChild(b);
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Play
 
-function show(st) {
-  ui.state = st;
-  $("board").innerHTML = st.svg;
-  $("title").textContent = `${st.level} — ${ui.games[st.game].title}`;
-  const word = st.length === 1 ? st.move_word : plural(st.move_word);
-  let moves = `${st.length} ${word}`;
-  if (ui.optimum !== null) moves += ` (optimum ${ui.optimum})`;
-  if (st.solved) moves += " — solved!";
-  $("moves").textContent = moves;
-  $("moves").classList.toggle("solved", st.solved);
-  if (st.verdict) showVerdict(st.verdict);
-  say(st.message || "");
-  $("keys-help").textContent = {
-    "select-block": "Click a block (or tab) to select it, arrows push it; u undo, r redo, R restart, h hint, H play the hint.",
-    walk: "Arrows (or a click beside the player) walk and push; u undo, r redo, R restart, h hint, H play the hint.",
-    "pick-move": "Click a piece (or tab) to show a move through it, enter plays it; u undo, r redo, R restart, h hint, H play the hint.",
-  }[st.keys];
-  $("enter").hidden = st.keys !== "pick-move";
+function wordFor(n, w) {
+  w = w || (ui.state ? ui.state.move_word : "move");
+  return n === 1 ? w : plural(w);
 }
 
 function plural(w) {
   return w === "push" ? "pushes" : w + "s";
 }
 
-function showVerdict(v) {
+function show(st, { slide = true, quiet = false } = {}) {
+  const before = ui.state;
+  ui.state = st;
+  const board = $("board");
+  // the same picture is left alone (a verdict that arrives mid-slide does not cut it short)
+  if (!before || before.svg !== st.svg || !board.querySelector("svg")) {
+    const old = slide && before && !reduced() ? pieces(board) : null;
+    board.innerHTML = st.svg;
+    fitBoard();
+    if (old) slidePieces(old, pieces(board));
+  }
+  const g = ui.games[st.game];
+  $("title").textContent = `${st.level} — ${g ? g.title : st.game}`;
+  let moves = `${st.length} ${wordFor(st.length, st.move_word)}`;
+  if (ui.optimum !== null) moves += ` (optimum ${ui.optimum})`;
+  if (st.solved) moves += " — solved!";
+  $("moves").textContent = moves;
+  $("moves").classList.toggle("solved", st.solved);
+  if (st.verdict) showVerdict(st.verdict);
+  else if (!before || before.board !== st.board || before.session !== st.session) setVerdict("still solvable: …", "pending");
+  if (!quiet) say(st.message || "");
+  $("keys-help").textContent = {
+    "select-block": "Click a block (or space) to select it, then an arrow key, a swipe or a click in line pushes it; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
+    walk: "Arrow keys, a swipe or a click beside the player walk and push; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
+    "pick-move": "Click a piece (or space) to show a move through it, enter plays it; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
+  }[st.keys];
+  $("enter").hidden = st.keys !== "pick-move";
+  $("pad-next").disabled = st.keys === "walk";
+  $("pad-enter").disabled = st.keys !== "pick-move";
+  const verb = st.keys === "pick-move" ? "" : st.keys === "walk" ? "walk or push " : "push ";
+  for (const d of ["up", "down", "left", "right"]) {
+    $("pad-" + d).setAttribute("aria-label", verb + d);
+    $("pad-" + d).disabled = st.keys === "pick-move";
+  }
+  $("pad-next").setAttribute("aria-label", st.keys === "pick-move" ? "show the next move" : "select the next block");
+  board.setAttribute("aria-label", `${st.level}: ${moves}. ${$("verdict").textContent}`);
+  syncReplay();
+  saveGame();
+}
+
+function setVerdict(text, cls) {
   const el = $("verdict");
-  el.textContent = "still solvable: " + v.said;
-  el.className = v.solvable === "yes" ? "yes" : v.solvable === "no" ? "no" : "unknown";
+  el.textContent = text;
+  el.className = cls;
+}
+
+function showVerdict(v) {
+  setVerdict("still solvable: " + v.said, v.solvable === "yes" ? "yes" : v.solvable === "no" ? "no" : "unknown");
   if (ui.state && ui.state.length === 0 && v.solvable === "yes" && ui.optimum === null) {
     ui.optimum = v.to_go;
-    show(ui.state);
+    const st = ui.state;
+    $("moves").textContent = `${st.length} ${wordFor(st.length, st.move_word)} (optimum ${ui.optimum})` + (st.solved ? " — solved!" : "");
   }
 }
 
-async function verdict() {
+// Asks whether the position is still solvable; a busy server is asked again, a dropped
+// session started again.
+async function verdict(depth = 0) {
   const st = ui.state;
   if (!st) return;
-  $("verdict").textContent = "still solvable: …";
-  const r = await api(`/api/play/${st.session}/verdict`);
-  if (r.ok && ui.state && ui.state.session === st.session) {
-    if (r.data.length === ui.state.length) show(r.data);
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const r = await api(`/api/play/${st.session}/verdict`);
+    const now = ui.state;
+    if (!now || now.session !== st.session && !(r.status === 404)) return;
+    if (r.ok) {
+      if (r.data.length === now.length && r.data.board === now.board) {
+        show(r.data, { slide: false, quiet: true });
+        announce(`${$("message").textContent} ${$("verdict").textContent}`.trim());
+      }
+      return;
+    }
+    if (r.status === 503) {
+      setVerdict("still solvable: … (the server is busy; asking again)", "pending");
+      await sleep(1000 * Math.min(4, r.retry || 1));
+      continue;
+    }
+    if (r.status === 404 && depth < 2 && (await revive())) return verdict(depth + 1);
+    setVerdict("still solvable: not known (" + plain(r.data.error) + ")", "unknown");
+    return;
   }
+  setVerdict("still solvable: not known (the server stayed busy; it will be asked after your next move)", "unknown");
 }
 
-async function press(keys) {
-  const st = ui.state;
+// A new session of the level with the moves played, when the server dropped the old one.
+async function revive() {
+  if (!ui.level || !ui.state) return false;
+  const moves = ui.state.moves;
+  const r = await api("/api/play", { body: ui.level.text, query: { game: ui.level.game, moves: moves.length ? JSON.stringify(moves) : undefined } });
+  if (!r.ok) return false;
+  ui.state = r.data;
+  return true;
+}
+
+// Sends keys (one action after the other: a second key waits for the first's answer).
+function press(keys) {
+  ui.busy = ui.busy.then(() => send({ keys }), () => send({ keys }));
+  return ui.busy;
+}
+
+function playMoves(moves) {
+  ui.busy = ui.busy.then(() => send({ moves: JSON.stringify(moves) }), () => send({ moves: JSON.stringify(moves) }));
+  return ui.busy;
+}
+
+async function send(query) {
+  let st = ui.state;
   if (!st) return;
-  const r = await api(`/api/play/${st.session}`, { query: { keys } });
-  if (!r.ok) return say(r.data.error, true);
+  let r = await api(`/api/play/${st.session}`, { query });
+  if (r.status === 404 && (await revive())) {
+    st = ui.state;
+    r = await api(`/api/play/${st.session}`, { query });
+  }
+  if (!r.ok) {
+    say(r.data.error, true);
+    return;
+  }
   const moved = r.data.length !== st.length || r.data.board !== st.board;
-  show(r.data);
+  show(r.data, { slide: moved });
+  const v = $("verdict").textContent;
+  announce(`${r.data.message} ${moved ? $("moves").textContent + "." : ""} ${r.data.verdict ? v : ""}`.trim());
   if (moved && !r.data.verdict) verdict();
-}
-
-async function playMove(move) {
-  const r = await api(`/api/play/${ui.state.session}`, { query: { move: JSON.stringify([move]) } });
-  if (!r.ok) return say(r.data.error, true);
-  show(r.data);
 }
 
 const KEYS = {
   ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
-  Tab: "tab", Enter: "enter", " ": "tab", u: "u", r: "r", R: "R", h: "h", H: "H",
+  u: "u", r: "r", R: "R", h: "h", H: "H", n: "tab", p: "backtab",
 };
 
+// The game's keys, wherever the focus is but in a field, a menu or a dialog; Tab moves the
+// focus, and Enter and Space press a focused button.
 function onKey(e) {
-  if (ui.tab !== "play" || e.target.matches("input, textarea, select")) return;
-  let key = KEYS[e.key];
-  if (e.key === "Tab" && e.shiftKey) key = "backtab";
-  if (e.ctrlKey && e.key === "z") key = "u";
-  if (e.ctrlKey && e.key === "y") key = "r";
-  if (!key || (e.ctrlKey && !["u", "r"].includes(key))) return;
+  if (e.defaultPrevented || e.altKey || e.metaKey || e.isComposing) return;
+  const t = e.target;
+  if (t.closest && t.closest("input, textarea, select, dialog, [contenteditable], #grid")) return;
+  if (t.getAttribute && t.getAttribute("role") === "tab") return;
+  if (ui.tab !== "play" && ui.tab !== "solve") return;
+  if (e.key === "Tab") return;
+  const onControl = t !== $("board") && t.closest && t.closest("button, a, summary, [tabindex]") !== null;
+  let key;
+  if (e.key === "Enter" || e.key === " ") {
+    if (onControl) return;
+    key = e.key === "Enter" ? "enter" : e.shiftKey ? "backtab" : "tab";
+  } else {
+    key = KEYS[e.key];
+  }
+  if (e.ctrlKey) key = { z: "u", y: "r" }[e.key];
+  if (!key) return;
   e.preventDefault();
   press(key);
 }
 
-// A click on the board: the cell under it, then what it means in this game.
-function onBoardClick(e) {
+// The cell under a point of the board, or null.
+function cellAt(x, y) {
   const st = ui.state;
   const svg = $("board").querySelector("svg");
-  if (!st || !svg || ui.tab !== "play") return;
+  if (!st || !svg) return null;
   const box = svg.getBoundingClientRect();
   const scale = box.width / st.geometry.width;
-  const col = Math.floor(((e.clientX - box.left) / scale - st.geometry.x) / st.geometry.cell);
-  const row = Math.floor(((e.clientY - box.top) / scale - st.geometry.y) / st.geometry.cell);
-  if (row < 0 || col < 0 || row >= st.rows || col >= st.cols) return;
+  const col = Math.floor(((x - box.left) / scale - st.geometry.x) / st.geometry.cell);
+  const row = Math.floor(((y - box.top) / scale - st.geometry.y) / st.geometry.cell);
+  if (row < 0 || col < 0 || row >= st.rows || col >= st.cols) return null;
+  return { row, col };
+}
+
+// A pointer on the board: a tap (or a click) acts on the cell; a swipe pushes or walks.
+let swipe = null;
+
+function onBoardDown(e) {
+  if (!ui.state || ui.tab !== "play" && ui.tab !== "solve") return;
+  if (e.button !== undefined && e.button !== 0) return;
+  swipe = { id: e.pointerId, x: e.clientX, y: e.clientY, cell: cellAt(e.clientX, e.clientY) };
+  try { e.currentTarget.setPointerCapture(e.pointerId); } catch {}
+}
+
+function onBoardUp(e) {
+  if (!swipe || swipe.id !== e.pointerId) return;
+  const s = swipe;
+  swipe = null;
+  const dx = e.clientX - s.x, dy = e.clientY - s.y;
+  const far = Math.hypot(dx, dy);
+  const st = ui.state;
+  if (!st) return;
+  if (far < 14) return tap(e.clientX, e.clientY);
+  if (st.keys === "pick-move") return;
+  const dir = Math.abs(dx) >= Math.abs(dy) ? (dx < 0 ? "left" : "right") : dy < 0 ? "up" : "down";
+  if (st.keys === "select-block" && s.cell && isBlockAt(s.cell.row, s.cell.col)) {
+    press(`click:${s.cell.row}:${s.cell.col} ${dir}`);
+  } else {
+    press(dir);
+  }
+}
+
+function tap(x, y) {
+  const st = ui.state;
+  const at = cellAt(x, y);
+  if (!at) return;
+  const { row, col } = at;
   if (st.keys === "walk") {
     if (!st.actor) return;
     const dr = row - st.actor.row, dc = col - st.actor.col;
@@ -203,7 +566,6 @@ function onBoardClick(e) {
     press(Math.abs(dr) >= Math.abs(dc) ? (dr < 0 ? "up" : "down") : dc < 0 ? "left" : "right");
   } else if (st.keys === "select-block" && st.selected &&
              (row === st.selected.row) !== (col === st.selected.col) &&
-             !(row === st.selected.row && col === st.selected.col) &&
              !isBlockAt(row, col)) {
     const s = st.selected;
     press(row === s.row ? (col < s.col ? "left" : "right") : row < s.row ? "up" : "down");
@@ -216,6 +578,177 @@ function isBlockAt(row, col) {
   const lines = ui.state.board.split("\n");
   const ch = (lines[row] || "")[col];
   return ch === "$" || ch === "*";
+}
+
+// The board as large as the window lets it be: the whole board in view, cells at most
+// 72 pixels.
+function fitBoard() {
+  const svg = $("board").querySelector("svg");
+  const st = ui.state;
+  if (!svg || !st) return;
+  const w = st.geometry.width, h = st.geometry.height;
+  const stage = $("stage");
+  const cs = getComputedStyle(stage);
+  const room = stage.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const top = $("board").getBoundingClientRect().top + window.scrollY;
+  const padH = getComputedStyle($("pad")).display === "none" ? 0 : $("pad").offsetHeight + 16;
+  const tall = Math.max(220, window.innerHeight - Math.min(top, window.innerHeight * 0.35) - padH - 56);
+  const scale = Math.max(0.2, Math.min(room / w, tall / h, 72 / st.geometry.cell));
+  svg.setAttribute("width", String(Math.floor(w * scale)));
+  svg.setAttribute("height", String(Math.floor(h * scale)));
+}
+
+// Where each piece of the board is: its kind and its place in the picture.
+function pieces(board) {
+  const out = [];
+  for (const g of board.querySelectorAll("svg g.piece")) {
+    const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(g.getAttribute("transform") || "");
+    if (m) out.push({ el: g, kind: g.getAttribute("class"), x: +m[1], y: +m[2] });
+  }
+  return out;
+}
+
+// Slides the pieces that moved from where they were (each to its nearest old place of its
+// kind); pieces that went away fade out where they were.
+function slidePieces(before, after) {
+  const key = (p) => `${p.kind}@${p.x},${p.y}`;
+  const stayed = new Set(before.map(key).filter((k) => after.some((p) => key(p) === k)));
+  const from = before.filter((p) => !stayed.has(key(p)));
+  const to = after.filter((p) => !stayed.has(key(p)));
+  const cell = ui.state.geometry.cell;
+  for (const p of to) {
+    let best = -1, dist = Infinity;
+    from.forEach((q, i) => {
+      if (q.kind !== p.kind) return;
+      const d = Math.abs(q.x - p.x) + Math.abs(q.y - p.y) + (q.x !== p.x && q.y !== p.y ? cell * 100 : 0);
+      if (d < dist) { dist = d; best = i; }
+    });
+    if (best < 0) continue;
+    const q = from.splice(best, 1)[0];
+    const cells = (Math.abs(q.x - p.x) + Math.abs(q.y - p.y)) / cell;
+    const ms = Math.max(120, Math.min(450, 70 * cells));
+    p.el.animate(
+      [{ transform: `translate(${q.x}px, ${q.y}px)` }, { transform: `translate(${p.x}px, ${p.y}px)` }],
+      { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)" },
+    );
+  }
+  const svg = $("board").querySelector("svg");
+  for (const q of from) {
+    const ghost = q.el.cloneNode(true);
+    svg.appendChild(ghost);
+    const a = ghost.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 350, easing: "ease-in" });
+    a.onfinish = () => ghost.remove();
+  }
+}
+
+function drawLegend() {
+  const ul = $("legend");
+  ul.innerHTML = "";
+  for (const item of ui.legend) {
+    const li = document.createElement("li");
+    const img = document.createElement("img");
+    img.alt = "";
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(item.svg);
+    const span = document.createElement("span");
+    span.textContent = item.name;
+    li.append(img, span);
+    ul.appendChild(li);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Replay: a solution or a shared game, stepped through, played, paused, scrubbed
+
+function showReplay() {
+  const r = ui.replay;
+  $("replay").hidden = !r;
+  if (!r) return;
+  $("replay-title").textContent = r.title;
+  const ol = $("solution");
+  ol.innerHTML = "";
+  r.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = moveText(m);
+    li.onclick = () => replayTo(i + 1);
+    ol.appendChild(li);
+  });
+  $("scrub").max = String(r.moves.length);
+  syncReplay();
+}
+
+// How many of the replay's moves the board shows (null: the player left the replay).
+function replayAt() {
+  const r = ui.replay, st = ui.state;
+  if (!r || !st) return null;
+  if (st.moves.length > r.moves.length) return null;
+  for (let i = 0; i < st.moves.length; i++) {
+    if (JSON.stringify(st.moves[i]) !== JSON.stringify(r.moves[i])) return null;
+  }
+  return st.moves.length;
+}
+
+function syncReplay() {
+  const r = ui.replay;
+  if (!r) return;
+  const at = replayAt();
+  const n = r.moves.length;
+  $("scrub").value = String(at ?? 0);
+  $("scrub").setAttribute("aria-valuetext", at === null ? "off the replay" : `move ${at} of ${n}`);
+  $("step").disabled = at === null || at >= n;
+  $("replay-end").disabled = at === null || at >= n;
+  $("step-back").disabled = at === null || at === 0;
+  $("replay-start").disabled = at === 0;
+  $("watch").textContent = r.playing ? "⏸ Pause" : "▶ Play";
+  $("watch").setAttribute("aria-label", r.playing ? "Pause the replay" : "Play the replay");
+  $("watch").disabled = !r.playing && (at === null || at >= n);
+  ui.replayAt = at;
+  $("solution").querySelectorAll("li").forEach((li, i) => {
+    const cur = at !== null && i === at - 1;
+    li.classList.toggle("current", cur);
+    if (cur) {
+      li.setAttribute("aria-current", "step");
+      li.scrollIntoView({ block: "nearest" });
+    } else {
+      li.removeAttribute("aria-current");
+    }
+  });
+  if (at === null && r.playing) r.playing = false;
+}
+
+async function replayTo(k) {
+  const r = ui.replay;
+  if (!r) return;
+  k = Math.max(0, Math.min(r.moves.length, k));
+  let at = replayAt();
+  if (at === null || k < at) {
+    if (k < at && at - k <= 20) {
+      await press(Array(at - k).fill("u").join(" "));
+      return;
+    }
+    await press("R");
+    at = 0;
+  }
+  if (k > at) await playMoves(r.moves.slice(at, k));
+}
+
+async function step() {
+  const at = replayAt();
+  if (at === null || !ui.replay || at >= ui.replay.moves.length) return false;
+  await replayTo(at + 1);
+  return true;
+}
+
+async function watch() {
+  const r = ui.replay;
+  if (!r) return;
+  if (r.playing) { r.playing = false; syncReplay(); return; }
+  r.playing = true;
+  syncReplay();
+  while (ui.replay === r && r.playing && (await step())) {
+    await sleep(500 / (+$("speed").value || 1));
+  }
+  r.playing = false;
+  syncReplay();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -238,10 +771,15 @@ function cellsOf(line, sep) {
 }
 
 let brush = null;
-let painting = false;
+
+function editGame() {
+  const m = /^Game:\s*([a-z]+)/m.exec($("text").value);
+  const spec = (m && m[1]) || (ui.level && ui.level.game && ui.level.game.replace(/\(.*$/, "")) || (ui.state && ui.state.game) || "ice";
+  return ui.games[spec] ? spec : "ice";
+}
 
 function buildEditor() {
-  const g = ui.games[ui.game];
+  const g = ui.games[editGame()];
   if (!g) return;
   const pal = $("palette");
   pal.innerHTML = "";
@@ -250,71 +788,156 @@ function buildEditor() {
     b.className = "glyph g" + (i % 12);
     b.dataset.glyph = gl.text;
     b.title = gl.about;
+    b.setAttribute("role", "radio");
+    b.setAttribute("aria-label", `${gl.text === " " ? "space" : gl.text}: ${gl.about}`);
     b.textContent = gl.text === " " ? "␣" : gl.text;
-    b.onclick = () => {
-      brush = gl.text;
-      for (const x of pal.children) x.classList.toggle("on", x === b);
-    };
+    // the brush is taken as the finger or the button goes down (a tap after a stroke on
+    // some touch screens brings no click), and by click for the keyboard
+    b.onpointerdown = () => setBrush(gl.text);
+    b.onclick = () => setBrush(gl.text);
     pal.appendChild(b);
   });
   if (!brush || !g.cells.glyphs.some((x) => x.text === brush)) brush = g.cells.glyphs[0].text;
-  for (const x of pal.children) x.classList.toggle("on", x.dataset.glyph === brush);
+  setBrush(brush);
   drawGrid();
+}
+
+function setBrush(text) {
+  brush = text;
+  for (const x of $("palette").children) {
+    const on = x.dataset.glyph === brush;
+    x.classList.toggle("on", on);
+    x.setAttribute("aria-checked", String(on));
+  }
+}
+
+// The editor's model: the header lines and the rows of cells, from the text box.
+function model() {
+  const g = ui.games[editGame()];
+  const { head, board } = split($("text").value);
+  return { g, head, rows: board.map((l) => cellsOf(l, g.cells.separator)) };
 }
 
 function drawGrid() {
-  const g = ui.games[ui.game];
-  const { board } = split($("text").value);
-  const rows = board.map((l) => cellsOf(l, g.cells.separator));
+  const { g, rows } = model();
   const cols = Math.max(1, ...rows.map((r) => r.length));
   const grid = $("grid");
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#grid .cell");
+  const keep = focused ? [focused.dataset.r, focused.dataset.c] : null;
   grid.innerHTML = "";
   grid.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
-  const index = Object.fromEntries(g.cells.glyphs.map((x, i) => [x.text, i]));
   rows.forEach((r, ri) => {
+    const row = document.createElement("div");
+    row.setAttribute("role", "row");
+    row.style.display = "contents";
     for (let ci = 0; ci < cols; ci++) {
-      const v = r[ci] ?? "";
       const d = document.createElement("div");
-      d.className = "cell" + (v in index ? " g" + (index[v] % 12) : " unknown");
+      d.setAttribute("role", "gridcell");
       d.dataset.r = ri;
       d.dataset.c = ci;
-      d.textContent = v === " " ? "" : v;
-      d.onpointerdown = (e) => { painting = true; paint(d); e.preventDefault(); };
-      d.onpointerenter = () => { if (painting) paint(d); };
-      grid.appendChild(d);
+      d.tabIndex = ri === 0 && ci === 0 ? 0 : -1;
+      paintLook(d, r[ci] ?? "", g);
+      row.appendChild(d);
     }
+    grid.appendChild(row);
   });
+  if (keep) {
+    const d = grid.querySelector(`.cell[data-r='${keep[0]}'][data-c='${keep[1]}']`);
+    if (d) { grid.querySelectorAll(".cell").forEach((c) => (c.tabIndex = -1)); d.tabIndex = 0; d.focus(); }
+  }
 }
 
-document.addEventListener("pointerup", () => { painting = false; });
+function paintLook(d, v, g) {
+  const i = g.cells.glyphs.findIndex((x) => x.text === v);
+  d.className = "cell" + (i >= 0 ? " g" + (i % 12) : " unknown");
+  d.textContent = v === " " ? "" : v;
+  const about = i >= 0 ? g.cells.glyphs[i].about : v === "" ? "empty" : `'${v}', not a cell of this game`;
+  d.setAttribute("aria-label", `row ${+d.dataset.r + 1}, column ${+d.dataset.c + 1}: ${about}`);
+}
 
-function setCell(r, c, v) {
-  const g = ui.games[ui.game];
-  const { head, board } = split($("text").value);
-  const rows = board.map((l) => cellsOf(l, g.cells.separator));
+// Sets one cell to the brush, in the text and on the grid (the grid is not rebuilt: the
+// pointer painting it stays on its cell).
+function paintCell(d) {
+  const r = +d.dataset.r, c = +d.dataset.c;
+  const { g, head, rows } = model();
   while (rows.length <= r) rows.push([]);
   const blank = g.cells.glyphs[0].text;
   while (rows[r].length <= c) rows[r].push(blank);
-  rows[r][c] = v;
-  writeBoard(head, rows);
+  if (rows[r][c] === brush) return;
+  rows[r][c] = brush;
+  writeText(head, rows, g);
+  paintLook(d, brush, g);
 }
 
-function writeBoard(head, rows) {
-  const sep = ui.games[ui.game].cells.separator;
-  const text = [...head.filter((l) => l.trim() !== ""), ...rows.map((r) => r.join(sep))].join("\n") + "\n";
-  $("text").value = text;
-  drawGrid();
+function writeText(head, rows, g) {
+  const sep = g.cells.separator;
+  $("text").value = [...head.filter((l) => l.trim() !== ""), ...rows.map((r) => r.join(sep))].join("\n") + "\n";
   editChanged();
 }
 
-function paint(d) {
-  setCell(+d.dataset.r, +d.dataset.c, brush);
+function writeBoard(head, rows) {
+  writeText(head, rows, ui.games[editGame()]);
+  drawGrid();
+}
+
+// Painting: a pointer pressed on the grid paints every cell it crosses until it is lifted
+// (the grid holds the pointer, so a mouse released outside it or a finger stops painting).
+let painting = null;
+
+function gridCell(x, y) {
+  const el = document.elementFromPoint(x, y);
+  const d = el && el.closest ? el.closest("#grid .cell") : null;
+  return d;
+}
+
+function onGridDown(e) {
+  if (e.button !== undefined && e.button !== 0) return;
+  const d = gridCell(e.clientX, e.clientY);
+  if (!d) return;
+  e.preventDefault();
+  try { $("grid").setPointerCapture(e.pointerId); } catch {}
+  painting = { id: e.pointerId, last: d };
+  paintCell(d);
+}
+
+function onGridMove(e) {
+  if (!painting || painting.id !== e.pointerId) return;
+  if (e.pointerType === "mouse" && e.buttons === 0) { painting = null; return; }
+  const d = gridCell(e.clientX, e.clientY);
+  if (!d || d === painting.last) return;
+  // every cell on the line from the last one: a quick stroke skips none
+  const r0 = +painting.last.dataset.r, c0 = +painting.last.dataset.c, r1 = +d.dataset.r, c1 = +d.dataset.c;
+  const n = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0));
+  for (let i = 1; i <= n; i++) {
+    const r = Math.round(r0 + ((r1 - r0) * i) / n), c = Math.round(c0 + ((c1 - c0) * i) / n);
+    const cell = $("grid").querySelector(`.cell[data-r='${r}'][data-c='${c}']`);
+    if (cell) paintCell(cell);
+  }
+  painting.last = d;
+}
+
+function onGridUp(e) {
+  if (painting && painting.id === e.pointerId) painting = null;
+}
+
+// The grid by keyboard: arrows move between cells, space or enter paints.
+function onGridKey(e) {
+  const d = e.target.closest && e.target.closest("#grid .cell");
+  if (!d) return;
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (step) {
+    const n = $("grid").querySelector(`.cell[data-r='${+d.dataset.r + step[0]}'][data-c='${+d.dataset.c + step[1]}']`);
+    if (n) { d.tabIndex = -1; n.tabIndex = 0; n.focus(); }
+    e.preventDefault();
+  } else if (e.key === " " || e.key === "Enter") {
+    paintCell(d);
+    e.preventDefault();
+  }
 }
 
 function reshape(dr, dc) {
-  const g = ui.games[ui.game];
-  const { head, board } = split($("text").value);
-  let rows = board.map((l) => cellsOf(l, g.cells.separator));
+  const { g, head, rows: r0 } = model();
+  let rows = r0;
   const blank = g.cells.glyphs[0].text;
   const cols = Math.max(1, ...rows.map((r) => r.length));
   if (dr > 0) rows.push(Array(cols).fill(blank));
@@ -327,11 +950,11 @@ function reshape(dr, dc) {
 function newBoard() {
   const game = $("new-game").value;
   const g = ui.games[game];
-  const rows = Math.max(1, Math.min(40, +$("new-rows").value || 5));
-  const cols = Math.max(1, Math.min(40, +$("new-cols").value || 5));
-  ui.game = game;
-  buildEditor();
+  const rows = Math.max(1, Math.min(40, Math.floor(+$("new-rows").value) || 5));
+  const cols = Math.max(1, Math.min(40, Math.floor(+$("new-cols").value) || 5));
   const blank = g.cells.glyphs[0].text;
+  $("text").value = `Game: ${game}\nTitle: my level\n`;
+  buildEditor();
   writeBoard([`Game: ${game}`, "Title: my level"], Array.from({ length: rows }, () => Array(cols).fill(blank)));
 }
 
@@ -339,6 +962,7 @@ let editTimer = null;
 let editAsked = 0;
 
 function editChanged() {
+  ui.draft = $("text").value;
   clearTimeout(editTimer);
   editTimer = setTimeout(editVerdict, 250);
 }
@@ -348,11 +972,12 @@ async function editVerdict() {
   const asked = ++editAsked;
   const el = $("edit-verdict");
   el.textContent = "checking…";
-  el.className = "";
-  const r = await api("/api/hint", { body: text, query: { game: ui.game } });
+  el.className = "pending";
+  const game = /^Game:/m.test(text) ? null : ui.level && ui.level.game;
+  const r = await api("/api/hint", { body: text, query: { game } });
   if (asked !== editAsked) return;
   if (!r.ok) {
-    el.textContent = r.data.error;
+    el.textContent = plain(r.data.error);
     el.className = "no";
     return;
   }
@@ -367,10 +992,11 @@ async function editVerdict() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Solve: any algorithm, a stop button, the solution stepped through or animated
+// Solve: any algorithm, a stop button, the solution replayed
 
 function fillAlgorithms() {
-  const g = ui.games[ui.game];
+  const g = ui.games[ui.state ? ui.state.game : "ice"];
+  if (!g) return;
   const sel = $("algo");
   const was = sel.value;
   sel.innerHTML = "";
@@ -382,24 +1008,30 @@ function fillAlgorithms() {
 }
 
 async function solve() {
+  const level = await current();
+  if (!level) {
+    $("solve-report").textContent = "the level in the editor does not read: " + $("message").textContent;
+    return;
+  }
   ui.job = "solve-" + Math.random().toString(36).slice(2, 10);
   $("solve").disabled = true;
   $("stop").disabled = false;
   $("solve-report").textContent = "solving…";
-  const g = ui.games[ui.game];
+  const g = ui.games[ui.state.game];
   const query = {
     algo: $("algo").value,
     max_states: $("max-states").value,
     timeout: $("timeout").value,
     job: ui.job,
+    game: level.game,
   };
   if (g.capabilities.block_changes) query.factor = $("factor").value;
-  const r = await api("/api/solve", { body: ui.text, query });
+  const r = await api("/api/solve", { body: level.text, query });
   $("solve").disabled = false;
   $("stop").disabled = true;
   ui.job = null;
   if (!r.ok && !r.data.status) {
-    $("solve-report").textContent = r.data.error;
+    $("solve-report").textContent = plain(r.data.error);
     return;
   }
   const d = r.data;
@@ -411,11 +1043,15 @@ async function solve() {
   if (d.limit) lines.push(`stopped ${why}; at least ${d.lower_bound} needed`);
   if (d.note) lines.push(d.note);
   lines.push(`${d.states.toLocaleString()} positions in ${d.seconds.toFixed(3)} s`);
-  if (d.moves && d.moves.length) lines.push("", ...d.moves.map((m, i) => `${i + 1}. ${moveText(m)}`));
   $("solve-report").textContent = lines.join("\n");
-  ui.solution = d.status === "solved" ? d.moves : null;
-  for (const b of ["step", "step-back", "watch", "download-animation"]) $(b).disabled = !ui.solution;
-  if (ui.solution) await press("R");
+  const solved = d.status === "solved" && ui.level === level;
+  $("download-animation").disabled = !solved;
+  if (solved) {
+    ui.replay = { moves: d.moves, title: `The solution: ${d.moves.length} ${wordFor(d.moves.length, ui.games[d.game].move_word)}` };
+    ui.solution = d.moves;
+    await press("R");
+    showReplay();
+  }
 }
 
 // A move as people read it: a push "(row, col) dir", else its fields.
@@ -429,23 +1065,17 @@ async function stop() {
   if (ui.job) await api("/api/stop", { query: { job: ui.job } });
 }
 
-async function step() {
-  const st = ui.state;
-  if (!ui.solution || st.length >= ui.solution.length) return false;
-  await playMove(ui.solution[st.length]);
-  return true;
-}
-
-async function watch() {
-  await press("R");
-  while (ui.tab === "solve" && (await step())) {
-    await new Promise((ok) => setTimeout(ok, 450));
-  }
-  if (ui.state.solved) verdict();
-}
-
 // ---------------------------------------------------------------------------------------
 // Generate
+
+async function preview(li, text, game) {
+  const r = await api("/api/render", { body: text, query: { game } });
+  if (!r.ok || typeof r.data !== "string") return;
+  const img = document.createElement("img");
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data);
+  img.alt = "the level";
+  li.insertBefore(img, li.firstChild);
+}
 
 async function generateIce() {
   const out = $("gen-results");
@@ -459,11 +1089,12 @@ async function generateIce() {
     },
   });
   out.innerHTML = "";
-  if (!r.ok) return addResult(r.data.error);
+  if (!r.ok) return addResult(plain(r.data.error));
   if (!r.data.levels.length) return addResult("no level within the limits: ask for fewer pushes or a larger board");
   for (const l of r.data.levels) {
     const v = l.verified;
-    addResult(`${v.pushes} pushes, difficulty ${v.difficulty}${v.unique ? ", unique" : ""} (verified: ${v.states} positions)`, l.level);
+    const li = addResult(`${v.pushes} pushes, difficulty ${v.difficulty}${v.unique ? ", unique" : ""} (verified: ${v.states} positions)`, l.level);
+    preview(li, l.level);
   }
 }
 
@@ -485,28 +1116,35 @@ async function generateSolitaire() {
     query: { game, setup: $("s-setup").value, seed: $("s-seed").value, generate: 1 },
   });
   out.innerHTML = "";
-  if (!r.ok) return addResult(r.data.error);
+  if (!r.ok) return addResult(plain(r.data.error));
   for (const c of r.data) {
     const text = `Game: ${game}\n${c.text.replace(/^Game:.*\n/, "")}`;
     const s = await api("/api/hint", { body: text });
-    const said = !s.ok ? s.data.error
+    const said = !s.ok ? plain(s.data.error)
       : s.data.solvable === "yes" ? `solvable in ${s.data.to_go} moves`
       : s.data.solvable === "no" ? "unsolvable" : "unknown within the limits";
-    addResult(`${c.title}: ${said}`, text);
+    const li = addResult(`${c.title}: ${said}`, text);
+    preview(li, text);
   }
 }
 
 function addResult(what, text) {
   const li = document.createElement("li");
-  li.textContent = what + " ";
+  li.append(document.createTextNode(what + " "));
   if (text) {
     const b = document.createElement("button");
     b.textContent = "Play";
     b.className = "load-result";
-    b.onclick = async () => { if (await load(text)) tab("play"); };
+    b.onclick = async () => {
+      if (await load(text)) {
+        tab("play");
+        $("board").focus();
+      }
+    };
     li.appendChild(b);
   }
   $("gen-results").appendChild(li);
+  return li;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -516,71 +1154,189 @@ function download(name, text, type) {
   const a = document.createElement("a");
   a.href = URL.createObjectURL(new Blob([text], { type }));
   a.download = name;
+  document.body.appendChild(a);
   a.click();
+  a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
 function fileName(ext) {
-  return (ui.name || "level").replace(/[^A-Za-z0-9_-]+/g, "-") + ext;
+  return ((ui.level && ui.level.name) || "level").replace(/[^A-Za-z0-9_-]+/g, "-") + ext;
 }
 
-function tab(name) {
+// A link's query: the level, its game if the file does not say it, the moves for a replay,
+// and last the level's length (a link cut short anywhere then says so: `n` is gone or
+// wrong).
+function linkQuery(text, game, moves) {
+  const q = { level: text };
+  if (game) q.game = game;
+  if (moves && moves.length) q.moves = JSON.stringify(moves);
+  q.n = String(text.length);
+  return new URLSearchParams(q).toString();
+}
+
+function shareLink(withMoves) {
+  const moves = withMoves && ui.state ? ui.state.moves : null;
+  return location.origin + location.pathname + "#" + linkQuery(ui.level.text, ui.level.game, moves);
+}
+
+async function share() {
+  const level = await current();
+  if (!level) return;
+  const panel = $("share-panel");
+  const n = ui.state ? ui.state.length : 0;
+  $("share-moves").parentElement.lastChild.textContent = n
+    ? ` with the ${n} ${wordFor(n)} played (a replay)`
+    : " with the moves played (none yet)";
+  $("share-moves").disabled = n === 0;
+  $("share-link").value = shareLink($("share-moves").checked);
+  panel.hidden = false;
+  $("share").setAttribute("aria-expanded", "true");
+  await copyLink();
+}
+
+async function copyLink() {
+  const link = $("share-link").value;
+  try {
+    await navigator.clipboard.writeText(link);
+    say($("share-moves").checked ? "link copied: opening it replays these moves on this level" : "link copied: opening it shows this level");
+  } catch {
+    $("share-link").select();
+    say("the link to this level is selected beside the Share button: copy it from there");
+  }
+}
+
+function closeShare() {
+  $("share-panel").hidden = true;
+  $("share").setAttribute("aria-expanded", "false");
+}
+
+function tab(name, { focus = false } = {}) {
   ui.tab = name;
-  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
+  for (const b of document.querySelectorAll("#tabs [role=tab]")) {
+    const on = b.dataset.tab === name;
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-selected", String(on));
+    b.tabIndex = on ? 0 : -1;
+    if (on && focus) b.focus();
+  }
   for (const t of document.querySelectorAll(".tab")) t.hidden = t.id !== "tab-" + name;
-  if (name === "edit") { buildEditor(); editVerdict(); }
+  if (name === "edit") {
+    if (ui.draft === null && ui.level) $("text").value = ui.level.text;
+    buildEditor();
+    editVerdict();
+  }
+  fitBoard();
+}
+
+function onTabKey(e) {
+  const tabs = [...document.querySelectorAll("#tabs [role=tab]")];
+  const i = tabs.indexOf(e.target);
+  if (i < 0) return;
+  const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+  if (j === undefined) return;
+  e.preventDefault();
+  tab(tabs[(j + tabs.length) % tabs.length].dataset.tab, { focus: true });
+}
+
+// A button that acts as the finger lifts from it (a tap right after a swipe brings no
+// click on some touch screens), or on its click (a mouse, the keyboard).
+function onTap(el, fn) {
+  let tapped = 0;
+  el.addEventListener("pointerup", (e) => {
+    if (e.pointerType === "mouse" || el.disabled) return;
+    const r = el.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) return;
+    tapped = Date.now();
+    fn();
+  });
+  el.addEventListener("click", () => {
+    if (Date.now() - tapped > 800) fn();
+  });
 }
 
 function wire() {
   document.addEventListener("keydown", onKey);
-  $("board").addEventListener("click", onBoardClick);
-  for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => tab(b.dataset.tab);
+  $("tabs").addEventListener("keydown", onTabKey);
+  const board = $("board");
+  board.addEventListener("pointerdown", onBoardDown);
+  board.addEventListener("pointerup", onBoardUp);
+  board.addEventListener("pointercancel", () => { swipe = null; });
+  window.addEventListener("resize", fitBoard);
+  for (const b of document.querySelectorAll("#tabs [role=tab]")) b.onclick = () => tab(b.dataset.tab);
+  $("collection").onchange = async () => { fillLevels(); await pickLevel(); board.focus(); };
+  $("level").onchange = async () => { await pickLevel(); board.focus(); };
   $("undo").onclick = () => press("u");
   $("redo").onclick = () => press("r");
   $("restart").onclick = () => press("R");
   $("hint").onclick = () => press("h");
   $("follow").onclick = () => press("H");
   $("enter").onclick = () => press("enter");
+  for (const b of $("pad").querySelectorAll("button")) onTap(b, () => press(b.dataset.key));
   $("open-file").onclick = () => $("file").click();
   $("file").onchange = async () => {
     const f = $("file").files[0];
-    if (f) await load(await f.text());
+    $("file").value = "";
+    if (f) await openText(await f.text());
   };
   $("paste").onclick = () => $("paste-dialog").showModal();
   $("paste-dialog").onclose = () => {
-    if ($("paste-dialog").returnValue === "load") load($("paste-text").value);
+    if ($("paste-dialog").returnValue === "load") openText($("paste-text").value);
   };
-  $("share").onclick = async () => {
-    const link = location.href;
-    try { await navigator.clipboard.writeText(link); say("link copied: opening it shows this level"); }
-    catch { say("the link to this level is the page's address"); }
+  $("pick-cancel").onclick = () => $("pick-dialog").close();
+  $("share").onclick = share;
+  $("share-copy").onclick = copyLink;
+  $("share-close").onclick = closeShare;
+  $("share-moves").onchange = () => { $("share-link").value = shareLink($("share-moves").checked); };
+  $("download-level").onclick = async () => {
+    const level = await current();
+    if (level) download(fileName(".txt"), level.text, "text/plain");
   };
-  $("download-level").onclick = () => download(fileName(".txt"), ui.text, "text/plain");
   $("download-svg").onclick = async () => {
-    const r = await api("/api/render", { body: ui.text });
+    const level = await current();
+    if (!level) return;
+    const r = await api("/api/render", { body: level.text, query: { game: level.game } });
     if (r.ok) download(fileName(".svg"), r.data, "image/svg+xml");
+    else say(r.data.error, true);
   };
   $("download-animation").onclick = async () => {
-    const r = await api("/api/picture", { body: ui.text, query: { moves: JSON.stringify(ui.solution), style: "animate" } });
+    if (!ui.solution) return;
+    const r = await api("/api/picture", { body: ui.level.text, query: { game: ui.level.game, moves: JSON.stringify(ui.solution), style: "animate" } });
     if (r.ok) download(fileName("-solution.svg"), r.data, "image/svg+xml");
+    else say(r.data.error, true);
   };
   $("text").oninput = () => { drawGrid(); editChanged(); };
+  const grid = $("grid");
+  grid.addEventListener("pointerdown", onGridDown);
+  grid.addEventListener("pointermove", onGridMove);
+  grid.addEventListener("pointerup", onGridUp);
+  grid.addEventListener("pointercancel", onGridUp);
+  grid.addEventListener("lostpointercapture", onGridUp);
+  grid.addEventListener("keydown", onGridKey);
   $("add-row").onclick = () => reshape(1, 0);
   $("del-row").onclick = () => reshape(-1, 0);
   $("add-col").onclick = () => reshape(0, 1);
   $("del-col").onclick = () => reshape(0, -1);
   $("new-board").onclick = newBoard;
-  $("edit-play").onclick = async () => { if (await load($("text").value, ui.game)) tab("play"); };
+  $("edit-play").onclick = async () => {
+    if (await current()) { tab("play"); board.focus(); }
+  };
   $("solve").onclick = solve;
   $("stop").onclick = stop;
   $("step").onclick = step;
-  $("step-back").onclick = () => press("u");
+  $("step-back").onclick = () => { const at = replayAt(); if (at) replayTo(at - 1); };
+  $("replay-start").onclick = () => replayTo(0);
+  $("replay-end").onclick = () => ui.replay && replayTo(ui.replay.moves.length);
   $("watch").onclick = watch;
+  $("scrub").oninput = () => replayTo(+$("scrub").value);
   $("gen-ice").onclick = generateIce;
   $("gen-solitaire").onclick = generateSolitaire;
   window.addEventListener("hashchange", () => {
-    const t = new URLSearchParams(location.hash.slice(1)).get("level");
-    if (t && t !== ui.text) load(t);
+    const link = readLink(location.hash);
+    if (link.level !== null && (!ui.level || link.level !== ui.level.text)) {
+      if (link.cut) return linkBroken(link, "");
+      load(link.level, link.game, { quietFail: true }).then((ok) => { if (!ok) linkBroken(link, ui.lastError); });
+    }
   });
 }
 

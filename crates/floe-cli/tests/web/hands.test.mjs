@@ -1,0 +1,385 @@
+// The page as people use it: a designer's mouse and finger on the editor, a keyboard player,
+// a second browser, a reload, a truncated link, files of many levels, a page of another site,
+// a board far too large. Each test is what a person did when the page failed them.
+//
+// Run by scripts/test.sh; alone: `npm ci && node --test --test-concurrency=1` here after
+// `cargo build --release`.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import {
+  startServer, launch, newPage, until, shown, text, centre, fingerDrag, line, boardRows,
+  request, sleep, shot, root, PHONE,
+} from "./lib.mjs";
+
+let server, browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const cell = (r, c) => `#grid .cell[data-r='${r}'][data-c='${c}']`;
+
+async function newBoard(p, game, rows, cols) {
+  await p.click("[data-tab=edit]");
+  await p.selectOption("#new-game", game);
+  await p.fill("#new-rows", String(rows));
+  await p.fill("#new-cols", String(cols));
+  await p.click("#new-board");
+  await p.waitForSelector(cell(rows - 1, cols - 1));
+}
+
+const rows = async (p) => boardRows(await p.inputValue("#text"));
+
+test("the editor's brush paints while the mouse button is down, and only then", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await newBoard(p, "ice", 3, 5);
+  await p.click("#palette .glyph[data-glyph='#']");
+  // a click on one cell paints it
+  let at = await centre(p, cell(0, 0));
+  await p.mouse.move(at.x, at.y);
+  await p.mouse.down();
+  await p.mouse.up();
+  await until(p, () => document.querySelector("#text").value.includes("#----"));
+  // the mouse then crosses the bottom row with no button held: nothing is painted
+  for (let c = 0; c < 5; c++) {
+    at = await centre(p, cell(2, c));
+    await p.mouse.move(at.x, at.y, { steps: 4 });
+  }
+  await sleep(300);
+  assert.deepEqual(await rows(p), ["#----", "-----", "-----"], "moving the mouse with no button held painted cells");
+  // a drag along the middle row paints every cell it crosses
+  at = await centre(p, cell(1, 0));
+  await p.mouse.move(at.x, at.y);
+  await p.mouse.down();
+  for (let c = 1; c < 5; c++) {
+    at = await centre(p, cell(1, c));
+    await p.mouse.move(at.x, at.y, { steps: 4 });
+  }
+  await p.mouse.up();
+  at = await centre(p, cell(2, 4));
+  await p.mouse.move(at.x, at.y, { steps: 4 });
+  await sleep(300);
+  assert.deepEqual(await rows(p), ["#----", "#####", "-----"]);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("on a touch screen a finger drawn across the grid paints every cell it crosses", async () => {
+  const p = await newPage(browser, server.base, { size: PHONE });
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await newBoard(p, "ice", 3, 4);
+  await p.tap("#palette .glyph[data-glyph='#']");
+  const from = await centre(p, cell(1, 0));
+  const to = await centre(p, cell(1, 3));
+  await fingerDrag(p, line(from, to, 12));
+  await until(p, () => document.querySelector("#text").value.includes("####"), undefined, { timeout: 3000 });
+  assert.deepEqual(await rows(p), ["----", "####", "----"]);
+  // a tap paints one cell
+  await p.tap("#palette .glyph[data-glyph='$']");
+  await p.tap(cell(0, 0));
+  await until(p, () => document.querySelector("#text").value.includes("$---"));
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("Share, Level file, SVG and Solve act on the level the editor shows", async () => {
+  const p = await newPage(browser, server.base);
+  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.base.replace(/\/$/, "") });
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await newBoard(p, "ice", 2, 4);
+  await p.click("#palette .glyph[data-glyph='$']");
+  await p.click(cell(0, 0));
+  await p.click("#palette .glyph[data-glyph='.']");
+  await p.click(cell(1, 3));
+  await until(p, () => document.querySelector("#edit-verdict").textContent === "solvable in 2 pushes");
+  const drawn = await p.inputValue("#text");
+  const found = {};
+  // Share: the link opens the drawn level
+  await p.click("#share");
+  await until(p, () => /link/.test(document.querySelector("#message").textContent));
+  const link = await p.evaluate(() => navigator.clipboard.readText());
+  found.share = new URLSearchParams(new URL(link).hash.slice(1)).get("level");
+  // Level file and SVG: the drawn level
+  let download = p.waitForEvent("download");
+  await p.click("#download-level");
+  found.file = readFileSync(await (await download).path(), "utf8");
+  download = p.waitForEvent("download");
+  await p.click("#download-svg");
+  found.svg = /<title>([^<]*)<\/title>/.exec(readFileSync(await (await download).path(), "utf8"))[1];
+  // Solve: the drawn level
+  await p.click("[data-tab=solve]");
+  await p.click("#solve");
+  await until(p, () => /^(solved|unsolvable|stopped)/.test(document.querySelector("#solve-report").textContent) ||
+    document.querySelector("#solve-report").textContent.includes(":"));
+  found.solve = (await text(p, "#solve-report")).split("\n")[0];
+  assert.deepEqual(found, { share: drawn, file: drawn, svg: "my level", solve: "solved: 2 pushes" });
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("after choosing a level in the menu, the arrows play it", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await p.focus("#level");
+  await p.keyboard.press("ArrowDown");
+  await shown(p, "OOTGCIR");
+  // the block at (1, 2) slides right along its row
+  await p.keyboard.press("ArrowRight");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  assert.match(await text(p, "#title"), /^OOTGCIR/);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("Tab moves the focus; Enter and Space press the focused button", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await p.focus("#board");
+  const before = await text(p, "#message");
+  await p.keyboard.press("Tab");
+  const focused = await p.evaluate(() => document.activeElement.id || document.activeElement.tagName);
+  assert.notEqual(focused, "board", "Tab left the focus on the board");
+  assert.equal(await text(p, "#message"), before, "Tab played a game key");
+  // a push, then Enter on the focused Undo button takes it back
+  await p.focus("#board");
+  await p.keyboard.press("ArrowLeft");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await p.focus("#undo");
+  await p.keyboard.press("Enter");
+  await until(p, () => /^0 pushes/.test(document.querySelector("#moves").textContent), undefined, { timeout: 3000 });
+  // and Space on the focused Restart button restarts
+  await p.focus("#board");
+  await p.keyboard.press("ArrowLeft");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await p.focus("#restart");
+  await p.keyboard.press(" ");
+  await until(p, () => /^0 pushes/.test(document.querySelector("#moves").textContent), undefined, { timeout: 3000 });
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("a reload keeps the level and the moves played", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await p.selectOption("#collection", "pushpush.txt");
+  await shown(p, "hardest-4x4-a");
+  await p.click("#follow");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  const board = await p.innerHTML("#board");
+  await p.reload();
+  await shown(p, "hardest-4x4-a");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  assert.equal(await p.innerHTML("#board"), board);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("another browser playing cannot end a player's game", async () => {
+  const s = await startServer(["--sessions", "4"]);
+  const a = await newPage(browser, s.base);
+  await a.goto(s.base);
+  await shown(a, "OOTIC");
+  // OOTIC's block at (0, 6) slides left to (0, 4), then right back
+  await a.keyboard.press("ArrowLeft");
+  await until(a, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  // someone else opens the page six times (a context of its own: other cookies)
+  const other = await browser.newContext();
+  for (let i = 0; i < 6; i++) {
+    const q = await newPage(browser, s.base, { context: other });
+    await q.goto(s.base);
+    await shown(q, "OOTIC");
+  }
+  await other.close();
+  await a.keyboard.press("ArrowRight");
+  await until(a, () => /^2 pushes/.test(document.querySelector("#moves").textContent) ||
+    document.querySelector("#message").classList.contains("bad"));
+  assert.match(await text(a, "#moves"), /^2 pushes/, await text(a, "#message"));
+  assert.deepEqual(a.errors, []);
+  await a.context().close();
+  await s.stop();
+});
+
+test("a game whose session the server dropped goes on where it was", async () => {
+  // one session at most: a second tab of the same browser takes the first one's place
+  const s = await startServer(["--sessions", "1"]);
+  const a = await newPage(browser, s.base);
+  await a.goto(s.base);
+  await shown(a, "OOTIC");
+  // OOTIC's block at (0, 6) slides left to (0, 4), then right back
+  await a.keyboard.press("ArrowLeft");
+  await until(a, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  const b = await newPage(browser, s.base, { context: a.context() });
+  await b.goto(s.base + "#" + new URLSearchParams({ level: "Title: other\n$-.\n" }));
+  await shown(b, "other");
+  await a.bringToFront();
+  await a.keyboard.press("ArrowRight");
+  await until(a, () => /^2 pushes/.test(document.querySelector("#moves").textContent) ||
+    document.querySelector("#message").classList.contains("bad"));
+  assert.match(await text(a, "#moves"), /^2 pushes/, await text(a, "#message"));
+  assert.match(await text(a, "#title"), /^OOTIC/);
+  assert.deepEqual(a.errors, []);
+  await a.context().close();
+  await s.stop();
+});
+
+test("a truncated share link says so and offers the level list", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await p.selectOption("#collection", "icepath.txt");
+  await p.selectOption("#level", "2");
+  await shown(p, "rocky");
+  const link = p.url();
+  const q = await newPage(browser, server.base);
+  await q.goto(link.slice(0, Math.floor(link.length * 0.6)));
+  await until(q, () => /incomplete|damaged/.test(document.body.textContent));
+  assert.deepEqual(q.errors, [], "the page failed on the link");
+  // the level list is there to choose from
+  await q.selectOption("#collection", "pushpush.txt");
+  await shown(q, "hardest-4x4-a");
+  assert.deepEqual(q.errors, []);
+  await p.context().close();
+  await q.context().close();
+});
+
+test("a file of several levels opens a level picker; a pasted pack too", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  await p.setInputFiles("#file", path.join(root, "levels/pushpush.txt"));
+  await p.waitForSelector("#pick-dialog[open]");
+  assert.equal(await p.locator("#pick-list button").count(), 6);
+  await p.click("#pick-list button:has-text('walled')");
+  await shown(p, "walled");
+  // a pack pasted: the picker again
+  const pack = readFileSync(path.join(root, "levels/zelda.txt"), "utf8").split("Title: OOSSAS")[0];
+  await p.click("#paste");
+  await p.fill("#paste-text", pack);
+  await p.click("#paste-load");
+  await p.waitForSelector("#pick-dialog[open]");
+  assert.equal(await p.locator("#pick-list button").count(), 2);
+  await p.click("#pick-list button:has-text('OOTGCIR')");
+  await shown(p, "OOTGCIR");
+  assert.doesNotMatch(await text(p, "#message"), /--/);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("a map without a Game: line is offered to the games that read it", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  const map = readFileSync(path.join(root, "levels/icetower/golden-path.txt"), "utf8").replace(/^Game:.*\n/m, "");
+  await p.click("#paste");
+  await p.fill("#paste-text", map);
+  await p.click("#paste-load");
+  await p.waitForSelector("#pick-dialog[open]");
+  const games = await p.$$eval("#pick-game option", (o) => o.map((x) => x.value));
+  assert.ok(games.includes("icetower"), games.join(" "));
+  await p.selectOption("#pick-game", "icetower");
+  await p.click("#pick-list button");
+  await shown(p, "golden path");
+  assert.match(await text(p, "#title"), /Ice Tower/);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("hints and verdicts answer while two long solves run", async () => {
+  const s = await startServer(["--jobs", "2", "--max-states", "2000000000", "--timeout", "60s"]);
+  const room = "Title: open room\n$$$$$$$$\n--------\n--------\n----=---\n---=.=--\n----=---\n--------\n--------\n";
+  const solvers = [];
+  for (let i = 0; i < 2; i++) {
+    const q = await newPage(browser, s.base);
+    await q.goto(s.base + "#" + new URLSearchParams({ level: room }));
+    await shown(q, "open room");
+    await q.click("[data-tab=solve]");
+    await q.fill("#max-states", "2000000000");
+    await q.fill("#timeout", "60");
+    await q.click("#solve");
+    solvers.push(q);
+  }
+  const t0 = Date.now();
+  while ((await request(s.base, "/api/health", { method: "GET" })).data.searches < 2) {
+    assert.ok(Date.now() - t0 < 10000, "the two solves never ran");
+    await sleep(50);
+  }
+  const p = await newPage(browser, s.base);
+  const began = Date.now();
+  await p.goto(s.base);
+  await p.selectOption("#collection", "pushpush.txt");
+  await shown(p, "hardest-4x4-a");
+  const verdictMs = Date.now() - began;
+  const h0 = Date.now();
+  await p.keyboard.press("h");
+  await until(p, () => document.querySelector("#message").textContent.startsWith("hint: push"));
+  const hintMs = Date.now() - h0;
+  console.log(`under two long solves: page and first verdict after ${verdictMs} ms, a hint after ${hintMs} ms`);
+  assert.ok(verdictMs < 4000 && hintMs < 2000, `verdict ${verdictMs} ms, hint ${hintMs} ms`);
+  assert.equal((await request(s.base, "/api/health", { method: "GET" })).data.searches, 2, "the solves still run");
+  for (const q of solvers) {
+    await q.click("#stop");
+    await until(q, () => /stopped by the stop button/.test(document.querySelector("#solve-report").textContent));
+    await q.context().close();
+  }
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+  await s.stop();
+});
+
+test("a page of another site cannot make the server work", async () => {
+  const room = "Title: open room\n$$$$$$$$\n--------\n--------\n----=---\n---=.=--\n----=---\n--------\n--------\n";
+  const api = server.base + "api/solve?job=evil&timeout=20s";
+  const evil = http.createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<!doctype html><title>a game site</title><script>
+      fetch(${JSON.stringify(api)}, { method: "POST", mode: "no-cors", body: ${JSON.stringify(room)} }).catch(() => {});
+      fetch(${JSON.stringify(server.base + "api/play")}, { method: "POST", mode: "no-cors", body: "$-.\\n" }).catch(() => {});
+    </script>`);
+  });
+  await new Promise((ok) => evil.listen(0, "127.0.0.1", ok));
+  const p = await newPage(browser, server.base);
+  await p.goto(`http://127.0.0.1:${evil.address().port}/`);
+  await sleep(1500);
+  const stop = await request(server.base, "/api/stop?job=evil");
+  assert.equal(stop.status, 404, "the other site's solve ran on the server");
+  await p.context().close();
+  await new Promise((ok) => evil.close(ok));
+});
+
+test("a board far too large is refused with a clear message", async () => {
+  const p = await newPage(browser, server.base);
+  await p.goto(server.base);
+  await shown(p, "OOTIC");
+  const row = "-".repeat(1000);
+  const huge = "Title: huge\n$" + row.slice(1) + "\n" + Array(998).fill(row).join("\n") + "\n" + row.slice(1) + ".\n";
+  const t0 = Date.now();
+  await p.click("#paste");
+  await p.fill("#paste-text", huge);
+  await p.click("#paste-load");
+  await until(p, () => /cells/.test(document.querySelector("#message").textContent) &&
+    document.querySelector("#message").classList.contains("bad"), undefined, { timeout: 10000 });
+  const ms = Date.now() - t0;
+  assert.match(await text(p, "#message"), /1,000×1,000|1000×1000|1,000,000 cells/);
+  assert.ok(ms < 8000, `the refusal took ${ms} ms`);
+  // the level shown before is still there
+  assert.match(await text(p, "#title"), /^OOTIC/);
+  await shot(p, "hands-huge-refused");
+  await p.context().close();
+});
