@@ -69,6 +69,11 @@ pub struct ServeArgs {
     /// be given again). Requests from other sites' pages are refused with 403.
     #[arg(long, value_name = "ORIGIN", value_parser = origin)]
     pub allow_origin: Vec<String>,
+    /// A level file whose levels' verdicts are prepared in the background when the server
+    /// starts (Ice Tower maps: their first player is answered at once); may be given again.
+    /// A file without a `Game:` line is read as the game that reads it.
+    #[arg(long, value_name = "FILE")]
+    pub warm: Vec<std::path::PathBuf>,
 }
 
 /// `--read-timeout`: a duration from 100 ms to an hour.

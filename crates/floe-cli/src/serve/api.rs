@@ -15,7 +15,7 @@ use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Extension, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 use floe::play::parse_keys;
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
 use floe::Error;
@@ -293,7 +293,7 @@ const VERIFY: Endpoint = Endpoint {
     own: &["job", "moves"],
     refused: &[],
     positional: &[],
-    kind: Kind::Play,
+    kind: Kind::Check,
 };
 const RENDER: Endpoint = Endpoint {
     command: &["render"],
@@ -302,7 +302,7 @@ const RENDER: Endpoint = Endpoint {
     own: &["job"],
     refused: &[],
     positional: &[],
-    kind: Kind::Play,
+    kind: Kind::Check,
 };
 const PICTURE: Endpoint = Endpoint {
     command: &["render"],
@@ -311,7 +311,7 @@ const PICTURE: Endpoint = Endpoint {
     own: &["job", "moves", "style"],
     refused: &[],
     positional: &[],
-    kind: Kind::Play,
+    kind: Kind::Check,
 };
 const HINT: Endpoint = Endpoint {
     command: &["play"],
@@ -320,7 +320,7 @@ const HINT: Endpoint = Endpoint {
     own: &["job"],
     refused: &[],
     positional: &[],
-    kind: Kind::Play,
+    kind: Kind::Check,
 };
 const SPACE: Endpoint = Endpoint {
     command: &["space"],
@@ -358,13 +358,39 @@ pub(crate) fn param<'a>(q: &'a Pairs, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
+thread_local! {
+    /// The command line's definition, built once per thread (building it costs more than
+    /// reading a request).
+    static CLI: std::cell::RefCell<clap::Command> = std::cell::RefCell::new(Cli::command());
+}
+
+/// `argv` read by the command line's parser.
+pub(crate) fn parse_cli(argv: &[String]) -> Result<Cli, clap::Error> {
+    CLI.with(|c| {
+        let mut m = c.borrow_mut().try_get_matches_from_mut(argv)?;
+        Cli::from_arg_matches_mut(&mut m)
+    })
+}
+
 /// The command line an endpoint's request stands for, parsed by the command line's parser.
 fn parse(ep: &Endpoint, q: &Pairs, has_level: bool) -> Result<Command, Reply> {
-    let cli = Cli::command();
+    let argv = CLI.with(|c| argv_of(&c.borrow(), ep, q, has_level))?;
+    parse_cli(&argv)
+        .map(|c| c.command)
+        .map_err(|e| Reply::bad(clap_message(&e)))
+}
+
+/// The command line's words for an endpoint's request.
+fn argv_of(
+    cli: &clap::Command,
+    ep: &Endpoint,
+    q: &Pairs,
+    has_level: bool,
+) -> Result<Vec<String>, Reply> {
     let sub = ep
         .command
         .iter()
-        .try_fold(&cli, |c, name| c.find_subcommand(name))
+        .try_fold(cli, |c, name| c.find_subcommand(name))
         .ok_or_else(|| Reply::internal(format!("no command {:?}", ep.command)))?;
     let mut argv: Vec<String> = vec!["floe".into()];
     argv.extend(ep.command.iter().map(|s| s.to_string()));
@@ -428,9 +454,7 @@ fn parse(ep: &Endpoint, q: &Pairs, has_level: bool) -> Result<Command, Reply> {
             }
         }
     }
-    Cli::try_parse_from(&argv)
-        .map(|c| c.command)
-        .map_err(|e| Reply::bad(clap_message(&e)))
+    Ok(argv)
 }
 
 /// The path of an endpoint (`solve`).
@@ -501,8 +525,11 @@ pub(crate) enum Kind {
     /// Searches that may run long (solve, space, generate, experiment), at a lower priority
     /// than everything else the server does.
     Search,
-    /// What a player or a designer waits for: hints, verdicts, pictures, checks.
+    /// A game in play: a session's verdicts and hints (served first in the play lane).
     Play,
+    /// What a designer waits for: a level's verdict, pictures, checks (the play lane, after
+    /// the games in play).
+    Check,
 }
 
 /// Reads, checks and parses a request, then runs `work` in its lane.
@@ -570,11 +597,8 @@ where
         Ok(f) => f,
         Err(r) => return r,
     };
-    let lane = match kind {
-        Kind::Search => &app.searches,
-        Kind::Play => &app.play,
-    };
-    let permit = match lane.take(client).await {
+    let lane = app.lane(kind);
+    let permit = match lane.take(client, kind == Kind::Play).await {
         Ok(p) => p,
         Err(r) => return r,
     };
@@ -603,7 +627,7 @@ where
 {
     let guarded = move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
     match kind {
-        Kind::Play => tokio::task::spawn_blocking(guarded).await.ok().flatten(),
+        Kind::Play | Kind::Check => tokio::task::spawn_blocking(guarded).await.ok().flatten(),
         Kind::Search => {
             let (tx, rx) = tokio::sync::oneshot::channel();
             let spawned = std::thread::Builder::new()
@@ -823,6 +847,7 @@ pub(crate) async fn health(State(app): State<Arc<App>>) -> Reply {
             },
             "sessions": app.sessions.len(),
             "learned_bytes": app.sessions.learned_bytes(),
+            "preparing": app.sessions.warming.load(std::sync::atomic::Ordering::Relaxed),
             "max_states": app.caps.max_states,
             "timeout_seconds": app.caps.timeout.as_secs_f64(),
         }),

@@ -62,6 +62,16 @@ pub(crate) struct App {
     pub started: Instant,
 }
 
+impl App {
+    /// The lane of work of `kind`.
+    pub(crate) fn lane(&self, kind: api::Kind) -> &Arc<slots::Lane> {
+        match kind {
+            api::Kind::Search => &self.searches,
+            api::Kind::Play | api::Kind::Check => &self.play,
+        }
+    }
+}
+
 /// The routes (also what the tests serve).
 pub(crate) fn router(app: Arc<App>) -> Router {
     let body = axum::extract::DefaultBodyLimit::max(app.caps.max_body);
@@ -146,6 +156,7 @@ pub fn run(a: ServeArgs) -> Result<Done, Error> {
 }
 
 async fn serve(a: ServeArgs) -> Result<Done, Error> {
+    let warm = play::warm_levels(&a.warm)?;
     let listener = tokio::net::TcpListener::bind(a.addr)
         .await
         .map_err(|e| Error::invalid(format!("cannot listen on {}: {e}", a.addr)))?;
@@ -168,7 +179,7 @@ async fn serve(a: ServeArgs) -> Result<Done, Error> {
              it does not check the name a request uses for it"
         );
     }
-    play::warm(&app);
+    play::warm(&app, warm);
     if a.open {
         open_browser(&url);
     }

@@ -60,11 +60,11 @@ pub(crate) async fn style() -> impl IntoResponse {
 
 /// A level of a collection: what `floe levels --json` says of it, and its text.
 #[derive(Serialize)]
-struct LevelJson {
+pub(crate) struct LevelJson {
     #[serde(flatten)]
     info: LevelEntry,
     /// The level's file text.
-    text: String,
+    pub text: String,
 }
 
 #[derive(Serialize)]
@@ -122,14 +122,14 @@ pub(crate) fn bundled_levels() -> Vec<String> {
 
 /// A file's levels, as `POST /api/levels` answers them.
 #[derive(Serialize)]
-struct FileJson {
+pub(crate) struct FileJson {
     /// The game its levels were read as.
     game: &'static str,
     /// Whether the file names its game (a `Game:` line): when not, `games` are the games
     /// whose reader takes it, and the page lets the player choose.
     named: bool,
     games: Vec<&'static str>,
-    levels: Vec<LevelJson>,
+    pub levels: Vec<LevelJson>,
 }
 
 /// `POST /api/levels` (body: a level file; `game`, `format` as query parameters): its
@@ -151,9 +151,10 @@ pub(crate) async fn read_levels(
     };
     let game = param(&q, "game").map(str::to_string);
     let format = param(&q, "format").map(str::to_string);
-    let done =
-        tokio::task::spawn_blocking(move || file_levels(&text, game.as_deref(), format.as_deref()))
-            .await;
+    let done = tokio::task::spawn_blocking(move || {
+        file_levels(&text, LEVEL_NAME, game.as_deref(), format.as_deref())
+    })
+    .await;
     match done {
         Ok(Ok(f)) => Reply::json(&f, 0),
         Ok(Err(e)) => Reply::error(&e),
@@ -164,18 +165,14 @@ pub(crate) async fn read_levels(
 /// Most levels `POST /api/levels` lists.
 const MOST_LISTED: usize = 2000;
 
-fn file_levels(
+pub(crate) fn file_levels(
     text: &str,
+    name: &str,
     game: Option<&str>,
     format: Option<&str>,
 ) -> Result<FileJson, floe::Error> {
-    let read = |g: Option<&str>| {
-        Request::from_text(text, LEVEL_NAME)
-            .game(g)
-            .format(format)
-            .read()
-    };
-    let named = floe::game::game_line(text, LEVEL_NAME)?.is_some();
+    let read = |g: Option<&str>| Request::from_text(text, name).game(g).format(format).read();
+    let named = floe::game::game_line(text, name)?.is_some();
     // the games that read it, when neither the file nor the client says
     let games: Vec<&'static str> = if named || game.is_some() {
         Vec::new()

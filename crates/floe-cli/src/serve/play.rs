@@ -26,7 +26,6 @@ use crate::cmd;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Extension, Path, Query, State};
-use clap::Parser;
 use floe::game::{Keys, LevelEntry, Move, Request};
 use floe::grid::Pos;
 use floe::play::{parse_keys, Action, Event, Learning, Session, Verdict};
@@ -36,7 +35,7 @@ use floe::scene::{Ground, PieceKind, Scene};
 use floe::Error;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -49,6 +48,8 @@ pub(crate) struct Sessions {
     /// Bytes all tables may hold.
     memory: u64,
     made: AtomicU64,
+    /// The levels' tables are being prepared ([`warm`]).
+    pub warming: AtomicBool,
 }
 
 struct Kept {
@@ -71,6 +72,7 @@ impl Sessions {
             tables: Mutex::new(HashMap::new()),
             memory,
             made: AtomicU64::new(0),
+            warming: AtomicBool::new(false),
         }
     }
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Kept>> {
@@ -194,35 +196,67 @@ impl Sessions {
     }
 }
 
-/// Fills the tables of the bundled levels whose verdicts learn (Ice Tower) in the
-/// background, at a low priority: the first player of such a level gets the answers of a
-/// level already solved. Each level's start is asked, then every position one move off its
-/// optimal line (a player's likely first mistakes), within the play limits.
-pub(crate) fn warm(app: &Arc<App>) {
-    let app = Arc::clone(app);
+/// Fills the tables of the levels whose verdicts learn (Ice Tower) in the background, at a
+/// low priority, so that the first player of such a level gets the answers of a level
+/// solved already: the bundled levels (each start, then every position one move off its
+/// optimal line: a player's likely first mistakes), then the levels of `--warm` (each
+/// start, which also answers every position of its optimal line), within the play limits.
+pub(crate) fn warm(app0: &Arc<App>, extra: Vec<String>) {
+    let app = Arc::clone(app0);
+    app.sessions.warming.store(true, Ordering::Relaxed);
     let spawned = std::thread::Builder::new()
         .name("floe-warm".into())
         .spawn(move || {
+            struct Done<'a>(&'a AtomicBool);
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    self.0.store(false, Ordering::Relaxed);
+                }
+            }
+            let _done = Done(&app.sessions.warming);
             api::lower_priority();
-            for text in super::page::bundled_levels() {
+            let bundled = super::page::bundled_levels().into_iter().map(|t| (t, true));
+            for (text, off_line) in bundled.chain(extra.into_iter().map(|t| (t, false))) {
                 if floe::search::interrupted() {
                     return;
                 }
                 let Ok(req) = Request::from_text(text, LEVEL_NAME).resolve() else {
                     continue;
                 };
+                if check_board(&req.level, &app.caps).is_err() {
+                    continue;
+                }
                 let Ok(s) = req.level.play() else { continue };
                 if !s.learns() {
                     continue;
                 }
                 let mut s = app.sessions.shared(s);
-                warm_line(&mut s);
+                if off_line {
+                    warm_line(&mut s);
+                } else {
+                    let _ = s.verdict();
+                }
                 app.sessions.trim();
             }
         });
     if let Err(e) = spawned {
-        eprintln!("floe: the bundled levels' verdicts are not prepared ({e})");
+        app0.sessions.warming.store(false, Ordering::Relaxed);
+        eprintln!("floe: the levels' verdicts are not prepared ({e})");
     }
+}
+
+/// The levels of the files of `--warm`, each file read as its `Game:` line says or, without
+/// one, as the game that reads it.
+pub(crate) fn warm_levels(paths: &[std::path::PathBuf]) -> Result<Vec<String>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        let (text, _) = floe::input::read_text(p)?;
+        let name = p.display().to_string();
+        let f = super::page::file_levels(&text, &name, None, None)
+            .map_err(|e| Error::invalid(format!("--warm: {e}")))?;
+        out.extend(f.levels.into_iter().map(|l| l.text));
+    }
+    Ok(out)
 }
 
 /// Asks the verdict of each position along the hinted line from the start, and of each
@@ -555,7 +589,7 @@ pub(crate) async fn start(
     if q.iter().any(|(k, v)| k == "dynamic" && v != "false") {
         argv.push("--dynamic".into());
     }
-    let mut a = match Cli::try_parse_from(&argv) {
+    let mut a = match api::parse_cli(&argv) {
         Ok(Cli {
             command: Command::Play(a),
         }) => a,

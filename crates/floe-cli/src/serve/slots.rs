@@ -6,7 +6,9 @@
 //! slots are its own: a search never takes a play slot, so hints answer while every search
 //! slot is busy. In a lane's line, a client may have at most a quarter of the places (at
 //! least one), and a freed slot goes to the waiting client that was served least recently:
-//! one client sending many requests delays the others by one request at most.
+//! one client sending many requests delays the others by one request at most. In the play
+//! lane, the questions of games in play (a session's verdict or hint) go before the others
+//! (a level's verdict in the editor, pictures) and have a line of their own.
 
 use super::api::Reply;
 use super::guard::Client;
@@ -50,6 +52,8 @@ struct Count {
 
 struct Waiter {
     seq: u64,
+    /// Asked by a game in play (a verdict, a hint of a session): served before the rest.
+    urgent: bool,
     client: Client,
     tx: oneshot::Sender<()>,
 }
@@ -74,7 +78,12 @@ impl LaneState {
                 .min_by_key(|&i| {
                     let w = &self.line[i];
                     let k = self.clients.get(&w.client);
-                    (k.map_or(0, |k| k.running), k.map_or(0, |k| k.served), w.seq)
+                    (
+                        !w.urgent,
+                        k.map_or(0, |k| k.running),
+                        k.map_or(0, |k| k.served),
+                        w.seq,
+                    )
                 })
                 .expect("the line is not empty");
             let w = self.line.remove(pick);
@@ -166,8 +175,10 @@ impl Lane {
     }
     /// A slot for `client`: at once if one is free and nobody waits, else after waiting in
     /// line; 503 when the line is full, the client holds its share of it, or the wait is
-    /// too long.
-    pub async fn take(self: &Arc<Self>, client: &Client) -> Result<Permit, Reply> {
+    /// too long. An `urgent` request (a game in play) is served before the others waiting,
+    /// and has a line of the same length of its own: a flood of other requests never keeps
+    /// it out.
+    pub async fn take(self: &Arc<Self>, client: &Client, urgent: bool) -> Result<Permit, Reply> {
         let (seq, rx) = {
             let mut st = self.lock();
             if st.running < self.jobs && st.line.is_empty() {
@@ -179,7 +190,7 @@ impl Lane {
                 st.running += 1;
                 return Ok(self.permit(client));
             }
-            if st.line.len() >= self.queue {
+            if st.line.iter().filter(|w| w.urgent == urgent).count() >= self.queue {
                 return Err(self.busy(&st));
             }
             if st.clients.get(client).map_or(0, |k| k.waiting) >= self.per_client {
@@ -194,6 +205,7 @@ impl Lane {
             st.count(client).waiting += 1;
             st.line.push(Waiter {
                 seq,
+                urgent,
                 client: client.clone(),
                 tx,
             });
@@ -353,16 +365,16 @@ mod tests {
     #[tokio::test]
     async fn a_lane_queues_then_refuses() {
         let lane = Lane::new("searches", 1, 1);
-        let first = lane.take(&who("a")).await.unwrap();
+        let first = lane.take(&who("a"), false).await.unwrap();
         assert_eq!(lane.running(), 1);
         let waiting = {
             let l = &lane;
-            async move { l.take(&who("b")).await.map(drop) }
+            async move { l.take(&who("b"), false).await.map(drop) }
         };
         // the second waits in line; a third finds the line full
         let (second, third) = tokio::join!(waiting, async {
             tokio::task::yield_now().await;
-            let r = lane.take(&who("c")).await.map(drop);
+            let r = lane.take(&who("c"), false).await.map(drop);
             drop(first);
             r
         });
@@ -376,12 +388,12 @@ mod tests {
     async fn a_freed_slot_goes_to_the_client_served_least_recently() {
         let lane = Lane::new("searches", 1, 8);
         let greedy = who("greedy");
-        let first = lane.take(&greedy).await.unwrap();
+        let first = lane.take(&greedy, false).await.unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
         let wait = |c: Client, name: &'static str| {
             let (lane, order) = (Arc::clone(&lane), Arc::clone(&order));
             tokio::spawn(async move {
-                let p = lane.take(&c).await;
+                let p = lane.take(&c, false).await;
                 order.lock().unwrap().push((name, p.is_ok()));
                 tokio::time::sleep(Duration::from_millis(5)).await;
                 drop(p);
@@ -392,7 +404,10 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(5)).await;
         let g2 = wait(greedy.clone(), "greedy 2");
         tokio::time::sleep(Duration::from_millis(5)).await;
-        assert!(lane.take(&greedy).await.is_err(), "a third place in line");
+        assert!(
+            lane.take(&greedy, false).await.is_err(),
+            "a third place in line"
+        );
         let p = wait(who("polite"), "polite");
         tokio::time::sleep(Duration::from_millis(5)).await;
         assert_eq!(lane.waiting(), 3);
@@ -412,13 +427,48 @@ mod tests {
     #[tokio::test]
     async fn a_request_that_leaves_the_line_gives_its_place_back() {
         let lane = Lane::new("searches", 1, 4);
-        let first = lane.take(&who("a")).await.unwrap();
-        let gone = tokio::time::timeout(Duration::from_millis(20), lane.take(&who("b"))).await;
+        let first = lane.take(&who("a"), false).await.unwrap();
+        let gone =
+            tokio::time::timeout(Duration::from_millis(20), lane.take(&who("b"), false)).await;
         assert!(gone.is_err(), "it waited");
         assert_eq!(lane.waiting(), 0);
         drop(first);
         assert_eq!(lane.running(), 0);
-        let _again = lane.take(&who("c")).await.unwrap();
+        let _again = lane.take(&who("c"), false).await.unwrap();
         assert_eq!(lane.running(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_game_in_play_goes_before_other_requests_and_past_a_full_line() {
+        let lane = Lane::new("hints and verdicts", 1, 4);
+        let first = lane.take(&who("a"), false).await.unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut waiting = Vec::new();
+        for i in 0..4 {
+            let (lane, order) = (Arc::clone(&lane), Arc::clone(&order));
+            waiting.push(tokio::spawn(async move {
+                let p = lane.take(&who(&format!("flood{i}")), false).await;
+                order.lock().unwrap().push(format!("flood{i}"));
+                drop(p);
+            }));
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        assert!(
+            lane.take(&who("late"), false).await.is_err(),
+            "the line is full"
+        );
+        let (l2, o2) = (Arc::clone(&lane), Arc::clone(&order));
+        waiting.push(tokio::spawn(async move {
+            let p = l2.take(&who("player"), true).await;
+            assert!(p.is_ok());
+            o2.lock().unwrap().push("player".into());
+        }));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        drop(first);
+        for w in waiting {
+            w.await.unwrap();
+        }
+        assert_eq!(order.lock().unwrap()[0], "player");
+        assert_eq!((lane.waiting(), lane.running()), (0, 0));
     }
 }
