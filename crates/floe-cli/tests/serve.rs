@@ -75,17 +75,7 @@ impl Answer {
 
 /// One request on a fresh connection (HTTP/1.1, `Connection: close`).
 fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> Answer {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).unwrap();
-    let _ = s.write_all(body);
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    parse_answer(&raw)
+    http_with(addr, method, path, &[], body)
 }
 
 fn parse_answer(raw: &[u8]) -> Answer {
@@ -460,6 +450,44 @@ fn the_servers_caps_bound_every_request() {
     assert_eq!(r.json()["complete"], false);
     let r = post(&s.addr, "/api/generate?rows=5&cols=5&count=101", "");
     assert_eq!(r.status, 400);
+}
+
+/// Flags for a server whose searches run long: `jobs` at once, `queue` waiting.
+fn long_server(jobs: &str, queue: &str) -> Server {
+    Server::start(&[
+        "--jobs",
+        jobs,
+        "--queue",
+        queue,
+        "--max-states",
+        "2000000000",
+        "--timeout",
+        "120s",
+    ])
+}
+
+/// Enumerations of a large board as client `who`, under the job names `jobs`, that run until
+/// stopped; returns once they all run.
+fn long_searches(addr: &str, who: &str, jobs: &[&str]) -> Vec<std::thread::JoinHandle<Answer>> {
+    let running = u(&http(addr, "GET", "/api/health", b"").json()["searches"]);
+    let handles: Vec<_> = jobs
+        .iter()
+        .map(|job| {
+            let (addr, who, big) = (addr.to_string(), who.to_string(), big_unsolvable());
+            let path = format!("/api/space?job={job}");
+            std::thread::spawn(move || post_as(&addr, &who, &path, &big))
+        })
+        .collect();
+    let t = Instant::now();
+    while u(&http(addr, "GET", "/api/health", b"").json()["searches"]) < running + jobs.len() as u64
+    {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the searches never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    handles
 }
 
 #[test]
@@ -852,29 +880,21 @@ fn a_client_neither_evicts_nor_reaches_anothers_sessions() {
     let r = post_as(a, "alice", &format!("/api/play/{mine}/verdict"), "");
     assert_eq!(r.json()["length"], 1);
     // a session started with moves replays them; a move that does not replay is said
-    let r = post_as(
-        a,
-        "alice",
-        &format!(
-            "/api/play?moves={}",
-            enc(r#"[{"row":0,"col":3,"dir":"down"}]"#)
-        ),
-        "$--$\n---.\n",
-    );
+    let with_moves = |m: &str| {
+        post_as(
+            a,
+            "alice",
+            &format!("/api/play?moves={}", enc(m)),
+            "$--$\n---.\n",
+        )
+    };
+    let r = with_moves(r#"[{"row":0,"col":3,"dir":"down"}]"#);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(
         (r.json()["length"].as_u64(), r.json()["solved"].as_bool()),
         (Some(1), Some(true))
     );
-    let r = post_as(
-        a,
-        "alice",
-        &format!(
-            "/api/play?moves={}",
-            enc(r#"[{"row":0,"col":0,"dir":"up"}]"#)
-        ),
-        "$--$\n---.\n",
-    );
+    let r = with_moves(r#"[{"row":0,"col":0,"dir":"up"}]"#);
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(
         r.json()["error"].as_str().unwrap().contains("move 1"),
@@ -885,30 +905,9 @@ fn a_client_neither_evicts_nor_reaches_anothers_sessions() {
 
 #[test]
 fn the_line_of_waiting_searches_is_fair_between_clients() {
-    let s = Server::start(&[
-        "--jobs",
-        "1",
-        "--queue",
-        "8",
-        "--max-states",
-        "2000000000",
-        "--timeout",
-        "60s",
-    ]);
+    let s = long_server("1", "8");
     let addr = s.addr.clone();
-    let big = big_unsolvable();
-    let long = {
-        let (addr, big) = (addr.clone(), big.clone());
-        std::thread::spawn(move || post_as(&addr, "greedy", "/api/space?job=long-f", &big))
-    };
-    let t = Instant::now();
-    while http(&addr, "GET", "/api/health", b"").json()["searches"] != 1 {
-        assert!(
-            t.elapsed() < Duration::from_secs(10),
-            "the search never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let long = long_searches(&addr, "greedy", &["long-f"]);
     // the greedy client sends eight more; some wait, the rest are told it has enough waiting
     let greedy: Vec<_> = (0..8)
         .map(|_| {
@@ -934,32 +933,15 @@ fn the_line_of_waiting_searches_is_fair_between_clients() {
     let statuses: Vec<u16> = greedy.into_iter().map(|g| g.join().unwrap()).collect();
     assert!(statuses.contains(&503), "{statuses:?}");
     assert!(statuses.contains(&200), "{statuses:?}");
-    assert_eq!(long.join().unwrap().status, 200);
+    for l in long {
+        assert_eq!(l.join().unwrap().status, 200);
+    }
 }
 
 #[test]
 fn play_questions_never_wait_for_searches() {
-    let s = Server::start(&[
-        "--jobs",
-        "1",
-        "--queue",
-        "0",
-        "--max-states",
-        "2000000000",
-        "--timeout",
-        "60s",
-    ]);
-    let addr = s.addr.clone();
-    let big = big_unsolvable();
-    let long = std::thread::spawn(move || post(&addr, "/api/space?job=long-p", &big));
-    let t = Instant::now();
-    while http(&s.addr, "GET", "/api/health", b"").json()["searches"] != 1 {
-        assert!(
-            t.elapsed() < Duration::from_secs(10),
-            "the search never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let s = long_server("1", "0");
+    let long = long_searches(&s.addr, "solver", &["long-p"]);
     let a = s.addr.as_str();
     let push = level_text("pushpush.txt", "hardest-4x4-a");
     let t = Instant::now();
@@ -979,7 +961,9 @@ fn play_questions_never_wait_for_searches() {
     // a search still finds no slot
     assert_eq!(post(a, "/api/solve", &push).status, 503);
     assert_eq!(post(a, "/api/stop?job=long-p", "").status, 200);
-    long.join().unwrap();
+    for l in long {
+        l.join().unwrap();
+    }
 }
 
 /// The server's peak resident memory (VmHWM), in bytes.
@@ -1241,27 +1225,22 @@ fn play_round_trips(addr: &str, who: &str, text: &str, steps: usize) -> (f64, f6
     (start, first, later)
 }
 
-/// Two searches that run until stopped (`long-a`, `long-b`): what "two long solves" means
-/// below.
-fn two_long_searches(addr: &str) -> Vec<std::thread::JoinHandle<Answer>> {
-    let handles: Vec<_> = ["long-a", "long-b"]
-        .into_iter()
-        .map(|job| {
-            let (addr, big) = (addr.to_string(), big_unsolvable());
-            std::thread::spawn(move || {
-                post_as(&addr, "solver", &format!("/api/space?job={job}"), &big)
-            })
-        })
-        .collect();
-    let t = Instant::now();
-    while http(addr, "GET", "/api/health", b"").json()["searches"] != 2 {
-        assert!(
-            t.elapsed() < Duration::from_secs(10),
-            "the searches never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
+/// Two long solves on the server at `addr` when `loaded` (stop them with [`stop_all`]).
+fn under(addr: &str, loaded: bool) -> Vec<std::thread::JoinHandle<Answer>> {
+    if loaded {
+        long_searches(addr, "solver", &["long-a", "long-b"])
+    } else {
+        Vec::new()
     }
-    handles
+}
+
+fn stop_all(addr: &str, long: Vec<std::thread::JoinHandle<Answer>>) {
+    for j in ["long-a", "long-b"] {
+        post(addr, &format!("/api/stop?job={j}"), "");
+    }
+    for h in long {
+        h.join().unwrap();
+    }
 }
 
 /// The play-latency table of BENCHMARKS.md, idle and under two long solves:
@@ -1293,13 +1272,8 @@ fn play_latency_table() {
         // bundled levels
         let s = Server::start(&flags);
         let a = s.addr.as_str();
-        // let the background warming of the bundled Ice Tower maps finish
-        std::thread::sleep(Duration::from_secs(2));
-        let long = if loaded {
-            two_long_searches(a)
-        } else {
-            Vec::new()
-        };
+        wait_prepared(a);
+        let long = under(a, loaded);
         let levels: Vec<(String, String)> = {
             let c = http(a, "GET", "/api/levels", b"").json();
             c.as_array()
@@ -1346,22 +1320,13 @@ fn play_latency_table() {
         if worst.0 >= 100.0 {
             misses.push(format!("{cond}: {} took {:.0} ms", worst.1, worst.0));
         }
-        for j in ["long-a", "long-b"] {
-            post(a, &format!("/api/stop?job={j}"), "");
-        }
-        for h in long {
-            h.join().unwrap();
-        }
+        stop_all(a, long);
         drop(s);
         // qits maps: a server that never saw them
         let s = Server::start(&flags);
         let a = s.addr.as_str();
-        std::thread::sleep(Duration::from_secs(2));
-        let long = if loaded {
-            two_long_searches(a)
-        } else {
-            Vec::new()
-        };
+        wait_prepared(a);
+        let long = under(a, loaded);
         for map in qits_maps {
             let Ok(raw) = std::fs::read_to_string(qits(map)) else {
                 eprintln!("{map}: not found beside the repository (../shared)");
@@ -1397,12 +1362,7 @@ fn play_latency_table() {
                 misses.push(format!("{cond}: {map} took {worst:.0} ms"));
             }
         }
-        for j in ["long-a", "long-b"] {
-            post(a, &format!("/api/stop?job={j}"), "");
-        }
-        for h in long {
-            h.join().unwrap();
-        }
+        stop_all(a, long);
         drop(s);
         // the same maps on a server told to prepare them (--warm)
         let paths: Vec<String> = qits_maps
@@ -1420,11 +1380,7 @@ fn play_latency_table() {
         let s = Server::start(&warm_flags);
         let a = s.addr.as_str();
         let prepared = wait_prepared(a);
-        let long = if loaded {
-            two_long_searches(a)
-        } else {
-            Vec::new()
-        };
+        let long = under(a, loaded);
         let mut firsts = Vec::new();
         for map in qits_maps.iter().filter(|&&m| m != "h49") {
             let raw = std::fs::read_to_string(qits(map)).unwrap();
@@ -1442,12 +1398,7 @@ fn play_latency_table() {
             max.0,
             max.1
         );
-        for j in ["long-a", "long-b"] {
-            post(a, &format!("/api/stop?job={j}"), "");
-        }
-        for h in long {
-            h.join().unwrap();
-        }
+        stop_all(a, long);
     }
     assert!(misses.is_empty(), "over the targets: {misses:?}");
 }

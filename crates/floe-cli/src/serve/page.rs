@@ -81,17 +81,7 @@ static COLLECTIONS: LazyLock<Result<Vec<Collection>, String>> = LazyLock::new(||
             let f = Request::from_text(text, file)
                 .read()
                 .map_err(|e| e.to_string())?;
-            let levels = f
-                .levels
-                .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    Ok(LevelJson {
-                        info: LevelEntry::of(i, l),
-                        text: l.to_text(None).map_err(|e| e.to_string())?,
-                    })
-                })
-                .collect::<Result<Vec<_>, String>>()?;
+            let levels = listed(&f.levels).map_err(|e| e.to_string())?;
             Ok(Collection {
                 file,
                 game: f.game.info().name,
@@ -100,6 +90,20 @@ static COLLECTIONS: LazyLock<Result<Vec<Collection>, String>> = LazyLock::new(||
         })
         .collect()
 });
+
+/// The levels of a file as the page lists them: each one's entry and its text.
+fn listed(levels: &[floe::game::Level]) -> Result<Vec<LevelJson>, floe::Error> {
+    levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            Ok(LevelJson {
+                info: LevelEntry::of(i, l),
+                text: l.to_text(None)?,
+            })
+        })
+        .collect()
+}
 
 /// `GET /api/levels`: the bundled collections, each level with its text.
 pub(crate) async fn levels() -> Reply {
@@ -199,17 +203,7 @@ pub(crate) fn file_levels(
             f.levels.len()
         )));
     }
-    let levels = f
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            Ok(LevelJson {
-                info: LevelEntry::of(i, l),
-                text: l.to_text(None)?,
-            })
-        })
-        .collect::<Result<Vec<_>, floe::Error>>()?;
+    let levels = listed(&f.levels)?;
     Ok(FileJson {
         game: f.game.info().name,
         named,

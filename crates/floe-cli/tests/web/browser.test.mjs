@@ -6,30 +6,19 @@
 // Run by scripts/test.sh; alone: `npm ci && npm test` here after `cargo build --release`
 // (lib.mjs says which binary and browser).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, newPage, until as waitUntil, shot } from "./lib.mjs";
+import { setup, newPage, until as waitUntil, shot } from "./lib.mjs";
 
-let server, base, browser;
+const env = setup();
 
-before(async () => {
-  server = await startServer();
-  base = server.base;
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
-
-const page = () => newPage(browser, base);
+const page = () => newPage(env.browser, env.server.base);
 const until = waitUntil;
 
 test("the page is interactive within a second and shows a level", async () => {
   const p = await page();
   const t0 = Date.now();
-  await p.goto(base);
+  await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
   await until(p, () => document.querySelector("#verdict").textContent.includes("solvable in"));
   const ms = Date.now() - t0;
@@ -43,7 +32,7 @@ test("the page is interactive within a second and shows a level", async () => {
 
 test("a level drawn in the editor gets its verdict and is played to the end with keys", async () => {
   const p = await page();
-  await p.goto(base);
+  await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
   await p.click("[data-tab=edit]");
   await p.selectOption("#new-game", "ice");
@@ -92,7 +81,7 @@ test("a level drawn in the editor gets its verdict and is played to the end with
 
 test("a hint shows the next optimal push and plays it; a click walks the robot", async () => {
   const p = await page();
-  await p.goto(base);
+  await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
   await p.selectOption("#collection", "pushpush.txt");
   await until(p, () => document.querySelector("#title").textContent.startsWith("hardest-4x4-a"));
@@ -122,7 +111,7 @@ test("a hint shows the next optimal push and plays it; a click walks the robot",
 
 test("a share link opens the same level", async () => {
   const p = await page();
-  await p.goto(base);
+  await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
   await p.selectOption("#collection", "icepath.txt");
   await p.selectOption("#level", "2");
@@ -142,7 +131,7 @@ test("a share link opens the same level", async () => {
 
 test("generated ice block and solitaire levels are verified and playable", async () => {
   const p = await page();
-  await p.goto(base);
+  await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
   await p.click("[data-tab=generate]");
   await p.fill("#g-rows", "5");
@@ -166,7 +155,7 @@ test("generated ice block and solitaire levels are verified and playable", async
 
 test("a solve is shown and stepped through; the stop button ends a long one", async () => {
   const p = await page();
-  await p.goto(base);
+  await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
   const labels = await p.$$eval("#level option", (o) => o.map((x) => x.textContent));
   await p.selectOption("#level", { label: labels.find((l) => l.includes("OOSSAS")) });

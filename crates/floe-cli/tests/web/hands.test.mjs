@@ -5,27 +5,17 @@
 // Run by scripts/test.sh; alone: `npm ci && node --test --test-concurrency=1` here after
 // `cargo build --release`.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import {
-  startServer, launch, newPage, until, shown, text, centre, fingerDrag, line, boardRows,
+  setup, startServer, newPage, until, shown, text, centre, fingerDrag, line, boardRows,
   request, sleep, shot, root, PHONE,
 } from "./lib.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = setup();
 
 const cell = (r, c) => `#grid .cell[data-r='${r}'][data-c='${c}']`;
 
@@ -41,8 +31,8 @@ async function newBoard(p, game, rows, cols) {
 const rows = async (p) => boardRows(await p.inputValue("#text"));
 
 test("the editor's brush paints while the mouse button is down, and only then", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await newBoard(p, "ice", 3, 5);
   await p.click("#palette .glyph[data-glyph='#']");
@@ -77,8 +67,8 @@ test("the editor's brush paints while the mouse button is down, and only then", 
 });
 
 test("on a touch screen a finger drawn across the grid paints every cell it crosses", async () => {
-  const p = await newPage(browser, server.base, { size: PHONE });
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base, { size: PHONE });
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await newBoard(p, "ice", 3, 4);
   await p.tap("#palette .glyph[data-glyph='#']");
@@ -96,9 +86,9 @@ test("on a touch screen a finger drawn across the grid paints every cell it cros
 });
 
 test("Share, Level file, SVG and Solve act on the level the editor shows", async () => {
-  const p = await newPage(browser, server.base);
-  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.base.replace(/\/$/, "") });
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.base.replace(/\/$/, "") });
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await newBoard(p, "ice", 2, 4);
   await p.click("#palette .glyph[data-glyph='$']");
@@ -132,8 +122,8 @@ test("Share, Level file, SVG and Solve act on the level the editor shows", async
 });
 
 test("after choosing a level in the menu, the arrows play it", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await p.focus("#level");
   await p.keyboard.press("ArrowDown");
@@ -147,8 +137,8 @@ test("after choosing a level in the menu, the arrows play it", async () => {
 });
 
 test("Tab moves the focus; Enter and Space press the focused button", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await p.focus("#board");
   const before = await text(p, "#message");
@@ -175,8 +165,8 @@ test("Tab moves the focus; Enter and Space press the focused button", async () =
 });
 
 test("a reload keeps the level and the moves played", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await p.selectOption("#collection", "pushpush.txt");
   await shown(p, "hardest-4x4-a");
@@ -193,16 +183,16 @@ test("a reload keeps the level and the moves played", async () => {
 
 test("another browser playing cannot end a player's game", async () => {
   const s = await startServer(["--sessions", "4"]);
-  const a = await newPage(browser, s.base);
+  const a = await newPage(env.browser, s.base);
   await a.goto(s.base);
   await shown(a, "OOTIC");
   // OOTIC's block at (0, 6) slides left to (0, 4), then right back
   await a.keyboard.press("ArrowLeft");
   await until(a, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
   // someone else opens the page six times (a context of its own: other cookies)
-  const other = await browser.newContext();
+  const other = await env.browser.newContext();
   for (let i = 0; i < 6; i++) {
-    const q = await newPage(browser, s.base, { context: other });
+    const q = await newPage(env.browser, s.base, { context: other });
     await q.goto(s.base);
     await shown(q, "OOTIC");
   }
@@ -219,13 +209,13 @@ test("another browser playing cannot end a player's game", async () => {
 test("a game whose session the server dropped goes on where it was", async () => {
   // one session at most: a second tab of the same browser takes the first one's place
   const s = await startServer(["--sessions", "1"]);
-  const a = await newPage(browser, s.base);
+  const a = await newPage(env.browser, s.base);
   await a.goto(s.base);
   await shown(a, "OOTIC");
   // OOTIC's block at (0, 6) slides left to (0, 4), then right back
   await a.keyboard.press("ArrowLeft");
   await until(a, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
-  const b = await newPage(browser, s.base, { context: a.context() });
+  const b = await newPage(env.browser, s.base, { context: a.context() });
   await b.goto(s.base + "#" + new URLSearchParams({ level: "Title: other\n$-.\n" }));
   await shown(b, "other");
   await a.bringToFront();
@@ -240,14 +230,14 @@ test("a game whose session the server dropped goes on where it was", async () =>
 });
 
 test("a truncated share link says so and offers the level list", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await p.selectOption("#collection", "icepath.txt");
   await p.selectOption("#level", "2");
   await shown(p, "rocky");
   const link = p.url();
-  const q = await newPage(browser, server.base);
+  const q = await newPage(env.browser, env.server.base);
   await q.goto(link.slice(0, Math.floor(link.length * 0.6)));
   await until(q, () => /incomplete|damaged/.test(document.body.textContent));
   assert.deepEqual(q.errors, [], "the page failed on the link");
@@ -260,8 +250,8 @@ test("a truncated share link says so and offers the level list", async () => {
 });
 
 test("a file of several levels opens a level picker; a pasted pack too", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await p.setInputFiles("#file", path.join(root, "levels/pushpush.txt"));
   await p.waitForSelector("#pick-dialog[open]");
@@ -283,8 +273,8 @@ test("a file of several levels opens a level picker; a pasted pack too", async (
 });
 
 test("a map without a Game: line is offered to the games that read it", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   const map = readFileSync(path.join(root, "levels/icetower/golden-path.txt"), "utf8").replace(/^Game:.*\n/m, "");
   await p.click("#paste");
@@ -306,7 +296,7 @@ test("hints and verdicts answer while two long solves run", async () => {
   const room = "Title: open room\n$$$$$$$$\n--------\n--------\n----=---\n---=.=--\n----=---\n--------\n--------\n";
   const solvers = [];
   for (let i = 0; i < 2; i++) {
-    const q = await newPage(browser, s.base);
+    const q = await newPage(env.browser, s.base);
     await q.goto(s.base + "#" + new URLSearchParams({ level: room }));
     await shown(q, "open room");
     await q.click("[data-tab=solve]");
@@ -320,7 +310,7 @@ test("hints and verdicts answer while two long solves run", async () => {
     assert.ok(Date.now() - t0 < 10000, "the two solves never ran");
     await sleep(50);
   }
-  const p = await newPage(browser, s.base);
+  const p = await newPage(env.browser, s.base);
   const began = Date.now();
   await p.goto(s.base);
   await p.selectOption("#collection", "pushpush.txt");
@@ -345,27 +335,27 @@ test("hints and verdicts answer while two long solves run", async () => {
 
 test("a page of another site cannot make the server work", async () => {
   const room = "Title: open room\n$$$$$$$$\n--------\n--------\n----=---\n---=.=--\n----=---\n--------\n--------\n";
-  const api = server.base + "api/solve?job=evil&timeout=20s";
+  const api = env.server.base + "api/solve?job=evil&timeout=20s";
   const evil = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/html" });
     res.end(`<!doctype html><title>a game site</title><script>
       fetch(${JSON.stringify(api)}, { method: "POST", mode: "no-cors", body: ${JSON.stringify(room)} }).catch(() => {});
-      fetch(${JSON.stringify(server.base + "api/play")}, { method: "POST", mode: "no-cors", body: "$-.\\n" }).catch(() => {});
+      fetch(${JSON.stringify(env.server.base + "api/play")}, { method: "POST", mode: "no-cors", body: "$-.\\n" }).catch(() => {});
     </script>`);
   });
   await new Promise((ok) => evil.listen(0, "127.0.0.1", ok));
-  const p = await newPage(browser, server.base);
+  const p = await newPage(env.browser, env.server.base);
   await p.goto(`http://127.0.0.1:${evil.address().port}/`);
   await sleep(1500);
-  const stop = await request(server.base, "/api/stop?job=evil");
+  const stop = await request(env.server.base, "/api/stop?job=evil");
   assert.equal(stop.status, 404, "the other site's solve ran on the server");
   await p.context().close();
   await new Promise((ok) => evil.close(ok));
 });
 
 test("a board far too large is refused with a clear message", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   const row = "-".repeat(1000);
   const huge = "Title: huge\n$" + row.slice(1) + "\n" + Array(998).fill(row).join("\n") + "\n" + row.slice(1) + ".\n";

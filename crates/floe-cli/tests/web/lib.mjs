@@ -6,6 +6,7 @@
 // browser (default: /usr/bin/chromium).
 
 import assert from "node:assert/strict";
+import { before, after } from "node:test";
 import { spawn } from "node:child_process";
 import { mkdirSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -144,3 +145,18 @@ export async function request(base, pathAndQuery, { method = "POST", body, heade
 }
 
 export const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+/// One server (with `flags`) and one browser for a test file, started before its tests and
+/// stopped after them: `env.server`, `env.browser`.
+export function setup(flags = []) {
+  const env = {};
+  before(async () => {
+    env.server = await startServer(flags);
+    env.browser = await launch();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.stop();
+  });
+  return env;
+}

@@ -4,24 +4,14 @@
 // keyboard and a screen reader can use. Screenshots of every game at desktop and phone sizes
 // go to target/web-screenshots/ (look at them).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  startServer, launch, newPage, until, shown, text, centre, fingerDrag, line, sleep, shot,
+  setup, startServer, newPage, until, shown, text, centre, fingerDrag, line, sleep, shot,
   PHONE, DESKTOP,
 } from "./lib.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = setup();
 
 const pushes = (p, n) => until(p, (n) => new RegExp(`^${n} push`).test(document.querySelector("#moves").textContent), n);
 
@@ -34,8 +24,8 @@ const cellCentre = (p, row, col) => p.evaluate(([row, col]) => {
 
 test("a pushed block slides to its place, unless the player asked for less motion", async () => {
   for (const reducedMotion of ["no-preference", "reduce"]) {
-    const p = await newPage(browser, server.base, { reducedMotion });
-    await p.goto(server.base);
+    const p = await newPage(env.browser, env.server.base, { reducedMotion });
+    await p.goto(env.server.base);
     await shown(p, "OOTIC");
     // what the page animates, as it asks
     await p.evaluate(() => {
@@ -64,8 +54,8 @@ test("a pushed block slides to its place, unless the player asked for less motio
 });
 
 test("on a phone: the board fills the width, a swipe pushes, the pad plays", async () => {
-  const p = await newPage(browser, server.base, { size: PHONE });
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base, { size: PHONE });
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   const width = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `the page is ${width} px wide on a 390 px screen`);
@@ -91,8 +81,8 @@ test("on a phone: the board fills the width, a swipe pushes, the pad plays", asy
   assert.deepEqual(p.errors, []);
   await p.context().close();
   // on a desktop the pad stays out of the way and the board is large
-  const d = await newPage(browser, server.base);
-  await d.goto(server.base + "#" + new URLSearchParams({ level: "Title: wide\n$--------------\n--------------.\n" }));
+  const d = await newPage(env.browser, env.server.base);
+  await d.goto(env.server.base + "#" + new URLSearchParams({ level: "Title: wide\n$--------------\n--------------.\n" }));
   await shown(d, "wide");
   assert.equal(await d.isVisible("#pad"), false);
   const px = await d.evaluate(() => (document.querySelector("#board svg").getBoundingClientRect().width / ui.state.geometry.width) * ui.state.geometry.cell);
@@ -101,8 +91,8 @@ test("on a phone: the board fills the width, a swipe pushes, the pad plays", asy
 });
 
 test("a solution replays with pause, speed and a scrubber, the current move marked", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   await p.selectOption("#level", "3");
   await shown(p, "OOSSAS");
@@ -143,9 +133,9 @@ test("a solution replays with pause, speed and a scrubber, the current move mark
 });
 
 test("a replay link shows the shared game, move by move", async () => {
-  const p = await newPage(browser, server.base);
-  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.base.replace(/\/$/, "") });
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.base.replace(/\/$/, "") });
+  await p.goto(env.server.base);
   await p.selectOption("#collection", "pushpush.txt");
   await shown(p, "hardest-4x4-a");
   for (let i = 1; i <= 3; i++) {
@@ -156,7 +146,7 @@ test("a replay link shows the shared game, move by move", async () => {
   await p.check("#share-moves");
   const link = await p.inputValue("#share-link");
   assert.match(link, /moves=/);
-  const q = await newPage(browser, server.base);
+  const q = await newPage(env.browser, env.server.base);
   await q.goto(link);
   await shown(q, "hardest-4x4-a");
   assert.equal(await text(q, "#replay-title"), "A shared game: 3 pushes");
@@ -172,8 +162,8 @@ test("a replay link shows the shared game, move by move", async () => {
 });
 
 test("generated levels come with a preview; each level with a legend", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   const legend = await p.$$eval("#legend li", (l) => l.map((x) => x.textContent));
   for (const want of ["ice: a pushed block slides over it", "normal floor: a sliding block stops before it", "a target: a block must rest on each", "an ice block: slides when pushed"]) {
@@ -193,8 +183,8 @@ test("generated levels come with a preview; each level with a legend", async () 
 });
 
 test("the keyboard reaches every control in order; moves and verdicts are announced", async () => {
-  const p = await newPage(browser, server.base);
-  await p.goto(server.base);
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
   await shown(p, "OOTIC");
   // every control has a name a screen reader can say
   const nameless = await p.evaluate(() => [...document.querySelectorAll("button, select, input, textarea, [role=application]")]
@@ -243,8 +233,8 @@ const GAMES = [
 
 test("every game at desktop and phone sizes (screenshots)", async () => {
   for (const [size, sizeName] of [[DESKTOP, "desktop"], [PHONE, "phone"]]) {
-    const p = await newPage(browser, server.base, { size });
-    await p.goto(server.base);
+    const p = await newPage(env.browser, env.server.base, { size });
+    await p.goto(env.server.base);
     await shown(p, "OOTIC");
     for (const [game, file, index, name] of GAMES) {
       await p.selectOption("#collection", file);
