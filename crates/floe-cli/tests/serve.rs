@@ -1441,3 +1441,88 @@ fn levels_of_warm_are_answered_at_once() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("--warm"), "{}", out.stderr);
 }
+
+#[test]
+fn the_servers_new_flags_and_headers_refuse_what_they_cannot_mean() {
+    for (flag, bad) in [
+        ("--client-sessions", "0"),
+        ("--client-sessions", "-1"),
+        ("--play-jobs", "0"),
+        ("--play-jobs", "257"),
+        ("--play-jobs", "two"),
+        ("--max-cells", "-5"),
+        ("--max-cells", "99999999999999999999999"),
+        ("--max-response", "2G"),
+        ("--max-response", "-8M"),
+        ("--max-response", "8X"),
+        ("--read-timeout", "99999999h"),
+        ("--allow-origin", "ftp://example.org"),
+        ("--allow-origin", "http://exa mple.org"),
+    ] {
+        let out = floe(&["serve", &format!("{flag}={bad}"), "--addr", "127.0.0.1:0"]);
+        assert_eq!(out.code, 2, "{flag} {bad}: {}", out.stderr);
+        assert!(out.stderr.contains(flag), "{flag} {bad}: {}", out.stderr);
+    }
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    // a client token that is not one
+    for bad in ["a b", "x/y", &"n".repeat(65)] {
+        let r = http_with(
+            a,
+            "POST",
+            "/api/play",
+            &[&format!("X-Floe-Client: {bad}")],
+            b"$-.\n",
+        );
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("X-Floe-Client"));
+    }
+    // moves that are not moves
+    for bad in ["[{", "42", r#"[{"row":-1,"col":0,"dir":"up"}]"#] {
+        let r = post(a, &format!("/api/play?moves={}", enc(bad)), "$-.\n");
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+    }
+    let id = post(a, "/api/play", "$-.\n").json()["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = post(a, &format!("/api/play/{id}?moves={}", enc("[{")), "");
+    assert_eq!(r.status, 400, "{}", r.body);
+    // moves of which one does not replay: those before it are played, the message says which
+    let id = post(a, "/api/play", "$--$\n---.\n").json()["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let two = r#"[{"row":0,"col":3,"dir":"down"},{"row":0,"col":0,"dir":"up"}]"#;
+    let r = post(a, &format!("/api/play/{id}?moves={}", enc(two)), "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["length"], 1);
+    assert!(
+        r.json()["message"].as_str().unwrap().contains("move 2"),
+        "{}",
+        r.body
+    );
+    // a file of several levels without one chosen: the list to choose from
+    let r = post(
+        a,
+        "/api/play",
+        &std::fs::read_to_string(bundled("pushpush.txt")).unwrap(),
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["levels"].as_array().unwrap().len(), 6);
+    assert!(!r.json()["error"].as_str().unwrap().contains("--"));
+    // POST /api/levels: a map without a Game: line, read by the games that take it
+    let map = std::fs::read_to_string(bundled("icetower/golden-path.txt")).unwrap();
+    let map = map.replace("Game: icetower\n", "");
+    let r = post(a, "/api/levels", &map).json();
+    assert_eq!(
+        (r["named"].as_bool(), r["game"].as_str()),
+        (Some(false), Some("icetower"))
+    );
+    assert!(r["games"].as_array().unwrap().contains(&"icetower".into()));
+    let r = post(a, "/api/levels", "x\u{1}y");
+    assert_eq!(r.status, 400, "{}", r.body);
+}

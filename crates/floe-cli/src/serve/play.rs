@@ -524,6 +524,12 @@ fn reply(st: &StateJson, app: &App) -> Reply {
 /// in turn; an error names the first that does not replay.
 fn replay(s: &mut Session, text: &str) -> Result<(), Error> {
     let moves = s.parse_moves(text, "<moves>")?;
+    play_all(s, &moves)
+}
+
+/// Plays `moves` in turn; an error names the first that does not replay (those before it
+/// stay played).
+fn play_all(s: &mut Session, moves: &[Move]) -> Result<(), Error> {
     for (i, m) in moves.iter().enumerate() {
         match s.play_move(m) {
             Event::Moved { .. } => {}
@@ -719,7 +725,8 @@ pub(crate) async fn act(
                 g.play_move(&m);
             }
             (None, Some((text, false))) => {
-                if let Err(e) = replay(&mut g, text) {
+                let moves = g.parse_moves(text, "<moves>")?;
+                if let Err(e) = play_all(&mut g, &moves) {
                     // the moves before the one that does not replay stay played
                     let mut st = state(&id, &g);
                     st.message = e.to_string();
