@@ -410,103 +410,111 @@ fn state(id: &str, s: &Session) -> StateJson {
     }
 }
 
-/// A ground's name in the words of game `game`.
-fn ground_name(game: &str, g: Ground) -> Option<String> {
-    Some(
-        match (game, g) {
-            (_, Ground::Blank) => return None,
-            ("icepath", Ground::Ice) => "ice: the player slides over it",
-            ("icepath", Ground::Floor) => "normal floor: the player stops on it",
-            ("icepath", Ground::Wall) => "a rock",
-            ("icepath", Ground::Target) => "the exit",
-            ("ice", Ground::Ice) => "ice: a pushed block slides over it",
-            (_, Ground::Ice) => "floor",
-            (_, Ground::Floor) => "normal floor: a sliding block stops before it",
-            (_, Ground::Wall) => "a wall",
-            ("pushpush", Ground::Target) => "the target: push a block onto it",
-            (_, Ground::Target) => "a target: a block must rest on each",
-            (_, Ground::Fire) => "a fire: put out by a block pushed into it",
-            (_, Ground::Recycler) => "a recycler: destroys an ice block, golden ice passes",
-            (_, Ground::Arrow(_)) => "an arrow: carries what enters it its way",
-            (_, Ground::Dispenser) => "a dispenser: emits ice blocks",
-            (_, Ground::Table) => "the table",
-            (_, Ground::Hole) => "a place for a card",
-            (_, Ground::Space { summit: true, .. }) => "a summit space of the mountain",
-            (_, Ground::Space { .. }) => "a space of the mountain, with its value",
-            (_, Ground::Start) => "a priest's starting place",
+/// A ground's name, for a board whose text does not say (any game).
+fn ground_name(g: Ground) -> Option<&'static str> {
+    Some(match g {
+        Ground::Blank => return None,
+        Ground::Ice => "ice",
+        Ground::Floor => "normal floor",
+        Ground::Wall => "a wall",
+        Ground::Target => "a target",
+        Ground::Fire => "a fire",
+        Ground::Recycler => "a recycler",
+        Ground::Arrow(_) => "an arrow",
+        Ground::Dispenser => "a dispenser",
+        Ground::Table => "the table",
+        Ground::Hole => "a place for a card",
+        Ground::Space { .. } => "a space of the mountain, with its value",
+        Ground::Start => "a priest's starting place",
+    })
+}
+
+/// A piece's name, likewise.
+fn piece_name(p: PieceKind) -> &'static str {
+    match p {
+        PieceKind::Block => "a block",
+        PieceKind::Golden => "golden ice",
+        PieceKind::Player => "the player",
+        PieceKind::Magician => "the magician",
+        PieceKind::Token(_) => "a token",
+        PieceKind::Card { .. } => "a card",
+        PieceKind::Priest => "a priest",
+    }
+}
+
+/// One cell of `scene` alone, drawn as the board draws it.
+fn swatch(scene: &Scene, at: (usize, usize), title: &str) -> String {
+    let mut one = Scene::new(1, 1, title);
+    let ground = scene.ground(at);
+    one.set((0, 0), ground);
+    for p in scene.pieces.iter().filter(|p| p.at == at) {
+        if ground == Ground::Blank {
+            one.set((0, 0), Ground::Ice);
         }
-        .to_string(),
+        one.add(p.kind, (0, 0));
+    }
+    board_svg(
+        &one,
+        &Style {
+            coords: false,
+            cell: 32,
+        },
     )
 }
 
-/// A piece's name in the words of game `game`.
-fn piece_name(game: &str, p: PieceKind) -> &'static str {
-    match (game, p) {
-        ("pushpush", PieceKind::Block) => "a block: the robot pushes it one cell",
-        ("icetower", PieceKind::Block) => "ice: slides when pushed, melts in a fire",
-        (_, PieceKind::Block) => "an ice block: slides when pushed",
-        (_, PieceKind::Golden) => "golden ice: slides on through fires",
-        ("pushpush", PieceKind::Player) => "the robot",
-        (_, PieceKind::Player) => "the player",
-        (_, PieceKind::Magician) => "the magician",
-        (_, PieceKind::Token(_)) => "a token (its colour)",
-        (_, PieceKind::Card { .. }) => "a card",
-        (_, PieceKind::Priest) => "a priest",
-    }
-}
+/// The most entries of a legend in the game's symbols.
+const LEGEND_MOST: usize = 8;
 
-/// The kinds of ground and pieces of `scene`, each drawn alone (one cell, as on the board).
-fn legend(game: &str, scene: &Scene) -> Vec<LegendJson> {
-    let style = Style {
-        coords: false,
-        cell: 32,
-    };
-    let same = |a: Ground, b: Ground| std::mem::discriminant(&a) == std::mem::discriminant(&b);
-    let mut grounds: Vec<Ground> = Vec::new();
-    for &g in &scene.ground {
-        if !grounds.iter().any(|&x| same(x, g)) {
-            grounds.push(g);
-        }
-    }
-    let mut out = Vec::new();
-    for g in grounds {
-        let Some(name) = ground_name(game, g) else {
-            continue;
-        };
-        let mut one = Scene::new(1, 1, &name);
-        one.set((0, 0), g);
-        out.push(LegendJson {
-            name,
-            svg: board_svg(&one, &style),
-        });
-    }
-    let kind = |p: PieceKind| piece_name(game, p);
-    let mut pieces: Vec<PieceKind> = Vec::new();
-    for p in &scene.pieces {
-        if !pieces.iter().any(|&x| kind(x) == kind(p.kind)) {
-            pieces.push(p.kind);
-        }
-    }
-    for p in pieces {
-        let mut one = Scene::new(1, 1, kind(p));
-        let under = scene
-            .pieces
-            .iter()
-            .find(|q| q.kind == p)
-            .map_or(Ground::Ice, |q| scene.ground(q.at));
-        one.set(
-            (0, 0),
-            if under == Ground::Blank {
-                Ground::Ice
+/// The kinds of cells of the board, each drawn alone: in the game's own words (its symbols'
+/// meanings, `Info::cells`) where the board's text lies cell for cell on the picture, else
+/// by what the picture shows.
+fn legend(info: &floe::game::Info, scene: &Scene, board: &str) -> Vec<LegendJson> {
+    let sep = info.cells.separator;
+    let rows: Vec<Vec<&str>> = board
+        .lines()
+        .map(|l| {
+            if sep.is_empty() {
+                l.char_indices()
+                    .map(|(i, c)| &l[i..i + c.len_utf8()])
+                    .collect()
             } else {
-                under
-            },
-        );
-        one.add(p, (0, 0));
-        out.push(LegendJson {
-            name: kind(p).to_string(),
-            svg: board_svg(&one, &style),
-        });
+                l.split(sep).collect()
+            }
+        })
+        .collect();
+    let aligned = rows.len() == scene.rows
+        && rows.iter().all(|r| r.len() <= scene.cols)
+        && rows.iter().any(|r| r.len() == scene.cols);
+    // a symbol per card or colour says little: then what the picture shows
+    let glyphs = aligned && {
+        let mut distinct: Vec<&str> = rows.iter().flatten().copied().collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        distinct.len() <= LEGEND_MOST
+    };
+    let mut out: Vec<LegendJson> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for r in 0..scene.rows {
+        let row = rows.get(r).filter(|_| glyphs);
+        for c in 0..scene.cols {
+            let text = row.and_then(|row| row.get(c).copied());
+            let glyph = text.and_then(|t| info.cells.glyphs.iter().find(|g| g.text == t));
+            let piece = scene.pieces.iter().find(|p| p.at == (r, c));
+            let name = match (glyph, piece, ground_name(scene.ground((r, c)))) {
+                (Some(g), _, _) => g.about,
+                (None, Some(p), _) => piece_name(p.kind),
+                (None, None, Some(g)) => g,
+                (None, None, None) => continue,
+            };
+            if scene.ground((r, c)) == Ground::Blank && piece.is_none() || seen.contains(&name) {
+                continue;
+            }
+            seen.push(name);
+            out.push(LegendJson {
+                name: name.to_string(),
+                svg: swatch(scene, (r, c), name),
+            });
+        }
     }
     out
 }
@@ -633,11 +641,11 @@ pub(crate) async fn start(
             replay(&mut s, m)?;
         }
         let s = app2.sessions.shared(s);
-        let scene = req.level.scene();
+        let scene = s.view().scene;
         let (id, s) = app2.sessions.keep(&client, s);
         let s = locked(&s);
         let mut st = state(&id, &s);
-        st.legend = Some(legend(s.info().name, &scene));
+        st.legend = Some(legend(s.info(), &scene, &st.board));
         Ok(reply(&st, &app2))
     })
     .await;
@@ -853,9 +861,8 @@ mod tests {
 
     #[test]
     fn the_legend_names_what_the_board_shows() {
-        let text = include_str!("../../../../levels/icetower/golden-path.txt");
-        let req = Request::from_text(text, "t").resolve().unwrap();
-        let names: Vec<String> = legend("icetower", &req.level.scene())
+        let s = tower();
+        let names: Vec<String> = legend(s.info(), &s.view().scene, &s.board_text())
             .into_iter()
             .map(|l| {
                 assert!(l.svg.starts_with("<svg"));
