@@ -439,9 +439,13 @@ where
                 .unwrap_or(0);
             return Err(Error::invalid(format!(
                 "the workers' checkpoints disagree on layer {k}: {} positions at worker 0, \
-                 {} at worker {w}; a checkpoint was damaged or replaced, and nothing is resumed",
+                 {} at worker {w}; a checkpoint was damaged or replaced, and nothing is \
+                 resumed{}",
                 first[k],
-                prefix(&all[w])[k]
+                prefix(&all[w])[k],
+                o.work_dir
+                    .as_ref()
+                    .map_or(String::new(), |w| format!(" ({})", w.display()))
             )));
         }
         first
