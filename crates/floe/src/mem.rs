@@ -74,7 +74,7 @@ fn proc_kib(file: &str, key: &str) -> Option<u64> {
 /// assert_eq!(floe::mem::human_bytes(3 << 30), "3.0 GiB");
 /// ```
 pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut x = b as f64;
     let mut u = 0;
     while x >= 1024.0 && u + 1 < UNITS.len() {

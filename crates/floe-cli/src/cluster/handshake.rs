@@ -346,7 +346,7 @@ mod tests {
         );
         assert!(a.differences(&a).is_empty());
         // something else on the port
-        out.write_all(b"GET / HTTP/1.1\r\n\r\n....").unwrap();
+        out.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
         let e = Hello::read(&mut inp, "x").unwrap_err().to_string();
         assert!(e.contains("not a floe process"), "{e}");
     }

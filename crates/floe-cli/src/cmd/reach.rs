@@ -22,7 +22,7 @@ pub fn run(sa: SharedJobArgs) -> Result<Done, Error> {
     let mut how = None;
     let r = if sa.cluster.active() {
         let identity = level_identity("reach", &req, &a.board)?;
-        let space = req.level.estimate().map(|e| e.positions);
+        let space = shared::rankable("reach", req.level.estimate())?;
         let mut s = shared::prepare("reach", &sa.cluster, &a.limits, identity, space)?;
         let spinner = (s.layout.process == 0)
             .then(|| Spinner::showing(&mut s.opts.limits.progress, "reach", progress_words(space)));

@@ -232,6 +232,25 @@ pub(crate) fn prepare(
     })
 }
 
+/// The possible positions of a shared run from the level's estimate: refused when they are
+/// more than 2^64, which no rank of a shared enumeration can number (the single-process
+/// enumeration may still try, under its limits).
+pub(crate) fn rankable(
+    what: &str,
+    e: Option<floe::search::Estimate>,
+) -> Result<Option<u64>, Error> {
+    match e {
+        Some(e) if e.bound >= u64::MAX as f64 => Err(Error::invalid(format!(
+            "{what}: up to {} possible positions, more than the 2^64 ranks by which an \
+             enumeration shared by workers or kept on disk numbers them; it cannot be shared \
+             (without --workers, --processes and --work-dir it runs in one process, within its \
+             limits)",
+            floe::search::count_words(e.bound)
+        ))),
+        e => Ok(e.map(|e| e.positions)),
+    }
+}
+
 /// What the progress line says: positions, layer, rate, and the time left at most (were
 /// every possible position reachable).
 pub(crate) fn progress_words(space: Option<u64>) -> impl Fn(&Progress) -> String + Send + Sync {

@@ -48,8 +48,8 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.job.board)?;
     let level = req.level.clone();
     let identity = level_identity("space", &req, &a.job.board)?;
-    let space = level.estimate().map(|e| e.positions);
     let what = format!("enumerating {}", level.name());
+    let space = shared::rankable(&what, level.estimate())?;
     let mut s = shared::prepare(&what, &a.cluster, &a.job.limits, identity, space)?;
     let spinner = (s.layout.process == 0)
         .then(|| Spinner::showing(&mut s.opts.limits.progress, &what, progress_words(space)));

@@ -62,13 +62,17 @@ where
     Ok(Ok(table))
 }
 
-/// The largest cell's possible positions (the estimate of a shared table).
-fn largest_space(rows: usize, cols: usize, blocks: usize) -> Option<u64> {
+/// The largest cell's possible positions (the estimate of a shared table); refused when
+/// they are beyond what a shared run can number.
+fn largest_space(rows: usize, cols: usize, blocks: usize) -> Result<Option<u64>, Error> {
     let k = blocks.min(rows * cols / 2);
-    let board = floe::games::ice::Level::empty_board(rows, cols, k).ok()?;
-    floe::game::Level::new(floe::games::ice::Ice, board, "")
-        .estimate()
-        .map(|e| e.positions)
+    let Ok(board) = floe::games::ice::Level::empty_board(rows, cols, k) else {
+        return Ok(None);
+    };
+    shared::rankable(
+        &format!("the table's largest cell, {rows}×{cols} with {k} blocks"),
+        floe::game::Level::new(floe::games::ice::Ice, board, "").estimate(),
+    )
 }
 
 fn cell_line(c: &floe::analysis::ice::tables::SpaceCell) -> String {
@@ -99,7 +103,7 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
             &a.cluster,
             &a.limits,
             identity,
-            largest_space(rows.min(cols), cols, blocks),
+            largest_space(rows.min(cols), cols, blocks)?,
         )?;
         let opts = s.opts.clone();
         let shared_cells = on_workers(
@@ -182,7 +186,7 @@ pub fn reach(ra: TableReachArgs) -> Result<Done, Error> {
             &ra.cluster,
             &a.limits,
             identity,
-            largest_space(side, side, most),
+            largest_space(side, side, most)?,
         )?;
         let opts = s.opts.clone();
         let (b, k) = (boards.clone(), a.blocks.clone());

@@ -350,11 +350,16 @@ where
     let peers = ex.peers().max(1) as u64;
     let index = ex.index();
     let me = index as u64;
-    let space = p.rank_space().ok_or_else(|| {
-        Error::invalid(
+    let space = p.rank_space().ok_or_else(|| match p.state_bound() {
+        Some(b) if b >= u64::MAX as f64 => Error::invalid(format!(
+            "up to {} possible positions, more than the 2^64 ranks by which an enumeration \
+             shared by several workers or kept on disk numbers them",
+            super::count_words(b)
+        )),
+        _ => Error::invalid(
             "this game has no perfect hash of its positions, which an enumeration shared by \
              several workers or kept on disk needs",
-        )
+        ),
     })?;
     let start = p.start();
     let start_rank = p
