@@ -31,7 +31,7 @@ pub const HEAD: u64 = 64;
 /// Bytes of the trailer.
 pub const TAIL: u64 = 16;
 /// What a writer buffers before hashing and writing.
-const BUFFER: usize = 1 << 20;
+const BUFFER: usize = 1 << 16;
 
 /// What a run file is and where it belongs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
