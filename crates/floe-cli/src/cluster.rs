@@ -8,8 +8,14 @@
 //! ranks at the current time, advances its input, and steps the dataflow until its probe
 //! says that no message of that time is still on the way anywhere. Then every rank of the
 //! round has reached its owner, wherever it was sent from.
+//!
+//! Before the engine starts, the processes connect and shake hands (`handshake`): a process
+//! of another job or layout is refused by every process, naming the difference. Once it
+//! runs, a lost peer (a process killed, a machine gone) ends every process with a message
+//! and exit code 1, never a panic; the run's checkpoint stays as it was.
 
 use crate::args::PeersArgs;
+use floe::mem::RunIdentity;
 use floe::search::dist::Exchange as DistExchange;
 use floe::Error;
 use serde::{Deserialize, Serialize};
@@ -20,7 +26,9 @@ use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::{Input, Operator, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
-use timely::{CommunicationConfig, Config, WorkerConfig};
+use timely::{CommunicationConfig, WorkerConfig};
+
+mod handshake;
 
 /// What travels between workers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -170,38 +178,6 @@ impl DistExchange for Timely<'_> {
     }
 }
 
-/// Sends standard output to standard error while it lives (the engine reports its
-/// connections with `println!`), then puts it back.
-struct StdoutToStderr(Option<libc::c_int>);
-
-impl StdoutToStderr {
-    fn new() -> StdoutToStderr {
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        // SAFETY: dup and dup2 on the process's own standard descriptors; a failure leaves
-        // standard output as it was.
-        let saved = unsafe { libc::dup(1) };
-        if saved < 0 || unsafe { libc::dup2(2, 1) } < 0 {
-            return StdoutToStderr(None);
-        }
-        StdoutToStderr(Some(saved))
-    }
-}
-
-impl Drop for StdoutToStderr {
-    fn drop(&mut self) {
-        use std::io::Write;
-        if let Some(saved) = self.0 {
-            let _ = std::io::stdout().flush();
-            // SAFETY: `saved` is the descriptor `dup` returned in `new`.
-            unsafe {
-                libc::dup2(saved, 1);
-                libc::close(saved);
-            }
-        }
-    }
-}
-
 /// The processes and workers a run uses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
@@ -261,7 +237,17 @@ impl Layout {
                         )));
                     }
                 }
-                lines.into_iter().take(processes).collect()
+                let lines: Vec<String> = lines.into_iter().take(processes).collect();
+                for (i, l) in lines.iter().enumerate() {
+                    if let Some(j) = lines[..i].iter().position(|m| m == l) {
+                        return Err(Error::invalid(format!(
+                            "{}: {l} is the address of process {j} and of process {i}; every \
+                             process needs an address of its own",
+                            path.display()
+                        )));
+                    }
+                }
+                lines
             }
             None => (0..processes)
                 .map(|i| format!("127.0.0.1:{}", 2101 + i))
@@ -296,23 +282,13 @@ impl Layout {
         }
     }
 
-    fn config(&self) -> Config {
-        let communication = if self.processes > 1 {
-            CommunicationConfig::Cluster {
-                threads: self.workers,
-                process: self.process,
-                addresses: self.addresses.clone(),
-                report: false,
-                zerocopy: false,
-            }
-        } else if self.workers > 1 {
+    /// The engine's configuration within this process (the processes are linked by
+    /// [`run`] itself).
+    fn local(&self) -> CommunicationConfig {
+        if self.workers > 1 {
             CommunicationConfig::Process(self.workers)
         } else {
             CommunicationConfig::Thread
-        };
-        Config {
-            communication,
-            worker: WorkerConfig::default(),
         }
     }
 }
@@ -325,10 +301,12 @@ const CONNECT_SECONDS: u64 = 600;
 /// results in order of the local workers.
 ///
 /// The processes connect first (each to the lower-numbered ones, each listening for the
-/// higher ones); a process that cannot reach the others within `FLOE_CONNECT_TIMEOUT`
-/// seconds (default 600) ends with an error. What the engine says while connecting goes to
-/// standard error, not into the answer on standard output.
-pub fn run<T, F>(layout: &Layout, job: F) -> Result<Vec<T>, Error>
+/// higher ones) and shake hands with `identity`: a process of another run is refused by
+/// both, naming the difference, and a process that cannot reach the others within
+/// `FLOE_CONNECT_TIMEOUT` seconds (default 600) ends with an error. While the run goes, a
+/// lost connection ends this process with a message and exit code 1 (the others too, as they
+/// lose theirs), and so does a worker that panics, instead of leaving the others waiting.
+pub fn run<T, F>(layout: &Layout, identity: &RunIdentity, job: F) -> Result<Vec<T>, Error>
 where
     T: Send + 'static,
     F: Fn(&mut dyn DistExchange) -> T + Send + Sync + 'static,
@@ -337,36 +315,87 @@ where
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
         .unwrap_or(CONNECT_SECONDS);
-    let (connected, watch) = std::sync::mpsc::channel::<()>();
-    if layout.processes > 1 {
-        let processes = layout.processes;
-        std::thread::spawn(move || {
-            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                watch.recv_timeout(std::time::Duration::from_secs(limit))
-            {
-                eprintln!(
-                    "floe: the {processes} processes of the run did not all connect within \
-                     {limit} s (FLOE_CONNECT_TIMEOUT); check --hostfile and that every \
-                     process was started"
-                );
-                std::process::exit(1);
-            }
-        });
-    }
-    let guards = {
-        let _quiet = StdoutToStderr::new();
-        timely::execute(layout.config(), move |worker| {
+    stop_cleanly_on_panic(layout);
+    let (builders, others) = if layout.processes > 1 {
+        use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+        use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+        let sockets = handshake::connect(layout, identity, std::time::Duration::from_secs(limit))?;
+        let hooks = timely::communication::Hooks::default();
+        let local = ProcessBuilder::new_typed_vector(
+            layout.workers,
+            hooks.refill.clone(),
+            hooks.spill.clone(),
+        );
+        let (tcp, guard) = initialize_networking_from_sockets(
+            local,
+            sockets,
+            layout.process,
+            layout.workers,
+            hooks,
+        )
+        .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?;
+        let builders: Vec<AllocatorBuilder> = tcp.into_iter().map(AllocatorBuilder::Tcp).collect();
+        let others: Box<dyn std::any::Any + Send> = Box::new(guard);
+        (builders, others)
+    } else {
+        layout
+            .local()
+            .try_build()
+            .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?
+    };
+    let guards =
+        timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
             let mut ex = Timely::new(worker);
             job(&mut ex)
         })
-    }
-    .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?;
-    let _ = connected.send(());
+        .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?;
     guards
         .join()
         .into_iter()
         .map(|r| r.map_err(|e| Error::invalid(format!("a worker failed: {e}"))))
         .collect()
+}
+
+/// From now on, a panic ends the process at once with one line and exit code 1: in a
+/// shared run, a thread that panics would leave every other worker of the run waiting for
+/// it. The engine's connection threads panic when a peer goes away ("timely communication
+/// error"); that is said as a lost peer, with what to do.
+fn stop_cleanly_on_panic(layout: &Layout) {
+    // (the unit tests of this crate share one process: their panics are theirs to report)
+    if cfg!(test) {
+        return;
+    }
+    let me = layout.process;
+    let addresses = layout.addresses.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let thread = std::thread::current();
+        let name = thread.name().unwrap_or("");
+        let peer = name
+            .strip_prefix("timely:recv-")
+            .or_else(|| name.strip_prefix("timely:send-"))
+            .and_then(|j| j.parse::<usize>().ok());
+        match peer {
+            Some(j) => eprintln!(
+                "floe: process {me} lost its connection to process {j} ({}): {}. Every \
+                 process of the run stops; what was checkpointed stays (start them all again \
+                 with --resume to go on)",
+                addresses.get(j).map_or("?", String::as_str),
+                what.trim_start_matches("timely communication error: ")
+            ),
+            None => eprintln!(
+                "floe: internal error (please report): a worker stopped: {what}{}",
+                info.location()
+                    .map_or(String::new(), |l| format!(" ({}:{})", l.file(), l.line()))
+            ),
+        }
+        std::process::exit(1);
+    }));
 }
 
 #[cfg(test)]
@@ -418,7 +447,7 @@ mod tests {
                 process: 0,
                 addresses: Vec::new(),
             };
-            let got = run(&layout, |ex| {
+            let got = run(&layout, &RunIdentity::default(), |ex| {
                 enumerate_dist(&Walks, ex, &DistOptions::default(), || ())
                     .map(|d| (d.enumeration.histogram, d.owned))
             })
@@ -455,6 +484,9 @@ mod tests {
         floe::mem::write_whole(&f, "127.0.0.1:4000\nnode7\n").unwrap();
         let e = Layout::of(&c).unwrap_err().to_string();
         assert!(e.contains("not host:port"), "{e}");
+        floe::mem::write_whole(&f, "127.0.0.1:4000\n127.0.0.1:4000\n").unwrap();
+        let e = Layout::of(&c).unwrap_err().to_string();
+        assert!(e.contains("of process 0 and of process 1"), "{e}");
         let bad = PeersArgs {
             processes: Some(2),
             process: Some(2),

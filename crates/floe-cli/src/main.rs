@@ -27,8 +27,7 @@ mod cmd;
 mod out;
 mod serve;
 
-use args::{CensusCommand, Cli, Command, LearnCommand, TableCommand};
-use clap::Parser;
+use args::{CensusCommand, Command, LearnCommand, TableCommand};
 use std::process::ExitCode;
 
 /// Outcome of a command: the exit code is derived from it.
@@ -87,7 +86,7 @@ fn main() -> ExitCode {
         eprintln!("floe: {e}");
         return ExitCode::from(2);
     }
-    let cli = match Cli::try_parse() {
+    let cli = match args::parse() {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();

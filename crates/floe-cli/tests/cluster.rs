@@ -264,8 +264,8 @@ fn the_census_on_two_and_four_processes_equals_one_process() {
 
 /// The checkpointed layer of worker 0, once there is one.
 fn checkpointed_layer(work: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(work.join("worker-0/progress.json")).ok()?;
-    serde_json::from_str::<Value>(&text).ok()?["layer"].as_u64()
+    let (_, payload) = floe::mem::read_foreign(&work.join("worker-0/checkpoint.bin"))?;
+    serde_json::from_slice::<Value>(&payload).ok()?["layer"].as_u64()
 }
 
 #[test]
@@ -530,4 +530,266 @@ fn cells_beyond_the_table() {
         );
         let _ = std::fs::remove_dir_all(&work);
     }
+}
+
+/// A hostfile of `n` free loopback addresses in a folder of its own.
+fn hostfile(n: usize) -> (PathBuf, PathBuf) {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("pair-{call}"));
+    let hosts = dir.join("hosts");
+    let lines: Vec<String> = free_ports(n)
+        .iter()
+        .map(|p| format!("127.0.0.1:{p}"))
+        .collect();
+    std::fs::write(&hosts, lines.join("\n") + "\n").unwrap();
+    (dir, hosts)
+}
+
+/// Starts process `i` of two with its own arguments (and environment).
+fn process_of_two(i: usize, args: &[&str], hosts: &Path, env: &[(&str, &str)]) -> Child {
+    let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    a.extend([
+        "--processes".into(),
+        "2".into(),
+        "--process".into(),
+        i.to_string(),
+        "--hostfile".into(),
+        path_str(hosts),
+    ]);
+    if !a.iter().any(|x| x == "--workers") {
+        a.extend(["--workers".into(), "1".into()]);
+    }
+    let mut c = Command::new(FLOE);
+    c.args(&a)
+        .env("FLOE_CONNECT_TIMEOUT", "60")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.spawn().unwrap()
+}
+
+/// Two processes, each with its own arguments: their exit codes, outputs and errors (no
+/// panic in any).
+fn pair(a0: &[&str], a1: &[&str], env1: &[(&str, &str)]) -> Vec<(i32, String, String)> {
+    let (dir, hosts) = hostfile(2);
+    let deadline = Instant::now() + BOUND;
+    let c0 = process_of_two(0, a0, &hosts, &[]);
+    let c1 = process_of_two(1, a1, &hosts, env1);
+    let out: Vec<_> = [c0, c1]
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| finish(c, deadline, &format!("process {i}")))
+        .collect();
+    for (code, o, e) in &out {
+        assert!(
+            !e.contains("panicked") && !e.contains("RUST_BACKTRACE"),
+            "a panic ({code}):\n{o}\n{e}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// Processes started for different jobs or layouts never merge their work: both refuse,
+/// each naming the difference (before, 4×4 and 2×8 censuses were merged into a wrong
+/// answer with exit 0, and other --blocks or --workers panicked both processes).
+#[test]
+fn processes_of_different_jobs_refuse_each_other_and_say_why() {
+    fn census(more: &str) -> Vec<&str> {
+        let mut w = words("census pushpush --json");
+        w.extend(words(more));
+        w
+    }
+    let level_file = Temp::with(
+        "two-levels.txt",
+        b"Title: one\n$----\n-----\n-----\n----.\n\nTitle: two\n-$---\n-----\n-----\n----.\n",
+    );
+    let lf = level_file.path();
+    for (a0, a1, needles) in [
+        (
+            census("--rows 4 --cols 4"),
+            census("--rows 2 --cols 8"),
+            vec![
+                "--rows: 4 here, 2 at process 1",
+                "--cols: 4 here, 8 at process 1",
+            ],
+        ),
+        (
+            census("--rows 3 --cols 3 --k 1"),
+            census("--rows 3 --cols 3 --k 2"),
+            vec!["--k: 1 here, 2 at process 1"],
+        ),
+        (
+            words("space --rows 5 --cols 5 --blocks 4 --json"),
+            words("space --rows 5 --cols 5 --blocks 3 --json"),
+            vec!["--blocks: 4 here, 3 at process 1"],
+        ),
+        (
+            words("space --rows 5 --cols 5 --blocks 4 --json"),
+            words("space --rows 5 --cols 5 --blocks 4 --json --workers 2"),
+            vec!["--workers: 1 here, 2 at process 1"],
+        ),
+        (
+            words_with("space {} --level 1 --json", &[&lf]),
+            words_with("space {} --level 2 --json", &[&lf]),
+            vec!["the level: \"one\" here, \"two\" at process 1"],
+        ),
+        (
+            words("space --rows 5 --cols 5 --blocks 4 --json"),
+            words("reach --rows 5 --cols 5 --blocks 4 --json"),
+            vec!["the command: space here, reach at process 1"],
+        ),
+    ] {
+        let out = pair(&a0, &a1, &[]);
+        for (i, (code, o, e)) in out.iter().enumerate() {
+            assert_eq!(*code, 2, "process {i} of {a0:?} / {a1:?}:\n{o}\n{e}");
+            assert!(o.is_empty(), "process {i} answered: {o}");
+            assert!(e.contains("belongs to another run"), "{e}");
+        }
+        for n in needles {
+            assert!(
+                out[0].2.contains(n),
+                "process 0 should name {n:?}:\n{}",
+                out[0].2
+            );
+        }
+    }
+}
+
+#[test]
+fn a_hostfile_with_one_address_twice_is_refused() {
+    let dir = scratch("twice");
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, "127.0.0.1:23999\n127.0.0.1:23999\n").unwrap();
+    let h = path_str(&hosts);
+    let r = floe(&words_with(
+        "space --rows 4 --cols 4 --blocks 2 --processes 2 --process 0 --hostfile {}",
+        &[&h],
+    ))
+    .code(2);
+    assert!(
+        r.stderr.contains("address of process 0 and of process 1"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A full disk at one process stops both with its own message (before: "worker 1 failed
+/// (its own message says why)", and the message was never printed).
+#[test]
+fn a_full_disk_at_one_process_stops_both_with_its_message() {
+    let work = scratch("full");
+    let w0 = path_str(&work.join("p0"));
+    let w1 = path_str(&work.join("p1"));
+    let base = "space --rows 6 --cols 6 --blocks 5 --json --work-dir";
+    let out = pair(
+        &words_with(&format!("{base} {{}}"), &[&w0]),
+        &words_with(&format!("{base} {{}}"), &[&w1]),
+        &[("FLOE_FAULT", "full@9")],
+    );
+    for (i, (code, o, e)) in out.iter().enumerate() {
+        assert_eq!(*code, 2, "process {i}:\n{o}\n{e}");
+        assert!(e.contains("No space left on device"), "process {i}: {e}");
+    }
+    assert!(out[0].2.contains("worker 1 of 2"), "{}", out[0].2);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A process killed mid-run: the other stops at once with exit 1 and its own message (before:
+/// a panic with a backtrace, "timely communication error: socket closed"), and both taken up
+/// again with --resume give the uninterrupted figures.
+#[test]
+fn a_lost_peer_stops_the_other_cleanly_and_the_run_resumes() {
+    let work = scratch("lost");
+    let whole = floe_json(&words("space --rows 7 --cols 7 --blocks 6 --json"), 0);
+    let (dir, hosts) = hostfile(2);
+    let w = [path_str(&work.join("p0")), path_str(&work.join("p1"))];
+    let args = |i: usize| {
+        words_with(
+            "space --rows 7 --cols 7 --blocks 6 --json --work-dir {}",
+            &[&w[i]],
+        )
+    };
+    let deadline = Instant::now() + BOUND;
+    let c0 = process_of_two(0, &args(0), &hosts, &[]);
+    let mut c1 = process_of_two(1, &args(1), &hosts, &[]);
+    // kill process 1 once a few layers are checkpointed
+    while checkpointed_layer(&work.join("p0")).is_none_or(|l| l < 8) {
+        assert!(Instant::now() < deadline, "no layer 8 in time");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    c1.kill().unwrap();
+    let _ = c1.wait();
+    let (code, o, e) = finish(c0, deadline, "process 0");
+    assert_eq!(code, 1, "{o}\n{e}");
+    assert!(
+        e.contains("process 0 lost its connection to process 1") && !e.contains("panicked"),
+        "{e}"
+    );
+    assert!(o.is_empty(), "{o}");
+    // taken up again: the uninterrupted figures
+    let r: Vec<Vec<&str>> = (0..2)
+        .map(|i| {
+            let mut a = args(i);
+            a.push("--resume");
+            a
+        })
+        .collect();
+    let deadline = Instant::now() + BOUND;
+    let c0 = process_of_two(0, &r[0], &hosts, &[]);
+    let c1 = process_of_two(1, &r[1], &hosts, &[]);
+    let (code1, _, e1) = finish(c1, deadline, "process 1");
+    let (code0, o0, e0) = finish(c0, deadline, "process 0");
+    assert_eq!((code0, code1), (0, 0), "{e0}\n{e1}");
+    let v: Value = serde_json::from_str(&o0).unwrap();
+    assert_eq!(counts(&v), counts(&whole));
+    assert!(v["computed"]["resumed_at"].as_u64().is_some(), "{v}");
+    let _ = std::fs::remove_dir_all(&work);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two runs into one folder (before: 7×7 with 6 blocks and with 5 gave 10,569,182
+/// positions, depth 28, where the right figures are 10,557,566 and 36): the second is
+/// refused with the first's process, and the first gives the right figures.
+#[test]
+fn a_second_run_into_a_folder_in_use_is_refused() {
+    let work = scratch("second");
+    let w = path_str(&work.join("run"));
+    let first: Vec<String> = words_with(
+        "space --rows 7 --cols 7 --blocks 6 --workers 2 --json --work-dir {}",
+        &[&w],
+    )
+    .into_iter()
+    .map(String::from)
+    .collect();
+    let first = start(&first);
+    let deadline = Instant::now() + BOUND;
+    let lock = work.join("run/worker-0/lock");
+    while std::fs::read_to_string(&lock).map_or(true, |t| t.is_empty()) {
+        assert!(Instant::now() < deadline, "no lock in time");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    for more in ["", " --resume"] {
+        let second = floe(&words_with(
+            &format!("space --rows 7 --cols 7 --blocks 5 --workers 2 --json --work-dir {{}}{more}"),
+            &[&w],
+        ))
+        .code(2);
+        assert!(
+            second.stderr.contains("is in use by another run")
+                && second.stderr.contains(&format!("process {}", first.id())),
+            "{}",
+            second.stderr
+        );
+    }
+    let (code, o, e) = finish(first, deadline, "the first run");
+    assert_eq!(code, 0, "{e}");
+    let v: Value = serde_json::from_str(&o).unwrap();
+    assert_eq!((u(&v["states"]), u(&v["depth"])), (10_557_566, 36));
+    let _ = std::fs::remove_dir_all(&work);
 }

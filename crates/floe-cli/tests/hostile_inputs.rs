@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{big_unsolvable, bundled, Temp, FLOE};
+use common::{big_unsolvable, bundled, words, words_with, Temp, FLOE};
 use serde_json::Value;
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -376,4 +376,134 @@ fn a_doubling_beyond_the_budget_is_not_tried() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
     assert_eq!(doc["limit"], "max-memory");
+}
+
+/// Every `--timeout`/`--time` holds within a second (before: `generate --timeout 1` ran
+/// 13–58 s, an exact `hardest icepath --time 2` 6.5–9.8 s), and Ctrl-C ends the exact
+/// search within a second with its report (before: nothing was reported).
+#[test]
+fn limits_and_ctrl_c_hold_within_a_second_with_the_partial_report() {
+    let w = watched(
+        &words("generate --rows 9 --cols 9 --targets 3 --count 50 --min-pushes 12 --timeout 1"),
+        Duration::from_secs(60),
+        None,
+    );
+    assert_eq!(w.code, Some(1), "{}", w.stderr);
+    assert!(
+        w.elapsed < Duration::from_millis(2000 + 500),
+        "{:?}",
+        w.elapsed
+    );
+    let hardest = words("hardest icepath --rows 8 --cols 8 --rocks 7 --top 1 --json");
+    let mut timed = hardest.clone();
+    timed.extend(["--time", "2"]);
+    let w = watched(&timed, Duration::from_secs(60), None);
+    assert_eq!(w.code, Some(1), "{}", w.stderr);
+    assert!(
+        w.elapsed < Duration::from_millis(3000 + 500),
+        "{:?}",
+        w.elapsed
+    );
+    assert_eq!(json(&w)["limit"], "timeout");
+    let w = watched(
+        &hardest,
+        Duration::from_secs(60),
+        Some(Duration::from_millis(1000)),
+    );
+    assert_eq!(w.code, Some(130), "{}", w.stderr);
+    assert!(
+        w.elapsed < Duration::from_millis(1000 + 1000 + 300),
+        "{:?}",
+        w.elapsed
+    );
+    let doc = json(&w);
+    assert_eq!(doc["limit"], "interrupted");
+    assert_eq!(doc["levels"].as_array().map(Vec::len), Some(1), "{doc}");
+}
+
+/// Ctrl-C during `generate -o FILE` leaves FILE as it was (before: it was replaced by an
+/// empty file), and a file written over keeps its permissions (before: 0600 came back 0644).
+#[test]
+fn generate_keeps_an_existing_output_and_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let out = Temp::with("levels.txt", b"the old levels\n");
+    std::fs::set_permissions(&out.0, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let mut args = words("generate --rows 9 --cols 9 --targets 3 --count 50 --min-pushes 12 -o");
+    let p = out.path();
+    args.push(&p);
+    let w = watched(
+        &args,
+        Duration::from_secs(60),
+        Some(Duration::from_millis(500)),
+    );
+    assert_eq!(w.code, Some(130), "{}", w.stderr);
+    assert!(w.stderr.contains("not written"), "{}", w.stderr);
+    assert_eq!(out.read(), "the old levels\n");
+    // written over: the same permissions
+    let mut args = words("generate --rows 5 --cols 5 --count 2 -o");
+    args.push(&p);
+    let w = watched(&args, Duration::from_secs(60), None);
+    assert_eq!(w.code, Some(0), "{}", w.stderr);
+    assert!(out.read().contains("Title: generated"), "{}", out.read());
+    let mode = std::fs::metadata(&out.0).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+}
+
+/// An interrupted `generate --report` marks the rows it cut short, and shows no share for a
+/// row where nothing was measured (before: unsettled rows showed as measured 0%).
+#[test]
+fn an_interrupted_report_marks_its_unsettled_rows() {
+    let w = watched(
+        &words("generate --report --rows 7 --cols 7 --samples 100000"),
+        Duration::from_secs(60),
+        Some(Duration::from_millis(700)),
+    );
+    assert_eq!(w.code, Some(130), "{}", w.stderr);
+    assert!(w.stdout.contains("(interrupted)"), "{}", w.stdout);
+    // a row of which nothing was measured shows no share at all
+    for line in w.stdout.lines().filter(|l| l.contains("| 0 of")) {
+        assert!(line.contains("—") && !line.contains('%'), "{line}");
+    }
+}
+
+/// Counts past 2^64 are estimated, and refused for the right reason (before: 16×16 with 12
+/// blocks skipped the estimate and ran unannounced; shared, it said "no perfect hash").
+#[test]
+fn positions_past_two_to_the_64_are_estimated_and_refused_for_the_right_reason() {
+    refused(
+        &words("space --rows 16 --cols 16 --blocks 12"),
+        "1.3 × 10^20 positions",
+    );
+    refused(
+        &words("space --rows 16 --cols 16 --blocks 12 --workers 2 --force"),
+        "more than the 2^64 ranks",
+    );
+    refused(
+        &words("table space --max-rows 16 --max-cols 16 --max-blocks 12"),
+        "1.3 × 10^20 positions",
+    );
+}
+
+/// Conversions that would lose a rule are refused (before: `convert --to kluiver` dropped
+/// `Rules: walk`, and an unsolvable level became solvable, with exit 0); ranges that hold
+/// nothing and flags of another game are refused by one rule.
+#[test]
+fn lossy_conversions_empty_ranges_and_foreign_flags_are_refused() {
+    let walk = Temp::with("walk.txt", b"Title: w\nRules: walk\n$--\n---\n--.\n");
+    refused(
+        &words_with("convert {} --to kluiver", &[&walk.path()]),
+        "walking rule",
+    );
+    refused(
+        &words("table reach --min-size 5 --max-size 3"),
+        "--min-size 5 is more than --max-size 3",
+    );
+    refused(
+        &words("experiment fujisan --rows 9 --challenges 20"),
+        "--rows does not apply to Fujisan: it is a flag of BoxOff",
+    );
+    refused(
+        &words("experiment pretzel --challenges 5"),
+        "--trials 10 (the default) is more than --challenges 5",
+    );
 }

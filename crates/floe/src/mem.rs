@@ -1,5 +1,7 @@
 //! Memory: what the process holds, what the machine has left, the default budget, memory
-//! sizes read and written in words, and files written whole or not at all.
+//! sizes read and written in words, files written whole or not at all, and what long runs
+//! trust: their identity and lock ([`RunIdentity`], [`Lock`]) and their checksummed files
+//! ([`SealedWriter`], [`SealedReader`]).
 //!
 //! Every search and enumeration stops cleanly with [`crate::search::LimitKind::MaxMemory`]
 //! once the process holds more than [`crate::search::Limits::max_memory`]; the figures come
@@ -7,6 +9,13 @@
 
 use crate::error::Error;
 use std::path::Path;
+
+mod run;
+mod sealed;
+pub use run::{digest_hex, host_name, Holder, Lock, RunIdentity, LOCK_FILE};
+pub use sealed::{
+    read_foreign, read_sealed, write_sealed, Seal, SealedReader, SealedWriter, MAGIC,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -65,7 +74,7 @@ fn proc_kib(file: &str, key: &str) -> Option<u64> {
 /// assert_eq!(floe::mem::human_bytes(3 << 30), "3.0 GiB");
 /// ```
 pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut x = b as f64;
     let mut u = 0;
     while x >= 1024.0 && u + 1 < UNITS.len() {
@@ -143,6 +152,10 @@ impl WholeFile {
             path: tmp.display().to_string(),
             source,
         })?;
+        // an existing file keeps its permissions
+        if let Ok(m) = std::fs::metadata(path) {
+            let _ = f.set_permissions(m.permissions());
+        }
         Ok(WholeFile {
             out: Some(std::io::BufWriter::with_capacity(1 << 20, f)),
             tmp,
@@ -170,8 +183,15 @@ impl WholeFile {
         };
         let out = self.out.take().expect("a file being written");
         let f = out.into_inner().map_err(|e| io(e.into_error()))?;
-        f.sync_all().map_err(io)?;
-        std::fs::rename(&self.tmp, &self.path).map_err(io)
+        let done = fault_point()
+            .and_then(|()| f.sync_all())
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
+        if let Err(e) = done {
+            let _ = std::fs::remove_file(&self.tmp);
+            return Err(io(e));
+        }
+        fault_point().map_err(io)?;
+        sync_parent(&self.path).map_err(io)
     }
 }
 
@@ -252,8 +272,14 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    // an existing file keeps its permissions
+    let keep = std::fs::metadata(path).ok().map(|m| m.permissions());
     let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        if let Some(p) = keep {
+            f.set_permissions(p)?;
+        }
         f.write_all(bytes.as_ref())?;
+        fault_point()?;
         f.sync_all()
     });
     written
@@ -261,7 +287,69 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             io(e)
-        })
+        })?;
+    fault_point().map_err(io)?;
+    sync_parent(path).map_err(io)
+}
+
+/// Syncs the folder of `path`, so that a file renamed into it stays there after a crash of
+/// the machine (the rename is an entry of the folder, which has its own sync).
+pub fn sync_parent(path: &Path) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    sync_dir(dir)
+}
+
+/// Syncs a folder's entries to disk (a no-op where folders cannot be opened as files).
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+/// A fault planted by the environment, for the fault-injection tests: `FLOE_FAULT=crash@N`
+/// kills the process (as `kill -9` would) at the Nth point where a file becomes durable
+/// (before and after each rename into place), and `FLOE_FAULT=full@N` makes that point
+/// fail as a full disk does. Unset (always, outside tests), it costs an atomic increment.
+fn fault_point() -> std::io::Result<()> {
+    use std::sync::atomic::AtomicU64;
+    static PLAN: OnceLock<Option<(bool, u64)>> = OnceLock::new();
+    static SEEN: AtomicU64 = AtomicU64::new(0);
+    let plan = PLAN.get_or_init(|| {
+        let v = std::env::var("FLOE_FAULT").ok()?;
+        let (what, at) = v.split_once('@')?;
+        let at: u64 = at.trim().parse().ok()?;
+        match what.trim() {
+            "crash" => Some((true, at)),
+            "full" => Some((false, at)),
+            _ => None,
+        }
+    });
+    let Some((crash, at)) = *plan else {
+        return Ok(());
+    };
+    let n = SEEN.fetch_add(1, Ordering::SeqCst) + 1;
+    if n == at {
+        if crash {
+            #[cfg(unix)]
+            // SAFETY: the process sends itself SIGKILL, as a crash or `kill -9` would.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+            std::process::abort();
+        }
+        // what a full disk says (ENOSPC)
+        return Err(std::io::Error::from_raw_os_error(28));
+    }
+    Ok(())
 }
 
 /// Opens a file for reading (`-`: standard input) with the name messages give it; a

@@ -323,6 +323,79 @@ fn census_5x6_layer_of_7_blocks() {
     assert_eq!(boards, 30 * 29 * binomial(29, 7));
 }
 
+/// The published 5×6 census checked without re-running it (docs/cluster.md, "What was
+/// verified"): its positions per layer counted again from the block sets alone (one pass
+/// over the 2^30 block sets, a minute on two cores), each layer between C(30, k) and
+/// C(30, k) · (30 − k) positions; its boards per layer n · (n − 1) · C(n − 1, k), adding up
+/// to 30 · 29 · 2^29; and its table of boards by fewest pushes adding up to the same.
+#[test]
+#[ignore = "one pass over the 2^30 block sets of 5×6: about a minute on two cores"]
+fn census_5x6_published_figures_add_up() {
+    let published: [u64; 30] = [
+        1,
+        30,
+        439,
+        4_194,
+        29_539,
+        164_280,
+        753_655,
+        2_928_912,
+        9_763_435,
+        27_993_812,
+        68_956_169,
+        145_786_440,
+        264_706_354,
+        413_530_170,
+        557_043_915,
+        648_187_056,
+        652_195_021,
+        567_393_076,
+        426_206_283,
+        275_634_466,
+        152_760_142,
+        72_062_242,
+        28_662_152,
+        9_486_880,
+        2_565_875,
+        552_526,
+        91_118,
+        10_808,
+        821,
+        30,
+    ];
+    let counted = layer_positions(&CensusOptions::new(5, 6)).unwrap();
+    assert_eq!(counted, published);
+    assert_eq!(published.iter().sum::<u64>(), 4_327_469_841);
+    for (k, &p) in published.iter().enumerate() {
+        let sets = binomial(30, k as u64);
+        assert!(sets <= p && p <= sets * (30 - k as u64), "layer {k}");
+    }
+    let boards: u64 = (0..30)
+        .map(|k| floe::games::pushpush::census::boards_with(30, k))
+        .sum();
+    assert_eq!(boards, 30 * 29 * (1 << 29));
+    assert_eq!(boards, 467_077_693_440);
+    let by_pushes: [u64; 16] = [
+        115_038_676_836,
+        95_785_099_502,
+        34_608_422_272,
+        10_849_372_792,
+        3_250_946_202,
+        899_254_686,
+        267_150_804,
+        80_607_908,
+        22_550_168,
+        5_808_768,
+        1_521_986,
+        372_744,
+        79_178,
+        11_834,
+        934,
+        16,
+    ];
+    assert_eq!(by_pushes.iter().sum::<u64>() + 206_267_816_810, boards);
+}
+
 /// The whole 5×6 census (docs/pushpush.md): hours on two cores and 8 GiB, so not in the
 /// default suite (`cargo test --release --test pushpush -- --ignored census_5x6_whole`).
 #[test]

@@ -17,6 +17,7 @@
 mod hardest;
 mod ice;
 mod level;
+mod rules;
 mod serve;
 mod study;
 
@@ -319,6 +320,30 @@ impl PeersArgs {
             || self.process.is_some()
             || self.hostfile.is_some()
     }
+}
+
+/// Parses the program's arguments, then checks the rules every command's flags obey
+/// (`rules`: no empty range, no flag of another game); a broken rule is a usage error (exit
+/// code 2) that names what the user wrote.
+pub fn parse() -> Result<Cli, clap::Error> {
+    parse_from(std::env::args_os())
+}
+
+/// [`parse`] of the given arguments (the program's name first), for front ends that build a
+/// command line (the web server's endpoints).
+pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cmd = Cli::command();
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    if let Err(broken) = rules::check(&cmd, &matches) {
+        let (mut leaf, msg) = *broken;
+        return Err(leaf.error(clap::error::ErrorKind::ArgumentConflict, msg));
+    }
+    Cli::from_arg_matches(&matches)
 }
 
 /// The parser of a `usize` flag with a documented range: a value outside `lo..=hi` (or one

@@ -11,6 +11,7 @@ use floe::games::pushpush::census::{
 };
 use floe::games::pushpush::Variant;
 use floe::grid::Push;
+use floe::mem::RunIdentity;
 use floe::Error;
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -121,7 +122,7 @@ fn in_work_dir(a: &CensusArgs, mut o: CensusOptions, dir: &Path) -> Result<FromW
             )));
         }
     }
-    let wd = WorkDir::open(dir, a.resume)?;
+    let wd = WorkDir::open(dir, a.resume, &o)?;
     let mut have = if a.resume { wd.load(&o)? } else { Vec::new() };
     let present: Vec<usize> = have.iter().map(|l| l.blocks).collect();
     let wanted: Vec<usize> = match &a.layers {
@@ -265,7 +266,7 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
             } else {
                 d.clone()
             };
-            Some(WorkDir::open(&d, a.resume)?)
+            Some(WorkDir::open(&d, a.resume, &o)?)
         }
         None => None,
     };
@@ -274,7 +275,15 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
     let what = format!("{}×{} census", a.rows, a.cols);
     let t0 = std::time::Instant::now();
     let options = o.clone();
-    let results = crate::cluster::run(&layout, move |ex| {
+    let identity = RunIdentity::new("census pushpush", "pushpush")
+        .param("--rows", a.rows)
+        .param("--cols", a.cols)
+        .param("--k", a.k)
+        .param("--difficulty", a.difficulty)
+        .param("--hardest", a.hardest)
+        .layout(layout.processes, layout.workers)
+        .format(floe::games::pushpush::census::LAYER_FORMAT);
+    let results = crate::cluster::run(&layout, &identity, move |ex| {
         let o = &options;
         let me = ex.index();
         let mine = (|| -> Result<Part, Error> {

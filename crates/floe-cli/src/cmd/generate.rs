@@ -20,6 +20,26 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
     }
     let start = Instant::now();
     let batch = run_generate(&request(&a, None)?)?;
+    // an interrupted run, or one that found nothing, leaves an existing file as it was
+    if let Some(path) = &a.out {
+        let why = if floe::search::interrupted() {
+            Some("interrupted")
+        } else if batch.levels.is_empty() {
+            Some("no level found")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            eprintln!(
+                "floe: {why} ({} of {} levels from {} candidates); {} not written",
+                batch.levels.len(),
+                a.count,
+                thousands(batch.candidates),
+                path.display()
+            );
+            return Ok(Done::NoAnswer);
+        }
+    }
     let text = write_floe(
         &batch
             .levels
@@ -139,28 +159,34 @@ fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {
         out::json(&rows);
         return Ok(Done::Answered);
     }
-    outln!("| size | targets | pushes | levels | full length | fewest = intended before repair | after repair |");
-    outln!("|---|---|---|---|---|---|---|");
+    outln!("| size | targets | pushes | levels | full length | fewest = intended before repair | after repair | unsettled |");
+    outln!("|---|---|---|---|---|---|---|---|");
+    // shares of the levels settled (an unsettled level is not counted as a miss); a row
+    // without any says so, never 0%
     let pct = |x: u64, n: u64| {
         if n == 0 {
-            0.0
+            "—".to_string()
         } else {
-            100.0 * x as f64 / n as f64
+            format!("{x} ({:.0}%)", 100.0 * x as f64 / n as f64)
         }
     };
     for r in &rows {
         outln!(
-            "| {}×{} | {} | {} | {} | {} | {} ({:.0}%) | {} ({:.0}%) |",
+            "| {}×{} | {} | {} | {}{} | {} | {} | {} | {} |",
             r.rows,
             r.cols,
             r.targets,
             r.pushes,
             r.levels,
+            if r.complete {
+                String::new()
+            } else {
+                format!(" of {} (interrupted)", a.samples)
+            },
             r.full,
-            r.exact_before,
-            pct(r.exact_before, r.levels),
-            r.exact_after,
-            pct(r.exact_after, r.levels),
+            pct(r.exact_before, r.levels - r.unsettled),
+            pct(r.exact_after, r.levels - r.unsettled),
+            r.unsettled,
         );
     }
     eprintln!("floe: report in {}", human_time(start.elapsed()));

@@ -1,7 +1,7 @@
 //! `floe reach`: fewest pushes after which some block rests on each cell (ice blocks, van den
 //! Akker's tables).
 
-use super::shared::{self, computed, fingerprint, progress_words};
+use super::shared::{self, computed, level_identity, progress_words};
 use super::{board_request, count, ice_level, in_level};
 use crate::args::SharedJobArgs;
 use crate::out::{self, human_time, thousands, Spinner};
@@ -21,20 +21,16 @@ pub fn run(sa: SharedJobArgs) -> Result<Done, Error> {
     let t = Instant::now();
     let mut how = None;
     let r = if sa.cluster.active() {
-        let text = req.level.to_text(None)?;
-        let identity = format!(
-            "reach of {:?} {} ({})",
-            req.level.name(),
-            req.level.params(),
-            fingerprint(&text)
-        );
-        let space = req.level.estimate().map(|e| e.positions);
+        let identity = level_identity("reach", &req, &a.board)?;
+        let space = shared::rankable("reach", req.level.estimate())?;
         let mut s = shared::prepare("reach", &sa.cluster, &a.limits, identity, space)?;
         let spinner = (s.layout.process == 0)
             .then(|| Spinner::showing(&mut s.opts.limits.progress, "reach", progress_words(space)));
         let opts = s.opts.clone();
         let board = level.clone();
-        let results = crate::cluster::run(&s.layout, move |ex| reach_on(&board, rule, ex, &opts))?;
+        let results = crate::cluster::run(&s.layout, &s.identity, move |ex| {
+            reach_on(&board, rule, ex, &opts)
+        })?;
         drop(spinner);
         let results = results
             .into_iter()

@@ -5,8 +5,9 @@
 use crate::args::{ClusterArgs, LimitArgs};
 use crate::cluster::Layout;
 use crate::out::{human_bytes, thousands};
-use floe::game::Computed;
-use floe::search::dist::{DistOptions, BUCKET_BYTES};
+use floe::game::{Computed, Request};
+use floe::mem::RunIdentity;
+use floe::search::dist::{DistOptions, BUCKET_BYTES, FORMAT};
 use floe::search::{rough_time, Limits, Progress, POSITIONS_PER_CORE_SECOND};
 use floe::Error;
 use std::path::Path;
@@ -15,6 +16,34 @@ use std::path::Path;
 pub(crate) struct Shared {
     pub layout: Layout,
     pub opts: DistOptions,
+    /// What the run is, as its processes say when they connect.
+    pub identity: RunIdentity,
+}
+
+/// The identity of `command` on the level of `req`: the game, the level's name and text,
+/// its parameters, and the board's size when it is an empty one.
+pub(crate) fn level_identity(
+    command: &str,
+    req: &Request,
+    board: &crate::args::BoardArgs,
+) -> Result<RunIdentity, Error> {
+    let level = &req.level;
+    let mut id =
+        RunIdentity::new(command, req.game.info().name).level(level.name(), &level.to_text(None)?);
+    for (k, v) in level.params().0 {
+        let v = match v {
+            serde_json::Value::String(s) => s,
+            other => other.to_string(),
+        };
+        id = id.param(format!("--{k}"), v);
+    }
+    if let (Some(r), Some(c), Some(b)) = (board.rows, board.cols, board.blocks) {
+        id = id
+            .param("--rows", r)
+            .param("--cols", c)
+            .param("--blocks", b);
+    }
+    Ok(id)
 }
 
 /// Bytes a worker keeps on disk per position (a rank in 5 bytes).
@@ -144,10 +173,13 @@ pub(crate) fn prepare(
     what: &str,
     cluster: &ClusterArgs,
     limits: &LimitArgs,
-    identity: String,
+    identity: RunIdentity,
     space: Option<u64>,
 ) -> Result<Shared, Error> {
     let layout = Layout::of(&cluster.peers)?;
+    let identity = identity
+        .layout(layout.processes, layout.workers)
+        .format(FORMAT);
     let mut lim: Limits = limits.limits();
     let mut bits_budget = None;
     if let Some(space) = space {
@@ -186,14 +218,37 @@ pub(crate) fn prepare(
         limits: Limits::default(),
         work_dir: cluster.work_dir.clone(),
         resume: cluster.resume,
-        identity,
+        identity: identity.clone(),
         bits_budget,
         // a run whose bits do not fit keeps what travels between workers small too
         epoch: bits_budget.map(|_| SMALL_EPOCH),
     };
     lim.progress = None;
     opts.limits = lim;
-    Ok(Shared { layout, opts })
+    Ok(Shared {
+        layout,
+        opts,
+        identity,
+    })
+}
+
+/// The possible positions of a shared run from the level's estimate: refused when they are
+/// more than 2^64, which no rank of a shared enumeration can number (the single-process
+/// enumeration may still try, under its limits).
+pub(crate) fn rankable(
+    what: &str,
+    e: Option<floe::search::Estimate>,
+) -> Result<Option<u64>, Error> {
+    match e {
+        Some(e) if e.bound >= u64::MAX as f64 => Err(Error::invalid(format!(
+            "{what}: up to {} possible positions, more than the 2^64 ranks by which an \
+             enumeration shared by workers or kept on disk numbers them; it cannot be shared \
+             (without --workers, --processes and --work-dir it runs in one process, within its \
+             limits)",
+            floe::search::count_words(e.bound)
+        ))),
+        e => Ok(e.map(|e| e.positions)),
+    }
 }
 
 /// What the progress line says: positions, layer, rate, and the time left at most (were
@@ -231,16 +286,6 @@ pub(crate) fn computed(layout: &Layout, work_dir: Option<&Path>, parts: &[Comput
     }
 }
 
-/// A short stable fingerprint of a text (FNV-1a), for the identity of a run.
-pub(crate) fn fingerprint(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,8 +320,6 @@ mod tests {
         assert!(b.memory * 3 < a.memory, "{b:?}");
         assert!(c.memory < 1 << 30 && c.disk > 20 << 30, "{c:?}");
         assert!(b.seconds * 3.0 < a.seconds);
-        assert_eq!(fingerprint("abc"), fingerprint("abc"));
-        assert_ne!(fingerprint("abc"), fingerprint("abd"));
         assert!(free_disk(&std::env::temp_dir().join("no/such/dir")).is_some());
     }
 }

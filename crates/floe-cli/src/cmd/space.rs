@@ -1,6 +1,6 @@
 //! `floe space`: every position reachable from a level's start, any game.
 
-use super::shared::{self, computed, fingerprint, progress_words};
+use super::shared::{self, computed, level_identity, progress_words};
 use super::{board_request, in_level};
 use crate::args::{BoardJobArgs, SharedJobArgs};
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
@@ -47,21 +47,14 @@ pub(crate) fn report(
 fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.job.board)?;
     let level = req.level.clone();
-    let text = level.to_text(None)?;
-    let identity = format!(
-        "space of {} {:?} {} ({})",
-        req.game.info().name,
-        level.name(),
-        level.params(),
-        fingerprint(&text)
-    );
-    let space = level.estimate().map(|e| e.positions);
+    let identity = level_identity("space", &req, &a.job.board)?;
     let what = format!("enumerating {}", level.name());
+    let space = shared::rankable(&what, level.estimate())?;
     let mut s = shared::prepare(&what, &a.cluster, &a.job.limits, identity, space)?;
     let spinner = (s.layout.process == 0)
         .then(|| Spinner::showing(&mut s.opts.limits.progress, &what, progress_words(space)));
     let opts = s.opts.clone();
-    let results = crate::cluster::run(&s.layout, move |ex| level.space_on(ex, &opts))?;
+    let results = crate::cluster::run(&s.layout, &s.identity, move |ex| level.space_on(ex, &opts))?;
     drop(spinner);
     let reports = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let parts: Vec<_> = reports.iter().filter_map(|r| r.computed.clone()).collect();

@@ -13,18 +13,23 @@ use floe::analysis::ice::tables::{
     space_table_markdown, strip_table, ReachCell, ReachTableReport, SpaceTableReport,
 };
 use floe::games::ice::{space_on, WalkRule};
+use floe::mem::RunIdentity;
 use floe::search::dist::DistOptions;
 use floe::Error;
 use std::time::Instant;
 
-/// The options of a shared run of one table cell: its own folder under the work directory.
+/// The options of a shared run of one table cell: its own folder under the work directory,
+/// the table's identity with the cell's size.
 fn cell_options(o: &DistOptions, what: &str, (m, n, k): (usize, usize, usize)) -> DistOptions {
     DistOptions {
         work_dir: o
             .work_dir
             .as_ref()
             .map(|d| d.join(format!("{what}-{m}x{n}-{k}"))),
-        identity: format!("{what} of the empty {m}×{n} board with {k} blocks"),
+        identity: o
+            .identity
+            .clone()
+            .param("cell", format!("the empty {m}×{n} board with {k} blocks")),
         ..o.clone()
     }
 }
@@ -42,7 +47,7 @@ where
     T: Send + 'static,
     F: Fn(&mut dyn floe::search::dist::Exchange) -> Result<Vec<T>, Error> + Send + Sync + 'static,
 {
-    let results = crate::cluster::run(&s.layout, job)?;
+    let results = crate::cluster::run(&s.layout, &s.identity, job)?;
     clear_progress();
     let table = results.into_iter().next().expect("one worker at least")?;
     if s.layout.process != 0 {
@@ -57,13 +62,17 @@ where
     Ok(Ok(table))
 }
 
-/// The largest cell's possible positions (the estimate of a shared table).
-fn largest_space(rows: usize, cols: usize, blocks: usize) -> Option<u64> {
+/// The largest cell's possible positions (the estimate of a shared table); refused when
+/// they are beyond what a shared run can number.
+fn largest_space(rows: usize, cols: usize, blocks: usize) -> Result<Option<u64>, Error> {
     let k = blocks.min(rows * cols / 2);
-    let board = floe::games::ice::Level::empty_board(rows, cols, k).ok()?;
-    floe::game::Level::new(floe::games::ice::Ice, board, "")
-        .estimate()
-        .map(|e| e.positions)
+    let Ok(board) = floe::games::ice::Level::empty_board(rows, cols, k) else {
+        return Ok(None);
+    };
+    shared::rankable(
+        &format!("the table's largest cell, {rows}×{cols} with {k} blocks"),
+        floe::game::Level::new(floe::games::ice::Ice, board, "").estimate(),
+    )
 }
 
 fn cell_line(c: &floe::analysis::ice::tables::SpaceCell) -> String {
@@ -85,12 +94,16 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     );
     let t = Instant::now();
     let cells = if a.cluster.active() {
+        let identity = RunIdentity::new("table space", "ice")
+            .param("--max-rows", rows)
+            .param("--max-cols", cols)
+            .param("--max-blocks", blocks);
         let s = shared::prepare(
             "the table's largest cell",
             &a.cluster,
             &a.limits,
-            String::new(),
-            largest_space(rows.min(cols), cols, blocks),
+            identity,
+            largest_space(rows.min(cols), cols, blocks)?,
         )?;
         let opts = s.opts.clone();
         let shared_cells = on_workers(
@@ -163,12 +176,17 @@ pub fn reach(ra: TableReachArgs) -> Result<Done, Error> {
         .map(|s| (s as usize, s as usize))
         .collect();
     let tables = if ra.cluster.active() {
+        let blocks: Vec<String> = a.blocks.iter().map(|k| k.to_string()).collect();
+        let identity = RunIdentity::new("table reach", "ice")
+            .param("--min-size", a.min_size)
+            .param("--max-size", a.max_size)
+            .param("--blocks", blocks.join(","));
         let s = shared::prepare(
             "the table's largest board",
             &ra.cluster,
             &a.limits,
-            String::new(),
-            largest_space(side, side, most),
+            identity,
+            largest_space(side, side, most)?,
         )?;
         let opts = s.opts.clone();
         let (b, k) = (boards.clone(), a.blocks.clone());

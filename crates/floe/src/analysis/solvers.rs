@@ -552,17 +552,25 @@ pub fn bench_solvers<G: Game>(
         fewest_moves: fewest.ok().flatten(),
         least_difficulty: easiest.ok().flatten(),
     };
+    // after Ctrl-C or a stop, the runs not begun are left out: the report is of those done
     let per_run: Vec<BenchRun> = (0..runs)
         .into_par_iter()
         .map(|i| {
+            if limits.halted().is_some() {
+                return Ok(None);
+            }
             let run = run_once(g, level, solver, seed.wrapping_add(i as u64), limits)?;
             let difficulty = if changes { run.difficulty(f) } else { None };
-            Ok(BenchRun {
+            Ok(Some(BenchRun {
                 run: run.without_moves(),
                 difficulty,
-            })
+            }))
         })
-        .collect::<Result<_, Error>>()?;
+        .collect::<Result<Vec<_>, Error>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let runs = per_run.len() as u32;
     let solved: Vec<&BenchRun> = per_run.iter().filter(|r| r.run.solved).collect();
     let lengths: Vec<u64> = solved.iter().map(|r| r.run.length).collect();
     let block: Vec<u64> = solved.iter().filter_map(|r| r.run.block_changes).collect();
@@ -574,7 +582,7 @@ pub fn bench_solvers<G: Game>(
         .least_difficulty
         .and_then(|o| o.difficulty)
         .map_or(0, |o| difficulty.iter().filter(|&&x| x == o).count() as u32);
-    let n = per_run.len() as f64;
+    let n = (per_run.len() as f64).max(1.0);
     Ok(SolverBench {
         game: g.info().name,
         level: name.to_string(),

@@ -22,8 +22,12 @@ const LIVE_SHARE: f64 = 0.2;
 /// An estimate of an enumeration, made before it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
-    /// At most this many positions can be reached (the size of the game's perfect hash).
+    /// At most this many positions can be reached (the size of the game's perfect hash, or
+    /// the game's bound where it has none: beyond 2^64, [`u64::MAX`]).
     pub positions: u64,
+    /// The same bound as a real number, exact or nearly so beyond 2^64 (C(256, 12) ≈
+    /// 6.3 × 10^20 for 16×16 with 12 blocks).
+    pub bound: f64,
     /// About this much memory is needed (bytes).
     pub bytes: u64,
     /// About this long on `cores` cores (seconds).
@@ -45,16 +49,34 @@ impl fmt::Display for Estimate {
         write!(
             f,
             "up to {} positions, about {} of memory and {time} on {} core{}",
-            crate::render::thousands(self.positions),
-            human_bytes(self.bytes),
+            count_words(self.bound),
+            if self.bytes == u64::MAX {
+                format!("more than {}", human_bytes(self.bytes))
+            } else {
+                human_bytes(self.bytes)
+            },
             self.cores,
             if self.cores == 1 { "" } else { "s" }
         )
     }
 }
 
-/// A long time in the unit that suits it: "40 s", "12 min", "3.5 h", "21 days".
+/// A count in words: with thousands separators up to 10^15, then "6.3 × 10^20".
+pub fn count_words(x: f64) -> String {
+    if x < 1e15 {
+        crate::render::thousands(x.round() as u64)
+    } else {
+        let e = x.log10().floor();
+        format!("{:.1} × 10^{e}", x / 10f64.powf(e))
+    }
+}
+
+/// A long time in the unit that suits it: "40 s", "12 min", "3.5 h", "21 days", and beyond
+/// a thousand years in years.
 pub fn rough_time(s: f64) -> String {
+    if s >= 1000.0 * 365.25 * 86400.0 {
+        return format!("{} years", count_words(s / (365.25 * 86400.0)));
+    }
     if s < 120.0 {
         format!("{s:.0} s")
     } else if s < 2.0 * 3600.0 {
@@ -68,19 +90,24 @@ pub fn rough_time(s: f64) -> String {
 
 /// The estimate of enumerating `p`'s reachable positions, when the game bounds them.
 pub fn estimate<P: Puzzle>(p: &P) -> Option<Estimate> {
-    let n = p.rank_space()?;
+    let n = p.state_bound()?;
     let state = std::mem::size_of::<P::State>() as f64;
     let cores = rayon::current_num_threads().max(1);
-    let bytes = if n <= DENSE_LIMIT {
-        n as f64 / 8.0 + LIVE_SHARE * n as f64 * state * 1.5
+    let bytes = if p.rank_space().is_some_and(|r| r <= DENSE_LIMIT) {
+        n / 8.0 + LIVE_SHARE * n * state * 1.5
     } else {
         // beyond a bit array every position is kept in an arena with a hash index
-        n as f64 * (state + 10.0)
+        n * (state + 10.0)
     };
     Some(Estimate {
-        positions: n,
+        positions: if n >= u64::MAX as f64 {
+            u64::MAX
+        } else {
+            n as u64
+        },
+        bound: n,
         bytes: bytes.min(u64::MAX as f64) as u64,
-        seconds: n as f64 / (POSITIONS_PER_CORE_SECOND * cores as f64),
+        seconds: n / (POSITIONS_PER_CORE_SECOND * cores as f64),
         cores,
     })
 }
@@ -96,6 +123,7 @@ mod tests {
         assert_eq!(estimate(&p), None);
         let e = Estimate {
             positions: 4_426_165_368,
+            bound: 4_426_165_368.0,
             bytes: 12 << 30,
             seconds: 1500.0,
             cores: 2,
@@ -105,5 +133,8 @@ mod tests {
             e.to_string(),
             "up to 4,426,165,368 positions, about 12.0 GiB of memory and 25 min on 2 cores"
         );
+        assert_eq!(count_words(6.3e20), "6.3 × 10^20");
+        assert_eq!(count_words(1234.0), "1,234");
+        assert_eq!(rough_time(1e20), "3,168,808,781,403 years");
     }
 }

@@ -51,7 +51,7 @@ pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};
 pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
 pub use dfs::dfs_first;
-pub use estimate::{estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
+pub use estimate::{count_words, estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use fns::{from_fn, FnPuzzle};
 pub use hunt::{astar_learning, astar_proving, astar_proving_upto, beam, Proving};
 pub use ida::ida_star;
@@ -137,6 +137,12 @@ pub trait Puzzle {
     /// The perfect hash of `state` (see [`Puzzle::rank_space`]).
     fn rank(&self, _state: &Self::State) -> Option<u64> {
         None
+    }
+    /// At most how many states there are, when the game bounds them, even beyond 2^64 where
+    /// it has no perfect hash (the estimate made before an enumeration). By default the
+    /// size of the perfect hash.
+    fn state_bound(&self) -> Option<f64> {
+        self.rank_space().map(|n| n as f64)
     }
     /// The state of perfect hash `rank`, the inverse of [`Puzzle::rank`], when the game can
     /// rebuild a state from its rank (distributed and out-of-core enumerations exchange and
@@ -276,6 +282,9 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     }
     fn rank(&self, s: &P::State) -> Option<u64> {
         self.puzzle.rank(s)
+    }
+    fn state_bound(&self) -> Option<f64> {
+        self.puzzle.state_bound()
     }
     fn unrank(&self, r: u64) -> Option<P::State> {
         self.puzzle.unrank(r)

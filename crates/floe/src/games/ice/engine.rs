@@ -510,6 +510,15 @@ impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
         self.ranks.as_ref().map(|(_, n)| *n)
     }
 
+    /// Under `free`, the placements of the blocks, C(cells, blocks), also beyond 2^64.
+    fn state_bound(&self) -> Option<f64> {
+        if R::RULE != WalkRule::Free {
+            return None;
+        }
+        let (n, k) = (self.cell_count() as f64, self.start.count() as f64);
+        Some((0..k as u64).fold(1.0, |c, i| c * (n - i as f64) / (i as f64 + 1.0)))
+    }
+
     #[inline]
     fn rank(&self, s: &Self::State) -> Option<u64> {
         self.ranks.as_ref().map(|(b, _)| b.rank(s.blocks))

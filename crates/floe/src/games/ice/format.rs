@@ -453,6 +453,16 @@ pub fn write_kluiver(levels: &[Level]) -> Result<String, Error> {
                 l.display_name(i)
             )));
         }
+        // Kluiver's format has no rules line: its levels are read under the free rule, so a
+        // level of the walking rule would become another puzzle (an unsolvable one solvable)
+        if l.rules == Some(WalkRule::Walk) {
+            return Err(Error::invalid(format!(
+                "{} is played under the walking rule (Rules: walk), which Kluiver's format \
+                 cannot express: written there, it would be read as another puzzle under the \
+                 free rule. Keep it in the floe format",
+                l.display_name(i)
+            )));
+        }
         if i > 0 {
             out.push('\n');
         }

@@ -285,7 +285,21 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
             let from = if head == 0 { 0 } else { top + 1 };
             let mut t = Tables::new(n);
             let mut count = 0u64;
+            let mut since = 0u32;
             combinations(n, rest, from, |tail| {
+                // the limits, every 1,024 rock sets: a work item may take seconds
+                since += 1;
+                if since >= 1 << 10 {
+                    since = 0;
+                    if stopped.load(Ordering::Relaxed) {
+                        return false;
+                    }
+                    if let Some(kind) = o.limits.check(deadline) {
+                        stopped.store(true, Ordering::Relaxed);
+                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                        return false;
+                    }
+                }
                 let rocks = head | tail;
                 if perms[1..].iter().any(|p| p.apply(rocks) < rocks) {
                     return true;

@@ -300,76 +300,98 @@ pub fn report<G: Game>(
 ) -> Result<HardestReport, Error> {
     let mut levels = Vec::new();
     let mut params = ParamValues::default();
-    let solve_limits = Limits {
-        stop: o.limits.stop.clone(),
-        ..Limits::none()
-    };
-    for c in found.levels {
-        let mut figures = format!("; {} {}", c.length, g.info().moves_word());
-        if let Some(d) = c.difficulty {
-            figures.push_str(&format!(", least difficulty {d}"));
-        }
-        for (k, v) in &c.extra {
-            figures.push_str(&format!(", {k} {v}"));
-        }
-        let text = format!(
-            "; floe hardest {}, {}×{}: {}\n{figures}\n{}",
-            g.info().name,
-            o.rows,
-            o.cols,
-            o.method.name(),
-            g.write(std::slice::from_ref(&c.level), None)?
-        );
-        let mut again = g.parse(&text, "hardest", None)?;
-        if again.len() != 1 {
-            return Err(Error::Internal(
-                "a hardest level wrote as more than one".into(),
-            ));
-        }
-        let mut level = again.remove(0);
-        g.configure(&mut level, &o.params)?;
-        let so = SolveOptions {
-            algorithm: Some("bfs".into()),
-            difficulty: false,
-            limits: solve_limits.clone(),
-            ..SolveOptions::default()
-        };
-        let r = solve_typed(g, &level, &so)?;
-        if r.limit.is_some() {
-            return Err(Error::invalid("stopped while verifying the levels found"));
-        }
-        if r.length != Some(c.length) {
-            return Err(Error::Internal(format!(
-                "a level the search claims needs {} {} solves in {:?}:\n{text}",
-                c.length,
-                g.info().moves_word(),
-                r.length
-            )));
-        }
-        params = r.params.clone();
-        if let Some(d) = c.difficulty {
-            let so = SolveOptions {
-                algorithm: Some("difficulty".into()),
-                factor: o.factor,
-                limits: solve_limits.clone(),
-                ..SolveOptions::default()
-            };
-            let rd = solve_typed(g, &level, &so)?;
-            let value = rd.difficulty.as_ref().and_then(|x| x.value.as_u64());
-            if value != Some(d) {
-                return Err(Error::Internal(format!(
-                    "a level the search claims has least difficulty {d} solves with {value:?}:\n{text}"
-                )));
+    // A search stopped by Ctrl-C or a stop button still reports its best levels, verified:
+    // they solve within a moment, so the stop is set aside for at most 0.6 s while they are
+    // solved (Ctrl-C ends the process a second after it is pressed), then raised again.
+    let stopped = found.limit == Some(LimitKind::Interrupted);
+    let set_aside = stopped && crate::search::interrupted();
+    if set_aside {
+        crate::search::clear_interrupt();
+    }
+    let until = Instant::now() + std::time::Duration::from_millis(600);
+    let solve_limits = || {
+        if stopped {
+            Limits::none().timeout(until.saturating_duration_since(Instant::now()))
+        } else {
+            Limits {
+                stop: o.limits.stop.clone(),
+                ..Limits::none()
             }
         }
-        levels.push(HardLevel {
-            level: text,
-            length: c.length,
-            difficulty: c.difficulty,
-            moves: r.moves,
-            extra: c.extra,
-        });
+    };
+    let verified = (|| -> Result<(), Error> {
+        for c in found.levels {
+            let mut figures = format!("; {} {}", c.length, g.info().moves_word());
+            if let Some(d) = c.difficulty {
+                figures.push_str(&format!(", least difficulty {d}"));
+            }
+            for (k, v) in &c.extra {
+                figures.push_str(&format!(", {k} {v}"));
+            }
+            let text = format!(
+                "; floe hardest {}, {}×{}: {}\n{figures}\n{}",
+                g.info().name,
+                o.rows,
+                o.cols,
+                o.method.name(),
+                g.write(std::slice::from_ref(&c.level), None)?
+            );
+            let mut again = g.parse(&text, "hardest", None)?;
+            if again.len() != 1 {
+                return Err(Error::Internal(
+                    "a hardest level wrote as more than one".into(),
+                ));
+            }
+            let mut level = again.remove(0);
+            g.configure(&mut level, &o.params)?;
+            let so = SolveOptions {
+                algorithm: Some("bfs".into()),
+                difficulty: false,
+                limits: solve_limits(),
+                ..SolveOptions::default()
+            };
+            let r = solve_typed(g, &level, &so)?;
+            if r.limit.is_some() {
+                return Err(Error::invalid("stopped while verifying the levels found"));
+            }
+            if r.length != Some(c.length) {
+                return Err(Error::Internal(format!(
+                    "a level the search claims needs {} {} solves in {:?}:\n{text}",
+                    c.length,
+                    g.info().moves_word(),
+                    r.length
+                )));
+            }
+            params = r.params.clone();
+            if let Some(d) = c.difficulty {
+                let so = SolveOptions {
+                    algorithm: Some("difficulty".into()),
+                    factor: o.factor,
+                    limits: solve_limits(),
+                    ..SolveOptions::default()
+                };
+                let rd = solve_typed(g, &level, &so)?;
+                let value = rd.difficulty.as_ref().and_then(|x| x.value.as_u64());
+                if value != Some(d) {
+                    return Err(Error::Internal(format!(
+                    "a level the search claims has least difficulty {d} solves with {value:?}:\n{text}"
+                )));
+                }
+            }
+            levels.push(HardLevel {
+                level: text,
+                length: c.length,
+                difficulty: c.difficulty,
+                moves: r.moves,
+                extra: c.extra,
+            });
+        }
+        Ok(())
+    })();
+    if set_aside {
+        crate::search::interrupt();
     }
+    verified?;
     let anneal = o.method == Method::Anneal;
     Ok(HardestReport {
         game: g.info().name,

@@ -409,6 +409,7 @@ impl IceTask for CountTask<'_> {
 
 fn count_optimal<P: PushOf>(p: &P, limits: &Limits) -> Option<Optimal> {
     let max = limits.max_states.unwrap_or(u64::MAX);
+    let deadline = limits.deadline_from(Instant::now());
     let start = p.start();
     let mut depth: FxHashMap<P::State, (u32, u64)> = FxHashMap::default();
     depth.insert(start.clone(), (0, 1));
@@ -449,7 +450,7 @@ fn count_optimal<P: PushOf>(p: &P, limits: &Limits) -> Option<Optimal> {
                 }
             }
         }
-        if next.is_empty() || depth.len() as u64 > max {
+        if next.is_empty() || depth.len() as u64 > max || limits.check(deadline).is_some() {
             return None;
         }
         layers.push(next);
@@ -661,7 +662,15 @@ fn candidate(req: &Request, i: u64) -> Result<Option<Emitted>, Error> {
     if (g.intended.len() as u64) < req.min_pushes {
         return Ok(None);
     }
-    let limits = Limits::none().max_states(req.max_states);
+    // every search of the candidate stops at the request's deadline and stop flag (and
+    // Ctrl-C): a candidate never keeps the generator past its --timeout
+    let mut limits = Limits::none().max_states(req.max_states);
+    if let Some(d) = req.deadline {
+        limits = limits.timeout(d.saturating_duration_since(Instant::now()));
+    }
+    if let Some(s) = &req.stop {
+        limits = limits.stop_on(s.clone());
+    }
     repair(&mut g, &limits, &mut rng)?;
     let Some(v) = verify(&g.level, req.factor, &limits)? else {
         return Ok(None);
@@ -765,6 +774,9 @@ pub struct ReportRow {
     pub exact_after: u64,
     /// Levels the search could not settle within the state limit.
     pub unsettled: u64,
+    /// Whether every sample was measured (false when Ctrl-C cut the row short: `levels`
+    /// says how many were).
+    pub complete: bool,
 }
 
 /// For every size, target count and push count: how often the fewest pushes equal the
@@ -809,8 +821,14 @@ pub fn shortcut_report(
                 exact_before: 0,
                 exact_after: 0,
                 unsettled: 0,
+                complete: true,
             };
             for i in 0..samples {
+                if crate::search::interrupted() {
+                    row.levels = i;
+                    row.complete = false;
+                    break;
+                }
                 let mut rng = candidate_rng(seed ^ (k as u64) << 40, i);
                 let mut g = retrograde(&params, &mut rng)?;
                 let n = g.intended.len() as u64;

@@ -20,23 +20,35 @@
 //! (delayed duplicate detection, see `seen`).
 //!
 //! **Checkpoints.** A worker's layer file is renamed into place only when complete, and
-//! `worker-I/progress.json` then records the layer, the histogram so far and the file of its
-//! partial result ([`Partial`]). `resume` takes up every worker at the last layer that all of
-//! them finished (they are at most one layer apart): the visited bits are rebuilt from the
-//! layer files, and the run goes on exactly as if it had not stopped.
+//! `worker-I/checkpoint.bin` then records the layer, the histogram so far, the worker's
+//! positions per layer and the run's identity; its partial result ([`Partial`]) is in
+//! `partial-D.bin`. Every file is a checked run file ([`crate::mem::Seal`]: run, worker,
+//! layer, count, checksum) and the folder is locked while a run uses it
+//! ([`crate::mem::Lock`]). `resume` takes up every worker at the last layer that all of them
+//! finished (they are at most one layer apart) once every file was checked: the checkpoints
+//! against the run and each other, each layer file against its checkpoint, the layer files of
+//! all workers against the histogram, no position twice; the visited bits are rebuilt from
+//! the layer files, and the run goes on exactly as if it had not stopped. A damaged or foreign
+//! file is refused by name, never used. The run is over only when every worker's checkpoint
+//! says so at the same layer.
 
 use super::bfs::Enumeration;
 use super::{LimitKind, Limits, Progress, Puzzle, Stats};
+use crate::mem::{Lock, RunIdentity};
 use crate::Error;
+use files::{
+    io_err, layer_path, partial_path, prepare_fresh, remove_leftovers, Checkpoint, Files, Layer,
+    LayerCursor, LayerReader, LayerWriter, Sink, LAYER,
+};
 use seen::Seen;
-use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
-use std::fs::{self, File};
-use std::io::{BufReader, Read};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod files;
 mod seen;
+pub use files::{worker_dir, FORMAT};
 pub use seen::BUCKET_BYTES;
 
 /// Ranks sent to one owner at a time.
@@ -45,8 +57,6 @@ pub const BATCH: usize = 1 << 12;
 const CHUNK: usize = 1 << 12;
 /// Positions a worker expands between two rounds (see "epochs" in `enumerate_dist`).
 const EPOCH: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
-/// The file format's version (in the progress file).
-const FORMAT: u32 = 1;
 
 /// One worker's link to the others in a round-based enumeration.
 ///
@@ -132,9 +142,10 @@ pub struct DistOptions {
     pub work_dir: Option<PathBuf>,
     /// Take up the run checkpointed in `work_dir`.
     pub resume: bool,
-    /// What is enumerated (the game, the level, its parameters), written in the checkpoints
-    /// and compared on `resume`: a run is never resumed on another level.
-    pub identity: String,
+    /// What is enumerated (the command, the game, the level, its parameters, the layout),
+    /// written in the checkpoints and every file's header and compared on `resume`: a run is
+    /// never resumed on another level or layout, and the refusal names the difference.
+    pub identity: RunIdentity,
     /// The most bytes a worker's visited bits may take in memory: larger bits are kept in
     /// `work_dir`, in segments of this size (`None`: always in memory).
     pub bits_budget: Option<u64>,
@@ -172,196 +183,7 @@ impl<A> DistEnumeration<A> {
     }
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-struct Checkpoint {
-    format: u32,
-    identity: String,
-    peers: usize,
-    index: usize,
-    rank_space: u64,
-    /// Layers `0..=layer` are complete and in their files.
-    layer: u32,
-    /// Positions per layer, over every worker, through `layer`.
-    histogram: Vec<u64>,
-    /// Whether the enumeration is over (no position at `layer + 1`).
-    done: bool,
-}
-
-/// A worker's folder in the work directory.
-pub fn worker_dir(work_dir: &Path, index: usize) -> PathBuf {
-    work_dir.join(format!("worker-{index}"))
-}
-
-fn io_err(what: &str, path: &Path, e: std::io::Error) -> Error {
-    Error::Io {
-        path: format!("{what} {}", path.display()),
-        source: e,
-    }
-}
-
-fn layer_path(dir: &Path, d: u32) -> PathBuf {
-    dir.join(format!("layer-{d:05}.bin"))
-}
-
-fn partial_path(dir: &Path, d: u32) -> PathBuf {
-    dir.join(format!("partial-{d:05}.bin"))
-}
-
-/// Writes `bytes` to `path` whole or not at all.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    crate::mem::write_whole(path, bytes)
-}
-
-/// A layer's positions in a file: a header (magic, bytes per rank), then the local ranks;
-/// renamed into place only when complete.
-struct LayerWriter {
-    out: crate::mem::WholeFile,
-    path: PathBuf,
-    width: usize,
-    count: u64,
-}
-
-const MAGIC: &[u8; 8] = b"FLOELAYR";
-
-impl LayerWriter {
-    fn create(path: PathBuf, width: usize) -> Result<LayerWriter, Error> {
-        let mut out = crate::mem::WholeFile::begin(&path)?;
-        let mut head = [0u8; 16];
-        head[..8].copy_from_slice(MAGIC);
-        head[8] = width as u8;
-        out.write(&head)
-            .map_err(|e| io_err("cannot write", &path, e))?;
-        Ok(LayerWriter {
-            out,
-            path,
-            width,
-            count: 0,
-        })
-    }
-    #[inline]
-    fn push(&mut self, local: u64) -> std::io::Result<()> {
-        self.count += 1;
-        self.out.write(&local.to_le_bytes()[..self.width])
-    }
-    /// Syncs and renames the file into place; its size.
-    fn finish(self) -> Result<u64, Error> {
-        self.out.finish()?;
-        Ok(16 + self.count * self.width as u64)
-    }
-}
-
-/// Reads a layer file in chunks of local ranks.
-struct LayerReader {
-    input: BufReader<File>,
-    path: PathBuf,
-    width: usize,
-    buf: Vec<u8>,
-}
-
-impl LayerReader {
-    fn open(path: PathBuf) -> Result<LayerReader, Error> {
-        let f = File::open(&path).map_err(|e| io_err("cannot read", &path, e))?;
-        let mut input = BufReader::with_capacity(1 << 20, f);
-        let mut head = [0u8; 16];
-        input
-            .read_exact(&mut head)
-            .map_err(|e| io_err("cannot read", &path, e))?;
-        if &head[..8] != MAGIC || !(1..=8).contains(&head[8]) {
-            return Err(Error::invalid(format!(
-                "{} is not a layer file of floe",
-                path.display()
-            )));
-        }
-        Ok(LayerReader {
-            input,
-            width: head[8] as usize,
-            path,
-            buf: Vec::new(),
-        })
-    }
-    /// Up to `n` more ranks into `out` (cleared first); false at the end.
-    fn chunk(&mut self, n: usize, out: &mut Vec<u64>) -> Result<bool, Error> {
-        out.clear();
-        self.buf.resize(n * self.width, 0);
-        let mut filled = 0;
-        while filled < self.buf.len() {
-            match self.input.read(&mut self.buf[filled..]) {
-                Ok(0) => break,
-                Ok(k) => filled += k,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_err("cannot read", &self.path, e)),
-            }
-        }
-        if filled % self.width != 0 {
-            return Err(Error::invalid(format!(
-                "{} ends in the middle of a position",
-                self.path.display()
-            )));
-        }
-        for c in self.buf[..filled].chunks_exact(self.width) {
-            let mut w = [0u8; 8];
-            w[..self.width].copy_from_slice(c);
-            out.push(u64::from_le_bytes(w));
-        }
-        Ok(filled > 0)
-    }
-}
-
-/// A layer of this worker: in memory, or in a file.
-enum Layer {
-    Memory(Vec<u64>),
-    File(PathBuf),
-}
-
-/// Where the next layer goes while it is found.
-enum Sink {
-    Memory(Vec<u64>),
-    File(LayerWriter),
-}
-
-impl Sink {
-    #[inline]
-    fn push(&mut self, local: u64) -> std::io::Result<()> {
-        match self {
-            Sink::Memory(v) => {
-                v.push(local);
-                Ok(())
-            }
-            Sink::File(w) => w.push(local),
-        }
-    }
-}
-
-/// Reads a layer chunk by chunk.
-enum LayerCursor<'a> {
-    /// The layer and how far it was read.
-    Memory(&'a [u64], usize),
-    File(LayerReader),
-}
-
-impl<'a> LayerCursor<'a> {
-    fn open(layer: &'a Layer) -> Result<LayerCursor<'a>, Error> {
-        Ok(match layer {
-            Layer::Memory(v) => LayerCursor::Memory(v, 0),
-            Layer::File(path) => LayerCursor::File(LayerReader::open(path.clone())?),
-        })
-    }
-    /// The next chunk into `out`; false at the end.
-    fn chunk(&mut self, out: &mut Vec<u64>) -> Result<bool, Error> {
-        match self {
-            LayerCursor::Memory(v, at) => {
-                out.clear();
-                let end = (*at + CHUNK).min(v.len());
-                out.extend_from_slice(&v[*at..end]);
-                *at = end;
-                Ok(!out.is_empty())
-            }
-            LayerCursor::File(r) => r.chunk(CHUNK, out),
-        }
-    }
-}
-
-/// What a worker says of its round: all went well, or it failed.
+/// What a worker says of its round: all went well, or it failed (then its message follows).
 const OK: u64 = 0;
 const FAILED: u64 = 2;
 
@@ -385,29 +207,72 @@ fn limit_of(code: u64) -> LimitKind {
     }
 }
 
-/// Ends a round in which a worker may have failed: every worker fails together (the others
-/// with a message that names the worker), so that none waits for a round that never comes.
+/// A failed worker's figures: its error, kind and message, eight bytes to a number.
+fn encode(e: &Error) -> Vec<u64> {
+    let (kind, text) = match e {
+        Error::Internal(m) => (1, m.clone()),
+        other => (0, other.to_string()),
+    };
+    let bytes = text.into_bytes();
+    let mut f = vec![FAILED, kind, bytes.len() as u64];
+    f.extend(bytes.chunks(8).map(|c| {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        u64::from_le_bytes(w)
+    }));
+    f
+}
+
+/// The error of worker `w` of `peers` from its figures, named after it.
+fn decode(w: usize, peers: usize, f: &[u64]) -> Error {
+    let len = f.get(2).copied().unwrap_or(0) as usize;
+    let bytes: Vec<u8> = f
+        .iter()
+        .skip(3)
+        .flat_map(|x| x.to_le_bytes())
+        .take(len)
+        .collect();
+    let text = String::from_utf8_lossy(&bytes);
+    let text = if text.is_empty() {
+        "it failed without a message".into()
+    } else {
+        text
+    };
+    let who = format!("worker {w} of {peers}");
+    match f.get(1) {
+        Some(1) => Error::Internal(format!("{who}: {text}")),
+        _ => Error::Invalid(format!("{who}: {text}")),
+    }
+}
+
+/// Ends a round in which a worker may have failed: every worker fails together, each with
+/// the first failed worker's own message (its own, for that worker), so that none waits for
+/// a round that never comes and the user reads what went wrong.
 fn agree(
     ex: &mut dyn Exchange,
     mine: Result<(), Error>,
     figures: Vec<u64>,
     got: &mut dyn FnMut(&[u64]),
 ) -> Result<Vec<Vec<u64>>, Error> {
-    let mut f = vec![if mine.is_ok() { OK } else { FAILED }];
-    f.extend(figures);
+    let f = match &mine {
+        Ok(()) => {
+            let mut f = vec![OK];
+            f.extend(figures);
+            f
+        }
+        Err(e) => encode(e),
+    };
     let all = ex.end_round(f, got);
     mine?;
-    if let Some(w) = all.iter().position(|f| f[0] == FAILED) {
-        return Err(Error::invalid(format!(
-            "worker {w} failed (its own message says why); every worker stopped"
-        )));
+    if let Some(w) = all.iter().position(|f| f.first() != Some(&OK)) {
+        return Err(decode(w, all.len(), &all[w]));
     }
     Ok(all.into_iter().map(|mut f| f.split_off(1)).collect())
 }
 
 /// Ends a round in which every worker says whether its own work went well: all go on with
-/// their values, or all return an error (the failed worker its own). For work shared by
-/// other means than [`enumerate_dist`] (the PushPush census's layers).
+/// their values, or all return an error (the failed worker its own, the others its message).
+/// For work shared by other means than [`enumerate_dist`] (the PushPush census's layers).
 pub fn agree_on<T>(ex: &mut dyn Exchange, mine: Result<T, Error>) -> Result<T, Error> {
     match mine {
         Ok(v) => {
@@ -419,6 +284,15 @@ pub fn agree_on<T>(ex: &mut dyn Exchange, mine: Result<T, Error>) -> Result<T, E
             unreachable!("agree returns the error it is given")
         }
     }
+}
+
+/// The digest a worker's files carry: the run's identity, the number of workers and the
+/// size of the rank space (the owner of a position depends on both).
+fn files_digest(o: &DistOptions, peers: u64, space: u64) -> u64 {
+    let mut b = o.identity.to_bytes();
+    b.extend(peers.to_le_bytes());
+    b.extend(space.to_le_bytes());
+    xxhash_rust::xxh3::xxh3_64(&b)
 }
 
 /// Enumerates every position reachable from `p`'s start with the workers linked by `ex`,
@@ -476,11 +350,16 @@ where
     let peers = ex.peers().max(1) as u64;
     let index = ex.index();
     let me = index as u64;
-    let space = p.rank_space().ok_or_else(|| {
-        Error::invalid(
+    let space = p.rank_space().ok_or_else(|| match p.state_bound() {
+        Some(b) if b >= u64::MAX as f64 => Error::invalid(format!(
+            "up to {} possible positions, more than the 2^64 ranks by which an enumeration \
+             shared by several workers or kept on disk numbers them",
+            super::count_words(b)
+        )),
+        _ => Error::invalid(
             "this game has no perfect hash of its positions, which an enumeration shared by \
              several workers or kept on disk needs",
-        )
+        ),
     })?;
     let start = p.start();
     let start_rank = p
@@ -495,7 +374,12 @@ where
     let local_space = space.div_ceil(peers);
     let pow2 = peers.is_power_of_two();
     let shift = peers.trailing_zeros();
-    let width = if local_space < 1 << 40 { 5 } else { 8 };
+    let width: u8 = if local_space < 1 << 40 { 5 } else { 8 };
+    let files = Files {
+        run: files_digest(o, peers, space),
+        worker: index as u32,
+        width,
+    };
     let mut seen = Seen::Memory(crate::bits::BitArray::new(0));
     let epoch = o.epoch.unwrap_or(EPOCH).max(1);
     let mut part = fresh();
@@ -508,79 +392,130 @@ where
         rank_space: space,
         layer: 0,
         histogram: Vec::new(),
+        counts: Vec::new(),
         done: false,
     };
 
-    // every worker takes up the last layer all of them finished
-    let mine: Result<Option<Checkpoint>, Error> = match (&dir, o.resume) {
-        (Some(d), true) => read_checkpoint(d, &base).map(Some),
-        (Some(d), false) => prepare_fresh(d).map(|()| None),
-        (None, _) => Ok(None),
+    // round 1: every worker locks its folder and reads its checkpoint (or starts afresh)
+    let mut lock = None;
+    let mine: Result<Option<Checkpoint>, Error> = match &dir {
+        Some(d) => Lock::acquire(d, &o.identity.describe()).and_then(|l| {
+            lock = Some(l);
+            if o.resume {
+                Checkpoint::read(d, &base, &files).map(Some)
+            } else {
+                prepare_fresh(d).map(|()| None)
+            }
+        }),
+        None => Ok(None),
     };
     let (mine, status) = match mine {
         Ok(c) => (c, Ok(())),
         Err(e) => (None, Err(e)),
     };
-    let at_layer = mine.as_ref().map_or(u64::MAX, |c| u64::from(c.layer));
-    let all = agree(ex, status, vec![at_layer], &mut |_| {})?;
+    let mut said = vec![
+        mine.as_ref().map_or(u64::MAX, |c| u64::from(c.layer)),
+        u64::from(mine.as_ref().is_some_and(|c| c.done)),
+    ];
+    said.extend(mine.iter().flat_map(|c| c.histogram.iter().copied()));
+    let all = agree(ex, status, said, &mut |_| {})?;
     let common = all.iter().map(|f| f[0]).min().unwrap_or(u64::MAX);
     let highest = all.iter().map(|f| f[0]).max().unwrap_or(u64::MAX);
     // `MAX` is "no checkpoint": every worker has one, or none has
     if highest != common && (highest == u64::MAX || highest > common + 1) {
-        return Err(Error::invalid(
+        return Err(Error::invalid(format!(
             "the workers' checkpoints do not belong together (some have none, or they are \
-             more than one layer apart): nothing can be resumed",
-        ));
+             more than one layer apart: layers {common} to {highest}){}: nothing can be resumed",
+            o.work_dir
+                .as_ref()
+                .map_or(String::new(), |w| format!(" in {}", w.display()))
+        )));
     }
+    // the checkpoints agree on every layer they share, and the run is over only when every
+    // worker recorded its end at the same layer
+    let agreed: Vec<u64> = if common == u64::MAX {
+        Vec::new()
+    } else {
+        let prefix = |f: &Vec<u64>| f[2..2 + common as usize + 1].to_vec();
+        let first = prefix(&all[0]);
+        if let Some(w) = (1..all.len()).find(|&w| prefix(&all[w]) != first) {
+            let k = (0..first.len())
+                .find(|&k| prefix(&all[w])[k] != first[k])
+                .unwrap_or(0);
+            return Err(Error::invalid(format!(
+                "the workers' checkpoints disagree on layer {k}: {} positions at worker 0, \
+                 {} at worker {w}; a checkpoint was damaged or replaced, and nothing is \
+                 resumed{}",
+                first[k],
+                prefix(&all[w])[k],
+                o.work_dir
+                    .as_ref()
+                    .map_or(String::new(), |w| format!(" ({})", w.display()))
+            )));
+        }
+        first
+    };
+    let done_everywhere = common != u64::MAX && all.iter().all(|f| f[0] == common && f[1] == 1);
 
     let mut histogram: Vec<u64> = Vec::new();
+    let mut counts: Vec<u64> = Vec::new();
     let mut layer = Layer::Memory(Vec::new());
     let mut resumed_at = None;
     let mut done = false;
     let mut disk_bytes = 0u64;
     let mut owned = 0u64;
+    // round 2: the visited bits, rebuilt from the layer files when resumed, each file checked
     let setup: Result<(), Error> = (|| {
-        seen = Seen::new(local_space, o.bits_budget, dir.as_deref(), width)?;
+        seen = Seen::new(local_space, o.bits_budget, dir.as_deref(), files)?;
         if seen.on_disk() {
             disk_bytes += local_space.div_ceil(64) * 8;
         }
         if let (Some(d), Some(c)) = (&dir, &mine) {
             let at = common as u32;
-            if c.histogram.len() <= at as usize {
-                return Err(Error::invalid(format!(
-                    "{}: the checkpoint has no histogram through layer {at}",
-                    d.display()
-                )));
-            }
-            histogram = c.histogram[..=at as usize].to_vec();
-            done = c.done && c.layer == at;
+            histogram = agreed.clone();
+            done = done_everywhere;
+            let mut chunk = Vec::with_capacity(CHUNK);
             for k in 0..=at {
                 let path = layer_path(d, k);
-                disk_bytes += fs::metadata(&path).map_or(0, |m| m.len());
-                let file = Layer::File(path);
-                let mut cursor = LayerCursor::open(&file)?;
-                let mut chunk = Vec::with_capacity(CHUNK);
-                while cursor.chunk(&mut chunk)? {
-                    for &l in &chunk {
-                        seen.offer(l)?;
-                    }
-                    owned += chunk.len() as u64;
+                let mut r = LayerReader::open(&path, files.seal(LAYER, k), local_space)?;
+                if r.count() != c.counts[k as usize] {
+                    return Err(Error::invalid(format!(
+                        "{}: {} positions, but the checkpoint recorded {} for this worker's \
+                         layer {k}; the file is not used",
+                        path.display(),
+                        r.count(),
+                        c.counts[k as usize]
+                    )));
                 }
+                disk_bytes += fs::metadata(&path).map_or(0, |m| m.len());
+                while r.chunk(CHUNK, &mut chunk)? {
+                    for &l in &chunk {
+                        if seen.offer(l)? == Some(false) {
+                            return Err(twice(&path));
+                        }
+                    }
+                }
+                counts.push(r.count());
+                owned += r.count();
             }
-            seen.settle(&mut |_| {})?;
-            let pp = partial_path(d, at);
-            let bytes = fs::read(&pp).map_err(|e| io_err("cannot read", &pp, e))?;
-            part = A::from_bytes(fresh(), &bytes)?;
+            let mut new = 0u64;
+            seen.settle(&mut |_| new += 1)?;
+            if seen.on_disk() && new != owned {
+                return Err(twice(d));
+            }
+            let bytes = files.read_partial(d, at)?;
+            part = A::from_bytes(fresh(), &bytes)
+                .map_err(|e| Error::invalid(format!("{}: {e}", partial_path(d, at).display())))?;
             // what a worker one layer ahead wrote after the common layer is found again
             for k in at + 1..=c.layer {
                 let _ = fs::remove_file(layer_path(d, k));
                 let _ = fs::remove_file(partial_path(d, k));
             }
             if c.layer != at {
-                write_checkpoint(d, &base, at, &histogram, false)?;
+                checkpoint(&base, at, &histogram, &counts, false).write(d, &files)?;
             }
             remove_leftovers(d, false);
-            layer = Layer::File(layer_path(d, at));
+            layer = Layer::File(layer_path(d, at), files.seal(LAYER, at));
             resumed_at = Some(at);
         } else {
             histogram = vec![1];
@@ -593,23 +528,44 @@ where
                 first.push(l);
                 owned = 1;
             }
+            counts = vec![owned];
             layer = match &dir {
                 Some(d) => {
-                    let mut w = LayerWriter::create(layer_path(d, 0), width)?;
+                    let mut w = LayerWriter::create(layer_path(d, 0), files.seal(LAYER, 0))?;
                     for &l in &first {
                         w.push(l).map_err(|e| io_err("cannot write", &w.path, e))?;
                     }
                     disk_bytes += w.finish()?;
-                    write_atomic(&partial_path(d, 0), &part.to_bytes())?;
-                    write_checkpoint(d, &base, 0, &histogram, false)?;
-                    Layer::File(layer_path(d, 0))
+                    files.write_partial(d, 0, &part.to_bytes())?;
+                    checkpoint(&base, 0, &histogram, &counts, false).write(d, &files)?;
+                    Layer::File(layer_path(d, 0), files.seal(LAYER, 0))
                 }
                 None => Layer::Memory(first),
             };
         }
         Ok(())
     })();
-    agree(ex, setup, Vec::new(), &mut |_| {})?;
+    let sent = if setup.is_ok() && resumed_at.is_some() {
+        counts.clone()
+    } else {
+        Vec::new()
+    };
+    let all = agree(ex, setup, sent, &mut |_| {})?;
+    // the layer files of every worker hold what the checkpoints' histogram says
+    if resumed_at.is_some() {
+        for (k, &h) in histogram.iter().enumerate() {
+            let found: u64 = all.iter().map(|f| f.get(k).copied().unwrap_or(0)).sum();
+            if found != h {
+                return Err(Error::invalid(format!(
+                    "layer {k}: the workers' layer files hold {found} positions, their \
+                     checkpoints {h}; a layer file was replaced or lost, and nothing is resumed{}",
+                    o.work_dir
+                        .as_ref()
+                        .map_or(String::new(), |w| format!(" ({})", w.display()))
+                )));
+            }
+        }
+    }
 
     let mut expanded = 0u64;
     let mut generated = 0u64;
@@ -622,7 +578,7 @@ where
                                         // round 1: expand this layer; every rank reaches its owner
         let failed: RefCell<Option<Error>> = RefCell::new(None);
         let mut next = match &dir {
-            Some(dd) => match LayerWriter::create(layer_path(dd, d), width) {
+            Some(dd) => match LayerWriter::create(layer_path(dd, d), files.seal(LAYER, d)) {
                 Ok(w) => Sink::File(w),
                 Err(e) => {
                     *failed.borrow_mut() = Some(e);
@@ -670,7 +626,7 @@ where
             // on the way between workers stays within one epoch's successors, whatever the
             // layer's size (the memory of an out-of-core run stays small).
             let mut walked: Result<(), Error> = Ok(());
-            let mut reader = match LayerCursor::open(&layer) {
+            let mut reader = match LayerCursor::open(&layer, local_space) {
                 Ok(r) => Some(r),
                 Err(e) => {
                     walked = Err(e);
@@ -702,9 +658,11 @@ where
                     }
                     for &l in &buf {
                         let Some(s) = p.unrank(l * peers + me) else {
-                            walked = Err(Error::Internal(format!(
-                                "no position has rank {}",
-                                l * peers + me
+                            walked = Err(Error::invalid(format!(
+                                "no position has rank {} (worker {index}'s layer {}): its \
+                                 layer file is damaged",
+                                l * peers + me,
+                                d - 1
                             )));
                             break;
                         };
@@ -785,12 +743,13 @@ where
             Sink::File(_) => 1 << 20,
         } + match &layer {
             Layer::Memory(v) => v.capacity() * 8,
-            Layer::File(_) => 1 << 20,
+            Layer::File(..) => 1 << 20,
         };
         peak_bytes =
             peak_bytes.max(seen.heap_bytes() + layer_bytes + (peers as usize + 1) * BATCH * 8);
         if total > 0 {
             histogram.push(total);
+            counts.push(new_here);
         } else {
             done = true;
         }
@@ -799,21 +758,27 @@ where
             Sink::Memory(v) => Ok(Layer::Memory(v)),
             Sink::File(w) => {
                 let dd = dir.as_ref().expect("a file sink has a folder");
-                let path = w.path.clone();
                 (|| {
                     if total > 0 {
+                        if w.count() != new_here {
+                            return Err(Error::Internal(format!(
+                                "layer {d} of worker {index}: {new_here} positions found, {} \
+                                 written",
+                                w.count()
+                            )));
+                        }
                         disk_bytes += w.finish()?;
-                        write_atomic(&partial_path(dd, d), &part.to_bytes())?;
-                        write_checkpoint(dd, &base, d, &histogram, false)?;
+                        files.write_partial(dd, d, &part.to_bytes())?;
+                        checkpoint(&base, d, &histogram, &counts, false).write(dd, &files)?;
                         // partial results older than the previous layer are not needed
                         if d >= 2 {
                             let _ = fs::remove_file(partial_path(dd, d - 2));
                         }
                     } else {
                         drop(w);
-                        write_checkpoint(dd, &base, d - 1, &histogram, true)?;
+                        checkpoint(&base, d - 1, &histogram, &counts, true).write(dd, &files)?;
                     }
-                    Ok(Layer::File(path))
+                    Ok(Layer::File(layer_path(dd, d), files.seal(LAYER, d)))
                 })()
             }
         };
@@ -847,6 +812,7 @@ where
         }
     }
     let merged = ex.gather(part.to_bytes());
+    drop(lock);
     let partial = match merged {
         Some(parts) => {
             let mut all = fresh();
@@ -879,89 +845,30 @@ where
     })
 }
 
-fn read_checkpoint(dir: &Path, want: &Checkpoint) -> Result<Checkpoint, Error> {
-    let path = dir.join("progress.json");
-    let text = fs::read_to_string(&path)
-        .map_err(|e| io_err("nothing to resume: cannot read the checkpoint", &path, e))?;
-    let c: Checkpoint = serde_json::from_str(&text).map_err(|e| {
-        Error::invalid(format!("{}: not a checkpoint of floe: {e}", path.display()))
-    })?;
-    if c.format != FORMAT {
-        return Err(Error::invalid(format!(
-            "{}: a checkpoint of another version of floe (format {})",
-            path.display(),
-            c.format
-        )));
-    }
-    if c.identity != want.identity || c.rank_space != want.rank_space {
-        return Err(Error::invalid(format!(
-            "{}: the checkpoint is of another run ({}), not of {}",
-            path.display(),
-            c.identity,
-            want.identity
-        )));
-    }
-    if c.peers != want.peers || c.index != want.index {
-        return Err(Error::invalid(format!(
-            "{}: the checkpoint was made by worker {} of {}; resume with the same number of \
-             processes and workers ({} in all)",
-            path.display(),
-            c.index,
-            c.peers,
-            c.peers
-        )));
-    }
-    Ok(c)
-}
-
-fn write_checkpoint(
-    dir: &Path,
+/// A worker's checkpoint after `layer`.
+fn checkpoint(
     base: &Checkpoint,
     layer: u32,
     histogram: &[u64],
+    counts: &[u64],
     done: bool,
-) -> Result<(), Error> {
-    let c = Checkpoint {
+) -> Checkpoint {
+    Checkpoint {
         layer,
-        histogram: histogram.to_vec(),
+        histogram: histogram[..=layer as usize].to_vec(),
+        counts: counts[..=layer as usize].to_vec(),
         done,
         ..base.clone()
-    };
-    let text = serde_json::to_string_pretty(&c).expect("a checkpoint serialises");
-    write_atomic(&dir.join("progress.json"), text.as_bytes())
+    }
 }
 
-/// A fresh run's folder: created, and refused when it holds a checkpoint already.
-fn prepare_fresh(dir: &Path) -> Result<(), Error> {
-    if dir.join("progress.json").exists() {
-        return Err(Error::invalid(format!(
-            "{} holds a checkpoint already: take it up with --resume, or give another \
-             --work-dir",
-            dir.display()
-        )));
-    }
-    fs::create_dir_all(dir).map_err(|e| io_err("cannot create", dir, e))?;
-    // leftovers of a run that never reached its first checkpoint
-    remove_leftovers(dir, true);
-    Ok(())
-}
-
-/// Removes the temporary files of a killed run (and, with `all`, its layer files too).
-fn remove_leftovers(dir: &Path, all: bool) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            let ours = name.starts_with("layer-")
-                || name.starts_with("partial-")
-                || name.starts_with("bucket-")
-                || name == "seen.bin";
-            let temporary = name.starts_with('.') && name.ends_with(".tmp");
-            if temporary || (all && ours) {
-                let _ = fs::remove_file(e.path());
-            }
-        }
-    }
+/// A position found twice in a worker's layer files (in `at`, or somewhere in a folder).
+fn twice(at: &Path) -> Error {
+    Error::invalid(format!(
+        "{}: a position is there twice in the worker's layers (a layer file was copied over \
+         another, or damaged); nothing is resumed",
+        at.display()
+    ))
 }
 
 #[cfg(test)]

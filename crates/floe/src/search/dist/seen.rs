@@ -6,13 +6,18 @@
 //! is in, each segment with a bucket is read, its ranks are looked up and set, the new ones
 //! are kept, and the segment is written back: delayed duplicate detection over rank-ordered
 //! bit files, so the memory holds one segment and the buffers whatever the rank space.
+//!
+//! The bit file is never trusted across runs (a run taken up again rebuilds it from its
+//! layer files), and within a run each segment's checksum is kept in memory and checked
+//! whenever the segment is read back: a segment changed on disk stops the run.
 
-use super::{io_err, LayerReader, LayerWriter};
+use super::files::{io_err, Files, LayerReader, LayerWriter, BUCKET as BUCKET_FILE};
 use crate::bits::BitArray;
 use crate::mem::ScratchFile;
 use crate::Error;
 use std::fs;
 use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::xxh3_64;
 
 /// Ranks a bucket buffers before it is written to its file.
 const BUCKET: usize = if cfg!(test) { 1 << 6 } else { 1 << 15 };
@@ -35,11 +40,13 @@ pub(super) struct DiskSeen {
     len: u64,
     /// Bits of a segment (a multiple of 64).
     segment_bits: u64,
+    /// Each segment's checksum as last written (`None`: never written, all zeros).
+    sums: Vec<Option<u64>>,
     /// Buffered ranks, by segment.
     buffers: Vec<Vec<u64>>,
     /// Bucket files written this layer, by segment.
     files: Vec<Option<LayerWriter>>,
-    width: usize,
+    seal: Files,
     /// The segment being judged (allocated at the first settlement).
     segment: Vec<u8>,
 }
@@ -51,7 +58,7 @@ impl Seen {
         len: u64,
         budget: Option<u64>,
         dir: Option<&Path>,
-        width: usize,
+        files: Files,
     ) -> Result<Seen, Error> {
         let bytes = len.div_ceil(64) * 8;
         match (budget, dir) {
@@ -67,9 +74,10 @@ impl Seen {
                     file,
                     len,
                     segment_bits,
+                    sums: vec![None; segments],
                     buffers: (0..segments).map(|_| Vec::new()).collect(),
                     files: (0..segments).map(|_| None).collect(),
-                    width,
+                    seal: files,
                     segment: Vec::new(),
                 }))
             }
@@ -146,7 +154,10 @@ impl DiskSeen {
         b.sort_unstable();
         b.dedup();
         if self.files[s].is_none() {
-            self.files[s] = Some(LayerWriter::create(bucket_path(&self.dir, s), self.width)?);
+            self.files[s] = Some(LayerWriter::create(
+                bucket_path(&self.dir, s),
+                self.seal.seal(BUCKET_FILE, s as u32),
+            )?);
         }
         let w = self.files[s].as_mut().expect("just created");
         for &l in b.iter() {
@@ -174,6 +185,18 @@ impl DiskSeen {
             self.file
                 .read_at(offset, bytes)
                 .map_err(|e| io_err("cannot read", &path, e))?;
+            let intact = match self.sums[s] {
+                Some(sum) => xxh3_64(bytes) == sum,
+                None => bytes.iter().all(|&b| b == 0),
+            };
+            if !intact {
+                return Err(Error::invalid(format!(
+                    "{}: segment {s} changed on disk since it was written (damaged by the disk \
+                     or another program); the run stops, and --resume rebuilds the visited bits \
+                     from the layer files",
+                    path.display()
+                )));
+            }
             let mut judge = |l: u64| {
                 let i = l - lo;
                 let b = &mut bytes[(i / 8) as usize];
@@ -186,7 +209,8 @@ impl DiskSeen {
             if let Some(w) = file {
                 let bucket = w.path.clone();
                 w.finish()?;
-                let mut r = LayerReader::open(bucket.clone())?;
+                let mut r =
+                    LayerReader::open(&bucket, self.seal.seal(BUCKET_FILE, s as u32), self.len)?;
                 while r.chunk(1 << 16, &mut chunk)? {
                     for &l in &chunk {
                         judge(l);
@@ -198,6 +222,7 @@ impl DiskSeen {
                 judge(l);
             }
             self.buffers[s].clear();
+            self.sums[s] = Some(xxh3_64(bytes));
             self.file
                 .write_at(offset, bytes)
                 .map_err(|e| io_err("cannot write", &path, e))?;
@@ -217,14 +242,47 @@ mod tests {
         d
     }
 
+    const FILES: Files = Files {
+        run: 7,
+        worker: 0,
+        width: 5,
+    };
+
+    /// A segment of the bit file changed on disk between its writing and its reading is
+    /// found, and stops the run.
+    #[test]
+    fn a_segment_changed_on_disk_is_found() {
+        let dir = folder("changed");
+        let mut disk = Seen::new(5_000, Some(64), Some(&dir), FILES).unwrap();
+        disk.offer(10).unwrap();
+        disk.settle(&mut |_| {}).unwrap();
+        // a bit flipped behind the run's back, in a written segment and in one never written
+        // (segments of 64 bytes: rank 10 is in segment 0, rank 1,000 in segment 1)
+        for (at, rank, segment) in [(1u64, 11u64, 0), (64 + 3, 1_000, 1)] {
+            if let Seen::Disk(d) = &mut disk {
+                let mut b = [0u8];
+                d.file.read_at(at, &mut b).unwrap();
+                d.file.write_at(at, &[b[0] ^ 0x10]).unwrap();
+            }
+            disk.offer(rank).unwrap();
+            let e = disk.settle(&mut |_| {}).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("segment {segment} changed on disk")),
+                "{e}"
+            );
+            disk.drop_pending();
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     /// On disk, in segments of 64 bytes (512 ranks), a settlement keeps exactly the ranks
     /// that memory keeps, each once, across layers.
     #[test]
     fn bits_on_disk_keep_what_bits_in_memory_keep() {
         let dir = folder("same");
         let len = 5_000u64;
-        let mut disk = Seen::new(len, Some(64), Some(&dir), 5).unwrap();
-        let mut memory = Seen::new(len, Some(64), None, 5).unwrap();
+        let mut disk = Seen::new(len, Some(64), Some(&dir), FILES).unwrap();
+        let mut memory = Seen::new(len, Some(64), None, FILES).unwrap();
         assert!(disk.on_disk() && !memory.on_disk());
         let mut x = 12345u64;
         for layer in 0..6 {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::search::enumerate;
+use files::checkpoint_path;
 use std::collections::VecDeque;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
@@ -244,6 +245,23 @@ fn run(
     Ok((first, all))
 }
 
+/// What worker `index` of `peers` writes its files as.
+fn files_of(p: &Walks, o: &DistOptions, peers: u64, index: u32) -> Files {
+    Files {
+        run: files_digest(o, peers, p.n),
+        worker: index,
+        width: 5,
+    }
+}
+
+/// Worker `index`'s checkpoint as it is on disk (checked).
+fn read_checkpoint(p: &Walks, o: &DistOptions, peers: u64, index: u32) -> Checkpoint {
+    let dir = worker_dir(o.work_dir.as_ref().unwrap(), index as usize);
+    let f = files_of(p, o, peers, index);
+    let bytes = crate::mem::read_sealed(&checkpoint_path(&dir), f.seal(*b"CKPT", 0)).unwrap();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("floe-dist-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&d);
@@ -293,7 +311,7 @@ fn layers_on_disk(bits_budget: Option<u64>) {
     let dir = temp_dir(&format!("resume-{bits_budget:?}"));
     let o = DistOptions {
         work_dir: Some(dir.clone()),
-        identity: "walks 100003".into(),
+        identity: RunIdentity::new("walks", "numbers").param("n", 100_003),
         bits_budget,
         ..DistOptions::default()
     };
@@ -325,11 +343,15 @@ fn layers_on_disk(bits_budget: Option<u64>) {
     let msg = run(&p, 2, &again).unwrap_err().to_string();
     assert!(msg.contains("same number of processes"), "{msg}");
     let other = DistOptions {
-        identity: "walks 99991".into(),
+        identity: RunIdentity::new("walks", "numbers").param("n", 99_991),
         ..again.clone()
     };
     let msg = run(&p, 3, &other).unwrap_err().to_string();
     assert!(msg.contains("another run"), "{msg}");
+    assert!(
+        msg.contains("n: 99991 here, 100003 in the checkpoint"),
+        "{msg}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 
     // stopped after some layers, then taken up: the same answer
@@ -360,7 +382,7 @@ fn workers_one_layer_apart_resume_at_the_common_layer() {
     let dir = temp_dir("apart");
     let o = DistOptions {
         work_dir: Some(dir.clone()),
-        identity: "walks".into(),
+        identity: RunIdentity::new("walks", "numbers"),
         limits: Limits {
             max_states: Some(e.states / 2),
             ..Limits::default()
@@ -372,11 +394,11 @@ fn workers_one_layer_apart_resume_at_the_common_layer() {
     assert!(last >= 2);
     // worker 1 died before recording its last layer: its checkpoint says one layer less
     let w1 = worker_dir(&dir, 1);
-    let text = fs::read_to_string(w1.join("progress.json")).unwrap();
-    let mut c: Checkpoint = serde_json::from_str(&text).unwrap();
+    let mut c = read_checkpoint(&p, &o, 2, 1);
     c.layer = last - 1;
     c.histogram.pop();
-    fs::write(w1.join("progress.json"), serde_json::to_string(&c).unwrap()).unwrap();
+    c.counts.pop();
+    c.write(&w1, &files_of(&p, &o, 2, 1)).unwrap();
     fs::rename(
         layer_path(&w1, last),
         layer_path(&w1, last).with_extension("part"),
@@ -417,4 +439,227 @@ fn a_timeout_stops_every_worker_at_the_same_layer() {
         assert_eq!(x.enumeration.histogram, d.enumeration.histogram);
         assert!(x.enumeration.limit.is_some());
     }
+}
+
+/// Every file of a folder, to put the folder back as it was between two cases.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut all = Vec::new();
+    for w in fs::read_dir(dir).unwrap() {
+        let w = w.unwrap().path();
+        for f in fs::read_dir(&w).unwrap() {
+            let f = f.unwrap().path();
+            all.push((f.clone(), fs::read(&f).unwrap()));
+        }
+    }
+    all.sort();
+    all
+}
+
+fn restore(dir: &Path, files: &[(PathBuf, Vec<u8>)]) {
+    let _ = fs::remove_dir_all(dir);
+    for (f, b) in files {
+        fs::create_dir_all(f.parent().unwrap()).unwrap();
+        fs::write(f, b).unwrap();
+    }
+}
+
+/// A run stopped half-way on disk, then its files damaged one way at a time: each resume
+/// either gives the uninterrupted run's figures or refuses, naming the folder or the file;
+/// the damage a checksum cannot see (a file copied, moved or re-sealed with other counts)
+/// is refused too.
+#[test]
+fn damaged_or_misplaced_files_are_refused_never_used() {
+    let p = Walks { n: 20_011 };
+    let (e, sums) = truth(&p);
+    let dir = temp_dir("damage");
+    let o = DistOptions {
+        work_dir: Some(dir.clone()),
+        identity: RunIdentity::new("walks", "numbers").layout(1, 2),
+        limits: Limits {
+            max_states: Some(e.states / 2),
+            ..Limits::default()
+        },
+        ..DistOptions::default()
+    };
+    let again = DistOptions {
+        resume: true,
+        limits: Limits::default(),
+        ..o.clone()
+    };
+    let (s, _) = run(&p, 2, &o).unwrap();
+    let last = s.enumeration.histogram.len() as u32 - 1;
+    assert!(last >= 4);
+    let saved = snapshot(&dir);
+    let (w0, w1) = (worker_dir(&dir, 0), worker_dir(&dir, 1));
+    let f0 = files_of(&p, &o, 2, 0);
+    let f1 = files_of(&p, &o, 2, 1);
+    let refused = |what: &str, needle: &str| {
+        let msg = run(&p, 2, &again)
+            .map(|_| "resumed".to_string())
+            .unwrap_or_else(|e| e.to_string());
+        assert!(msg.contains(needle), "{what}: {msg}");
+    };
+    let flip = |path: &Path, at: usize| {
+        let mut b = fs::read(path).unwrap();
+        let at = at % b.len();
+        b[at] ^= 0x04;
+        fs::write(path, b).unwrap();
+    };
+    // a bit flipped anywhere in any layer file, the partial result or the checkpoint
+    for k in 0..=last {
+        restore(&dir, &saved);
+        flip(&layer_path(&w1, k), 13 + 31 * k as usize);
+        refused(&format!("layer {k} flipped"), &format!("layer-{k:05}.bin"));
+    }
+    restore(&dir, &saved);
+    flip(&partial_path(&w0, last), 70);
+    refused("partial flipped", "partial-");
+    restore(&dir, &saved);
+    flip(&checkpoint_path(&w1), 90);
+    refused("checkpoint flipped", "checkpoint.bin");
+    // cut short, deleted
+    restore(&dir, &saved);
+    let l2 = layer_path(&w0, 2);
+    let b = fs::read(&l2).unwrap();
+    fs::write(&l2, &b[..b.len() - 3]).unwrap();
+    refused("layer cut short", "layer-00002.bin");
+    restore(&dir, &saved);
+    fs::remove_file(layer_path(&w1, 1)).unwrap();
+    refused("layer deleted", "layer-00001.bin");
+    restore(&dir, &saved);
+    fs::remove_file(checkpoint_path(&w1)).unwrap();
+    refused("checkpoint deleted", "no checkpoint");
+    // copied over another layer, swapped between workers
+    restore(&dir, &saved);
+    fs::copy(layer_path(&w0, 3), layer_path(&w0, 4)).unwrap();
+    refused("layer copied", "not layer 4 of worker 0");
+    restore(&dir, &saved);
+    let a = fs::read(layer_path(&w0, 3)).unwrap();
+    let b = fs::read(layer_path(&w1, 3)).unwrap();
+    fs::write(layer_path(&w0, 3), b).unwrap();
+    fs::write(layer_path(&w1, 3), a).unwrap();
+    refused("layers swapped", "not layer 3 of worker");
+    restore(&dir, &saved);
+    fs::copy(checkpoint_path(&w0), checkpoint_path(&w1)).unwrap();
+    refused("checkpoint copied", "made by worker 0 of 2");
+    // the histogram edited in both checkpoints, with their checksums made right again
+    restore(&dir, &saved);
+    for (k, f) in [(0, &f0), (1, &f1)] {
+        let mut c = read_checkpoint(&p, &o, 2, k);
+        c.histogram[2] += 1;
+        c.write(&worker_dir(&dir, k as usize), f).unwrap();
+    }
+    refused("histogram edited", "layer 2: the workers' layer files hold");
+    restore(&dir, &saved);
+    let mut c = read_checkpoint(&p, &o, 2, 1);
+    c.histogram[3] -= 1;
+    c.write(&w1, &f1).unwrap();
+    refused("one histogram edited", "disagree on layer 3");
+    // a layer rewritten with an earlier layer's positions, every count made to match
+    restore(&dir, &saved);
+    let mut ranks = Vec::new();
+    let mut r = LayerReader::open(&layer_path(&w0, 2), f0.seal(LAYER, 2), u64::MAX).unwrap();
+    let mut chunk = Vec::new();
+    while r.chunk(100, &mut chunk).unwrap() {
+        ranks.extend_from_slice(&chunk);
+    }
+    let mut w = LayerWriter::create(layer_path(&w0, 3), f0.seal(LAYER, 3)).unwrap();
+    for &l in &ranks {
+        w.push(l).unwrap();
+    }
+    w.finish().unwrap();
+    let c0 = read_checkpoint(&p, &o, 2, 0);
+    for (k, f) in [(0, &f0), (1, &f1)] {
+        let mut c = read_checkpoint(&p, &o, 2, k);
+        c.histogram[3] = c.histogram[3] - c0.counts[3] + ranks.len() as u64;
+        if k == 0 {
+            c.counts[3] = ranks.len() as u64;
+        }
+        c.write(&worker_dir(&dir, k as usize), f).unwrap();
+    }
+    refused("duplicates", "there twice");
+    // untouched, the run resumes to the uninterrupted figures
+    restore(&dir, &saved);
+    let (r, _) = run(&p, 2, &again).unwrap();
+    assert_eq!(r.enumeration.histogram, e.histogram);
+    assert_eq!(r.partial.as_ref(), Some(&sums));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run killed after one worker recorded the end and before the other did: the run is
+/// not over until every worker says so, and taking it up gives the right figures.
+#[test]
+fn the_end_is_the_end_only_when_every_worker_recorded_it() {
+    let p = Walks { n: 20_011 };
+    let (e, sums) = truth(&p);
+    let dir = temp_dir("end");
+    let o = DistOptions {
+        work_dir: Some(dir.clone()),
+        identity: RunIdentity::new("walks", "numbers"),
+        ..DistOptions::default()
+    };
+    let (d, _) = run(&p, 2, &o).unwrap();
+    assert_eq!(d.enumeration.histogram, e.histogram);
+    let again = DistOptions {
+        resume: true,
+        ..o.clone()
+    };
+    for late in 0..2u32 {
+        let mut c = read_checkpoint(&p, &o, 2, late);
+        assert!(c.done);
+        c.done = false;
+        c.write(&worker_dir(&dir, late as usize), &files_of(&p, &o, 2, late))
+            .unwrap();
+        let (r, _) = run(&p, 2, &again).unwrap();
+        assert_eq!(r.enumeration.histogram, e.histogram, "worker {late} late");
+        assert_eq!(r.partial.as_ref(), Some(&sums));
+        assert!(read_checkpoint(&p, &o, 2, late).done);
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A worker that fails tells every other worker its own message, and a folder in use by
+/// another live run is refused with its holder.
+#[test]
+fn a_failed_worker_s_message_reaches_every_worker_and_a_folder_in_use_is_refused() {
+    let p = Walks { n: 20_011 };
+    let dir = temp_dir("fail");
+    fs::create_dir_all(&dir).unwrap();
+    // worker 1's folder cannot be made: a file is in its way
+    fs::write(worker_dir(&dir, 1), "in the way").unwrap();
+    let o = DistOptions {
+        work_dir: Some(dir.clone()),
+        identity: RunIdentity::new("walks", "numbers"),
+        ..DistOptions::default()
+    };
+    let results: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = threads(2)
+            .into_iter()
+            .map(|mut ex| {
+                let o = &o;
+                let p = &p;
+                s.spawn(move || enumerate_dist(p, &mut ex, o, Sums::default).map(|_| ()))
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let own = results[1].as_ref().unwrap_err().to_string();
+    let told = results[0].as_ref().unwrap_err().to_string();
+    assert!(own.contains("worker-1"), "{own}");
+    assert!(
+        told.starts_with("worker 1 of 2: ") && told.contains(&own),
+        "{told}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+    // a live run holds worker 0's folder
+    let held = crate::mem::Lock::acquire(&worker_dir(&dir, 0), "walks of numbers").unwrap();
+    let msg = run(&p, 2, &o).unwrap_err().to_string();
+    assert!(msg.contains("in use by another run"), "{msg}");
+    assert!(
+        msg.contains(&format!("process {}", std::process::id())),
+        "{msg}"
+    );
+    drop(held);
+    run(&p, 2, &o).unwrap();
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -159,6 +159,19 @@ pub fn combine(o: &CensusOptions, mut layers: Vec<CensusLayer>) -> Result<Census
             }
         )));
     }
+    // every layer holds every board with its number of blocks, each classified once
+    if let Some(l) = layers.iter().find(|l| {
+        l.by_pushes.iter().sum::<u64>() + l.unsolvable
+            != super::boards_with(n as u64, l.blocks as u64)
+    }) {
+        return Err(Error::Internal(format!(
+            "the layer of {} blocks classifies {} boards, not the {} boards with {} blocks",
+            l.blocks,
+            l.by_pushes.iter().sum::<u64>() + l.unsolvable,
+            super::boards_with(n as u64, l.blocks as u64),
+            l.blocks
+        )));
+    }
     if layers.iter().any(|l| l.difficulty.is_some() != o.difficulty) {
         return Err(Error::invalid(
             "the layers were computed with and without the difficulty",
@@ -408,7 +421,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("floe-census-layers-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let o = options(2, 3, 1, true);
-        let wd = WorkDir::open(&dir, false).unwrap();
+        let wd = WorkDir::open(&dir, false, &o).unwrap();
         let layers = layers_of(&o);
         for l in &layers {
             wd.save(&o, l).unwrap();
@@ -419,8 +432,12 @@ mod tests {
             &combine(&o, back).unwrap(),
             &combine(&o, layers.clone()).unwrap(),
         );
+        // a second census is kept out while the directory is open
+        let e = WorkDir::open(&dir, true, &o).unwrap_err().to_string();
+        assert!(e.contains("in use by another run"), "{e}");
+        drop(wd);
         // a non-empty directory needs resume
-        let e = WorkDir::open(&dir, false).unwrap_err().to_string();
+        let e = WorkDir::open(&dir, false, &o).unwrap_err().to_string();
         assert!(e.contains("--resume"), "{e}");
         for other in [
             options(2, 3, 2, true),
@@ -432,20 +449,35 @@ mod tests {
                 h
             },
         ] {
-            let e = WorkDir::open(&dir, true)
+            let e = WorkDir::open(&dir, true, &other)
                 .unwrap()
                 .load(&other)
                 .unwrap_err()
                 .to_string();
             assert!(e.contains("belongs to a census of"), "{e}");
         }
-        // another format
-        let path = wd.layer_path(0);
-        let text = std::fs::read_to_string(&path).unwrap();
-        let text = text.replacen("\"format\": 1", "\"format\": 99", 1);
-        std::fs::write(&path, text).unwrap();
-        let e = wd.load(&o).unwrap_err().to_string();
-        assert!(e.contains("format 99"), "{e}");
+        let wd = WorkDir::open(&dir, true, &o).unwrap();
+        // a layer whose boards do not add up is neither written nor read
+        let mut bad = layers[3].clone();
+        bad.unsolvable += 1;
+        let e = wd.save(&o, &bad).unwrap_err().to_string();
+        assert!(e.contains("counts") && e.contains("boards"), "{e}");
+        // a damaged file, one cut short, one in another's place
+        let path = wd.layer_path(2);
+        let good = std::fs::read(&path).unwrap();
+        for (what, bytes) in [
+            ("flipped", {
+                let mut b = good.clone();
+                b[100] ^= 1;
+                b
+            }),
+            ("cut short", good[..good.len() / 2].to_vec()),
+            ("another layer", std::fs::read(wd.layer_path(3)).unwrap()),
+        ] {
+            std::fs::write(&path, bytes).unwrap();
+            let e = wd.load(&o).unwrap_err().to_string();
+            assert!(e.contains("layer-02.bin"), "{what}: {e}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

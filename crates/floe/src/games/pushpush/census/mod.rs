@@ -45,7 +45,7 @@ mod workdir;
 pub use geometry::symmetries;
 pub use layer::{combine, CensusLayer, HardClass, LayerDifficulty, LayerHardest, LayerOutcome};
 pub use report::{figures, hardest_solutions, Report};
-pub use workdir::{WorkDir, LAYER_FORMAT};
+pub use workdir::{boards_with, WorkDir, LAYER_FORMAT};
 
 use super::board::Board;
 use super::engine::Variant;

@@ -1,18 +1,26 @@
 //! A census's work directory: one file per finished layer, written atomically, so that a
 //! census that stops (a limit, a crash, a machine going down) resumes with the layers it
-//! has, and layers computed elsewhere can be merged.
+//! has, and layers computed elsewhere (by any number of workers) can be merged.
 //!
-//! A file `layer-KK.json` holds the format version, the census options that decide the
-//! figures (rows, columns, k, difficulty, hardest) and the [`CensusLayer`]. Reading a file
-//! written with other options is an error.
+//! A file `layer-KK.bin` is a checked run file ([`crate::mem::Seal`]: the census's identity,
+//! the layer, a checksum) holding, as JSON, the format version, the census options that
+//! decide the figures (rows, columns, k, difficulty, hardest) and the [`CensusLayer`]. A file
+//! of other options, of another layer, damaged or cut short is refused by name; so is a
+//! layer whose boards are not every board with its number of blocks (cells · (cells − 1) ·
+//! C(cells − 1, k)) or whose positions are not the layer's (counted again on loading). The
+//! directory is locked while a census uses it ([`crate::mem::Lock`]).
 
 use super::{CensusLayer, CensusOptions};
 use crate::error::Error;
+use crate::mem::{read_foreign, read_sealed, write_sealed, Lock, Seal};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Version of the layer files; a file of another version is refused.
-pub const LAYER_FORMAT: u32 = 1;
+pub const LAYER_FORMAT: u32 = 2;
+/// The kind of a census layer file.
+const KIND: [u8; 4] = *b"CNSL";
 
 /// The options a layer file was computed with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +54,15 @@ impl FileOptions {
     }
 }
 
+impl FileOptions {
+    /// The digest every layer file of these options carries.
+    fn digest(&self) -> u64 {
+        let mut b = serde_json::to_vec(self).expect("options serialise");
+        b.extend(LAYER_FORMAT.to_le_bytes());
+        xxhash_rust::xxh3::xxh3_64(&b)
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct LayerFile {
     format: u32,
@@ -54,10 +71,11 @@ struct LayerFile {
     layer: CensusLayer,
 }
 
-/// A census's work directory.
+/// A census's work directory, locked while it is open.
 #[derive(Clone, Debug)]
 pub struct WorkDir {
     dir: PathBuf,
+    _lock: Arc<Lock>,
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -68,9 +86,10 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
 }
 
 impl WorkDir {
-    /// Opens `dir` (created when missing). Without `resume`, a directory that holds anything
-    /// is refused, so that layers of an earlier census are not mixed in unawares.
-    pub fn open(dir: &Path, resume: bool) -> Result<WorkDir, Error> {
+    /// Opens `dir` (created when missing) and locks it for the census `o` (a second live
+    /// census there is refused). Without `resume`, a directory that holds anything is
+    /// refused, so that layers of an earlier census are not mixed in unawares.
+    pub fn open(dir: &Path, resume: bool, o: &CensusOptions) -> Result<WorkDir, Error> {
         if dir.exists() && !dir.is_dir() {
             return Err(Error::invalid(format!(
                 "the census work directory {} is a file",
@@ -78,8 +97,14 @@ impl WorkDir {
             )));
         }
         std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let lock = Lock::acquire(
+            dir,
+            &format!("census pushpush {}", FileOptions::of(o).describe()),
+        )?;
         if !resume {
-            let mut entries = std::fs::read_dir(dir).map_err(io(dir))?;
+            let mut entries = std::fs::read_dir(dir)
+                .map_err(io(dir))?
+                .filter(|e| e.as_ref().map_or(true, |e| e.file_name() != crate::mem::LOCK_FILE));
             if entries.next().is_some() {
                 return Err(Error::invalid(format!(
                     "the census work directory {} is not empty: add --resume to go on with the layers it holds, or give another directory",
@@ -89,6 +114,7 @@ impl WorkDir {
         }
         Ok(WorkDir {
             dir: dir.to_path_buf(),
+            _lock: Arc::new(lock),
         })
     }
 
@@ -99,32 +125,45 @@ impl WorkDir {
 
     /// The file of the layer with `blocks` blocks.
     pub fn layer_path(&self, blocks: usize) -> PathBuf {
-        self.dir.join(format!("layer-{blocks:02}.json"))
+        self.dir.join(format!("layer-{blocks:02}.bin"))
     }
 
-    /// Writes a finished layer: a temporary file, synced, renamed over the layer's name.
+    /// Writes a finished layer: a checked run file, synced, renamed over the layer's name
+    /// (the folder synced too), once its boards were found to be every board of its size.
     pub fn save(&self, o: &CensusOptions, layer: &CensusLayer) -> Result<PathBuf, Error> {
         let path = self.layer_path(layer.blocks);
+        every_board(o, layer, &path)?;
+        let options = FileOptions::of(o);
         let file = LayerFile {
             format: LAYER_FORMAT,
             census: "pushpush".into(),
-            options: FileOptions::of(o),
+            options: options.clone(),
             layer: layer.clone(),
         };
-        let text = serde_json::to_string_pretty(&file)
+        let text = serde_json::to_vec_pretty(&file)
             .map_err(|e| Error::Internal(format!("a census layer as JSON: {e}")))?;
-        crate::mem::write_whole(&path, text + "\n")?;
-        // the rename itself reaches the disk with the directory
-        if let Ok(d) = std::fs::File::open(&self.dir) {
-            let _ = d.sync_all();
-        }
+        write_sealed(&path, seal(&options, layer.blocks), &text)?;
         Ok(path)
     }
 
-    /// Reads one layer file, checked against the census options.
-    pub fn read(&self, o: &CensusOptions, path: &Path) -> Result<CensusLayer, Error> {
-        let text = std::fs::read_to_string(path).map_err(io(path))?;
-        let file: LayerFile = serde_json::from_str(&text).map_err(|e| {
+    /// Reads the file of the layer of `blocks` blocks, checked against the census options.
+    pub fn read(&self, o: &CensusOptions, path: &Path, blocks: usize) -> Result<CensusLayer, Error> {
+        let want = FileOptions::of(o);
+        let bytes = read_sealed(path, seal(&want, blocks)).map_err(|e| {
+            // a whole file of another census: say which
+            match read_foreign(path)
+                .and_then(|(_, b)| serde_json::from_slice::<LayerFile>(&b).ok())
+            {
+                Some(f) if f.format != LAYER_FORMAT => Error::invalid(format!(
+                    "{} is a census layer of format {}; this floe reads format {LAYER_FORMAT}",
+                    path.display(),
+                    f.format
+                )),
+                Some(f) if f.options != want => other_census(path, &f.options, &want),
+                _ => e,
+            }
+        })?;
+        let file: LayerFile = serde_json::from_slice(&bytes).map_err(|e| {
             Error::invalid(format!("{} is not a census layer file: {e}", path.display()))
         })?;
         if file.format != LAYER_FORMAT || file.census != "pushpush" {
@@ -135,15 +174,17 @@ impl WorkDir {
                 file.format
             )));
         }
-        let want = FileOptions::of(o);
         if file.options != want {
+            return Err(other_census(path, &file.options, &want));
+        }
+        if file.layer.blocks != blocks {
             return Err(Error::invalid(format!(
-                "{} belongs to a census of {}, not of {}: give the same options or another work directory",
+                "{} holds the layer of {} blocks",
                 path.display(),
-                file.options.describe(),
-                want.describe()
+                file.layer.blocks
             )));
         }
+        every_board(o, &file.layer, path)?;
         Ok(file.layer)
     }
 
@@ -154,9 +195,16 @@ impl WorkDir {
         for e in std::fs::read_dir(&self.dir).map_err(io(&self.dir))? {
             let e = e.map_err(io(&self.dir))?;
             let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("layer-") && name.ends_with(".json") {
+                return Err(Error::invalid(format!(
+                    "{}: a layer of an older floe (without checksums), which this floe does \
+                     not trust; compute the census afresh in another work directory",
+                    e.path().display()
+                )));
+            }
             let blocks = name
                 .strip_prefix("layer-")
-                .and_then(|s| s.strip_suffix(".json"))
+                .and_then(|s| s.strip_suffix(".bin"))
                 .and_then(|s| s.parse::<usize>().ok());
             if let Some(blocks) = blocks {
                 paths.push((blocks, e.path()));
@@ -164,17 +212,80 @@ impl WorkDir {
         }
         paths.sort();
         let mut layers = Vec::with_capacity(paths.len());
-        for (blocks, path) in paths {
-            let layer = self.read(o, &path)?;
-            if layer.blocks != blocks {
-                return Err(Error::invalid(format!(
-                    "{} holds the layer of {} blocks",
-                    path.display(),
-                    layer.blocks
-                )));
+        for (blocks, path) in &paths {
+            layers.push(self.read(o, path, *blocks)?);
+        }
+        // every layer's positions, counted again without its tables (one pass over the
+        // block sets: under a minute for 5×6, against hours for the census)
+        if !layers.is_empty() {
+            let exact = super::layer_positions(o)?;
+            for (l, (_, path)) in layers.iter().zip(&paths) {
+                if exact.get(l.blocks) != Some(&l.positions) {
+                    return Err(Error::invalid(format!(
+                        "{}: {} positions, but the layer of {} blocks has {}; the file is not \
+                         used",
+                        path.display(),
+                        l.positions,
+                        l.blocks,
+                        exact.get(l.blocks).copied().unwrap_or(0)
+                    )));
+                }
             }
-            layers.push(layer);
         }
         Ok(layers)
     }
+}
+
+/// The seal of the layer of `blocks` blocks of a census of `options`.
+fn seal(options: &FileOptions, blocks: usize) -> Seal {
+    Seal {
+        kind: KIND,
+        run: options.digest(),
+        worker: 0,
+        layer: blocks as u32,
+        width: 1,
+    }
+}
+
+fn other_census(path: &Path, found: &FileOptions, want: &FileOptions) -> Error {
+    Error::invalid(format!(
+        "{} belongs to a census of {}, not of {}: give the same options or another work directory",
+        path.display(),
+        found.describe(),
+        want.describe()
+    ))
+}
+
+/// Refuses a layer whose boards are not every board with its number of blocks: the robot on
+/// one of the n cells, the target on another (under a block or not), the k blocks on k of the
+/// n − 1 cells beside the robot.
+fn every_board(o: &CensusOptions, l: &CensusLayer, path: &Path) -> Result<(), Error> {
+    let n = (o.rows * o.cols) as u64;
+    let want = boards_with(n, l.blocks as u64);
+    let got = l
+        .by_pushes
+        .iter()
+        .try_fold(l.unsolvable, |a, &b| a.checked_add(b));
+    if got != Some(want) {
+        return Err(Error::invalid(format!(
+            "{}: the layer of {} blocks counts {} boards, but there are {want} (n · (n − 1) · \
+             C(n − 1, k) for n = {n} cells); it is not used",
+            path.display(),
+            l.blocks,
+            got.map_or("more than 2^64".to_string(), |g| g.to_string())
+        )));
+    }
+    Ok(())
+}
+
+/// The boards of `n` cells with `k` blocks: n · (n − 1) · C(n − 1, k).
+pub fn boards_with(n: u64, k: u64) -> u64 {
+    let mut c: u128 = 1;
+    for i in 0..k.min(n.saturating_sub(1)) {
+        c = c * u128::from(n - 1 - i) / u128::from(i + 1);
+    }
+    if k > n.saturating_sub(1) {
+        c = 0;
+    }
+    u64::try_from(u128::from(n) * u128::from(n.saturating_sub(1)) * c).unwrap_or(u64::MAX)
 }

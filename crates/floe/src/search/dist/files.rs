@@ -1,0 +1,364 @@
+//! A worker's files in the work directory, each a checked run file ([`crate::mem::Seal`]):
+//! its layers (`layer-D.bin`, the local ranks it found at depth D), its partial results
+//! (`partial-D.bin`), its checkpoint (`checkpoint.bin`), the buckets of its visited bits on
+//! disk (`bucket-S.bin`), and its lock (`lock`).
+
+use super::CHUNK;
+use crate::mem::{read_sealed, write_sealed, RunIdentity, Seal, SealedReader, SealedWriter};
+use crate::Error;
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The version of a worker's files (in the run identity and the checkpoint).
+pub const FORMAT: u32 = 2;
+
+pub(super) const LAYER: [u8; 4] = *b"LAYR";
+pub(super) const BUCKET: [u8; 4] = *b"BUCK";
+const PARTIAL: [u8; 4] = *b"PART";
+const CHECKPOINT: [u8; 4] = *b"CKPT";
+
+/// A worker's folder in the work directory.
+pub fn worker_dir(work_dir: &Path, index: usize) -> PathBuf {
+    work_dir.join(format!("worker-{index}"))
+}
+
+pub(super) fn io_err(what: &str, path: &Path, e: std::io::Error) -> Error {
+    Error::Io {
+        path: format!("{what} {}", path.display()),
+        source: e,
+    }
+}
+
+pub(super) fn layer_path(dir: &Path, d: u32) -> PathBuf {
+    dir.join(format!("layer-{d:05}.bin"))
+}
+
+pub(super) fn partial_path(dir: &Path, d: u32) -> PathBuf {
+    dir.join(format!("partial-{d:05}.bin"))
+}
+
+pub(super) fn checkpoint_path(dir: &Path) -> PathBuf {
+    dir.join("checkpoint.bin")
+}
+
+/// The checkpoint file of floe before checksums (format 1).
+const OLD_CHECKPOINT: &str = "progress.json";
+
+/// What a worker's files are: the run, the worker, the kind of file and its layer.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Files {
+    pub run: u64,
+    pub worker: u32,
+    pub width: u8,
+}
+
+impl Files {
+    pub fn seal(&self, kind: [u8; 4], layer: u32) -> Seal {
+        Seal {
+            kind,
+            run: self.run,
+            worker: self.worker,
+            layer,
+            width: self.width,
+        }
+    }
+
+    pub fn write_partial(&self, dir: &Path, d: u32, bytes: &[u8]) -> Result<(), Error> {
+        write_sealed(&partial_path(dir, d), self.seal(PARTIAL, d), bytes)
+    }
+
+    pub fn read_partial(&self, dir: &Path, d: u32) -> Result<Vec<u8>, Error> {
+        read_sealed(&partial_path(dir, d), self.seal(PARTIAL, d))
+    }
+}
+
+/// Ranks in a file, written while they are found and renamed into place only when complete
+/// (a layer, or a bucket of the visited bits on disk).
+pub(super) struct LayerWriter {
+    out: SealedWriter,
+    pub path: PathBuf,
+    width: usize,
+}
+
+impl LayerWriter {
+    pub fn create(path: PathBuf, seal: Seal) -> Result<LayerWriter, Error> {
+        Ok(LayerWriter {
+            out: SealedWriter::begin(&path, seal)?,
+            width: usize::from(seal.width),
+            path,
+        })
+    }
+    #[inline]
+    pub fn push(&mut self, local: u64) -> std::io::Result<()> {
+        self.out.record(&local.to_le_bytes()[..self.width])
+    }
+    /// Ranks written.
+    pub fn count(&self) -> u64 {
+        self.out.count()
+    }
+    /// Syncs and renames the file into place; its size.
+    pub fn finish(self) -> Result<u64, Error> {
+        self.out.finish()
+    }
+}
+
+/// Reads a file of ranks in chunks, each rank checked below `bound` (the ranks the worker
+/// may own), the checksum at the end.
+pub(super) struct LayerReader {
+    input: SealedReader,
+    width: usize,
+    bound: u64,
+    buf: Vec<u8>,
+}
+
+impl LayerReader {
+    pub fn open(path: &Path, seal: Seal, bound: u64) -> Result<LayerReader, Error> {
+        Ok(LayerReader {
+            input: SealedReader::open(path, seal)?,
+            width: usize::from(seal.width),
+            bound,
+            buf: Vec::new(),
+        })
+    }
+    /// Ranks in the file.
+    pub fn count(&self) -> u64 {
+        self.input.count()
+    }
+    /// Up to `n` more ranks into `out` (cleared first); false at the end, once the file's
+    /// checksum was found right.
+    pub fn chunk(&mut self, n: usize, out: &mut Vec<u64>) -> Result<bool, Error> {
+        out.clear();
+        self.buf.resize(n * self.width, 0);
+        let got = self.input.read(&mut self.buf)?;
+        for c in self.buf[..got].chunks_exact(self.width) {
+            let mut w = [0u8; 8];
+            w[..self.width].copy_from_slice(c);
+            let l = u64::from_le_bytes(w);
+            if l >= self.bound {
+                return Err(Error::invalid(format!(
+                    "{}: a position beyond the worker's ranks ({l}, at most {}); the file is \
+                     damaged and is not used",
+                    self.input.path().display(),
+                    self.bound - 1
+                )));
+            }
+            out.push(l);
+        }
+        Ok(got > 0)
+    }
+}
+
+/// A layer of this worker: in memory, or in a file.
+pub(super) enum Layer {
+    Memory(Vec<u64>),
+    File(PathBuf, Seal),
+}
+
+/// Where the next layer goes while it is found.
+pub(super) enum Sink {
+    Memory(Vec<u64>),
+    File(LayerWriter),
+}
+
+impl Sink {
+    #[inline]
+    pub fn push(&mut self, local: u64) -> std::io::Result<()> {
+        match self {
+            Sink::Memory(v) => {
+                v.push(local);
+                Ok(())
+            }
+            Sink::File(w) => w.push(local),
+        }
+    }
+}
+
+/// Reads a layer chunk by chunk.
+pub(super) enum LayerCursor<'a> {
+    /// The layer and how far it was read.
+    Memory(&'a [u64], usize),
+    File(LayerReader),
+}
+
+impl<'a> LayerCursor<'a> {
+    pub fn open(layer: &'a Layer, bound: u64) -> Result<LayerCursor<'a>, Error> {
+        Ok(match layer {
+            Layer::Memory(v) => LayerCursor::Memory(v, 0),
+            Layer::File(path, seal) => LayerCursor::File(LayerReader::open(path, *seal, bound)?),
+        })
+    }
+    /// The next chunk into `out`; false at the end.
+    pub fn chunk(&mut self, out: &mut Vec<u64>) -> Result<bool, Error> {
+        match self {
+            LayerCursor::Memory(v, at) => {
+                out.clear();
+                let end = (*at + CHUNK).min(v.len());
+                out.extend_from_slice(&v[*at..end]);
+                *at = end;
+                Ok(!out.is_empty())
+            }
+            LayerCursor::File(r) => r.chunk(CHUNK, out),
+        }
+    }
+}
+
+/// A worker's checkpoint: what it has finished, and what for.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub(super) struct Checkpoint {
+    pub format: u32,
+    pub identity: RunIdentity,
+    pub peers: usize,
+    pub index: usize,
+    pub rank_space: u64,
+    /// Layers `0..=layer` are complete and in their files.
+    pub layer: u32,
+    /// Positions per layer, over every worker, through `layer`.
+    pub histogram: Vec<u64>,
+    /// This worker's positions per layer (those of its files), through `layer`.
+    pub counts: Vec<u64>,
+    /// Whether the enumeration is over (no position at `layer + 1`), as this worker saw it:
+    /// the run is over only when every worker's checkpoint says so at the same layer.
+    pub done: bool,
+}
+
+impl Checkpoint {
+    /// Writes the checkpoint of `layer` (whole, checked, renamed into place).
+    pub fn write(&self, dir: &Path, files: &Files) -> Result<(), Error> {
+        let text = serde_json::to_vec_pretty(self).expect("a checkpoint serialises");
+        write_sealed(&checkpoint_path(dir), files.seal(CHECKPOINT, 0), &text)
+    }
+
+    /// Reads this worker's checkpoint, checked against what the run is (`want`): its
+    /// identity, the number of workers, the worker.
+    pub fn read(dir: &Path, want: &Checkpoint, files: &Files) -> Result<Checkpoint, Error> {
+        let path = checkpoint_path(dir);
+        if !path.exists() {
+            if dir.join(OLD_CHECKPOINT).exists() {
+                return Err(old_checkpoint(dir));
+            }
+            return Err(Error::invalid(format!(
+                "nothing to resume: {} holds no checkpoint (was the run started with this \
+                 --work-dir?)",
+                dir.display()
+            )));
+        }
+        let c: Checkpoint = match read_sealed(&path, files.seal(CHECKPOINT, 0)) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                Error::invalid(format!("{}: not a checkpoint of floe: {e}", path.display()))
+            })?,
+            Err(e) => {
+                // another run's checkpoint, or another worker's: say how, when it can be read
+                if let Some(c) = unchecked(&path) {
+                    c.belongs(&path, want)?;
+                }
+                return Err(e);
+            }
+        };
+        c.belongs(&path, want)?;
+        if c.histogram.len() != c.layer as usize + 1
+            || c.counts.len() != c.histogram.len()
+            || c.histogram.contains(&0)
+            || c.counts.iter().zip(&c.histogram).any(|(c, h)| c > h)
+        {
+            return Err(Error::invalid(format!(
+                "{}: the checkpoint contradicts itself (layer {}, {} layers in its histogram, \
+                 {} counts); it is not used",
+                path.display(),
+                c.layer,
+                c.histogram.len(),
+                c.counts.len()
+            )));
+        }
+        Ok(c)
+    }
+}
+
+impl Checkpoint {
+    /// Whether this checkpoint (at `path`) is of the run `want` is: the same identity, the
+    /// same workers, this worker; else the refusal that names the difference.
+    fn belongs(&self, path: &Path, want: &Checkpoint) -> Result<(), Error> {
+        let d = want
+            .identity
+            .differences(&self.identity, "here", "in the checkpoint");
+        if !d.is_empty() {
+            return Err(Error::invalid(format!(
+                "{}: the checkpoint is of another run ({}); {}",
+                path.display(),
+                self.identity.describe(),
+                d.join("; ")
+            )));
+        }
+        if self.format != FORMAT || self.rank_space != want.rank_space {
+            return Err(Error::invalid(format!(
+                "{}: a checkpoint of format {} over {} ranks; this run is of format {FORMAT} \
+                 over {} ranks",
+                path.display(),
+                self.format,
+                self.rank_space,
+                want.rank_space
+            )));
+        }
+        if self.peers != want.peers || self.index != want.index {
+            return Err(Error::invalid(format!(
+                "{}: the checkpoint was made by worker {} of {}; resume with the same number of \
+                 processes and workers ({} in all)",
+                path.display(),
+                self.index,
+                self.peers,
+                self.peers
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A checkpoint that is whole (its own checksum holds) whatever run or worker it is of: to
+/// say how another run's differs.
+fn unchecked(path: &Path) -> Option<Checkpoint> {
+    let (seal, payload) = crate::mem::read_foreign(path)?;
+    (seal.kind == CHECKPOINT)
+        .then(|| serde_json::from_slice(&payload).ok())
+        .flatten()
+}
+
+fn old_checkpoint(dir: &Path) -> Error {
+    Error::invalid(format!(
+        "{}: a checkpoint of an older floe ({OLD_CHECKPOINT}, without checksums), which this \
+         floe does not trust; start the run afresh in another --work-dir",
+        dir.display()
+    ))
+}
+
+/// A fresh run's folder (locked already): refused when it holds a checkpoint, else emptied
+/// of what a run that never reached its first checkpoint left.
+pub(super) fn prepare_fresh(dir: &Path) -> Result<(), Error> {
+    if checkpoint_path(dir).exists() || dir.join(OLD_CHECKPOINT).exists() {
+        return Err(Error::invalid(format!(
+            "{} holds a checkpoint already: take it up with --resume, or give another \
+             --work-dir",
+            dir.display()
+        )));
+    }
+    fs::create_dir_all(dir).map_err(|e| io_err("cannot create", dir, e))?;
+    remove_leftovers(dir, true);
+    Ok(())
+}
+
+/// Removes the temporary files of a killed run (and, with `all`, its layer files too).
+pub(super) fn remove_leftovers(dir: &Path, all: bool) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let ours = name.starts_with("layer-")
+                || name.starts_with("partial-")
+                || name.starts_with("bucket-")
+                || name == "seen.bin";
+            let temporary = name.starts_with('.') && name.ends_with(".tmp");
+            if temporary || (all && ours) {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+}
