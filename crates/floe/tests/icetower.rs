@@ -83,6 +83,66 @@ fn the_other_qits_levels() {
     assert_eq!(pushes(&run(&qits("qits001"), "astar")), Some(10));
 }
 
+/// A* solved with `o`.
+fn astar_with(t: &Tower, o: SolveOptions) -> SolveReport {
+    let level = TowerLevel {
+        tower: t.clone(),
+        dynamic: false,
+    };
+    solve_typed(IceTower, &level, &o.algorithm("astar")).unwrap()
+}
+
+/// A*'s figures on the qits maps, pinned: the positions stored and expanded follow from every
+/// judgement of the bound and of dead positions, so a change to how they are computed (the
+/// tables cached per set of fires, the judgements cached per position) that changed a single
+/// one would show here. With two threads: the same fewest pushes, and the same proof (the
+/// same positions stored) when A* is capped.
+#[test]
+fn astar_figures_are_pinned() {
+    for (name, pushes, states, expanded) in [
+        ("qits001", 10, 226_164, 54_980),
+        ("c99", 12, 263_974, 79_124),
+        ("w21", 21, 163_996, 144_298),
+        ("c99-2", 7, 3_967, 1_667),
+    ] {
+        let t = qits(name);
+        let r = astar_with(&t, SolveOptions::default());
+        assert_eq!(
+            (r.length, r.states, r.expanded),
+            (Some(pushes), states, expanded),
+            "{name}"
+        );
+        let two = astar_with(
+            &t,
+            SolveOptions {
+                threads: 2,
+                ..SolveOptions::default()
+            },
+        );
+        assert_eq!(two.length, Some(pushes), "{name} on two threads");
+        assert_eq!(
+            two.lower_bound,
+            Some(pushes as u32),
+            "{name} on two threads"
+        );
+        replay(&t, &two.moves_of::<Push>()).unwrap();
+    }
+    // h49 has no solution of 11 pushes: 42,672 positions with f ≤ 11, on one thread or two
+    let h49 = qits("h49");
+    for threads in [1, 2] {
+        let r = astar_with(
+            &h49,
+            SolveOptions {
+                max_moves: Some(11),
+                threads,
+                ..SolveOptions::default()
+            },
+        );
+        assert_eq!(r.limit, Some("max-moves"), "{threads}");
+        assert_eq!((r.lower_bound, r.states), (Some(12), 42_672), "{threads}");
+    }
+}
+
 #[test]
 fn algorithms_agree_on_small_levels() {
     for name in ["c99-2", "qits002", "c99-1", "qits003"] {

@@ -217,11 +217,89 @@ impl<S> Nodes<S> {
     }
 }
 
-/// [`astar_proving`], also handing back the stored positions.
+/// [`astar_proving`], also handing back the stored positions; one position expanded at a
+/// time.
 fn proving<P: Puzzle>(
     p: &P,
     limits: &Limits,
     cap: Option<u32>,
+) -> (Proving<P::Move>, Nodes<P::State>)
+where
+    P::Move: Copy,
+{
+    proving_in_batches(p, limits, cap, 1, |states, batch, out| {
+        p.successors(&states[batch[0] as usize], &mut out[0]);
+    })
+}
+
+/// [`astar_proving`] and [`astar_proving_upto`] with the positions of each batch expanded
+/// by `threads` worker threads (the current rayon pool's when `threads` is 0).
+///
+/// The batch is up to [`PARALLEL_BATCH`] positions of the smallest open `f`, taken in the
+/// order the search takes them one at a time; their successors are generated at once (by
+/// every worker: in a game whose successors are judged, as Ice Tower's, that is most of the
+/// work), then filed one position after the other. The answer is the same as with one
+/// worker: the fewest moves, the same proof that there is no solution within the cap (the
+/// same positions stored), or the same bound proved; only which of several shortest
+/// solutions is found, and how often a position is expanded again when it is found by a
+/// shorter path, may differ. The results do not depend on the number of workers.
+///
+/// ```
+/// use floe::search::{astar_proving_par, from_fn, Limits};
+/// let p = from_fn(
+///     1u32,
+///     |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 100),
+///     |&x| x == 100,
+/// )
+/// .with_bound(|&x| u32::from(x != 100));
+/// let r = astar_proving_par(&p, &Limits::none(), None, 2);
+/// assert_eq!(r.proved, 8); // 1 2 3 6 12 24 25 50 100
+/// ```
+pub fn astar_proving_par<P>(
+    p: &P,
+    limits: &Limits,
+    cap: Option<u32>,
+    threads: usize,
+) -> Proving<P::Move>
+where
+    P: Puzzle + Sync,
+    P::State: Send + Sync,
+    P::Move: Copy + Send,
+{
+    use rayon::prelude::*;
+    let run = || {
+        proving_in_batches(p, limits, cap, PARALLEL_BATCH, |states, batch, out| {
+            batch
+                .par_iter()
+                .zip(out.par_iter_mut())
+                .with_min_len(64)
+                .for_each(|(&n, out)| p.successors(&states[n as usize], out));
+        })
+        .0
+    };
+    if threads == 0 || threads == rayon::current_num_threads() {
+        return run();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        // no threads to be had: one at a time, with the same answer
+        Err(_) => run(),
+    }
+}
+
+/// Positions expanded at once by [`astar_proving_par`].
+pub const PARALLEL_BATCH: usize = 512;
+
+/// The search of [`astar_proving`]: positions taken `batch` at a time from the bucket of the
+/// smallest open `f` (deepest `g` first), their successors made by `expand(states, batch,
+/// out)` into `out[i]` for the `i`-th position of the batch (each empty when called), then
+/// filed in the batch's order.
+fn proving_in_batches<P: Puzzle>(
+    p: &P,
+    limits: &Limits,
+    cap: Option<u32>,
+    batch_size: usize,
+    mut expand: impl FnMut(&[P::State], &[u32], &mut [Vec<(P::Move, P::State)>]),
 ) -> (Proving<P::Move>, Nodes<P::State>)
 where
     P::Move: Copy,
@@ -271,7 +349,9 @@ where
     };
     push_bucket(&mut buckets, h0 as usize, 0, 0);
     let mut f = h0 as usize;
-    let mut buf = Vec::new();
+    let mut batch: Vec<u32> = Vec::with_capacity(batch_size);
+    let mut made: Vec<Vec<(P::Move, P::State)>> = Vec::new();
+    made.resize_with(batch_size, Vec::new);
     // some node was left out for being deeper than MAX_G: "unsolvable" would be unproved
     let mut truncated = false;
     let finish = |outcome, proved, mut stats: Stats, budget: &Budget| {
@@ -299,93 +379,106 @@ where
                 Nodes::new(states, g),
             );
         }
+        // the batch: positions of bucket f, deepest first, goals answered at once
+        batch.clear();
         let b = &mut buckets[f];
-        while b.last().is_some_and(Vec::is_empty) {
-            b.pop();
-        }
-        let pushed_g = (b.len() - 1) as u16;
-        let n = b[pushed_g as usize].pop().expect("non-empty bucket") as usize;
-        if g[n] != pushed_g {
-            continue; // stale: found again more cheaply since
-        }
-        let gn = g[n] as usize;
-        if p.is_goal(&states[n]) {
-            let mut path = Vec::new();
-            let mut at = n;
-            let mut nodes = vec![n as u32];
-            while let Some(m) = moves[at] {
-                path.push(m);
-                at = parent[at] as usize;
-                nodes.push(at as u32);
+        while batch.len() < batch_size {
+            while b.last().is_some_and(Vec::is_empty) {
+                b.pop();
             }
-            path.reverse();
-            stats.depth = stats.depth.max(gn as u32);
-            let r = finish(Outcome::Solved(path), gn as u32, stats, &budget);
-            return (
-                r,
-                Nodes {
-                    states,
-                    g,
-                    path: nodes,
-                },
-            );
-        }
-        stats.expanded += 1;
-        stats.depth = stats.depth.max(gn as u32);
-        if let Some(l) = budget.tick(&stats) {
-            return (
-                finish(Outcome::Limit(l), f as u32, stats, &budget),
-                Nodes::new(states, g),
-            );
-        }
-        buf.clear();
-        p.successors(&states[n], &mut buf);
-        stats.generated += buf.len() as u64;
-        let gt = gn + 1;
-        if gt > MAX_G {
-            truncated = true;
-            continue;
-        }
-        for (m, t) in buf.drain(..) {
-            let h = hasher.hash_one(&t);
-            if let Some(&i) = index.find(h, |&i| states[i as usize] == t) {
-                let i = i as usize;
-                if (g[i] as usize) > gt {
-                    g[i] = gt as u16;
-                    parent[i] = n as u32;
-                    moves[i] = Some(m);
-                    let ft = gt + p.lower_bound(&states[i]) as usize;
-                    push_bucket(&mut buckets, ft.max(f), i as u32, gt as u16);
+            if b.is_empty() {
+                break;
+            }
+            let pushed_g = (b.len() - 1) as u16;
+            let n = b[pushed_g as usize].pop().expect("non-empty bucket") as usize;
+            if g[n] != pushed_g {
+                continue; // stale: found again more cheaply since
+            }
+            let gn = g[n] as usize;
+            if p.is_goal(&states[n]) {
+                let mut path = Vec::new();
+                let mut at = n;
+                let mut nodes = vec![n as u32];
+                while let Some(m) = moves[at] {
+                    path.push(m);
+                    at = parent[at] as usize;
+                    nodes.push(at as u32);
                 }
-                continue;
+                path.reverse();
+                stats.depth = stats.depth.max(gn as u32);
+                let r = finish(Outcome::Solved(path), gn as u32, stats, &budget);
+                return (
+                    r,
+                    Nodes {
+                        states,
+                        g,
+                        path: nodes,
+                    },
+                );
             }
-            let ft = gt + p.lower_bound(&t) as usize;
-            if ft > cap {
-                over_cap = over_cap.min(ft);
-                continue;
-            }
-            // a long search: room for every node the budget allows, at once
-            budget.make_room(stats.states, |more| {
-                states.try_reserve_exact(more).is_ok()
-                    && g.try_reserve_exact(more).is_ok()
-                    && parent.try_reserve_exact(more).is_ok()
-                    && moves.try_reserve_exact(more).is_ok()
-            });
-            if let Some(l) = budget.store_limit(stats.states) {
+            stats.expanded += 1;
+            stats.depth = stats.depth.max(gn as u32);
+            if let Some(l) = budget.tick(&stats) {
                 return (
                     finish(Outcome::Limit(l), f as u32, stats, &budget),
                     Nodes::new(states, g),
                 );
             }
-            let id = states.len() as u32;
-            index.insert_unique(h, id, |&i| hasher.hash_one(&states[i as usize]));
-            states.push(t);
-            g.push(gt as u16);
-            parent.push(n as u32);
-            moves.push(Some(m));
-            stats.states += 1;
-            // a bound below f (inconsistent) is still searched now: it cannot be later
-            push_bucket(&mut buckets, ft.max(f), id, gt as u16);
+            if gn + 1 > MAX_G {
+                truncated = true;
+                continue;
+            }
+            batch.push(n as u32);
+        }
+        if batch.is_empty() {
+            continue;
+        }
+        expand(&states, &batch, &mut made[..batch.len()]);
+        for (k, &n) in batch.iter().enumerate() {
+            let n = n as usize;
+            let gt = g[n] as usize + 1;
+            stats.generated += made[k].len() as u64;
+            for (m, t) in made[k].drain(..) {
+                let h = hasher.hash_one(&t);
+                if let Some(&i) = index.find(h, |&i| states[i as usize] == t) {
+                    let i = i as usize;
+                    if (g[i] as usize) > gt {
+                        g[i] = gt as u16;
+                        parent[i] = n as u32;
+                        moves[i] = Some(m);
+                        let ft = gt + p.lower_bound(&states[i]) as usize;
+                        push_bucket(&mut buckets, ft.max(f), i as u32, gt as u16);
+                    }
+                    continue;
+                }
+                let ft = gt + p.lower_bound(&t) as usize;
+                if ft > cap {
+                    over_cap = over_cap.min(ft);
+                    continue;
+                }
+                // a long search: room for every node the budget allows, at once
+                budget.make_room(stats.states, |more| {
+                    states.try_reserve_exact(more).is_ok()
+                        && g.try_reserve_exact(more).is_ok()
+                        && parent.try_reserve_exact(more).is_ok()
+                        && moves.try_reserve_exact(more).is_ok()
+                });
+                if let Some(l) = budget.store_limit(stats.states) {
+                    return (
+                        finish(Outcome::Limit(l), f as u32, stats, &budget),
+                        Nodes::new(states, g),
+                    );
+                }
+                let id = states.len() as u32;
+                index.insert_unique(h, id, |&i| hasher.hash_one(&states[i as usize]));
+                states.push(t);
+                g.push(gt as u16);
+                parent.push(n as u32);
+                moves.push(Some(m));
+                stats.states += 1;
+                // a bound below f (inconsistent) is still searched now: it cannot be later
+                push_bucket(&mut buckets, ft.max(f), id, gt as u16);
+            }
         }
     }
 }
@@ -565,6 +658,41 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMoves));
         assert_eq!(r.proved, 6);
         assert!(r.stats.states < 201);
+    }
+
+    /// In batches, on one thread or several: the same fewest moves, the same bound proved
+    /// within a cap, and the same positions stored by a proof.
+    #[test]
+    fn batches_on_threads_give_the_same_answers() {
+        for goal in [0, 1, 7, 33, 64, 199] {
+            let p = Line(3, goal);
+            let one = astar_proving(&p, &Limits::none());
+            for threads in [1, 2, 3] {
+                let r = astar_proving_par(&p, &Limits::none(), None, threads);
+                assert_eq!(
+                    r.outcome.solution().map(<[char]>::len),
+                    one.outcome.solution().map(<[char]>::len),
+                    "{goal} on {threads}"
+                );
+                assert_eq!(r.proved, one.proved, "{goal} on {threads}");
+                for cap in [0, one.proved.saturating_sub(1), one.proved] {
+                    let a = astar_proving_upto(&p, &Limits::none(), cap);
+                    let b = astar_proving_par(&p, &Limits::none(), Some(cap), threads);
+                    assert_eq!(a.proved, b.proved, "{goal} cap {cap} on {threads}");
+                    if a.outcome == Outcome::Limit(LimitKind::MaxMoves) {
+                        assert_eq!(b.outcome, a.outcome);
+                        assert_eq!(a.stats.states, b.stats.states, "{goal} cap {cap}");
+                    }
+                }
+            }
+        }
+        let r = astar_proving_par(&Line(3, 500), &Limits::none(), None, 2);
+        assert_eq!(r.outcome, Outcome::Unsolvable);
+        assert_eq!(r.stats.states, 201);
+        // a budget stops it with a bound that is still a bound
+        let r = astar_proving_par(&Line(3, 199), &Limits::none().max_states(5), None, 2);
+        assert!(matches!(r.outcome, Outcome::Limit(_)));
+        assert!(r.proved <= astar_proving(&Line(3, 199), &Limits::none()).proved);
     }
 
     #[test]

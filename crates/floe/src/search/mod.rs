@@ -53,7 +53,10 @@ pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
 pub use dfs::dfs_first;
 pub use estimate::{estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use fns::{from_fn, FnPuzzle};
-pub use hunt::{astar_learning, astar_proving, astar_proving_upto, beam, Proving};
+pub use hunt::{
+    astar_learning, astar_proving, astar_proving_par, astar_proving_upto, beam, Proving,
+    PARALLEL_BATCH,
+};
 pub use ida::ida_star;
 pub use iddfs::iterative_deepening;
 pub use learned::{Informed, Learned, UNSOLVABLE};

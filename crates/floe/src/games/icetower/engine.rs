@@ -81,6 +81,132 @@ pub struct TowerPuzzle<B> {
     fire_at: Vec<u8>,
     start: TState<B>,
     start_dead: Option<Dead>,
+    /// Judgements of the positions generated lately.
+    judged: Judged<B>,
+}
+
+/// What [`Analysis::judge`] said of the positions generated lately, by blocks and fires (the
+/// magician plays no part in a judgement): a position generated again, by another order of
+/// the same pushes or from another region of the magician, is not judged again. Each thread
+/// has a table of its own (no locking on the way); a table is direct-mapped, each slot holds
+/// its whole key (a hit is exact), and it grows with the questions asked, to at most
+/// [`JUDGED_MAX_SLOTS`] slots.
+struct Judged<B> {
+    tables: Vec<std::sync::Mutex<Table<B>>>,
+    /// Slots of a table at first.
+    first: usize,
+}
+
+/// One thread's slots: at first [`JUDGED_MIN_SLOTS`], doubled (and emptied) every time the
+/// table has been asked four times as many questions as it has slots.
+struct Table<B> {
+    slots: Vec<Slot<B>>,
+    asked: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot<B> {
+    ice: B,
+    gold: B,
+    fires: u64,
+    /// The bound, [`DEAD`] for a dead position, [`EMPTY`] for an empty slot.
+    verdict: u16,
+}
+
+const JUDGED_MIN_SLOTS: usize = 1 << 10;
+/// At most 2^20 slots a thread: 64 MiB for the widest positions.
+const JUDGED_MAX_SLOTS: usize = 1 << 20;
+const DEAD: u16 = 1 << 9;
+const EMPTY: u16 = 1 << 10;
+
+impl<B: Bits> Judged<B> {
+    fn new() -> Judged<B> {
+        Self::with_slots(JUDGED_MIN_SLOTS)
+    }
+
+    /// A table of `first` slots per thread at first (a power of two).
+    fn with_slots(first: usize) -> Judged<B> {
+        let threads = rayon::current_num_threads().max(1) + 1;
+        Judged {
+            tables: (0..threads)
+                .map(|_| {
+                    std::sync::Mutex::new(Table {
+                        slots: Vec::new(),
+                        asked: 0,
+                    })
+                })
+                .collect(),
+            first,
+        }
+    }
+
+    /// Judges the positions `batch` (their blocks and fires) with `judge`, or from the
+    /// table: their bounds, `None` for a dead one, in `out`.
+    fn judge_all(
+        &self,
+        batch: &[(B, B, u64)],
+        out: &mut Vec<Option<u8>>,
+        judge: impl Fn(B, B, u64) -> Result<u32, Dead>,
+    ) {
+        use std::hash::BuildHasher;
+        let me = rayon::current_thread_index().map_or(0, |i| i + 1) % self.tables.len();
+        let mut t = self.tables[me].lock().unwrap_or_else(|e| e.into_inner());
+        t.asked += batch.len() as u64;
+        if t.slots.is_empty()
+            || (t.asked > 4 * t.slots.len() as u64 && t.slots.len() < JUDGED_MAX_SLOTS)
+        {
+            let n = (t.slots.len() * 2).max(self.first);
+            let empty = Slot {
+                verdict: EMPTY,
+                ..Slot::default()
+            };
+            t.slots = vec![empty; n];
+            t.asked = 0;
+        }
+        let mask = t.slots.len() - 1;
+        let mut at = [0usize; 256];
+        for (k, &(ice, gold, fires)) in batch.iter().enumerate().take(at.len()) {
+            let i = rustc_hash::FxBuildHasher.hash_one((ice, gold, fires)) as usize & mask;
+            at[k] = i;
+            prefetch(&t.slots[i]);
+        }
+        out.clear();
+        for (k, &(ice, gold, fires)) in batch.iter().enumerate() {
+            let i = if k < at.len() {
+                at[k]
+            } else {
+                rustc_hash::FxBuildHasher.hash_one((ice, gold, fires)) as usize & mask
+            };
+            let slot = &mut t.slots[i];
+            if slot.verdict != EMPTY && slot.fires == fires && slot.ice == ice && slot.gold == gold
+            {
+                out.push((slot.verdict != DEAD).then_some(slot.verdict as u8));
+                continue;
+            }
+            let v = judge(ice, gold, fires)
+                .ok()
+                .map(|lb| lb.min(u8::MAX as u32) as u8);
+            *slot = Slot {
+                ice,
+                gold,
+                fires,
+                verdict: v.map_or(DEAD, u16::from),
+            };
+            out.push(v);
+        }
+    }
+}
+
+/// Asks the processor to bring `x` into its caches.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Layout of one position in masks.
@@ -277,6 +403,7 @@ impl<B: Bits> TowerPuzzle<B> {
                 lb: 0,
             },
             start_dead: None,
+            judged: Judged::new(),
         };
         let m = at.man();
         let v = p.view(&p.start);
@@ -354,6 +481,7 @@ impl<B: Bits> TowerPuzzle<B> {
         let walk = self.walk(&v);
         let man = self.an.pos[s.man as usize];
         let region = flood(&walk, self.rows, man.row, 1 << (man.col + 1));
+        let mut made = Vec::with_capacity(64);
         for b in s.ice.or(s.gold).ones() {
             let golden = s.gold.get(b);
             let p = self.an.pos[b];
@@ -413,17 +541,23 @@ impl<B: Bits> TowerPuzzle<B> {
                 }
                 let reg = flood(&w, self.rows, stand.row, 1 << (stand.col + 1));
                 t.man = self.first_cell(&reg);
-                match self.an.judge(t.ice, t.gold, t.fires) {
-                    Ok(lb) => t.lb = lb.min(u8::MAX as u32) as u8,
-                    Err(_) => continue,
-                }
-                f(
+                made.push((
                     TMove {
                         from: b as u16,
                         dir: d,
                     },
                     t,
-                );
+                ));
+            }
+        }
+        let keys: Vec<(B, B, u64)> = made.iter().map(|(_, t)| (t.ice, t.gold, t.fires)).collect();
+        let mut verdicts = Vec::with_capacity(keys.len());
+        self.judged
+            .judge_all(&keys, &mut verdicts, |i, g, f| self.an.judge(i, g, f));
+        for ((m, mut t), v) in made.into_iter().zip(verdicts) {
+            if let Some(lb) = v {
+                t.lb = lb;
+                f(m, t);
             }
         }
     }
@@ -670,6 +804,48 @@ mod tests {
         }
         let e = with_tower(&tower("@%>*\n"), true, Nothing).unwrap_err();
         assert!(e.to_string().contains("an arrow at row 0, col 2"), "{e}");
+    }
+
+    /// The table of judgements answers as the judge does, for positions asked again and for
+    /// positions that share a slot; repeated questions are not judged again.
+    #[test]
+    fn judgements_are_kept_exactly() {
+        let t = tower("#########\n#@ %  * #\n# $   * #\n#  %  * #\n#   %   #\n#########\n");
+        let p = compiled(&t, true);
+        let mut keys = Vec::new();
+        let mut queue = vec![p.start()];
+        let mut seen = HashSet::new();
+        while let Some(s) = queue.pop() {
+            if !seen.insert(s) {
+                continue;
+            }
+            keys.push((s.ice, s.gold, s.fires));
+            p.generate(&s, |_, n| queue.push(n));
+        }
+        assert!(keys.len() > 50, "{}", keys.len());
+        // a fresh table with few slots: most keys share slots with others
+        let table = Judged::<Wide<5>>::with_slots(16);
+        let calls = std::cell::Cell::new(0);
+        let judge = |i, g, f| {
+            calls.set(calls.get() + 1);
+            p.analysis().judge(i, g, f)
+        };
+        let want: Vec<Option<u8>> = keys
+            .iter()
+            .map(|&(i, g, f)| p.analysis().judge(i, g, f).ok().map(|b| b as u8))
+            .collect();
+        let mut got = Vec::new();
+        for round in 0..3 {
+            table.judge_all(&keys, &mut got, judge);
+            assert_eq!(got, want, "round {round}");
+        }
+        assert!(calls.get() < 3 * keys.len(), "every question was judged again");
+        // one key asked many times in one batch: judged once
+        let one = vec![keys[7]; 40];
+        let before = calls.get();
+        table.judge_all(&one, &mut got, judge);
+        assert_eq!(got, vec![want[7]; 40]);
+        assert!(calls.get() - before <= 1);
     }
 
     #[test]
