@@ -311,7 +311,7 @@ pub(crate) fn solve<G: Game>(
             algo.name
         )));
     }
-    let (found, start_bound, dead, kind) = g.engine(
+    let (found, start_bound, dead, kind, folded) = g.engine(
         level,
         from,
         Exact {
@@ -325,6 +325,10 @@ pub(crate) fn solve<G: Game>(
     r.lower_bound = Some(found.proved);
     r.details.insert("engine".into(), json!(kind));
     r.details.insert("start_bound".into(), json!(start_bound));
+    if folded > 1 {
+        // the level's symmetries (the identity counted): A* kept one position of each class
+        r.details.insert("symmetries".into(), json!(folded));
+    }
     if let Some(d) = &dead {
         r.details.insert("dead".into(), json!(d));
         r.note = Some(format!("{d} (at the start)"));
@@ -403,7 +407,9 @@ struct Exact<'a> {
     threads: usize,
 }
 
-type ExactOut<M> = Result<(Found<M>, u32, Option<String>, &'static str), Error>;
+/// What [`Exact`] found, the start's bound, why the start is dead (if it is), the engine's
+/// kind, and how many symmetries A* folded (1: none).
+type ExactOut<M> = Result<(Found<M>, u32, Option<String>, &'static str, usize), Error>;
 
 impl<M> Task<M> for Exact<'_> {
     type Output = ExactOut<M>;
@@ -419,7 +425,7 @@ impl<M> Task<M> for Exact<'_> {
                     ..Stats::default()
                 },
             };
-            return Ok((found, 0, Some(dead), e.kind()));
+            return Ok((found, 0, Some(dead), e.kind(), 1));
         }
         let f = match self.method {
             Method::AStarProving | Method::AStarUpTo { .. } if self.threads > 1 => {
@@ -442,6 +448,10 @@ impl<M> Task<M> for Exact<'_> {
             Outcome::Unsolvable => Outcome::Unsolvable,
             Outcome::Limit(l) => Outcome::Limit(l),
         };
+        let folded = match self.method {
+            Method::AStarProving | Method::AStarUpTo { .. } => e.symmetries(),
+            _ => 1,
+        };
         Ok((
             Found {
                 outcome,
@@ -452,6 +462,7 @@ impl<M> Task<M> for Exact<'_> {
             start_bound,
             None,
             e.kind(),
+            folded,
         ))
     }
 }
