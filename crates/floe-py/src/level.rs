@@ -290,6 +290,7 @@ impl NativeLevel {
             playouts,
             count,
             difficulty: true,
+            ..SolveOptions::default()
         };
         let level = &self.level;
         let report = detached(py, || {

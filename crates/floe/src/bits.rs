@@ -43,6 +43,11 @@ pub trait Bits: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static
     fn lowest(&self) -> Option<usize>;
     /// Largest element.
     fn highest(&self) -> Option<usize>;
+    /// The `k`-th 64-bit word: elements `64k..64k + 63` as bits (0 past the capacity).
+    fn word(&self, k: usize) -> u64;
+    /// Adds the elements of the `k`-th word given as bits (see [`Bits::word`]); words past
+    /// the capacity must be 0.
+    fn or_word(&mut self, k: usize, w: u64);
     /// Removes and returns the smallest element.
     fn pop_lowest(&mut self) -> Option<usize> {
         let i = self.lowest()?;
@@ -135,6 +140,22 @@ macro_rules! impl_bits_int {
                     None
                 } else {
                     Some($width - 1 - self.leading_zeros() as usize)
+                }
+            }
+            #[inline]
+            fn word(&self, k: usize) -> u64 {
+                if 64 * k < $width {
+                    (*self >> (64 * k)) as u64
+                } else {
+                    0
+                }
+            }
+            #[inline]
+            fn or_word(&mut self, k: usize, w: u64) {
+                if 64 * k < $width {
+                    *self |= (w as $t) << (64 * k);
+                } else {
+                    debug_assert_eq!(w, 0);
                 }
             }
             #[inline]
@@ -236,6 +257,17 @@ impl<const N: usize> Bits for Wide<N> {
             .rev()
             .find(|(_, &w)| w != 0)
             .map(|(k, w)| 64 * k + 63 - w.leading_zeros() as usize)
+    }
+    #[inline]
+    fn word(&self, k: usize) -> u64 {
+        self.0.get(k).copied().unwrap_or(0)
+    }
+    #[inline]
+    fn or_word(&mut self, k: usize, w: u64) {
+        match self.0.get_mut(k) {
+            Some(x) => *x |= w,
+            None => debug_assert_eq!(w, 0),
+        }
     }
 }
 

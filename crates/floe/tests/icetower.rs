@@ -83,6 +83,69 @@ fn the_other_qits_levels() {
     assert_eq!(pushes(&run(&qits("qits001"), "astar")), Some(10));
 }
 
+/// A* solved with `o`.
+fn astar_with(t: &Tower, o: SolveOptions) -> SolveReport {
+    let level = TowerLevel {
+        tower: t.clone(),
+        dynamic: false,
+    };
+    solve_typed(IceTower, &level, &o.algorithm("astar")).unwrap()
+}
+
+/// A*'s figures on the qits maps, pinned: the positions stored and expanded follow from every
+/// judgement of the bound and of dead positions, so a change to how they are computed (the
+/// tables cached per set of fires, the judgements cached per position, positions packed)
+/// that changed a single one would show here. With two threads: the same fewest pushes, and the same proof (the
+/// same positions stored) when A* is capped.
+#[test]
+fn astar_figures_are_pinned() {
+    for (name, pushes, states, expanded) in [
+        ("qits001", 10, 226_164, 54_980),
+        ("c99", 12, 263_974, 79_124),
+        // w21 is mirrored left to right: A* keeps one position of each pair (163,996 and
+        // 144,298 without)
+        ("w21", 21, 82_035, 72_176),
+        ("c99-2", 7, 3_967, 1_667),
+    ] {
+        let t = qits(name);
+        let r = astar_with(&t, SolveOptions::default());
+        assert_eq!(
+            (r.length, r.states, r.expanded),
+            (Some(pushes), states, expanded),
+            "{name}"
+        );
+        let two = astar_with(
+            &t,
+            SolveOptions {
+                threads: 2,
+                ..SolveOptions::default()
+            },
+        );
+        assert_eq!(two.length, Some(pushes), "{name} on two threads");
+        assert_eq!(
+            two.lower_bound,
+            Some(pushes as u32),
+            "{name} on two threads"
+        );
+        replay(&t, &two.moves_of::<Push>()).unwrap();
+    }
+    // h49 has no solution of 11 pushes: 21,339 positions with f ≤ 11 up to its mirror (42,672
+    // in all), on one thread or two
+    let h49 = qits("h49");
+    for threads in [1, 2] {
+        let r = astar_with(
+            &h49,
+            SolveOptions {
+                max_moves: Some(11),
+                threads,
+                ..SolveOptions::default()
+            },
+        );
+        assert_eq!(r.limit, Some("max-moves"), "{threads}");
+        assert_eq!((r.lower_bound, r.states), (Some(12), 21_339), "{threads}");
+    }
+}
+
 #[test]
 fn algorithms_agree_on_small_levels() {
     for name in ["c99-2", "qits002", "c99-1", "qits003"] {
@@ -260,6 +323,28 @@ fn levels_up_to(rows: usize, cols: usize, golden: u32) -> impl Strategy<Value = 
         })
 }
 
+/// Random levels whose walls, fires and recyclers are mirrored left to right (blocks and the
+/// magician as they fell): levels with a symmetry, whose positions A* folds.
+fn symmetric_levels() -> impl Strategy<Value = Level> {
+    levels_up_to(4, 6, 2).prop_filter_map("blocks on walls after the mirror", |Level(t)| {
+        let (r, c) = (t.rows(), t.cols());
+        let mut tiles = Vec::with_capacity(r * c);
+        let mut blocks = Vec::with_capacity(r * c);
+        for p in t.positions() {
+            let q = if p.col >= c.div_ceil(2) {
+                Pos::new(p.row, c - 1 - p.col)
+            } else {
+                p
+            };
+            tiles.push(t.tile(q));
+            blocks.push(t.block(p));
+        }
+        Tower::from_parts("m", r, c, tiles, blocks, t.magician())
+            .ok()
+            .map(Level)
+    })
+}
+
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,
@@ -285,6 +370,23 @@ proptest! {
             if let Some(n) = want {
                 let bound = r.details["start_bound"].as_u64().unwrap() as usize;
                 prop_assert!(bound <= n, "bound {} > {}", bound, n);
+            }
+        }
+    }
+
+    /// On levels with a symmetry A* keeps one position of each class, on one thread or two:
+    /// the fewest pushes of a plain BFS, a solution the rules replay, or none for both.
+    #[test]
+    fn folded_astar_matches_plain_bfs(l in symmetric_levels()) {
+        let t = &l.0;
+        let plain = search::bfs(&PlainPuzzle::new(t), &Limits::none().max_states(200_000));
+        prop_assume!(!matches!(plain.outcome, Outcome::Limit(_)));
+        let want = plain.cost.map(|c| c as usize);
+        for threads in [1, 2] {
+            let r = astar_with(t, SolveOptions { threads, ..SolveOptions::default() });
+            prop_assert_eq!(pushes(&r), want, "{} threads", threads);
+            if want.is_some() {
+                replay(t, &r.moves_of::<Push>()).unwrap();
             }
         }
     }

@@ -62,6 +62,10 @@ pub struct SolveArgs {
     /// Ice blocks: block-change factor of the difficulty (0 to 1,000,000,000; default 5).
     #[arg(long, value_name = "F")]
     pub factor: Option<u64>,
+    /// Worker threads of A* (astar), 1 to 256: each batch of positions is expanded by all
+    /// of them. The answer (fewest moves, or the bound proved) does not depend on it.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub threads: usize,
     /// Print the board after every move.
     #[arg(long)]
     pub boards: bool,

@@ -39,6 +39,7 @@ pub(crate) fn report(req: &Request, a: &SolveArgs, limits: Limits) -> Result<Sol
         playouts: a.random.playouts,
         count: a.random.count,
         difficulty: true,
+        threads: a.threads,
     };
     req.level
         .solve(&o)

@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// The block-change factor of Kluiver's difficulty when none is given.
 pub const DEFAULT_FACTOR: u64 = 5;
+/// Most worker threads a solve may ask for.
+pub const MAX_THREADS: usize = 256;
 /// Largest block-change factor accepted: difficulties stay far from overflow.
 pub const MAX_FACTOR: u64 = 1_000_000_000;
 
@@ -45,6 +47,10 @@ pub struct SolveOptions {
     /// Also measure the solution's difficulty (the game's measure; it can cost more than the
     /// solve, as PushPush's tree of every push sequence does).
     pub difficulty: bool,
+    /// Worker threads of A* (`astar`), at least 1: with more, each batch of positions is
+    /// expanded by all of them ([`search::astar_proving_par`]); the answer (the fewest moves,
+    /// or the bound proved) is the same.
+    pub threads: usize,
 }
 
 impl Default for SolveOptions {
@@ -58,6 +64,7 @@ impl Default for SolveOptions {
             playouts: search::playout::KLUIVER_PLAYOUTS,
             count: CapCount::default(),
             difficulty: true,
+            threads: 1,
         }
     }
 }
@@ -292,12 +299,25 @@ pub(crate) fn solve<G: Game>(
         (AlgoMethod::Search(m), None) => m,
         (AlgoMethod::LeastChanges, None) => Method::LeastChanges { factor },
     };
-    let (found, start_bound, dead, kind) = g.engine(
+    if o.threads == 0 || o.threads > MAX_THREADS {
+        return Err(Error::invalid(format!(
+            "threads must be 1 to {MAX_THREADS} (given {})",
+            o.threads
+        )));
+    }
+    if o.threads > 1 && !matches!(method, Method::AStarProving | Method::AStarUpTo { .. }) {
+        return Err(Error::invalid(format!(
+            "more than one thread is for A* (astar); {} runs on one",
+            algo.name
+        )));
+    }
+    let (found, start_bound, dead, kind, folded) = g.engine(
         level,
         from,
         Exact {
             method,
             limits: &o.limits,
+            threads: o.threads,
         },
     )??;
     let mut r = report(g, level, name, algo.name);
@@ -305,6 +325,10 @@ pub(crate) fn solve<G: Game>(
     r.lower_bound = Some(found.proved);
     r.details.insert("engine".into(), json!(kind));
     r.details.insert("start_bound".into(), json!(start_bound));
+    if folded > 1 {
+        // the level's symmetries (the identity counted): A* kept one position of each class
+        r.details.insert("symmetries".into(), json!(folded));
+    }
     if let Some(d) = &dead {
         r.details.insert("dead".into(), json!(d));
         r.note = Some(format!("{d} (at the start)"));
@@ -379,9 +403,13 @@ fn accept_from<G: Game>(
 struct Exact<'a> {
     method: Method,
     limits: &'a Limits,
+    /// Worker threads of A* ([`SolveOptions::threads`]).
+    threads: usize,
 }
 
-type ExactOut<M> = Result<(Found<M>, u32, Option<String>, &'static str), Error>;
+/// What [`Exact`] found, the start's bound, why the start is dead (if it is), the engine's
+/// kind, and how many symmetries A* folded (1: none).
+type ExactOut<M> = Result<(Found<M>, u32, Option<String>, &'static str, usize), Error>;
 
 impl<M> Task<M> for Exact<'_> {
     type Output = ExactOut<M>;
@@ -397,13 +425,32 @@ impl<M> Task<M> for Exact<'_> {
                     ..Stats::default()
                 },
             };
-            return Ok((found, 0, Some(dead), e.kind()));
+            return Ok((found, 0, Some(dead), e.kind(), 1));
         }
-        let f = search::run(e, self.method, self.limits);
+        let f = match self.method {
+            Method::AStarProving | Method::AStarUpTo { .. } if self.threads > 1 => {
+                let cap = match self.method {
+                    Method::AStarUpTo { moves } => Some(moves),
+                    _ => None,
+                };
+                let r = search::astar_proving_par(e, self.limits, cap, self.threads);
+                Found {
+                    cost: r.outcome.solution().map(|m| m.len() as u64),
+                    outcome: r.outcome,
+                    proved: r.proved,
+                    stats: r.stats,
+                }
+            }
+            _ => search::run(e, self.method, self.limits),
+        };
         let outcome = match f.outcome {
             Outcome::Solved(m) => Outcome::Solved(m.iter().map(|m| e.public(m)).collect()),
             Outcome::Unsolvable => Outcome::Unsolvable,
             Outcome::Limit(l) => Outcome::Limit(l),
+        };
+        let folded = match self.method {
+            Method::AStarProving | Method::AStarUpTo { .. } => e.symmetries(),
+            _ => 1,
         };
         Ok((
             Found {
@@ -415,6 +462,7 @@ impl<M> Task<M> for Exact<'_> {
             start_bound,
             None,
             e.kind(),
+            folded,
         ))
     }
 }

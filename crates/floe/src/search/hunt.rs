@@ -217,7 +217,8 @@ impl<S> Nodes<S> {
     }
 }
 
-/// [`astar_proving`], also handing back the stored positions.
+/// [`astar_proving`], also handing back the stored positions; one position expanded at a
+/// time.
 fn proving<P: Puzzle>(
     p: &P,
     limits: &Limits,
@@ -226,20 +227,214 @@ fn proving<P: Puzzle>(
 where
     P::Move: Copy,
 {
-    let mut budget = Budget::new(limits).storing::<P::State>();
-    let hasher = FxBuildHasher;
+    proving_in_batches(p, limits, cap, 1, |states, out| {
+        p.canonical_successors(&states[0], &mut out[0]);
+    })
+}
+
+/// [`astar_proving`] and [`astar_proving_upto`] with the positions of each batch expanded
+/// by `threads` worker threads (the current rayon pool's when `threads` is 0).
+///
+/// The batch is up to [`PARALLEL_BATCH`] positions of the smallest open `f`, taken in the
+/// order the search takes them one at a time; their successors are generated at once (by
+/// every worker: in a game whose successors are judged, as Ice Tower's, that is most of the
+/// work), then filed one position after the other. The answer is the same as with one
+/// worker: the fewest moves, the same proof that there is no solution within the cap (the
+/// same positions stored), or the same bound proved; only which of several shortest
+/// solutions is found, and how often a position is expanded again when it is found by a
+/// shorter path, may differ. The results do not depend on the number of workers.
+///
+/// ```
+/// use floe::search::{astar_proving_par, from_fn, Limits};
+/// let p = from_fn(
+///     1u32,
+///     |&x| [('+', x + 1), ('*', 2 * x)].into_iter().filter(|&(_, y)| y <= 100),
+///     |&x| x == 100,
+/// )
+/// .with_bound(|&x| u32::from(x != 100));
+/// let r = astar_proving_par(&p, &Limits::none(), None, 2);
+/// assert_eq!(r.proved, 8); // 1 2 3 6 12 24 25 50 100
+/// ```
+pub fn astar_proving_par<P>(
+    p: &P,
+    limits: &Limits,
+    cap: Option<u32>,
+    threads: usize,
+) -> Proving<P::Move>
+where
+    P: Puzzle + Sync,
+    P::State: Send + Sync,
+    P::Move: Copy + Send,
+{
+    use rayon::prelude::*;
+    let run = || {
+        proving_in_batches(p, limits, cap, PARALLEL_BATCH, |states, out| {
+            states
+                .par_iter()
+                .zip(out.par_iter_mut())
+                .with_min_len(64)
+                .for_each(|(s, out)| p.canonical_successors(s, out));
+        })
+        .0
+    };
+    if threads == 0 || threads == rayon::current_num_threads() {
+        return run();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(run),
+        // no threads to be had: one at a time, with the same answer
+        Err(_) => run(),
+    }
+}
+
+/// Positions expanded at once by [`astar_proving_par`].
+pub const PARALLEL_BATCH: usize = 512;
+
+/// Where A* keeps its states: as they are, or packed by the puzzle ([`Puzzle::pack`]).
+enum Arena<S> {
+    Plain(Vec<S>),
+    Packed {
+        bytes: Vec<u8>,
+        /// Bytes a state.
+        len: usize,
+    },
+}
+
+impl<S: Clone + Eq + std::hash::Hash> Arena<S> {
+    fn new<P: Puzzle<State = S>>(p: &P) -> Arena<S> {
+        match p.packed_len() {
+            0 => Arena::Plain(Vec::new()),
+            len => Arena::Packed {
+                bytes: Vec::new(),
+                len,
+            },
+        }
+    }
+    fn len(&self) -> usize {
+        match self {
+            Arena::Plain(v) => v.len(),
+            Arena::Packed { bytes, len } => bytes.len() / len,
+        }
+    }
+    /// Bytes a state takes.
+    fn state_bytes(&self) -> usize {
+        match self {
+            Arena::Plain(_) => std::mem::size_of::<S>(),
+            Arena::Packed { len, .. } => *len,
+        }
+    }
+    /// `s` as it is kept (its packed bytes in `key`, for a packed arena) and its hash.
+    fn key<P: Puzzle<State = S>>(&self, p: &P, s: &S, key: &mut Vec<u8>) -> u64 {
+        match self {
+            Arena::Plain(_) => FxBuildHasher.hash_one(s),
+            Arena::Packed { len, .. } => {
+                key.clear();
+                key.resize(*len, 0);
+                p.pack(s, key);
+                FxBuildHasher.hash_one(&key[..])
+            }
+        }
+    }
+    /// The hash of state `i`, as [`Arena::key`] gave it.
+    fn hash_of(&self, i: usize) -> u64 {
+        match self {
+            Arena::Plain(v) => FxBuildHasher.hash_one(&v[i]),
+            Arena::Packed { bytes, len } => FxBuildHasher.hash_one(&bytes[i * len..(i + 1) * len]),
+        }
+    }
+    /// Whether state `i` is `s` (packed as `key`).
+    #[inline]
+    fn is(&self, i: usize, s: &S, key: &[u8]) -> bool {
+        match self {
+            Arena::Plain(v) => v[i] == *s,
+            Arena::Packed { bytes, len } => same(&bytes[i * len..(i + 1) * len], key),
+        }
+    }
+    fn get<P: Puzzle<State = S>>(&self, p: &P, i: usize) -> S {
+        match self {
+            Arena::Plain(v) => v[i].clone(),
+            Arena::Packed { bytes, len } => p
+                .unpack(&bytes[i * len..(i + 1) * len])
+                .expect("a puzzle that packs its states unpacks them"),
+        }
+    }
+    fn push(&mut self, s: S, key: &[u8]) {
+        match self {
+            Arena::Plain(v) => v.push(s),
+            Arena::Packed { bytes, .. } => bytes.extend_from_slice(key),
+        }
+    }
+    fn try_reserve_exact(&mut self, more: usize) -> bool {
+        match self {
+            Arena::Plain(v) => v.try_reserve_exact(more).is_ok(),
+            Arena::Packed { bytes, len } => bytes.try_reserve_exact(more * *len).is_ok(),
+        }
+    }
+    fn into_states<P: Puzzle<State = S>>(self, p: &P) -> Vec<S> {
+        match self {
+            Arena::Plain(v) => v,
+            Arena::Packed { .. } => (0..self.len()).map(|i| self.get(p, i)).collect(),
+        }
+    }
+}
+
+/// Whether two packed states of the same length are equal, eight bytes at a time.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("eight bytes"));
+    let (x, y) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (rx, ry) = (x.remainder(), y.remainder());
+    x.zip(y).all(|(p, q)| word(p) == word(q)) && rx == ry
+}
+
+/// The moves of a solution whose positions (`path`, from the start) are the canonical ones
+/// of [`Puzzle::canonical`]: from the start, each time the move to a successor whose
+/// canonical position is the next. `None` if some step has no such move (the positions are
+/// not a path of `p`).
+fn moves_through<P: Puzzle>(p: &P, path: &[P::State]) -> Option<Vec<P::Move>> {
+    let mut at = p.start();
+    let mut moves = Vec::with_capacity(path.len());
+    let mut buf = Vec::new();
+    for next in path.iter().skip(1) {
+        buf.clear();
+        p.successors(&at, &mut buf);
+        let (m, t) = buf.drain(..).find(|(_, t)| p.canonical(t) == *next)?;
+        moves.push(m);
+        at = t;
+    }
+    Some(moves)
+}
+
+/// The search of [`astar_proving`]: positions taken `batch` at a time from the bucket of the
+/// smallest open `f` (deepest `g` first), their successors made by `expand(states, out)` into
+/// `out[i]` for the `i`-th position of the batch (each empty when called; the puzzle's
+/// [`Puzzle::canonical_successors`]), then filed in the batch's order. The positions are
+/// kept packed when the puzzle packs them ([`Puzzle::pack`]), one of each class of its
+/// symmetries ([`Puzzle::symmetries`]).
+fn proving_in_batches<P: Puzzle>(
+    p: &P,
+    limits: &Limits,
+    cap: Option<u32>,
+    batch_size: usize,
+    mut expand: impl FnMut(&[P::State], &mut [Vec<(P::Move, P::State)>]),
+) -> (Proving<P::Move>, Nodes<P::State>)
+where
+    P::Move: Copy,
+{
+    let mut arena = Arena::new(p);
+    let mut budget = Budget::new(limits).storing_bytes(arena.state_bytes());
     let mut stats = Stats::default();
     let mut index: HashTable<u32> = HashTable::new();
-    let mut states: Vec<P::State> = Vec::new();
     let mut g: Vec<u16> = Vec::new();
     let mut parent: Vec<u32> = Vec::new();
     let mut moves: Vec<Option<P::Move>> = Vec::new();
+    let folded = p.symmetries() > 1;
     // buckets[f][g]: nodes with that f, popped deepest g first (ties go to the deeper node)
     let mut buckets: Vec<Vec<Vec<u32>>> = Vec::new();
     let cap = cap.map_or(usize::MAX, |c| c as usize);
     // the least f of a position left out for passing `cap`
     let mut over_cap = usize::MAX;
-    let s0 = p.start();
+    let s0 = p.canonical(&p.start());
     let h0 = p.lower_bound(&s0);
     if h0 as usize > cap {
         let r = Proving {
@@ -253,8 +448,10 @@ where
         };
         return (r, Nodes::new(vec![s0], vec![0]));
     }
-    index.insert_unique(hasher.hash_one(&s0), 0, |_| 0);
-    states.push(s0);
+    let mut key = Vec::new();
+    let h = arena.key(p, &s0, &mut key);
+    index.insert_unique(h, 0, |_| 0);
+    arena.push(s0, &key);
     g.push(0);
     parent.push(0);
     moves.push(None);
@@ -271,7 +468,10 @@ where
     };
     push_bucket(&mut buckets, h0 as usize, 0, 0);
     let mut f = h0 as usize;
-    let mut buf = Vec::new();
+    let mut batch: Vec<u32> = Vec::with_capacity(batch_size);
+    let mut batch_states: Vec<P::State> = Vec::with_capacity(batch_size);
+    let mut made: Vec<Vec<(P::Move, P::State)>> = Vec::new();
+    made.resize_with(batch_size, Vec::new);
     // some node was left out for being deeper than MAX_G: "unsolvable" would be unproved
     let mut truncated = false;
     let finish = |outcome, proved, mut stats: Stats, budget: &Budget| {
@@ -296,96 +496,123 @@ where
             };
             return (
                 finish(outcome, proved, stats, &budget),
-                Nodes::new(states, g),
+                Nodes::new(arena.into_states(p), g),
             );
         }
+        // the batch: positions of bucket f, deepest first, goals answered at once
+        batch.clear();
+        batch_states.clear();
         let b = &mut buckets[f];
-        while b.last().is_some_and(Vec::is_empty) {
-            b.pop();
-        }
-        let pushed_g = (b.len() - 1) as u16;
-        let n = b[pushed_g as usize].pop().expect("non-empty bucket") as usize;
-        if g[n] != pushed_g {
-            continue; // stale: found again more cheaply since
-        }
-        let gn = g[n] as usize;
-        if p.is_goal(&states[n]) {
-            let mut path = Vec::new();
-            let mut at = n;
-            let mut nodes = vec![n as u32];
-            while let Some(m) = moves[at] {
-                path.push(m);
-                at = parent[at] as usize;
-                nodes.push(at as u32);
+        while batch.len() < batch_size {
+            while b.last().is_some_and(Vec::is_empty) {
+                b.pop();
             }
-            path.reverse();
-            stats.depth = stats.depth.max(gn as u32);
-            let r = finish(Outcome::Solved(path), gn as u32, stats, &budget);
-            return (
-                r,
-                Nodes {
-                    states,
-                    g,
-                    path: nodes,
-                },
-            );
-        }
-        stats.expanded += 1;
-        stats.depth = stats.depth.max(gn as u32);
-        if let Some(l) = budget.tick(&stats) {
-            return (
-                finish(Outcome::Limit(l), f as u32, stats, &budget),
-                Nodes::new(states, g),
-            );
-        }
-        buf.clear();
-        p.successors(&states[n], &mut buf);
-        stats.generated += buf.len() as u64;
-        let gt = gn + 1;
-        if gt > MAX_G {
-            truncated = true;
-            continue;
-        }
-        for (m, t) in buf.drain(..) {
-            let h = hasher.hash_one(&t);
-            if let Some(&i) = index.find(h, |&i| states[i as usize] == t) {
-                let i = i as usize;
-                if (g[i] as usize) > gt {
-                    g[i] = gt as u16;
-                    parent[i] = n as u32;
-                    moves[i] = Some(m);
-                    let ft = gt + p.lower_bound(&states[i]) as usize;
-                    push_bucket(&mut buckets, ft.max(f), i as u32, gt as u16);
+            if b.is_empty() {
+                break;
+            }
+            let pushed_g = (b.len() - 1) as u16;
+            let n = b[pushed_g as usize].pop().expect("non-empty bucket") as usize;
+            if g[n] != pushed_g {
+                continue; // stale: found again more cheaply since
+            }
+            let gn = g[n] as usize;
+            let sn = arena.get(p, n);
+            if p.is_goal(&sn) {
+                let mut nodes = vec![n as u32];
+                let mut at = n;
+                while moves[at].is_some() {
+                    at = parent[at] as usize;
+                    nodes.push(at as u32);
                 }
-                continue;
-            }
-            let ft = gt + p.lower_bound(&t) as usize;
-            if ft > cap {
-                over_cap = over_cap.min(ft);
-                continue;
-            }
-            // a long search: room for every node the budget allows, at once
-            budget.make_room(stats.states, |more| {
-                states.try_reserve_exact(more).is_ok()
-                    && g.try_reserve_exact(more).is_ok()
-                    && parent.try_reserve_exact(more).is_ok()
-                    && moves.try_reserve_exact(more).is_ok()
-            });
-            if let Some(l) = budget.store_limit(stats.states) {
+                let path = if folded {
+                    let states: Vec<P::State> = nodes
+                        .iter()
+                        .rev()
+                        .map(|&i| arena.get(p, i as usize))
+                        .collect();
+                    moves_through(p, &states)
+                        .expect("the positions A* stored are a path of the puzzle")
+                } else {
+                    let mut path: Vec<P::Move> =
+                        nodes.iter().filter_map(|&i| moves[i as usize]).collect();
+                    path.reverse();
+                    path
+                };
+                stats.depth = stats.depth.max(gn as u32);
+                let r = finish(Outcome::Solved(path), gn as u32, stats, &budget);
                 return (
-                    finish(Outcome::Limit(l), f as u32, stats, &budget),
-                    Nodes::new(states, g),
+                    r,
+                    Nodes {
+                        states: arena.into_states(p),
+                        g,
+                        path: nodes,
+                    },
                 );
             }
-            let id = states.len() as u32;
-            index.insert_unique(h, id, |&i| hasher.hash_one(&states[i as usize]));
-            states.push(t);
-            g.push(gt as u16);
-            parent.push(n as u32);
-            moves.push(Some(m));
-            stats.states += 1;
-            // a bound below f (inconsistent) is still searched now: it cannot be later
-            push_bucket(&mut buckets, ft.max(f), id, gt as u16);
+            stats.expanded += 1;
+            stats.depth = stats.depth.max(gn as u32);
+            if let Some(l) = budget.tick(&stats) {
+                return (
+                    finish(Outcome::Limit(l), f as u32, stats, &budget),
+                    Nodes::new(arena.into_states(p), g),
+                );
+            }
+            if gn + 1 > MAX_G {
+                truncated = true;
+                continue;
+            }
+            batch.push(n as u32);
+            batch_states.push(sn);
+        }
+        if batch.is_empty() {
+            continue;
+        }
+        expand(&batch_states, &mut made[..batch.len()]);
+        for (k, &n) in batch.iter().enumerate() {
+            let n = n as usize;
+            let gt = g[n] as usize + 1;
+            stats.generated += made[k].len() as u64;
+            for (m, t) in made[k].drain(..) {
+                let h = arena.key(p, &t, &mut key);
+                if let Some(&i) = index.find(h, |&i| arena.is(i as usize, &t, &key)) {
+                    let i = i as usize;
+                    if (g[i] as usize) > gt {
+                        g[i] = gt as u16;
+                        parent[i] = n as u32;
+                        moves[i] = Some(m);
+                        let ft = gt + p.lower_bound(&t) as usize;
+                        push_bucket(&mut buckets, ft.max(f), i as u32, gt as u16);
+                    }
+                    continue;
+                }
+                let ft = gt + p.lower_bound(&t) as usize;
+                if ft > cap {
+                    over_cap = over_cap.min(ft);
+                    continue;
+                }
+                // a long search: room for every node the budget allows, at once
+                budget.make_room(stats.states, |more| {
+                    arena.try_reserve_exact(more)
+                        && g.try_reserve_exact(more).is_ok()
+                        && parent.try_reserve_exact(more).is_ok()
+                        && moves.try_reserve_exact(more).is_ok()
+                });
+                if let Some(l) = budget.store_limit(stats.states) {
+                    return (
+                        finish(Outcome::Limit(l), f as u32, stats, &budget),
+                        Nodes::new(arena.into_states(p), g),
+                    );
+                }
+                let id = arena.len() as u32;
+                index.insert_unique(h, id, |&i| arena.hash_of(i as usize));
+                arena.push(t, &key);
+                g.push(gt as u16);
+                parent.push(n as u32);
+                moves.push(Some(m));
+                stats.states += 1;
+                // a bound below f (inconsistent) is still searched now: it cannot be later
+                push_bucket(&mut buckets, ft.max(f), id, gt as u16);
+            }
         }
     }
 }
@@ -565,6 +792,41 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMoves));
         assert_eq!(r.proved, 6);
         assert!(r.stats.states < 201);
+    }
+
+    /// In batches, on one thread or several: the same fewest moves, the same bound proved
+    /// within a cap, and the same positions stored by a proof.
+    #[test]
+    fn batches_on_threads_give_the_same_answers() {
+        for goal in [0, 1, 7, 33, 64, 199] {
+            let p = Line(3, goal);
+            let one = astar_proving(&p, &Limits::none());
+            for threads in [1, 2, 3] {
+                let r = astar_proving_par(&p, &Limits::none(), None, threads);
+                assert_eq!(
+                    r.outcome.solution().map(<[char]>::len),
+                    one.outcome.solution().map(<[char]>::len),
+                    "{goal} on {threads}"
+                );
+                assert_eq!(r.proved, one.proved, "{goal} on {threads}");
+                for cap in [0, one.proved.saturating_sub(1), one.proved] {
+                    let a = astar_proving_upto(&p, &Limits::none(), cap);
+                    let b = astar_proving_par(&p, &Limits::none(), Some(cap), threads);
+                    assert_eq!(a.proved, b.proved, "{goal} cap {cap} on {threads}");
+                    if a.outcome == Outcome::Limit(LimitKind::MaxMoves) {
+                        assert_eq!(b.outcome, a.outcome);
+                        assert_eq!(a.stats.states, b.stats.states, "{goal} cap {cap}");
+                    }
+                }
+            }
+        }
+        let r = astar_proving_par(&Line(3, 500), &Limits::none(), None, 2);
+        assert_eq!(r.outcome, Outcome::Unsolvable);
+        assert_eq!(r.stats.states, 201);
+        // a budget stops it with a bound that is still a bound
+        let r = astar_proving_par(&Line(3, 199), &Limits::none().max_states(5), None, 2);
+        assert!(matches!(r.outcome, Outcome::Limit(_)));
+        assert!(r.proved <= astar_proving(&Line(3, 199), &Limits::none()).proved);
     }
 
     #[test]

@@ -257,6 +257,12 @@ impl<'a> Budget<'a> {
         self
     }
 
+    /// [`Budget::storing`] for states of `bytes` bytes each (states kept packed).
+    pub fn storing_bytes(mut self, bytes: usize) -> Self {
+        self.node_bytes = bytes as u64 + 16;
+        self
+    }
+
     /// Whether storing one more node is refused: [`LimitKind::MaxStates`] at the state cap
     /// ([`Budget::full`]), [`LimitKind::MaxMemory`] when the arrays are about to double
     /// beyond the memory budget (see [`Budget::storing`]).

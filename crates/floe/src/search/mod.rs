@@ -53,7 +53,10 @@ pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
 pub use dfs::dfs_first;
 pub use estimate::{count_words, estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use fns::{from_fn, FnPuzzle};
-pub use hunt::{astar_learning, astar_proving, astar_proving_upto, beam, Proving};
+pub use hunt::{
+    astar_learning, astar_proving, astar_proving_par, astar_proving_upto, beam, Proving,
+    PARALLEL_BATCH,
+};
 pub use ida::ida_star;
 pub use iddfs::iterative_deepening;
 pub use learned::{Informed, Learned, UNSOLVABLE};
@@ -181,6 +184,39 @@ pub trait Puzzle {
         let i = rand::RngExt::random_range(rng, 0..all.len());
         Some(all.swap_remove(i))
     }
+    /// How many symmetries the puzzle folds in [`Puzzle::canonical`] and
+    /// [`Puzzle::canonical_successors`]: 1 (the default) when it folds none. A symmetry maps
+    /// every position to one as far from a goal (goals to goals, moves to moves), so a search
+    /// for the fewest moves may store one position of each class; A* does
+    /// ([`astar_proving`]), and rebuilds its solution's moves from the start.
+    fn symmetries(&self) -> usize {
+        1
+    }
+    /// The representative of the class of `state` under the puzzle's symmetries (see
+    /// [`Puzzle::symmetries`]): the same for every position of a class. The default is
+    /// `state` itself.
+    fn canonical(&self, state: &Self::State) -> Self::State {
+        state.clone()
+    }
+    /// [`Puzzle::successors`] with each successor replaced by [`Puzzle::canonical`] of it
+    /// (the moves as they are: from `state` to the successor before it was replaced). The
+    /// default folds nothing.
+    fn canonical_successors(&self, state: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
+        self.successors(state, out)
+    }
+    /// Bytes of a state packed by [`Puzzle::pack`], when the puzzle packs its states
+    /// (0, the default, when it does not): a search that keeps many states, A*, then keeps
+    /// them packed, which can take a fraction of the memory of the state itself.
+    fn packed_len(&self) -> usize {
+        0
+    }
+    /// Writes `state` into `out` ([`Puzzle::packed_len`] bytes, zeroed when called). Equal
+    /// states pack to equal bytes, different ones to different bytes.
+    fn pack(&self, _state: &Self::State, _out: &mut [u8]) {}
+    /// The state [`Puzzle::pack`] wrote into `bytes`, when the puzzle packs its states.
+    fn unpack(&self, _bytes: &[u8]) -> Option<Self::State> {
+        None
+    }
     /// Whether `None` from [`Puzzle::random_move`] means that the position has no legal move
     /// at all: a random game then ends at once instead of drawing on to its cap, which changes
     /// no outcome (the position can never change) but saves the futile draws.
@@ -300,6 +336,24 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
         self.puzzle.random_move(state, rng)
     }
     const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
+    fn symmetries(&self) -> usize {
+        self.puzzle.symmetries()
+    }
+    fn canonical(&self, s: &P::State) -> P::State {
+        self.puzzle.canonical(s)
+    }
+    fn canonical_successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
+        self.puzzle.canonical_successors(s, out)
+    }
+    fn packed_len(&self) -> usize {
+        self.puzzle.packed_len()
+    }
+    fn pack(&self, s: &P::State, out: &mut [u8]) {
+        self.puzzle.pack(s, out)
+    }
+    fn unpack(&self, bytes: &[u8]) -> Option<P::State> {
+        self.puzzle.unpack(bytes)
+    }
 }
 
 /// What a search explored.

@@ -22,6 +22,7 @@
 use super::level::{Block, Tile, Tower, MAX_COLS, MAX_ROWS};
 use super::prune::{Analysis, Dead};
 use super::rules::Board;
+use super::symmetry::{symmetries, Symmetry};
 use crate::bits::{Bits, Wide};
 use crate::game::{Engine, Task};
 use crate::grid::{Dir, Pos, Push};
@@ -33,7 +34,7 @@ const NONE: u16 = u16::MAX;
 pub const MAX_FIRES: usize = 64;
 
 /// A position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TState<B> {
     /// Regular blocks (open cells).
     pub ice: B,
@@ -81,6 +82,205 @@ pub struct TowerPuzzle<B> {
     fire_at: Vec<u8>,
     start: TState<B>,
     start_dead: Option<Dead>,
+    /// Judgements of the positions generated lately.
+    judged: Judged<B>,
+    /// The level's symmetries but the identity.
+    sym: Vec<Symmetry>,
+    /// How a position is packed ([`Puzzle::pack`]).
+    packing: Packing,
+}
+
+/// Where the parts of a packed position lie, in bits: the regular blocks (one bit per open
+/// cell), the golden blocks (their open cells in increasing order, `width` bits each; they
+/// never vanish, so there are always `golden` of them), the fires still burning (one bit
+/// each), the magician's open cell (`width` bits) and the bound (8 bits).
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    open: usize,
+    golden: usize,
+    width: usize,
+    fires: usize,
+}
+
+impl Packing {
+    fn bits(&self) -> usize {
+        self.open + self.golden * self.width + self.fires + self.width + 8
+    }
+}
+
+/// Most 64-bit words of a packed position: 320 open cells, 5 golden blocks of 9 bits, 64
+/// fires, the magician and the bound fit in 7.
+const PACKED_WORDS: usize = 8;
+
+/// Bits written one field after another into words.
+struct BitWriter {
+    words: [u64; PACKED_WORDS],
+    at: usize,
+}
+
+impl BitWriter {
+    #[inline]
+    fn put(&mut self, width: usize, v: u64) {
+        if width == 0 {
+            return;
+        }
+        let (k, o) = (self.at / 64, self.at % 64);
+        self.words[k] |= v << o;
+        if o + width > 64 {
+            self.words[k + 1] |= v >> (64 - o);
+        }
+        self.at += width;
+    }
+}
+
+/// Fields read one after another from words.
+struct BitReader {
+    words: [u64; PACKED_WORDS],
+    at: usize,
+}
+
+impl BitReader {
+    #[inline]
+    fn get(&mut self, width: usize) -> u64 {
+        if width == 0 {
+            return 0;
+        }
+        let (k, o) = (self.at / 64, self.at % 64);
+        let mut v = self.words[k] >> o;
+        if o + width > 64 {
+            v |= self.words[k + 1] << (64 - o);
+        }
+        self.at += width;
+        if width == 64 {
+            v
+        } else {
+            v & ((1u64 << width) - 1)
+        }
+    }
+}
+
+/// What [`Analysis::judge`] said of the positions generated lately, by blocks and fires (the
+/// magician plays no part in a judgement): a position generated again, by another order of
+/// the same pushes or from another region of the magician, is not judged again. Each thread
+/// has a table of its own (no locking on the way); a table is direct-mapped, each slot holds
+/// its whole key (a hit is exact), and it grows with the questions asked, to at most
+/// [`JUDGED_MAX_SLOTS`] slots.
+struct Judged<B> {
+    tables: Vec<std::sync::Mutex<Table<B>>>,
+    /// Slots of a table at first.
+    first: usize,
+}
+
+/// One thread's slots: at first [`JUDGED_MIN_SLOTS`], doubled (and emptied) every time the
+/// table has been asked four times as many questions as it has slots.
+struct Table<B> {
+    slots: Vec<Slot<B>>,
+    asked: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot<B> {
+    ice: B,
+    gold: B,
+    fires: u64,
+    /// The bound, [`DEAD`] for a dead position, [`EMPTY`] for an empty slot.
+    verdict: u16,
+}
+
+const JUDGED_MIN_SLOTS: usize = 1 << 10;
+/// At most 2^20 slots a thread: 64 MiB for the widest positions.
+const JUDGED_MAX_SLOTS: usize = 1 << 20;
+const DEAD: u16 = 1 << 9;
+const EMPTY: u16 = 1 << 10;
+
+impl<B: Bits> Judged<B> {
+    fn new() -> Judged<B> {
+        Self::with_slots(JUDGED_MIN_SLOTS)
+    }
+
+    /// A table of `first` slots per thread at first (a power of two).
+    fn with_slots(first: usize) -> Judged<B> {
+        let threads = rayon::current_num_threads().max(1) + 1;
+        Judged {
+            tables: (0..threads)
+                .map(|_| {
+                    std::sync::Mutex::new(Table {
+                        slots: Vec::new(),
+                        asked: 0,
+                    })
+                })
+                .collect(),
+            first,
+        }
+    }
+
+    /// Judges the positions `batch` (their blocks and fires) with `judge`, or from the
+    /// table: their bounds, `None` for a dead one, in `out`.
+    fn judge_all(
+        &self,
+        batch: &[(B, B, u64)],
+        out: &mut Vec<Option<u8>>,
+        judge: impl Fn(B, B, u64) -> Result<u32, Dead>,
+    ) {
+        use std::hash::BuildHasher;
+        let me = rayon::current_thread_index().map_or(0, |i| i + 1) % self.tables.len();
+        let mut t = self.tables[me].lock().unwrap_or_else(|e| e.into_inner());
+        t.asked += batch.len() as u64;
+        if t.slots.is_empty()
+            || (t.asked > 4 * t.slots.len() as u64 && t.slots.len() < JUDGED_MAX_SLOTS)
+        {
+            let n = (t.slots.len() * 2).max(self.first);
+            let empty = Slot {
+                verdict: EMPTY,
+                ..Slot::default()
+            };
+            t.slots = vec![empty; n];
+            t.asked = 0;
+        }
+        let mask = t.slots.len() - 1;
+        let mut at = [0usize; 256];
+        for (k, &(ice, gold, fires)) in batch.iter().enumerate().take(at.len()) {
+            let i = rustc_hash::FxBuildHasher.hash_one((ice, gold, fires)) as usize & mask;
+            at[k] = i;
+            prefetch(&t.slots[i]);
+        }
+        out.clear();
+        for (k, &(ice, gold, fires)) in batch.iter().enumerate() {
+            let i = if k < at.len() {
+                at[k]
+            } else {
+                rustc_hash::FxBuildHasher.hash_one((ice, gold, fires)) as usize & mask
+            };
+            let slot = &mut t.slots[i];
+            if slot.verdict != EMPTY && slot.fires == fires && slot.ice == ice && slot.gold == gold
+            {
+                out.push((slot.verdict != DEAD).then_some(slot.verdict as u8));
+                continue;
+            }
+            let v = judge(ice, gold, fires)
+                .ok()
+                .map(|lb| lb.min(u8::MAX as u32) as u8);
+            *slot = Slot {
+                ice,
+                gold,
+                fires,
+                verdict: v.map_or(DEAD, u16::from),
+            };
+            out.push(v);
+        }
+    }
+}
+
+/// Asks the processor to bring `x` into its caches.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Layout of one position in masks.
@@ -277,7 +477,18 @@ impl<B: Bits> TowerPuzzle<B> {
                 lb: 0,
             },
             start_dead: None,
+            judged: Judged::new(),
+            sym: Vec::new(),
+            packing: Packing {
+                open: n as usize,
+                golden: 0,
+                width: (16 - (n.max(1) - 1).leading_zeros() as usize).max(1),
+                fires: 0,
+            },
         };
+        p.sym = symmetries(tower, &p.open, &p.an.fires);
+        p.packing.golden = gold.count() as usize;
+        p.packing.fires = p.an.fires.len();
         let m = at.man();
         let v = p.view(&p.start);
         let walk = p.walk(&v);
@@ -349,11 +560,20 @@ impl<B: Bits> TowerPuzzle<B> {
     }
 
     /// Calls `f(move, next position)` for every push from `s` whose result is not dead.
-    pub fn generate(&self, s: &TState<B>, mut f: impl FnMut(TMove, TState<B>)) {
+    pub fn generate(&self, s: &TState<B>, f: impl FnMut(TMove, TState<B>)) {
+        self.generate_folded(s, false, f)
+    }
+
+    /// [`TowerPuzzle::generate`], each next position replaced by the least of its class
+    /// under the level's symmetries when `fold` ([`Puzzle::canonical`]).
+    fn generate_folded(&self, s: &TState<B>, fold: bool, mut f: impl FnMut(TMove, TState<B>)) {
+        let fold = fold && !self.sym.is_empty();
         let v = self.view(s);
         let walk = self.walk(&v);
         let man = self.an.pos[s.man as usize];
         let region = flood(&walk, self.rows, man.row, 1 << (man.col + 1));
+        let mut made = Vec::with_capacity(64);
+        let mut regions = Vec::new();
         for b in s.ice.or(s.gold).ones() {
             let golden = s.gold.get(b);
             let p = self.an.pos[b];
@@ -413,19 +633,89 @@ impl<B: Bits> TowerPuzzle<B> {
                 }
                 let reg = flood(&w, self.rows, stand.row, 1 << (stand.col + 1));
                 t.man = self.first_cell(&reg);
-                match self.an.judge(t.ice, t.gold, t.fires) {
-                    Ok(lb) => t.lb = lb.min(u8::MAX as u32) as u8,
-                    Err(_) => continue,
+                if fold {
+                    regions.push(reg);
                 }
-                f(
+                made.push((
                     TMove {
                         from: b as u16,
                         dir: d,
                     },
                     t,
-                );
+                ));
             }
         }
+        let keys: Vec<(B, B, u64)> = made.iter().map(|(_, t)| (t.ice, t.gold, t.fires)).collect();
+        let mut verdicts = Vec::with_capacity(keys.len());
+        self.judged
+            .judge_all(&keys, &mut verdicts, |i, g, f| self.an.judge(i, g, f));
+        for (k, ((m, mut t), v)) in made.into_iter().zip(verdicts).enumerate() {
+            if let Some(lb) = v {
+                t.lb = lb;
+                if fold {
+                    t = self.least_image(&t, &regions[k]);
+                }
+                f(m, t);
+            }
+        }
+    }
+
+    /// The least of `s` and its images under the level's symmetries (blocks, then fires,
+    /// then the magician's region); `region` is the magician's region in `s`, as row masks.
+    fn least_image(&self, s: &TState<B>, region: &[u32; MAX_ROWS]) -> TState<B> {
+        let mut best = *s;
+        for m in &self.sym {
+            let mut t = TState {
+                ice: B::empty(),
+                gold: B::empty(),
+                fires: 0,
+                man: 0,
+                lb: s.lb,
+            };
+            for i in s.ice.ones() {
+                t.ice.set(m.cell[i] as usize);
+            }
+            for i in s.gold.ones() {
+                t.gold.set(m.cell[i] as usize);
+            }
+            let mut f = s.fires;
+            while f != 0 {
+                t.fires |= 1 << m.fire[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            let order = (t.ice, t.gold, t.fires).cmp(&(best.ice, best.gold, best.fires));
+            if order == std::cmp::Ordering::Greater {
+                continue;
+            }
+            // the region's image: its first open cell
+            t.man = u16::MAX;
+            for (r, &row) in region.iter().enumerate().take(self.rows) {
+                let mut bits = row;
+                while bits != 0 {
+                    let c = bits.trailing_zeros() as usize - 1;
+                    bits &= bits - 1;
+                    let i = self.open[r * self.cols + c];
+                    t.man = t.man.min(m.cell[i as usize]);
+                }
+            }
+            if order == std::cmp::Ordering::Less || t.man < best.man {
+                best = t;
+            }
+        }
+        best
+    }
+
+    /// The magician's region in `s`, as row masks.
+    fn region(&self, s: &TState<B>) -> [u32; MAX_ROWS] {
+        let v = self.view(s);
+        let walk = self.walk(&v);
+        let man = self.an.pos[s.man as usize];
+        flood(&walk, self.rows, man.row, 1 << (man.col + 1))
+    }
+
+    /// The names of the level's symmetries other than the identity.
+    pub fn symmetry_names(&self) -> Vec<&'static str> {
+        self.sym.iter().map(|m| m.name).collect()
     }
 }
 
@@ -446,6 +736,75 @@ impl<B: Bits> Puzzle for TowerPuzzle<B> {
     }
     fn lower_bound(&self, s: &TState<B>) -> u32 {
         s.lb as u32
+    }
+    fn symmetries(&self) -> usize {
+        self.sym.len() + 1
+    }
+    fn canonical(&self, s: &TState<B>) -> TState<B> {
+        if self.sym.is_empty() {
+            return *s;
+        }
+        self.least_image(s, &self.region(s))
+    }
+    fn canonical_successors(&self, s: &TState<B>, out: &mut Vec<(TMove, TState<B>)>) {
+        self.generate_folded(s, true, |m, t| out.push((m, t)));
+    }
+    fn packed_len(&self) -> usize {
+        // levels with many golden blocks are kept as they are
+        let bits = self.packing.bits();
+        if bits > 64 * PACKED_WORDS {
+            0
+        } else {
+            bits.div_ceil(8)
+        }
+    }
+    fn pack(&self, s: &TState<B>, out: &mut [u8]) {
+        let k = self.packing;
+        let mut w = BitWriter {
+            words: [0; PACKED_WORDS],
+            at: 0,
+        };
+        for j in 0..k.open.div_ceil(64) {
+            w.put((k.open - 64 * j).min(64), s.ice.word(j));
+        }
+        for i in s.gold.ones() {
+            w.put(k.width, i as u64);
+        }
+        w.put(k.fires, s.fires);
+        w.put(k.width, s.man as u64);
+        w.put(8, s.lb as u64);
+        for (chunk, word) in out.chunks_mut(8).zip(w.words) {
+            chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
+        }
+    }
+    fn unpack(&self, bytes: &[u8]) -> Option<TState<B>> {
+        let k = self.packing;
+        let mut r = BitReader {
+            words: [0; PACKED_WORDS],
+            at: 0,
+        };
+        for (chunk, word) in bytes.chunks(8).zip(r.words.iter_mut()) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            *word = u64::from_le_bytes(b);
+        }
+        let mut s = TState {
+            ice: B::empty(),
+            gold: B::empty(),
+            fires: 0,
+            man: 0,
+            lb: 0,
+        };
+        for j in 0..k.open.div_ceil(64) {
+            s.ice.or_word(j, r.get((k.open - 64 * j).min(64)));
+        }
+        for _ in 0..k.golden {
+            s.gold.set(r.get(k.width) as usize);
+        }
+        s.fires = r.get(k.fires);
+        s.man = r.get(k.width) as u16;
+        s.lb = r.get(8) as u8;
+        Some(s)
     }
 }
 
@@ -670,6 +1029,101 @@ mod tests {
         }
         let e = with_tower(&tower("@%>*\n"), true, Nothing).unwrap_err();
         assert!(e.to_string().contains("an arrow at row 0, col 2"), "{e}");
+    }
+
+    /// The table of judgements answers as the judge does, for positions asked again and for
+    /// positions that share a slot; repeated questions are not judged again.
+    #[test]
+    fn judgements_are_kept_exactly() {
+        let t = tower("#########\n#@ %  * #\n# $   * #\n#  %  * #\n#   %   #\n#########\n");
+        let p = compiled(&t, true);
+        let mut keys = Vec::new();
+        let mut queue = vec![p.start()];
+        let mut seen = HashSet::new();
+        while let Some(s) = queue.pop() {
+            if !seen.insert(s) {
+                continue;
+            }
+            keys.push((s.ice, s.gold, s.fires));
+            p.generate(&s, |_, n| queue.push(n));
+        }
+        assert!(keys.len() > 50, "{}", keys.len());
+        // a fresh table with few slots: most keys share slots with others
+        let table = Judged::<Wide<5>>::with_slots(16);
+        let calls = std::cell::Cell::new(0);
+        let judge = |i, g, f| {
+            calls.set(calls.get() + 1);
+            p.analysis().judge(i, g, f)
+        };
+        let want: Vec<Option<u8>> = keys
+            .iter()
+            .map(|&(i, g, f)| p.analysis().judge(i, g, f).ok().map(|b| b as u8))
+            .collect();
+        let mut got = Vec::new();
+        for round in 0..3 {
+            table.judge_all(&keys, &mut got, judge);
+            assert_eq!(got, want, "round {round}");
+        }
+        assert!(calls.get() < 3 * keys.len(), "every question was judged again");
+        // one key asked many times in one batch: judged once
+        let one = vec![keys[7]; 40];
+        let before = calls.get();
+        table.judge_all(&one, &mut got, judge);
+        assert_eq!(got, vec![want[7]; 40]);
+        assert!(calls.get() - before <= 1);
+    }
+
+    /// Packing gives back every position, and different positions pack differently; the
+    /// canonical position is one per class: the least of the images, a position of the class
+    /// (its own canonical position), found for every member of the class.
+    #[test]
+    fn packed_and_canonical_positions() {
+        // (the level, its symmetries with the identity, whether positions of one class are
+        // reached: the second level is symmetric, but no two positions reached from its start
+        // are images of each other)
+        for (text, group, folds) in [
+            ("####################\n#*################*#\n#         @        #\n#     %      %     #\n##    *      *    ##\n", 2, true),
+            ("#######\n#@ * %#\n#  *  #\n#$ - $#\n#######\n", 2, false),
+            ("#########\n#@ %  * #\n# $   * #\n#  %  * #\n#   %   #\n#########\n", 1, false),
+        ] {
+            let t = tower(text);
+            let p = compiled(&t, false);
+            let mut queue = vec![p.start()];
+            let mut seen = HashSet::new();
+            while let Some(s) = queue.pop() {
+                if seen.len() > 3_000 || !seen.insert(s) {
+                    continue;
+                }
+                p.generate(&s, |_, n| queue.push(n));
+            }
+            let len = p.packed_len();
+            assert!(len > 0 && len < std::mem::size_of::<TState<Wide<5>>>(), "{len}");
+            let mut packs = HashSet::new();
+            let mut classes = HashSet::new();
+            for s in &seen {
+                let mut b = vec![0u8; len];
+                p.pack(s, &mut b);
+                assert_eq!(p.unpack(&b), Some(*s), "{text}");
+                packs.insert(b);
+                let c = p.canonical(s);
+                assert!(c <= *s || p.symmetries() == 1, "{text}");
+                assert_eq!(p.canonical(&c), c, "{text}");
+                classes.insert(c);
+            }
+            assert_eq!(packs.len(), seen.len(), "{text}");
+            assert_eq!(p.symmetries(), group, "{text}");
+            assert!(classes.len() * group >= seen.len(), "{text}");
+            assert_eq!(classes.len() < seen.len(), folds, "{text}");
+            // the canonical successors are the canonical positions of the successors
+            for s in seen.iter().take(200) {
+                let mut plain = Vec::new();
+                p.successors(s, &mut plain);
+                let mut folded = Vec::new();
+                p.canonical_successors(s, &mut folded);
+                let want: Vec<_> = plain.iter().map(|(m, n)| (*m, p.canonical(n))).collect();
+                assert_eq!(folded, want, "{text}");
+            }
+        }
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!   bit-parallel walking; implements [`Puzzle`](crate::search::Puzzle).
 //! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
 //!   admissible lower bound (matching distances, line cover).
+//! - [`symmetry`]: the maps of a level onto itself, by which A* keeps one position of each
+//!   class.
 //! - [`game`](mod@game): the game face ([`IceTower`]); its default search is
 //!   [`astar_proving`](crate::search::astar_proving), which proves a bound when stopped.
 
@@ -17,6 +19,7 @@ pub mod game;
 pub mod level;
 pub mod prune;
 pub mod rules;
+pub mod symmetry;
 
 pub use engine::{same_level, with_tower, with_tower_at, TMove, TState, TowerPuzzle};
 pub use game::IceTower;

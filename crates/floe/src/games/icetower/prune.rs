@@ -49,7 +49,9 @@
 use super::level::{Block, Tile, Tower};
 use crate::bits::Bits;
 use crate::grid::{Dir, Pos};
-use std::collections::VecDeque;
+use rustc_hash::FxBuildHasher;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// No path: the relaxed distance of a block to a fire it can never reach.
 pub const FAR: u8 = u8::MAX;
@@ -77,6 +79,53 @@ struct Scratch {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    static SWEEPS: std::cell::RefCell<SweepCache> = std::cell::RefCell::new(SweepCache::default());
+}
+
+/// A thread's tables of [`Analysis::sweepable`] for one level: offsets into `data` by set
+/// of fires. Cleared when another level is judged or past [`SWEEP_CACHE_BYTES`].
+#[derive(Default)]
+struct SweepCache {
+    /// The level's [`Analysis::id`].
+    level: u64,
+    at: HashMap<u64, u32, FxBuildHasher>,
+    data: Vec<u8>,
+}
+
+/// The most a thread's [`SweepCache`] holds before it starts again.
+const SWEEP_CACHE_BYTES: usize = 16 << 20;
+
+/// Levels compiled so far: each [`Analysis`] gets its own number, the key of the caches.
+static LEVELS: AtomicU64 = AtomicU64::new(1);
+
+/// One table of [`Analysis::sweepable`], as the cache holds it.
+#[derive(Clone, Copy)]
+struct Sweepable<'a> {
+    /// The fewest row or column runs covering the fires.
+    lines: u8,
+    /// Runs of the side with fewer runs (`u8::MAX`: too many to try) and of the other.
+    na: u8,
+    nb: u8,
+    /// `cover[r * (nb + 1) + k]`: the most fires `r` runs of the side with fewer runs and
+    /// `k` of the other cover (empty when there were too many runs to try).
+    cover: &'a [u8],
+}
+
+impl<'a> Sweepable<'a> {
+    fn read(d: &'a [u8]) -> Sweepable<'a> {
+        let (lines, na, nb) = (d[0], d[1], d[2]);
+        let n = if na == u8::MAX {
+            0
+        } else {
+            (na as usize + 1) * (nb as usize + 1)
+        };
+        Sweepable {
+            lines,
+            na,
+            nb,
+            cover: &d[3..3 + n],
+        }
+    }
 }
 
 /// Why a position is dead.
@@ -113,6 +162,9 @@ pub struct Analysis {
     pub fires: Vec<Pos>,
     /// Open cell × fire → relaxed fewest pushes of a regular block ([`FAR`]: never).
     dist_ice: Vec<u8>,
+    /// `dist_ice` with every cell's row padded to 64 fires ([`FAR`] beyond the last), so
+    /// that a position's least distances are taken 64 fires at a time.
+    dist_ice64: Vec<[u8; 64]>,
     /// Open cell × fire → relaxed fewest pushes of a golden block ([`FAR`]: never).
     dist_gold: Vec<u8>,
     /// Open cell → fires a regular block resting there can reach.
@@ -128,6 +180,8 @@ pub struct Analysis {
     fires_on_col_run: Vec<u64>,
     /// Whether pruning is on (off: every position is alive and the bound is 0).
     pub enabled: bool,
+    /// This level's number among those compiled (the key of the thread caches).
+    id: u64,
 }
 
 impl Analysis {
@@ -210,6 +264,13 @@ impl Analysis {
                 .fold(0u64, |m, f| m | 1 << f)
         };
         let reach_ice = (0..n).map(|c| mask(&dist_ice, c)).collect();
+        let dist_ice64 = (0..n)
+            .map(|c| {
+                let mut row = [FAR; 64];
+                row[..nf].copy_from_slice(&dist_ice[c * nf..(c + 1) * nf]);
+                row
+            })
+            .collect();
         let reach_gold = (0..n).map(|c| mask(&dist_gold, c)).collect();
 
         // wall-to-wall runs through each fire
@@ -256,6 +317,7 @@ impl Analysis {
             standable,
             fires,
             dist_ice,
+            dist_ice64,
             dist_gold,
             reach_ice,
             reach_gold,
@@ -264,6 +326,7 @@ impl Analysis {
             fires_on_row_run,
             fires_on_col_run,
             enabled,
+            id: LEVELS.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -336,13 +399,15 @@ impl Analysis {
                 self.assignment(own, s)
             })?;
         }
-        let lines = cost + self.line_cover(by_gold);
         if by_gold == 0 {
             // all regular: the matching is exact for the relaxed model, rule 4 adds nothing
-            return Ok(lines);
+            return Ok(cost);
         }
-        let turns = self.turn_bound(ice, gold, live, by_gold, own, cost, lines);
-        Ok(lines.max(turns))
+        Ok(self.sweepable(by_gold, |table| {
+            let lines = cost + table.lines as u32;
+            let turns = self.turn_bound(ice, gold, live, by_gold, own, cost, lines, table);
+            lines.max(turns)
+        }))
     }
 
     /// Rule 4 of the module notes: the fewest pushes when golden ice must turn between the
@@ -362,6 +427,7 @@ impl Analysis {
         own: u64,
         own_cost: u32,
         floor: u32,
+        table: Sweepable,
     ) -> u32 {
         const INF: u32 = 1 << 20;
         let nf = self.fires.len();
@@ -369,22 +435,26 @@ impl Analysis {
         let n_own = own.count_ones() as usize;
         // regular ice: each live fire's and each block's least distance
         let mut fire_min = [FAR; 64];
+        // distances to fires put out count as FAR
+        let mut out = [0u8; 64];
+        for (f, o) in out.iter_mut().enumerate() {
+            *o = if live >> f & 1 == 1 { 0 } else { FAR };
+        }
         let mut block_hist = [0u16; 256];
         let mut n_blocks = 0usize;
+        let mut max_d = 0u8;
         for b in ice.ones() {
-            let row = &self.dist_ice[b * nf..(b + 1) * nf];
+            let row = &self.dist_ice64[b];
             let mut bm = FAR;
-            let mut l = live;
-            while l != 0 {
-                let f = l.trailing_zeros() as usize;
-                l &= l - 1;
-                let d = row[f];
-                bm = bm.min(d);
+            for f in 0..64 {
+                let d = row[f] | out[f];
                 fire_min[f] = fire_min[f].min(d);
+                bm = bm.min(d);
             }
             if bm != FAR {
                 n_blocks += 1;
-                block_hist[bm as usize] = block_hist[bm as usize].saturating_add(1);
+                max_d = max_d.max(bm);
+                block_hist[bm as usize] += 1;
             }
         }
         // the least cost of putting out any m of the live fires, own ones included, with
@@ -406,10 +476,10 @@ impl Analysis {
         let mut next_block = 1usize; // histogram cursor
         for (m, slot) in least.iter_mut().enumerate().take(n_live + 1) {
             if m > 0 {
-                while next_block < 255 && block_hist[next_block] == 0 {
+                while next_block <= max_d as usize && block_hist[next_block] == 0 {
                     next_block += 1;
                 }
-                if next_block < 255 {
+                if next_block <= max_d as usize {
                     by_blocks += next_block as u32;
                     block_hist[next_block] -= 1;
                 } else {
@@ -463,6 +533,57 @@ impl Analysis {
         if by_gold == 0 || usable == 0 {
             return if least[n_live] >= INF { 0 } else { least[n_live] };
         }
+        if table.na == u8::MAX {
+            return 0;
+        }
+        let (na, nb, cover) = (table.na as u32, table.nb as u32, table.cover);
+        let mut best = INF;
+        for r in (0..=na).rev() {
+            for k in 0..=nb {
+                let cov = cover[(r * (nb + 1) + k) as usize] as usize;
+                let v = sweeps(r, k).saturating_add(least[n_live - cov]);
+                if v <= floor {
+                    return 0;
+                }
+                best = best.min(v);
+            }
+        }
+        if best >= INF {
+            0
+        } else {
+            best
+        }
+    }
+
+    /// What rule 4 and the line cover take from the live fires golden ice can reach,
+    /// `by_gold`, computed once per set of fires (a thread's cache of the level; the many
+    /// positions of a search share few such sets).
+    fn sweepable<R>(&self, by_gold: u64, then: impl FnOnce(Sweepable) -> R) -> R {
+        SWEEPS.with_borrow_mut(|c| {
+            if c.level != self.id || c.data.len() > SWEEP_CACHE_BYTES {
+                c.level = self.id;
+                c.at.clear();
+                c.data.clear();
+            }
+            let at = match c.at.get(&by_gold) {
+                Some(&at) => at as usize,
+                None => {
+                    let at = c.data.len();
+                    self.sweep_table(by_gold, &mut c.data);
+                    c.at.insert(by_gold, at as u32);
+                    at
+                }
+            };
+            then(Sweepable::read(&c.data[at..]))
+        })
+    }
+
+    /// Appends to `out` the table of [`Analysis::sweepable`] for the fires `by_gold`: the
+    /// line cover, the numbers of runs `na` (the side with fewer) and `nb`, then for every
+    /// `r ≤ na` and `k ≤ nb` the most of `by_gold` that `r` runs of the first side and `k`
+    /// of the other cover (`na = u8::MAX` and no cover when there are too many runs).
+    fn sweep_table(&self, by_gold: u64, out: &mut Vec<u8>) {
+        let lines = self.line_cover(by_gold).min(u8::MAX as u32) as u8;
         // the runs holding fires golden ice can reach: subsets of the side with fewer runs,
         // the best runs of the other side for each
         let (mut rows, mut cols) = ([0u64; 64], [0u64; 64]);
@@ -490,15 +611,15 @@ impl Analysis {
             (&cols, nc, &rows, nr)
         };
         if na > MAX_SWEPT_RUNS {
-            return 0;
+            out.extend([lines, u8::MAX, 0]);
+            return;
         }
-        let mut best = INF;
-        // the sets with more runs first: they usually meet `floor` soonest
-        for mask in (0u32..1 << na).rev() {
-            let r = mask.count_ones();
-            if sweeps(r, 0) >= best {
-                continue;
-            }
+        let base = out.len() + 3;
+        out.extend([lines, na as u8, nb as u8]);
+        out.resize(base + (na + 1) * (nb + 1), 0);
+        let cover = &mut out[base..];
+        for mask in 0u32..1 << na {
+            let r = mask.count_ones() as usize;
             let mut covered = 0u64;
             let mut m = mask;
             while m != 0 {
@@ -507,32 +628,19 @@ impl Analysis {
             }
             let rest = by_gold & !covered;
             let mut counts = [0u8; 64];
-            let mut nz = 0;
-            for &o in &other[..nb] {
-                let k = (o & rest).count_ones() as u8;
-                if k > 0 {
-                    counts[nz] = k;
-                    nz += 1;
-                }
+            for (k, &o) in other[..nb].iter().enumerate() {
+                counts[k] = (o & rest).count_ones() as u8;
             }
-            let counts = &mut counts[..nz];
+            let counts = &mut counts[..nb];
             counts.sort_unstable_by(|a, b| b.cmp(a));
-            let mut cov = covered.count_ones() as usize;
-            for k in 0..=nz {
+            let mut cov = covered.count_ones() as u8;
+            for k in 0..=nb {
                 if k > 0 {
-                    cov += counts[k - 1] as usize;
+                    cov += counts[k - 1];
                 }
-                let v = sweeps(r, k as u32).saturating_add(least[n_live - cov]);
-                if v <= floor {
-                    return 0;
-                }
-                best = best.min(v);
+                let e = &mut cover[r * (nb + 1) + k];
+                *e = (*e).max(cov);
             }
-        }
-        if best >= INF {
-            0
-        } else {
-            best
         }
     }
 
