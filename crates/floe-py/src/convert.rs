@@ -215,6 +215,7 @@ mod tests {
     fn estimates_are_judged_as_on_the_command_line() {
         let e = floe::search::Estimate {
             positions: 1 << 40,
+            bound: (1u64 << 40) as f64,
             bytes: 1 << 50,
             seconds: 1e6,
             cores: 2,
