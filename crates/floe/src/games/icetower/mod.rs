@@ -9,6 +9,8 @@
 //!   bit-parallel walking; implements [`Puzzle`](crate::search::Puzzle).
 //! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
 //!   admissible lower bound (matching distances, line cover).
+//! - `packed` and `judged` (private to the engine): positions packed into words where many
+//!   are kept, and the judgements of positions kept per thread.
 //! - [`symmetry`]: the maps of a level onto itself, by which A* keeps one position of each
 //!   class.
 //! - [`game`](mod@game): the game face ([`IceTower`]); its default search is
@@ -16,7 +18,9 @@
 
 pub mod engine;
 pub mod game;
+mod judged;
 pub mod level;
+mod packed;
 pub mod prune;
 pub mod rules;
 pub mod symmetry;
