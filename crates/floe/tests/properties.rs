@@ -895,9 +895,16 @@ proptest! {
     fn kluiver_format_round_trips(ls in proptest::collection::vec(decorated_level(), 1..=3)) {
         let levels: Vec<Level> = ls.into_iter().map(|l| l.0).collect();
         let has_player = levels.iter().any(|l| l.player().is_some());
+        let walks = levels.iter().any(|l| l.rules == Some(WalkRule::Walk));
         let written = format::write_kluiver(&levels);
         if has_player {
             prop_assert!(written.is_err(), "a player was written in Kluiver's format");
+            return Ok(());
+        }
+        if walks {
+            // read back under the free rule it would be another puzzle: refused
+            let e = written.expect_err("a level of the walking rule was written in Kluiver's format");
+            prop_assert!(e.to_string().contains("Rules: walk"), "{}", e);
             return Ok(());
         }
         let text = written.unwrap();
