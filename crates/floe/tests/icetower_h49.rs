@@ -5,15 +5,16 @@
 //! best solution the beam search finds (replayed by the rules) and the lower bound A* proves
 //! within the time given by `FLOE_H49_SECONDS` (default 60) and the memory given by
 //! `FLOE_H49_GIB` (default 10); with `FLOE_H49_CAP=K` it looks only for solutions of at most
-//! K pushes, so that it proves K + 1 storing only the positions that proof needs.
-//! docs/icetower.md records the runs: `FLOE_H49_CAP=14 FLOE_H49_SECONDS=4500
-//! FLOE_H49_GIB=19` proves at least 15 pushes after expanding the 38,066,876 positions with
-//! f ≤ 14 (2,709 s).
+//! K pushes, so that it proves K + 1 storing only the positions that proof needs;
+//! `FLOE_H49_THREADS` (default 1) expands on that many threads. docs/icetower.md records the
+//! runs: `FLOE_H49_CAP=14 FLOE_H49_SECONDS=4500 FLOE_H49_GIB=19 FLOE_H49_THREADS=2` proves
+//! at least 15 pushes after expanding the 19,033,661 positions with f ≤ 14 up to h49's
+//! mirror.
 
 use floe::bits::{Bits, Wide};
 use floe::games::icetower::{replay, Tile, Tower, TowerPuzzle};
 use floe::grid::Push;
-use floe::search::{astar_proving, astar_proving_upto, beam, Limits, Outcome, Puzzle};
+use floe::search::{astar_proving_par, beam, Limits, Outcome, Puzzle};
 use std::time::Duration;
 
 mod common;
@@ -95,18 +96,15 @@ impl OnTower for Beam {
 }
 
 /// A* for `Duration`, within `u64` bytes, looking only for solutions of at most the cap
-/// pushes when there is one.
-struct Prove(Duration, u64, Option<u32>);
+/// pushes when there is one, on `usize` threads.
+struct Prove(Duration, u64, Option<u32>, usize);
 impl OnTower for Prove {
     type Output = (Outcome<usize>, u32);
     fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> (Outcome<usize>, u32) {
         // the start's bound (docs/icetower.md): 8, where the line cover alone gives 7
         assert_eq!(p.lower_bound(&p.start()), 8);
         let limits = Limits::none().timeout(self.0).max_memory(self.1);
-        let r = match self.2 {
-            Some(cap) => astar_proving_upto(p, &limits, cap),
-            None => astar_proving(p, &limits),
-        };
+        let r = astar_proving_par(p, &limits, self.2, self.3);
         eprintln!(
             "A*: proved at least {} pushes; {} positions stored, {} expanded, {:.1} s",
             r.proved,
@@ -151,7 +149,14 @@ fn h49_best_solution_and_proved_bound() {
     let cap: Option<u32> = std::env::var("FLOE_H49_CAP")
         .ok()
         .and_then(|s| s.parse().ok());
-    let (o, proved) = on_tower(&t, Prove(Duration::from_secs(secs), gib << 30, cap));
+    let threads: usize = std::env::var("FLOE_H49_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let (o, proved) = on_tower(
+        &t,
+        Prove(Duration::from_secs(secs), gib << 30, cap, threads),
+    );
     assert!(proved as usize <= best.len());
     if let Outcome::Solved(m) = o {
         assert!(m[0] <= best.len());
