@@ -119,7 +119,8 @@ pub fn astar_learning<P: Puzzle>(
 where
     P::Move: Copy,
 {
-    let s0 = p.start();
+    // the table keeps canonical positions (see `Informed`)
+    let s0 = p.canonical(&p.start());
     if learned.get(&s0) == Some(UNSOLVABLE) {
         let mut stats = Stats {
             states: 1,
@@ -169,7 +170,7 @@ where
 {
     let began = std::time::Instant::now();
     let mut s = p.start();
-    let total = learned.exact(&s)?;
+    let total = learned.exact(&p.canonical(&s))?;
     let mut path = Vec::new();
     let mut buf = Vec::new();
     let mut stats = Stats::default();
@@ -180,7 +181,7 @@ where
         stats.generated += buf.len() as u64;
         let (m, t) = buf
             .drain(..)
-            .find(|(_, t)| learned.exact(t) == Some(left))?;
+            .find(|(_, t)| learned.exact(&p.canonical(t)) == Some(left))?;
         path.push(m);
         s = t;
     }

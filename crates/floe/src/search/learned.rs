@@ -12,6 +12,10 @@
 //!
 //! [`Informed`] is the level's puzzle with these bounds: the larger of the two bounds, and
 //! the positions known to be unsolvable left out of the successors.
+//!
+//! A level's symmetries ([`Puzzle::symmetries`]) carry every position to one exactly as far
+//! from a goal, so the table keeps one position of each class: its keys are the puzzle's
+//! [`Puzzle::canonical`] positions, and [`Informed`] searches them as A* does the puzzle.
 
 use super::Puzzle;
 use rustc_hash::FxBuildHasher;
@@ -91,7 +95,9 @@ impl<S: Clone + Eq + std::hash::Hash> Learned<S> {
 }
 
 /// A puzzle whose bound is the larger of its own and the [`Learned`] one, and whose
-/// successors leave out the positions known to be unsolvable.
+/// successors leave out the positions known to be unsolvable. It has the puzzle's symmetries
+/// and packing: the table's keys are canonical positions, and [`Puzzle::lower_bound`] is
+/// asked of canonical positions (as the searches that fold symmetries ask it).
 pub struct Informed<'a, P: Puzzle> {
     /// The puzzle.
     pub puzzle: &'a P,
@@ -108,7 +114,7 @@ impl<P: Puzzle> Puzzle for Informed<'_, P> {
     fn successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
         self.puzzle.successors(s, out);
         if !self.learned.is_empty() {
-            out.retain(|(_, t)| self.learned.get(t) != Some(UNSOLVABLE));
+            out.retain(|(_, t)| self.learned.get(&self.puzzle.canonical(t)) != Some(UNSOLVABLE));
         }
     }
     fn is_goal(&self, s: &P::State) -> bool {
@@ -120,6 +126,27 @@ impl<P: Puzzle> Puzzle for Informed<'_, P> {
             Some(b) => own.max(b),
             None => own,
         }
+    }
+    fn symmetries(&self) -> usize {
+        self.puzzle.symmetries()
+    }
+    fn canonical(&self, s: &P::State) -> P::State {
+        self.puzzle.canonical(s)
+    }
+    fn canonical_successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
+        self.puzzle.canonical_successors(s, out);
+        if !self.learned.is_empty() {
+            out.retain(|(_, t)| self.learned.get(t) != Some(UNSOLVABLE));
+        }
+    }
+    fn packed_len(&self) -> usize {
+        self.puzzle.packed_len()
+    }
+    fn pack(&self, s: &P::State, out: &mut [u8]) {
+        self.puzzle.pack(s, out)
+    }
+    fn unpack(&self, bytes: &[u8]) -> Option<P::State> {
+        self.puzzle.unpack(bytes)
     }
 }
 
