@@ -357,7 +357,7 @@ fn bad_requests_get_400_with_the_commands_message() {
     let j = r.json();
     assert_eq!(
         j["error"],
-        "<request>:2:3: unexpected character 'x'; expected one of - = # . $ * @ +"
+        "untitled:2:3: unexpected character 'x'; expected one of - = # . $ * @ +"
     );
     assert_eq!((j["line"].as_u64(), j["col"].as_u64()), (Some(2), Some(3)));
     // options: unknown, out of range, of another game, refused by the server
@@ -378,7 +378,10 @@ fn bad_requests_get_400_with_the_commands_message() {
     let r = post(a, "/api/solve?k=2", lvl);
     assert_eq!(r.status, 400);
     assert!(
-        r.json()["error"].as_str().unwrap().contains("--k"),
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("k does not apply"),
         "{}",
         r.body
     );
@@ -395,7 +398,7 @@ fn bad_requests_get_400_with_the_commands_message() {
     let r = http(a, "POST", "/api/solve", b"$-\x00.\n");
     assert_eq!(
         r.json()["error"],
-        "<request>:1:3: a NUL byte (U+0000): this is not a text file"
+        "untitled:1:3: a NUL byte (U+0000): this is not a text file"
     );
     let r = http(a, "POST", "/api/solve", b"$-\xff.\n");
     assert!(r.json()["error"]
@@ -426,6 +429,73 @@ fn bad_requests_get_400_with_the_commands_message() {
     assert_eq!(r.status, 400);
     // the server is still there
     assert_eq!(http(a, "GET", "/api/health", b"").status, 200);
+}
+
+#[test]
+fn api_messages_name_query_parameters_never_flags() {
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    let lvl = "$--\n--.\n";
+    let asked: Vec<(&str, &str)> = vec![
+        ("/api/generate?rows=-5&cols=6", ""),
+        ("/api/generate?rows=1.5&cols=6", ""),
+        ("/api/generate?rows=6&cols=1e30", ""),
+        ("/api/generate?cols=6", ""),
+        ("/api/generate?rows=6&cols=6&seed=-1", ""),
+        ("/api/generate?rows=6&cols=6&max_blocks=x", ""),
+        ("/api/generate?rows=6&cols=6&min_pushes=-2", ""),
+        ("/api/generate?rows=6&cols=6&min_difficulty=abc", ""),
+        ("/api/solve?factor=abc", lvl),
+        ("/api/solve?k=2", lvl),
+        ("/api/solve?algo=nope", lvl),
+        ("/api/solve?max_states=-1", lvl),
+        ("/api/solve?timeout=soon", lvl),
+        ("/api/solve?level=99", lvl),
+        ("/api/solve", "Title: a\n$-.\n\nTitle: b\n$-.\n"),
+        ("/api/hint?max_states=x", lvl),
+        ("/api/render?cell=big", lvl),
+        ("/api/verify?factor=-3", lvl),
+        ("/api/space?rows=x&cols=3", ""),
+        ("/api/experiment?game=boxoff&seed=-1", ""),
+        ("/api/experiment?game=boxoff&setup=nope", ""),
+        ("/api/play?max_states=x", lvl),
+        ("/api/play?level=7", lvl),
+        ("/api/play?game=nope", lvl),
+        ("/api/levels?game=nope", lvl),
+    ];
+    for (path, body) in asked {
+        let r = post(a, path, body);
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+        let e = r.json()["error"].as_str().unwrap_or_default().to_string();
+        assert!(!e.is_empty(), "{path}: no message in {}", r.body);
+        assert!(!e.contains("--"), "{path}: {e}");
+        assert!(!e.contains("<request>"), "{path}: {e}");
+    }
+    let e = post(a, "/api/generate?rows=-5&cols=6", "").json()["error"].clone();
+    assert_eq!(
+        e,
+        "invalid value '-5' for 'rows': invalid digit found in string"
+    );
+    let e = post(a, "/api/generate?cols=6", "").json()["error"].clone();
+    assert_eq!(
+        e,
+        "the following required arguments were not provided: rows"
+    );
+    // a level without a title goes by the name the client gives it
+    let r = post(
+        a,
+        "/api/levels?name=qits001",
+        "#####\n#@ $#\n#  -#\n#####\n",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let l = &r.json()["levels"][0];
+    assert_eq!(l["name"], "qits001");
+    assert!(l["text"].as_str().unwrap().contains("Title: qits001\n"));
+    let r = post(a, "/api/play?name=pasted%20text", "$-x\n");
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("pasted text:1:3: "));
 }
 
 #[test]

@@ -25,8 +25,67 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The name a request's level goes by in messages (`<request>:3:4: …`).
-pub(crate) const LEVEL_NAME: &str = "<request>";
+/// The name a request's level goes by in messages (`untitled:3:4: …`) and, when it has no
+/// title, in play (`/api/play` and `POST /api/levels` take a `name` instead).
+pub(crate) const LEVEL_NAME: &str = "untitled";
+
+/// The name a client gave its level (`?name=qits001`), as the command line would take it as
+/// a file's name, or [`LEVEL_NAME`].
+pub(crate) fn level_name(q: &Pairs) -> String {
+    let n = param(q, "name")
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches('-');
+    let n: String = n.chars().filter(|c| !c.is_control()).take(80).collect();
+    if n.trim().is_empty() {
+        LEVEL_NAME.to_string()
+    } else {
+        n
+    }
+}
+
+/// A message in the API's words: the command line's flags named as the query parameters
+/// that stand for them (`'--rows <R>'` → `'rows'`, `--max-blocks` → `max_blocks`, `--level N`
+/// → `level N`). Every error an endpoint answers goes through it.
+pub(crate) fn api_words(msg: &str) -> String {
+    let b = msg.as_bytes();
+    let mut out = String::with_capacity(msg.len());
+    let mut i = 0;
+    while i < b.len() {
+        let flag_start = b[i] == b'-'
+            && b.get(i + 1) == Some(&b'-')
+            && b.get(i + 2).is_some_and(u8::is_ascii_lowercase)
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'));
+        if !flag_start {
+            let c = msg[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        let mut j = i + 2;
+        while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+            j += 1;
+        }
+        out.push_str(&msg[i + 2..j].replace('-', "_"));
+        // clap's value name after the flag (`--rows <R>`, `--level <LEVEL>...`)
+        let rest = &msg[j..];
+        if let Some(after) = rest.strip_prefix(" <") {
+            if let Some(end) = after.find('>') {
+                if after[..end]
+                    .bytes()
+                    .all(|c| c.is_ascii_uppercase() || c == b'_' || c == b'-')
+                {
+                    j += 2 + end + 1;
+                    while msg[j..].starts_with("...") {
+                        j += 3;
+                    }
+                }
+            }
+        }
+        i = j;
+    }
+    out
+}
 
 /// An answer: JSON or a picture, with a status and the command's exit code.
 #[derive(Debug)]
@@ -74,7 +133,11 @@ impl Reply {
         Reply::with(status, &json!({ "error": msg }), exit)
     }
     fn with(status: StatusCode, v: &Value, exit: Option<u8>) -> Reply {
-        let mut text = serde_json::to_string_pretty(v).unwrap_or_default();
+        let mut v = v.clone();
+        if let Some(Value::String(e)) = v.get_mut("error") {
+            *e = api_words(e);
+        }
+        let mut text = serde_json::to_string_pretty(&v).unwrap_or_default();
         text.push('\n');
         Reply {
             status,
@@ -102,9 +165,16 @@ impl Reply {
     pub fn conflict(msg: String) -> Reply {
         Reply::message(StatusCode::CONFLICT, msg, None)
     }
-    /// A request from a place the server does not answer: 403.
+    /// A request from a place the server does not answer: 403 (its message is for whoever
+    /// runs the server, and names the server's own flags).
     pub fn forbidden(msg: String) -> Reply {
-        Reply::message(StatusCode::FORBIDDEN, msg, None)
+        let mut text = serde_json::to_string_pretty(&json!({ "error": msg })).unwrap_or_default();
+        text.push('\n');
+        Reply {
+            status: StatusCode::FORBIDDEN,
+            body: Body::Json(text),
+            exit: None,
+        }
     }
     /// A body that did not arrive in time: 408.
     pub fn timed_out(msg: String) -> Reply {
@@ -551,7 +621,7 @@ async fn answer(
     };
     let has_level = match (ep.level, &text) {
         (LevelFrom::Body, None) => {
-            return Reply::bad("the request's body is the level file's text, and it is empty")
+            return Reply::bad("the request's body (the level file's text) is empty")
         }
         (LevelFrom::None, Some(_)) => {
             return Reply::bad(format!(

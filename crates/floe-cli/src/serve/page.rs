@@ -1,7 +1,7 @@
 //! The page (HTML, script and style compiled into the binary: nothing to install) and the
 //! bundled level collections.
 
-use super::api::{param, Pairs, Reply, LEVEL_NAME};
+use super::api::{level_name, param, Pairs, Reply};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::Query;
@@ -145,18 +145,17 @@ pub(crate) async fn read_levels(
     let Ok(Query(q)) = q else {
         return Reply::bad("the query string is not name=value pairs");
     };
-    let text = match body.map(|b| floe::input::text_of(b.to_vec(), LEVEL_NAME)) {
+    let name = level_name(&q);
+    let text = match body.map(|b| floe::input::text_of(b.to_vec(), &name)) {
         Ok(Ok(t)) if !t.trim().is_empty() => t,
-        Ok(Ok(_)) => {
-            return Reply::bad("the request's body is a level file's text, and it is empty")
-        }
+        Ok(Ok(_)) => return Reply::bad("the request's body (a level file's text) is empty"),
         Ok(Err(e)) => return Reply::error(&e),
         Err(e) => return Reply::bad(format!("the request body: {e}")),
     };
     let game = param(&q, "game").map(str::to_string);
     let format = param(&q, "format").map(str::to_string);
     let done = tokio::task::spawn_blocking(move || {
-        file_levels(&text, LEVEL_NAME, game.as_deref(), format.as_deref())
+        file_levels(&text, &name, game.as_deref(), format.as_deref())
     })
     .await;
     match done {
@@ -203,7 +202,17 @@ pub(crate) fn file_levels(
             f.levels.len()
         )));
     }
-    let levels = listed(&f.levels)?;
+    let mut levels = listed(&f.levels)?;
+    // a level without a title keeps the file's name when it is played on its own
+    for l in levels.iter_mut().filter(|l| l.info.title.is_none()) {
+        let title = format!("Title: {}\n", l.info.name.replace('\n', " "));
+        let at = if l.text.starts_with("Game:") {
+            l.text.find('\n').map_or(l.text.len(), |i| i + 1)
+        } else {
+            0
+        };
+        l.text.insert_str(at, &title);
+    }
     Ok(FileJson {
         game: f.game.info().name,
         named,

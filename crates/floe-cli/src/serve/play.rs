@@ -570,22 +570,16 @@ pub(crate) async fn start(
     let Ok(Query(q)) = q else {
         return Reply::bad("the query string is not name=value pairs");
     };
+    let name = api::level_name(&q);
     let text = match body {
-        Ok(b) => match floe::input::text_of(b.to_vec(), LEVEL_NAME) {
+        Ok(b) => match floe::input::text_of(b.to_vec(), &name) {
             Ok(t) if !t.trim().is_empty() => t,
-            Ok(_) => {
-                return Reply::bad("the request's body is the level file's text, and it is empty")
-            }
+            Ok(_) => return Reply::bad("the request's body (the level file's text) is empty"),
             Err(e) => return Reply::error(&e),
         },
         Err(e) => return Reply::bad(format!("the request body: {e}")),
     };
-    let mut argv = vec![
-        "floe".to_string(),
-        "play".into(),
-        LEVEL_NAME.into(),
-        "--keys=".into(),
-    ];
+    let mut argv = vec!["floe".to_string(), "play".into(), name, "--keys=".into()];
     for name in [
         "level",
         "game",

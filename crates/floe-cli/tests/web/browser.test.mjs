@@ -57,7 +57,7 @@ test("a level drawn in the editor gets its verdict and is played to the end with
   // a bad cell: the verdict is the reader's line:col message
   await p.fill("#text", "Game: ice\nTitle: my level\n$--x\n---.\n");
   await p.dispatchEvent("#text", "input");
-  await until(p, () => document.querySelector("#edit-verdict").textContent.includes("<request>:3:4: unexpected character 'x'"));
+  await until(p, () => document.querySelector("#edit-verdict").textContent.includes("line 3, column 4: unexpected character 'x'"));
   await p.fill("#text", "Game: ice\nTitle: my level\n$---\n---.\n");
   await p.dispatchEvent("#text", "input");
   await until(p, () => document.querySelector("#edit-verdict").textContent === "solvable in 2 pushes");

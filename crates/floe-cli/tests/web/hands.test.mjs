@@ -128,7 +128,9 @@ test("after choosing a level in the menu, the arrows play it", async () => {
   await p.focus("#level");
   await p.keyboard.press("ArrowDown");
   await shown(p, "OOTGCIR");
-  // the block at (1, 2) slides right along its row
+  // Enter hands the focus to the board: the block at (1, 2) slides right along its row
+  await p.keyboard.press("Enter");
+  await until(p, () => document.activeElement.id === "board");
   await p.keyboard.press("ArrowRight");
   await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
   assert.match(await text(p, "#title"), /^OOTGCIR/);
@@ -371,5 +373,326 @@ test("a board far too large is refused with a clear message", async () => {
   // the level shown before is still there
   assert.match(await text(p, "#title"), /^OOTIC/);
   await shot(p, "hands-huge-refused");
+  await p.context().close();
+});
+
+// ---------------------------------------------------------------------------------------
+// What a newcomer met driving the page
+
+test("Generate names the page's fields and their ranges, never a command-line flag", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.click("[data-tab=generate]");
+  const tries = [
+    ["#g-rows", "-5", /^Rows: a whole number from 2 to 20/],
+    ["#g-rows", "1.5", /^Rows: a whole number from 2 to 20/],
+    ["#g-rows", "", /^Rows: a whole number from 2 to 20 is needed/],
+    ["#g-cols", "1e30", /^Columns: a whole number from 2 to 20/],
+    ["#g-blocks", "0", /^Blocks at most: a whole number from 1 to 12/],
+    ["#g-pushes", "-3", /^Pushes at least: a whole number from 0 to 60/],
+    ["#g-seed", "-1", /^Seed: a whole number 0 or more/],
+  ];
+  for (const [field, value, said] of tries) {
+    const was = await p.inputValue(field);
+    await p.fill(field, value);
+    await p.click("#gen-ice");
+    await until(p, () => document.querySelector("#gen-results").textContent.trim() !== "");
+    const got = await text(p, "#gen-results");
+    assert.match(got, said, `${field} = '${value}'`);
+    assert.doesNotMatch(got, /--|<[A-Z]>/, `${field} = '${value}'`);
+    assert.equal(await p.evaluate(() => document.activeElement.id), field.slice(1), "the wrong field has the focus");
+    await p.fill(field, was);
+  }
+  // the Solve tab's fields too
+  await p.click("[data-tab=solve]");
+  await p.fill("#max-states", "-4");
+  await p.click("#solve");
+  await until(p, () => /Positions at most: a whole number 1 or more/.test(document.querySelector("#solve-report").textContent));
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("a share link cut short anywhere, or changed, says so instead of opening another level", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.selectOption("#level", "3");
+  await shown(p, "OOSSAS");
+  await p.click("#follow");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await p.click("#share");
+  await p.check("#share-moves");
+  const link = await p.inputValue("#share-link");
+  const start = link.indexOf("#level=") + "#level=".length;
+  const cuts = new Set();
+  for (let i = 1; i <= 9; i++) cuts.add(Math.floor((link.length * i) / 10));
+  let seed = 7;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  for (let i = 0; i < 8; i++) cuts.add(Math.floor(start + 1 + rand() * (link.length - start - 2)));
+  const flipped = [];
+  for (const at of [0.3, 0.5, 0.7, 0.95].map((f) => Math.floor(link.length * f))) {
+    let i = at;
+    while (!/[A-Za-z0-9]/.test(link[i])) i++;
+    const c = link[i] === "A" ? "B" : link[i] === "0" ? "1" : /[0-9]/.test(link[i]) ? "0" : "A";
+    flipped.push(link.slice(0, i) + c + link.slice(i + 1));
+  }
+  const q = await newPage(env.browser, env.server.base);
+  const seen = [];
+  for (const url of [...[...cuts].filter((n) => n > start).map((n) => link.slice(0, n)), ...flipped]) {
+    await q.goto("about:blank");
+    await q.goto(url);
+    await until(q, () => !document.querySelector("#notice").hidden ||
+      /still solvable: (?!…)|no longer solvable|still solvable\?/.test(document.querySelector("#verdict").textContent));
+    const broken = await q.evaluate(() => !document.querySelector("#notice").hidden &&
+      /incomplete or damaged/.test(document.querySelector("#notice").textContent));
+    if (!broken) seen.push(`${url.length} of ${link.length}: ${await text(q, "#title")} ${await text(q, "#moves")}`);
+  }
+  assert.deepEqual(seen, [], "links cut or changed that opened a level");
+  // the way back is there
+  await q.click("#notice button");
+  await shown(q, "OOTIC");
+  // the whole link opens the level and the replay
+  await q.goto("about:blank");
+  await q.goto(link);
+  await shown(q, "OOSSAS");
+  await until(q, () => !document.querySelector("#replay").hidden);
+  assert.deepEqual(q.errors, []);
+  await p.context().close();
+  await q.context().close();
+});
+
+test("on the Edit tab the board and the status line follow the edited level", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  const played = await p.innerHTML("#board");
+  await newBoard(p, "ice", 2, 4);
+  await p.click("#palette .glyph[data-glyph='$']");
+  await p.click(cell(0, 0));
+  await p.click("#palette .glyph[data-glyph='.']");
+  await p.click(cell(1, 3));
+  await until(p, () => document.querySelector("#edit-verdict").textContent === "solvable in 2 pushes");
+  await until(p, () => document.querySelector("#verdict").textContent === "solvable in 2 pushes");
+  const drawn = await p.innerHTML("#board");
+  assert.notEqual(drawn, played, "the board still shows the level played");
+  // walls make it unsolvable: the status says so too, and nothing says solvable
+  await p.click("#palette .glyph[data-glyph='#']");
+  for (const [r, c] of [[1, 0], [1, 1], [1, 2], [0, 3]]) await p.click(cell(r, c));
+  await until(p, () => document.querySelector("#edit-verdict").textContent === "unsolvable");
+  await until(p, () => document.querySelector("#verdict").textContent === "unsolvable");
+  assert.doesNotMatch(await text(p, "#stage"), /solvable in/);
+  assert.notEqual(await p.innerHTML("#board"), drawn);
+  await shot(p, "edit-stage-desktop");
+  // back on Play: the level played, as it was
+  await p.click("[data-tab=play]");
+  await until(p, () => /^OOTIC/.test(document.querySelector("#title").textContent));
+  await until(p, () => /still solvable: (?!…)/.test(document.querySelector("#verdict").textContent));
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("the editor's draft survives a reload, back on the Edit tab", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.click("[data-tab=edit]");
+  await p.waitForSelector(cell(0, 0));
+  await p.click("#palette .glyph[data-glyph='#']");
+  await p.click(cell(0, 0));
+  await p.click(cell(0, 1));
+  await until(p, () => /^##/m.test(document.querySelector("#text").value));
+  const draft = await p.inputValue("#text");
+  await p.reload();
+  await until(p, () => document.querySelector("#tab-button-edit").getAttribute("aria-selected") === "true");
+  assert.equal(await p.inputValue("#text"), draft);
+  await until(p, () => document.querySelector(`#grid .cell[data-r='0'][data-c='1']`) &&
+    document.querySelector(`#grid .cell[data-r='0'][data-c='1']`).textContent === "#");
+  // played: the draft is the level, and a reload stays on Play
+  await p.click("#edit-play");
+  await until(p, () => document.querySelector("#tab-button-play").getAttribute("aria-selected") === "true");
+  await p.reload();
+  await until(p, () => /still solvable: (?!…)|no longer solvable|still solvable\?/.test(document.querySelector("#verdict").textContent));
+  assert.equal(await p.evaluate(() => document.querySelector("#tab-button-edit").getAttribute("aria-selected")), "false");
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("a level file pasted into the editor's text is read as Paste… reads it", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  const origin = env.server.base.replace(/\/$/, "");
+  await p.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.click("[data-tab=edit]");
+  const paste = async (t) => {
+    await p.evaluate((t) => navigator.clipboard.writeText(t), t);
+    await p.focus("#text");
+    await p.keyboard.press("Control+A");
+    await p.keyboard.press("Control+V");
+  };
+  // two levels: the picker; no header line becomes cells
+  const pack = readFileSync(path.join(root, "levels/zelda.txt"), "utf8").split("Title: OOSSAS")[0];
+  await paste(pack);
+  await p.waitForSelector("#pick-dialog[open]");
+  assert.equal(await p.locator("#pick-list button").count(), 2);
+  await p.click("#pick-list button:has-text('OOTGCIR')");
+  await until(p, () => /^Title: OOTGCIR/m.test(document.querySelector("#text").value));
+  const cells = await p.$$eval("#grid .cell", (c) => c.map((x) => x.textContent).join(""));
+  assert.doesNotMatch(cells, /Title|T?itle:/);
+  // an Ice Tower map without a Game: line: the game chooser
+  const map = readFileSync(path.join(root, "levels/icetower/golden-path.txt"), "utf8").replace(/^Game:.*\n/m, "");
+  await paste(map);
+  await p.waitForSelector("#pick-dialog[open]");
+  assert.equal(await p.isHidden("#pick-game-row"), false, "no game chooser");
+  await p.selectOption("#pick-game", "icetower");
+  await p.click("#pick-list button");
+  await until(p, () => /^Game: icetower/m.test(document.querySelector("#text").value));
+  assert.doesNotMatch(await text(p, "#edit-verdict"), /untitled|<request>|a space is not a cell/);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("the menus show the level on the board: after a link, a reload, a pasted file", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.selectOption("#collection", "icepath.txt");
+  await p.selectOption("#level", "2");
+  await shown(p, "rocky");
+  const link = p.url();
+  const menus = (q) => q.evaluate(() => [document.querySelector("#collection").selectedOptions[0].textContent,
+    document.querySelector("#level").selectedOptions[0].textContent.replace(/ \(.*/, "")]);
+  // a link in another browser
+  const q = await newPage(env.browser, env.server.base);
+  await q.goto(link);
+  await shown(q, "rocky");
+  const [col, lev] = await menus(q);
+  assert.match(col, /^icepath\.txt /, "after a link");
+  assert.match(lev, /^2\. rocky/, "after a link");
+  // a level of a pasted pack, then a move and a reload
+  const pack = readFileSync(path.join(root, "levels/zelda.txt"), "utf8").split("Title: OOSSAS")[0];
+  await q.click("#paste");
+  await q.fill("#paste-text", pack);
+  await q.click("#paste-load");
+  await q.waitForSelector("#pick-dialog[open]");
+  await q.click("#pick-list button:has-text('OOTGCIR')");
+  await shown(q, "OOTGCIR");
+  assert.deepEqual(await menus(q), ["pasted text (2)", "2. OOTGCIR"], "after a pasted pack");
+  await q.click("#follow");
+  await until(q, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await q.reload();
+  await shown(q, "OOTGCIR");
+  assert.deepEqual(await menus(q), ["pasted text (2)", "2. OOTGCIR"], "after a reload");
+  // the pack's other level from the menu
+  await q.selectOption("#level", "1");
+  await shown(q, "OOTIC");
+  assert.deepEqual(q.errors, []);
+  await p.context().close();
+  await q.context().close();
+});
+
+test("a file's level goes by the file's name; an empty paste says what happened", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  const map = readFileSync(path.join(root, "levels/icetower/golden-path.txt"), "utf8").replace(/^(Game|Title):.*\n/gm, "");
+  await p.setInputFiles("#file", { name: "qits001", mimeType: "text/plain", buffer: Buffer.from(map) });
+  await p.waitForSelector("#pick-dialog[open]");
+  await p.selectOption("#pick-game", "icetower");
+  await until(p, () => /qits001/.test(document.querySelector("#pick-list").textContent));
+  assert.doesNotMatch(await text(p, "#pick-list"), /request|untitled/);
+  await p.click("#pick-list button");
+  await shown(p, "qits001");
+  assert.match(await text(p, "#title"), /^qits001 — Ice Tower/);
+  // an empty paste
+  await p.click("#paste");
+  await p.fill("#paste-text", "  \n");
+  await p.click("#paste-load");
+  await until(p, () => /pasted text is empty/.test(document.querySelector("#message").textContent));
+  assert.doesNotMatch(await text(p, "#message"), /request/);
+  // a paste that does not read names no placeholder; the next action clears it
+  await p.click("#paste");
+  await p.fill("#paste-text", "Game: ice\n$-x\n");
+  await p.click("#paste-load");
+  await until(p, () => document.querySelector("#message").classList.contains("bad"));
+  assert.doesNotMatch(await text(p, "#message"), /<request>|untitled/);
+  await p.click("[data-tab=solve]");
+  assert.equal(await text(p, "#message"), "");
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("arrow keys on the Level menu change the level and keep the focus on the menu", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.focus("#level");
+  await p.keyboard.press("ArrowDown");
+  await until(p, () => document.querySelector("#level").value === "2");
+  await until(p, () => !/^OOTIC/.test(document.querySelector("#title").textContent));
+  await sleep(300);
+  assert.equal(await p.evaluate(() => document.activeElement.id), "level");
+  await p.keyboard.press("ArrowDown");
+  await until(p, () => document.querySelector("#level").value === "3");
+  await shown(p, "OOSSAS");
+  assert.match(await text(p, "#moves"), /^0 pushes/);
+  // Enter hands the focus to the board
+  await p.keyboard.press("Enter");
+  await until(p, () => document.activeElement.id === "board");
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("solve reports, BoxOff's keys, the verdict's label, the optimum after a reload", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  // the optimum stays after a reload
+  await until(p, () => /optimum \d+/.test(document.querySelector("#moves").textContent));
+  await p.click("#follow");
+  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await p.reload();
+  await shown(p, "OOTIC");
+  await until(p, () => /^1 push \(optimum \d+\)/.test(document.querySelector("#moves").textContent));
+  // a PushPush solve: only what the report has, rounded
+  await p.selectOption("#collection", "pushpush.txt");
+  await shown(p, "hardest-4x4-a");
+  await p.click("[data-tab=solve]");
+  await p.click("#solve");
+  await until(p, () => /positions in/.test(document.querySelector("#solve-report").textContent));
+  const report = await text(p, "#solve-report");
+  assert.doesNotMatch(report, /undefined|null|NaN|\d\.\d{3,}/, report);
+  // BoxOff: the message names the key that shows the next move, and that key does
+  await p.click("[data-tab=play]");
+  await p.selectOption("#collection", "solitaire/boxoff-1.txt");
+  await shown(p, "BoxOff");
+  await p.keyboard.press("n");
+  await until(p, () => /plays it/.test(document.querySelector("#message").textContent));
+  const first = await text(p, "#message");
+  assert.match(first, /space shows the next/);
+  await p.focus("#board");
+  await p.keyboard.press(" ");
+  await until(p, (f) => document.querySelector("#message").textContent !== f, first);
+  assert.match(await text(p, "#message"), /plays it/);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test("on a phone the Edit tab has no play pad, a clear brush and cells a finger hits", async () => {
+  const p = await newPage(env.browser, env.server.base, { size: PHONE });
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  assert.equal(await p.isVisible("#pad"), true);
+  await p.tap("[data-tab=edit]");
+  await p.waitForSelector(cell(0, 0));
+  assert.equal(await p.isVisible("#pad"), false, "the play pad is over the editor");
+  await p.tap("#palette .glyph[data-glyph='#']");
+  const look = await p.$eval("#palette .glyph.on", (b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color]);
+  assert.deepEqual(look, ["rgb(85, 85, 85)", "rgb(255, 255, 255)"], "the chosen brush is pale");
+  const box = await p.locator(cell(0, 0)).boundingBox();
+  assert.ok(box.width >= 36 && box.height >= 36, `cells of ${box.width}×${box.height} px`);
+  await shot(p, "edit-phone");
+  assert.deepEqual(p.errors, []);
   await p.context().close();
 });

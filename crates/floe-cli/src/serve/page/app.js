@@ -10,10 +10,13 @@ const SETUPS = {
   fujisan: ["shuffled", "piecepack", "engraved", "dominoes", "piecepack-spec"],
 };
 const STORE = "floe.game";
+const DRAFT = "floe.draft";
+const OWN = "floe.file";
 
 const ui = {
   games: {},        // name → floe games --json entry
   collections: [],  // GET /api/levels
+  own: null,        // the file opened or pasted, or the level alone: { key, file, game, levels }
   level: null,      // the level played: { text, game (a spec the file does not give, or null), name }
   draft: null,      // the editor's text when it differs from the level's
   state: null,      // the play session's state
@@ -54,18 +57,65 @@ async function api(path, { body, query = {}, method = "POST" } = {}) {
   return { ok: r.ok, status: r.status, retry: +(r.headers.get("retry-after") || 1), data };
 }
 
-// The server's words for the page: its messages name command-line flags where the page has
-// controls.
+// The page's controls for the server's query parameters (its messages name those).
+const CONTROLS = {
+  max_states: "Positions at most", timeout: "Seconds at most", factor: "Block-change factor",
+  algo: "Algorithm", rows: "Rows", cols: "Columns", targets: "Targets", max_blocks: "Blocks at most",
+  min_pushes: "Pushes at least", min_difficulty: "Difficulty at least", seed: "Seed", setup: "Setup",
+  level: "the level menu", game: "the game chooser",
+};
+
+// The server's words for the page: its messages name query parameters where the page has
+// controls, and a level's line and column as people say them.
 function plain(msg) {
-  return String(msg || "")
-    .replace(/; pick one with --level N or --level NAME \(.*\)$/, ": choose one in the level picker")
-    .replace(/only with --dynamic,/, "only under floe's dynamic rules (offered below),")
-    .replace(/--max-states\b/g, "“Positions at most”")
-    .replace(/--timeout\b/g, "“Seconds at most”")
-    .replace(/--factor\b/g, "“Block-change factor”")
-    .replace(/--algo\b/g, "“Algorithm”")
-    .replace(/--level\b/g, "the level menu")
-    .replace(/--game\b/g, "the game chooser");
+  let m = String(msg || "")
+    .replace(/; pick one with (--)?level N or (--)?level NAME \(.*\)$/, ": choose one in the level picker")
+    .replace(/only with (--)?dynamic,/, "only under floe's dynamic rules (offered below),")
+    .replace(/^([^:\n]+):(\d+):(\d+): /, (_, name, l, c) => `${name === "untitled" ? "" : name + ", "}line ${l}, column ${c}: `);
+  // "invalid value '-5' for 'rows': …" → "Rows: invalid value '-5': …"
+  m = m.replace(/^(.*?) for '([a-z_]+)'(: |$)/, (all, what, k, colon) => CONTROLS[k] ? `${CONTROLS[k]}: ${what}${colon}` : all);
+  m = m.replace(/not provided: ([a-z_, ]+)$/, (all, ks) => "not given: " + ks.split(/,\s*/).map((k) => CONTROLS[k] || k).join(", "));
+  for (const [k, label] of Object.entries(CONTROLS)) {
+    m = m.replace(new RegExp(`(^|[^\\w-])--?${k.replace(/_/g, "[-_]")}\\b`, "g"), `$1“${label}”`);
+  }
+  return m;
+}
+
+// The form's fields checked before anything is sent: each named by its label, with the
+// range it allows. Null when all are right; else the first wrong one's message (the field is
+// marked and focused).
+function checkFields(ids) {
+  for (const id of ids) {
+    const el = $(id);
+    el.removeAttribute("aria-invalid");
+  }
+  for (const id of ids) {
+    const el = $(id);
+    if (el.closest("[hidden]")) continue;
+    const label = (el.closest("label") ? el.closest("label").firstChild.textContent : id).trim();
+    const v = el.value.trim();
+    const min = el.min === "" ? null : +el.min, max = el.max === "" ? null : +el.max;
+    const real = el.dataset.real !== undefined;
+    const range = min !== null && max !== null ? `from ${min} to ${max}`
+      : min !== null ? `${min} or more` : "";
+    const want = `${real ? "a number" : "a whole number"}${range ? " " + range : ""}`;
+    let bad = null;
+    if (v === "" && el.validity.badInput) bad = `${label}: ${want} (what is typed is not a number)`;
+    else if (v === "" && el.required) bad = `${label}: ${want} is needed`;
+    else if (v !== "") {
+      const ok = real ? /^\d+(\.\d+)?$/.test(v) : /^\d+$/.test(v);
+      const n = +v;
+      if (!ok || !Number.isFinite(n) || (min !== null && n < min) || (max !== null && n > max) || (!real && !Number.isSafeInteger(n))) {
+        bad = `${label}: ${want} (not ${v})`;
+      }
+    }
+    if (bad) {
+      el.setAttribute("aria-invalid", "true");
+      el.focus();
+      return bad;
+    }
+  }
+  return null;
 }
 
 function say(text, bad = false) {
@@ -112,8 +162,9 @@ async function start() {
   }
   for (const g of games.data) ui.games[g.name] = g;
   ui.collections = levels.data;
-  const sel = $("collection");
-  for (const c of ui.collections) sel.add(new Option(`${c.file} (${c.levels.length})`, c.file));
+  ui.own = keptOwn();
+  fillCollections();
+  if (ui.own) $("collection").value = ui.collections[0].file;
   for (const g of Object.keys(ui.games)) $("new-game").add(new Option(ui.games[g].title, g));
   setupSolitaire();
   wire();
@@ -129,11 +180,12 @@ async function opening() {
   if (link.level !== null) {
     const same = kept && kept.text === link.level && (kept.game || null) === link.game;
     const moves = same ? kept.moves : [];
-    if (link.cut) {
+    const optimum = same ? kept.optimum : null;
+    if (link.cut || (link.damaged && !link.old)) {
       linkBroken(link, "");
       return;
     }
-    if (!(await load(link.level, link.game, { moves, quietFail: true }))) {
+    if (!(await load(link.level, link.game, { moves, optimum, quietFail: true, name: "shared level" }))) {
       linkBroken(link, ui.lastError);
       return;
     }
@@ -143,18 +195,54 @@ async function opening() {
       showReplay();
     } else if (link.damaged) {
       notice("This link's moves are incomplete or damaged: the level is shown without them.");
+    } else if (same) {
+      restoreDraft();
     }
     return;
   }
-  if (kept && (await load(kept.text, kept.game, { moves: kept.moves, quietFail: true }))) {
-    selectInMenus(kept.text);
+  if (kept && (await load(kept.text, kept.game, { moves: kept.moves, quietFail: true, optimum: kept.optimum }))) {
+    restoreDraft();
     return;
   }
-  pickLevel();
+  await pickLevel();
+  restoreDraft();
 }
 
-// A link's parts: `#level=TEXT&game=SPEC&moves=JSON`. A link cut short or garbled says so
-// (`damaged`) instead of failing.
+// The editor's draft kept in the browser: back on the Edit tab after a reload, when it was
+// drawn from the level now shown.
+function restoreDraft() {
+  let d = null;
+  try { d = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch {}
+  if (!d || typeof d.text !== "string" || !ui.level || d.base !== ui.level.text || d.text === ui.level.text) return;
+  ui.draft = d.text;
+  $("text").value = d.text;
+  tab("edit");
+}
+
+function saveDraft() {
+  try {
+    if (ui.draft !== null && ui.level && ui.draft !== ui.level.text) {
+      localStorage.setItem(DRAFT, JSON.stringify({ text: ui.draft, base: ui.level.text, at: Date.now() }));
+    } else {
+      localStorage.removeItem(DRAFT);
+    }
+  } catch {}
+}
+
+// A check of a link's parts (FNV-1a, 32 bits, in hex): any cut or changed character shows.
+function linkCheck(level, game, moves) {
+  const s = `${level}\u0000${game || ""}\u0000${moves || ""}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+// A link's parts: `#level=TEXT&game=SPEC&moves=JSON&n=LENGTH&c=CHECK`. A link cut short or
+// garbled says so (`cut`: its check is gone or does not match; `damaged`: an older link's
+// moves do not read) instead of loading something else.
 function readLink(hash) {
   const out = { level: null, game: null, moves: null, damaged: false, cut: false };
   if (!hash || hash.length < 2) return out;
@@ -162,11 +250,20 @@ function readLink(hash) {
   try { p = new URLSearchParams(hash.slice(1)); } catch { out.damaged = true; return out; }
   out.level = p.get("level");
   out.game = p.get("game") || null;
-  // the page's links end with the level's length; one without it is older, or cut short
-  const n = p.get("n");
-  if (out.level !== null && n !== null && String(out.level.length) !== n) out.cut = true;
-  if (out.level !== null && n === null && /[&?](game|moves)=/.test(hash)) out.cut = true;
-  const m = p.get("moves");
+  if (out.level === null) return out;
+  const n = p.get("n"), c = p.get("c"), m0 = p.get("moves");
+  if ([...p.keys()].some((k) => !["level", "game", "moves", "n", "c"].includes(k))) out.cut = true;
+  if (c !== null) {
+    // the page's links: the check covers the level, the game and the moves
+    if (c !== linkCheck(out.level, p.get("game"), m0) || (n !== null && String(out.level.length) !== n)) out.cut = true;
+  } else {
+    // an older link (no check): it must read completely, its level's length right
+    out.old = true;
+    if (n !== null && String(out.level.length) !== n) out.cut = true;
+    if (n === null && /[&?](game|moves)=/.test(hash)) out.cut = true;
+    if (n === null && !out.level.endsWith("\n")) out.cut = true;
+  }
+  const m = m0;
   if (m !== null) {
     try {
       const v = JSON.parse(m);
@@ -181,7 +278,7 @@ function linkBroken(link, why) {
   say("");
   $("title").textContent = "";
   notice(
-    "This link is incomplete or damaged: " + (link.cut ? "it was cut short" : "the level in it does not read") + (why ? ` (${plain(why)})` : "") +
+    "This link is incomplete or damaged: " + (link.cut ? "it was cut short or changed" : "the level in it does not read") + (why ? ` (${plain(why)})` : "") +
       ". Choose a level from the Collection and Level menus above, or open a file.",
     [["Open the first level", () => { notice(""); pickLevel(); }]],
   );
@@ -202,44 +299,87 @@ function savedGame() {
 // that dropped the session).
 function saveGame() {
   if (!ui.level || !ui.state) return;
-  const v = JSON.stringify({ text: ui.level.text, game: ui.level.game, moves: ui.state.moves, at: Date.now() });
+  const v = JSON.stringify({ text: ui.level.text, game: ui.level.game, moves: ui.state.moves, optimum: ui.optimum, at: Date.now() });
   for (const store of [sessionStorage, localStorage]) {
     try { store.setItem(STORE, v); } catch {}
   }
 }
 
+// The collections of the menu: the file opened or pasted (or the level alone) first, then
+// the bundled ones.
+function collections() {
+  return ui.own ? [ui.own, ...ui.collections] : ui.collections;
+}
+
+function collection() {
+  return collections().find((c) => (c.key || c.file) === $("collection").value);
+}
+
+function fillCollections() {
+  const sel = $("collection");
+  const was = sel.value;
+  sel.innerHTML = "";
+  for (const c of collections()) sel.add(new Option(`${c.file} (${c.levels.length})`, c.key || c.file));
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+
 function fillLevels() {
-  const c = ui.collections.find((c) => c.file === $("collection").value);
+  const c = collection();
   const sel = $("level");
   sel.innerHTML = "";
   if (!c) return;
-  for (const l of c.levels) sel.add(new Option(`${l.index}. ${l.name} (${l.rows}×${l.cols})`, l.index));
+  for (const l of c.levels) sel.add(new Option(`${l.index}. ${l.name}` + (l.rows ? ` (${l.rows}×${l.cols})` : ""), l.index));
 }
 
-// Shows in the menus the bundled level with this text, if it is one.
-function selectInMenus(text) {
-  for (const c of ui.collections) {
+// The menus show the level on the board: a bundled level, a level of the file opened or
+// pasted, else the level alone as an entry of its own.
+function selectInMenus(text, name) {
+  let at = null;
+  for (const c of collections()) {
     const l = c.levels.find((l) => l.text === text);
-    if (l) {
-      $("collection").value = c.file;
-      fillLevels();
-      $("level").value = String(l.index);
-      return;
-    }
+    if (l) { at = [c, l]; break; }
   }
+  if (!at) {
+    const st = ui.state || {};
+    ui.own = { key: "own", file: "this level", game: ui.level && ui.level.game, levels: [{ index: 1, name: name || "untitled", rows: st.rows, cols: st.cols, text }] };
+    at = [ui.own, ui.own.levels[0]];
+  }
+  saveOwn();
+  fillCollections();
+  $("collection").value = at[0].key || at[0].file;
+  fillLevels();
+  $("level").value = String(at[1].index);
+}
+
+function saveOwn() {
+  try {
+    const v = JSON.stringify(ui.own);
+    if (ui.own && v.length < 500000) localStorage.setItem(OWN, v); else localStorage.removeItem(OWN);
+  } catch {}
+}
+
+function keptOwn() {
+  try {
+    const v = JSON.parse(localStorage.getItem(OWN) || "null");
+    if (v && Array.isArray(v.levels) && v.levels.every((l) => typeof l.text === "string")) return v;
+  } catch {}
+  return null;
 }
 
 async function pickLevel() {
-  const c = ui.collections.find((c) => c.file === $("collection").value);
+  const c = collection();
   const l = c && c.levels.find((l) => String(l.index) === $("level").value);
-  if (l && (await load(l.text))) notice("");
+  if (l && (await load(l.text, c.key ? c.game || null : null))) notice("");
 }
 
 // Loads a level: a play session (after `moves`, if given), the editor, the link.
-async function load(text, game = null, { moves = [], quietFail = false } = {}) {
-  const query = { game };
+async function load(text, game = null, { moves = [], quietFail = false, name = null, optimum = null } = {}) {
+  const query = { game, name };
   if (moves && moves.length) query.moves = JSON.stringify(moves);
+  // a level asked for after this one wins, whichever answer comes first
+  const asked = (ui.loads = (ui.loads || 0) + 1);
   let r = await api("/api/play", { body: text, query });
+  if (asked !== ui.loads) return false;
   if (!r.ok && query.moves && /^moves:/.test(r.data.error || "")) {
     // the moves kept do not replay on this level (it changed): the level without them
     r = await api("/api/play", { body: text, query: { game } });
@@ -247,7 +387,7 @@ async function load(text, game = null, { moves = [], quietFail = false } = {}) {
   }
   if (!r.ok) {
     ui.lastError = r.data.error;
-    if (r.data.levels) return (await openText(text, { game })) || false;
+    if (r.data.levels) return (await openText(text, { game, name })) || false;
     if (/only with --dynamic/.test(r.data.error || "")) {
       notice(plain(r.data.error), [["Play it under floe's dynamic rules", () => { notice(""); load(text, "icetower(dynamic=true)"); }]]);
       return false;
@@ -257,7 +397,12 @@ async function load(text, game = null, { moves = [], quietFail = false } = {}) {
   }
   ui.level = { text, game, name: r.data.level };
   ui.draft = null;
-  ui.optimum = null;
+  // the draft kept stays for its own level (a reload), and goes when another is loaded
+  try {
+    const d = JSON.parse(localStorage.getItem(DRAFT) || "null");
+    if (d && d.base !== text) localStorage.removeItem(DRAFT);
+  } catch {}
+  ui.optimum = typeof optimum === "number" ? optimum : null;
   ui.replay = null;
   ui.legend = r.data.legend || [];
   showReplay();
@@ -267,8 +412,9 @@ async function load(text, game = null, { moves = [], quietFail = false } = {}) {
   drawLegend();
   history.replaceState(null, "", "#" + linkQuery(text, game));
   closeShare();
+  selectInMenus(text, r.data.level);
   $("text").value = text;
-  if (ui.tab === "edit") buildEditor();
+  if (ui.tab === "edit") { buildEditor(); editVerdict(); }
   fillAlgorithms();
   verdict();
   return true;
@@ -284,8 +430,12 @@ async function current() {
 
 // A file's or a paste's text: one level opens at once; several, or a file that does not
 // say its game, open the picker.
-async function openText(text, { game = null } = {}) {
-  const r = await api("/api/levels", { body: text, query: { game } });
+async function openText(text, { game = null, name = null, focus = true } = {}) {
+  if (!text.trim()) {
+    say(`${name === "pasted text" ? "the pasted text" : name || "the text"} is empty: there is no level in it`, true);
+    return false;
+  }
+  const r = await api("/api/levels", { body: text, query: { game, name } });
   if (!r.ok) {
     say(r.data.error, true);
     return false;
@@ -293,15 +443,15 @@ async function openText(text, { game = null } = {}) {
   const d = r.data;
   const choose = !d.named && !game && (d.games.length > 1 || d.game !== "ice");
   if (d.levels.length === 1 && !choose) {
-    const ok = await load(d.levels[0].text, game);
-    if (ok) $("board").focus();
+    const ok = await load(d.levels[0].text, game, { name });
+    if (ok && focus) $("board").focus();
     return ok;
   }
-  showPicker(text, d, game);
+  showPicker(text, d, game, name);
   return true;
 }
 
-function showPicker(text, d, game) {
+function showPicker(text, d, game, name = null) {
   const dlg = $("pick-dialog");
   $("pick-title").textContent = d.levels.length > 1 ? `Choose a level (${d.levels.length})` : "Choose the game";
   const g = ui.games[d.game];
@@ -317,17 +467,17 @@ function showPicker(text, d, game) {
   for (const name of d.games) sel.add(new Option((ui.games[name] || {}).title || name, name));
   sel.value = d.game;
   sel.onchange = async () => {
-    const r = await api("/api/levels", { body: text, query: { game: sel.value } });
-    if (r.ok) fillPicker({ ...r.data, named: false, games: d.games }, sel.value);
+    const r = await api("/api/levels", { body: text, query: { game: sel.value, name } });
+    if (r.ok) fillPicker({ ...r.data, named: false, games: d.games }, sel.value, name);
     else $("pick-about").textContent = plain(r.data.error);
   };
-  fillPicker(d, d.named ? null : d.game);
+  fillPicker(d, d.named ? null : d.game, name);
   if (!dlg.open) dlg.showModal();
   const first = $("pick-list").querySelector("button");
   if (first) first.focus();
 }
 
-function fillPicker(d, game) {
+function fillPicker(d, game, file = null) {
   const list = $("pick-list");
   list.innerHTML = "";
   for (const l of d.levels) {
@@ -341,9 +491,13 @@ function fillPicker(d, game) {
     b.append(name, about);
     b.onclick = async () => {
       $("pick-dialog").close();
-      if (await load(l.text, d.named ? null : game)) {
+      const spec = d.named ? null : game;
+      if (d.levels.length > 1) {
+        ui.own = { key: "own", file: file || "opened file", game: spec, levels: d.levels.map(({ index, name, rows, cols, text }) => ({ index, name, rows, cols, text })) };
+      }
+      if (await load(l.text, spec, { name: file })) {
         notice("");
-        $("board").focus();
+        if (ui.tab !== "edit") $("board").focus();
       }
     };
     list.appendChild(b);
@@ -365,6 +519,7 @@ function plural(w) {
 function show(st, { slide = true, quiet = false } = {}) {
   const before = ui.state;
   ui.state = st;
+  if (ui.tab === "edit") { saveGame(); return; }
   const board = $("board");
   // the same picture is left alone (a verdict that arrives mid-slide does not cut it short)
   if (!before || before.svg !== st.svg || !board.querySelector("svg")) {
@@ -382,7 +537,7 @@ function show(st, { slide = true, quiet = false } = {}) {
   $("moves").classList.toggle("solved", st.solved);
   if (st.verdict) showVerdict(st.verdict);
   else if (!before || before.board !== st.board || before.session !== st.session) setVerdict("still solvable: …", "pending");
-  if (!quiet) say(st.message || "");
+  if (!quiet) say(keyWords(st.message || ""));
   $("keys-help").textContent = {
     "select-block": "Click a block (or space) to select it, then an arrow key, a swipe or a click in line pushes it; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
     walk: "Arrow keys, a swipe or a click beside the player walk and push; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
@@ -402,6 +557,12 @@ function show(st, { slide = true, quiet = false } = {}) {
   saveGame();
 }
 
+// The session's words for keys as the page has them: Tab moves the focus here, space (or n)
+// shows the next move.
+function keyWords(msg) {
+  return msg.replace(/\btab shows\b/g, "space shows");
+}
+
 function setVerdict(text, cls) {
   const el = $("verdict");
   el.textContent = text;
@@ -409,9 +570,12 @@ function setVerdict(text, cls) {
 }
 
 function showVerdict(v) {
-  setVerdict("still solvable: " + v.said, v.solvable === "yes" ? "yes" : v.solvable === "no" ? "no" : "unknown");
+  if (v.solvable === "yes") setVerdict("still solvable: " + v.said, "yes");
+  else if (v.solvable === "no") setVerdict(v.said, "no");
+  else setVerdict("still solvable? " + v.said, "unknown");
   if (ui.state && ui.state.length === 0 && v.solvable === "yes" && ui.optimum === null) {
     ui.optimum = v.to_go;
+    saveGame();
     const st = ui.state;
     $("moves").textContent = `${st.length} ${wordFor(st.length, st.move_word)} (optimum ${ui.optimum})` + (st.solved ? " — solved!" : "");
   }
@@ -439,10 +603,10 @@ async function verdict(depth = 0) {
       continue;
     }
     if (r.status === 404 && depth < 2 && (await revive())) return verdict(depth + 1);
-    setVerdict("still solvable: not known (" + plain(r.data.error) + ")", "unknown");
+    setVerdict("still solvable? not known (" + plain(r.data.error) + ")", "unknown");
     return;
   }
-  setVerdict("still solvable: not known (the server stayed busy; it will be asked after your next move)", "unknown");
+  setVerdict("still solvable? not known (the server stayed busy; it will be asked after your next move)", "unknown");
 }
 
 // A new session of the level with the moves played, when the server dropped the old one.
@@ -481,7 +645,7 @@ async function send(query) {
   const moved = r.data.length !== st.length || r.data.board !== st.board;
   show(r.data, { slide: moved });
   const v = $("verdict").textContent;
-  announce(`${r.data.message} ${moved ? $("moves").textContent + "." : ""} ${r.data.verdict ? v : ""}`.trim());
+  announce(`${keyWords(r.data.message || "")} ${moved ? $("moves").textContent + "." : ""} ${r.data.verdict ? v : ""}`.trim());
   if (moved && !r.data.verdict) verdict();
 }
 
@@ -583,6 +747,7 @@ function isBlockAt(row, col) {
 // The board as large as the window lets it be: the whole board in view, cells at most
 // 72 pixels.
 function fitBoard() {
+  if (ui.tab === "edit") return fitDraft();
   const svg = $("board").querySelector("svg");
   const st = ui.state;
   if (!svg || !st) return;
@@ -698,7 +863,13 @@ function syncReplay() {
   $("replay-end").disabled = at === null || at >= n;
   $("step-back").disabled = at === null || at === 0;
   $("replay-start").disabled = at === 0;
-  $("watch").textContent = r.playing ? "⏸ Pause" : "▶ Play";
+  // the pause sign drawn (fonts lack ⏸), the button's content changed only with the state
+  if ($("watch").dataset.playing !== String(!!r.playing)) {
+    $("watch").dataset.playing = String(!!r.playing);
+    $("watch").innerHTML = r.playing
+      ? '<svg class="icon" viewBox="0 0 10 12" width="10" height="12" aria-hidden="true"><rect width="3.5" height="12"/><rect x="6.5" width="3.5" height="12"/></svg> Pause'
+      : "▶ Play";
+  }
   $("watch").setAttribute("aria-label", r.playing ? "Pause the replay" : "Play the replay");
   $("watch").disabled = !r.playing && (at === null || at >= n);
   ui.replayAt = at;
@@ -963,8 +1134,45 @@ let editAsked = 0;
 
 function editChanged() {
   ui.draft = $("text").value;
+  saveDraft();
   clearTimeout(editTimer);
   editTimer = setTimeout(editVerdict, 250);
+}
+
+// Whether the editor's text is a level file rather than one level: header lines (`Title:`)
+// after a board's rows, that is several levels.
+function looksLikeFile(text) {
+  let board = false;
+  for (const line of text.split("\n")) {
+    if (/^(Title|Game|Author|Comment|Level|Rules)\s*:/i.test(line)) {
+      if (board) return true;
+    } else if (line.trim() !== "" && !line.startsWith(";")) {
+      board = true;
+    }
+  }
+  return false;
+}
+
+// A file's text typed or pasted into the editor is read as Paste… reads it: its header
+// lines understood, the picker for several levels, the game chooser when it does not say.
+// One level of a file that names its game becomes the editor's text.
+async function editorFile() {
+  const text = $("text").value;
+  if (!text.trim()) { drawGrid(); editChanged(); return; }
+  const r = await api("/api/levels", { body: text, query: { name: "the editor's text" } });
+  if ($("text").value !== text) return;
+  if (!r.ok) { drawGrid(); editChanged(); return; }
+  const d = r.data;
+  const choose = !d.named && (d.games.length > 1 || d.game !== editGame());
+  if (d.levels.length === 1 && !choose) {
+    $("text").value = d.levels[0].text;
+    buildEditor();
+    editChanged();
+    return;
+  }
+  drawGrid();
+  editChanged();
+  showPicker(text, d, null, "the editor's text");
 }
 
 async function editVerdict() {
@@ -974,11 +1182,25 @@ async function editVerdict() {
   el.textContent = "checking…";
   el.className = "pending";
   const game = /^Game:/m.test(text) ? null : ui.level && ui.level.game;
-  const r = await api("/api/hint", { body: text, query: { game } });
+  if (ui.tab === "edit") stageDraft("checking…", "pending");
+  const [r, pic] = await Promise.all([
+    api("/api/hint", { body: text, query: { game } }),
+    ui.tab === "edit" ? api("/api/render", { body: text, query: { game } }) : null,
+  ]);
   if (asked !== editAsked) return;
+  if (pic && ui.tab === "edit") {
+    const board = $("board");
+    if (pic.ok && typeof pic.data === "string") {
+      board.innerHTML = pic.data;
+      fitDraft();
+    } else {
+      board.innerHTML = "";
+    }
+  }
   if (!r.ok) {
     el.textContent = plain(r.data.error);
     el.className = "no";
+    if (ui.tab === "edit") stageDraft(el.textContent, "no");
     return;
   }
   const d = r.data;
@@ -989,6 +1211,30 @@ async function editVerdict() {
     : d.solvable === "unknown" ? `unknown within the limits (${d.limit})`
     : `the solver failed: ${d.error}`;
   el.className = d.solvable === "yes" ? "yes" : d.solvable === "no" ? "no" : "unknown";
+  if (ui.tab === "edit") stageDraft(el.textContent, el.className);
+}
+
+// The stage on the Edit tab: the edited level as it starts, and the editor's verdict.
+function stageDraft(said, cls) {
+  const g = ui.games[editGame()];
+  const title = /^Title:\s*(.+)$/m.exec($("text").value);
+  $("title").textContent = `${title ? title[1].trim() : "untitled"} — ${g ? g.title : ""} (editing)`;
+  $("moves").textContent = "as it starts:";
+  $("moves").classList.remove("solved");
+  setVerdict(said, cls);
+}
+
+function fitDraft() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  const stage = $("stage");
+  const cs = getComputedStyle(stage);
+  const room = stage.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const w = +svg.getAttribute("width") || svg.viewBox.baseVal.width, h = +svg.getAttribute("height") || svg.viewBox.baseVal.height;
+  if (!w || !h) return;
+  const scale = Math.min(1.5, room / w, Math.max(200, window.innerHeight * 0.45) / h);
+  svg.setAttribute("width", String(Math.floor(w * scale)));
+  svg.setAttribute("height", String(Math.floor(h * scale)));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1008,6 +1254,11 @@ function fillAlgorithms() {
 }
 
 async function solve() {
+  const bad = checkFields(["factor", "max-states", "timeout"]);
+  if (bad) {
+    $("solve-report").textContent = bad;
+    return;
+  }
   const level = await current();
   if (!level) {
     $("solve-report").textContent = "the level in the editor does not read: " + $("message").textContent;
@@ -1036,13 +1287,15 @@ async function solve() {
   }
   const d = r.data;
   const lines = [`${d.status}${d.length !== null ? `: ${d.length} ${plural(ui.games[d.game].move_word)}` : ""}`];
-  if (d.difficulty) lines.push(`difficulty ${d.difficulty.value} (factor ${d.difficulty.factor})`);
+  if (d.difficulty && typeof d.difficulty.value === "number") {
+    lines.push(`difficulty ${round(d.difficulty.value)}` + (typeof d.difficulty.factor === "number" ? ` (block-change factor ${round(d.difficulty.factor)})` : ""));
+  }
   const why = { "max-states": "at the positions limit", timeout: "at the time limit",
     "max-memory": "at the memory limit", interrupted: "by the stop button",
     "max-moves": "at the move cap" }[d.limit] || d.limit;
   if (d.limit) lines.push(`stopped ${why}; at least ${d.lower_bound} needed`);
   if (d.note) lines.push(d.note);
-  lines.push(`${d.states.toLocaleString()} positions in ${d.seconds.toFixed(3)} s`);
+  lines.push(`${d.states.toLocaleString()} positions in ${d.seconds < 10 ? d.seconds.toFixed(2) : d.seconds.toFixed(1)} s`);
   $("solve-report").textContent = lines.join("\n");
   const solved = d.status === "solved" && ui.level === level;
   $("download-animation").disabled = !solved;
@@ -1052,6 +1305,11 @@ async function solve() {
     await press("R");
     showReplay();
   }
+}
+
+// A number as people read it: at most two decimals.
+function round(x) {
+  return Number.isInteger(x) ? x.toLocaleString() : (+x.toFixed(2)).toLocaleString();
 }
 
 // A move as people read it: a push "(row, col) dir", else its fields.
@@ -1073,12 +1331,18 @@ async function preview(li, text, game) {
   if (!r.ok || typeof r.data !== "string") return;
   const img = document.createElement("img");
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.data);
-  img.alt = "the level";
+  const title = /^Title:\s*(.+)$/m.exec(text);
+  img.alt = "preview of " + (title ? title[1].trim() : li.firstChild.textContent.trim());
   li.insertBefore(img, li.firstChild);
 }
 
 async function generateIce() {
   const out = $("gen-results");
+  const bad = checkFields(["g-rows", "g-cols", "g-targets", "g-blocks", "g-pushes", "g-difficulty", "g-seed"]);
+  if (bad) {
+    out.innerHTML = "";
+    return addResult(bad).classList.add("bad");
+  }
   out.innerHTML = "<li>generating…</li>";
   const r = await api("/api/generate", {
     query: {
@@ -1089,7 +1353,7 @@ async function generateIce() {
     },
   });
   out.innerHTML = "";
-  if (!r.ok) return addResult(plain(r.data.error));
+  if (!r.ok) return addResult(plain(r.data.error)).classList.add("bad");
   if (!r.data.levels.length) return addResult("no level within the limits: ask for fewer pushes or a larger board");
   for (const l of r.data.levels) {
     const v = l.verified;
@@ -1110,6 +1374,11 @@ function setupSolitaire() {
 
 async function generateSolitaire() {
   const out = $("gen-results");
+  const bad = checkFields(["s-seed"]);
+  if (bad) {
+    out.innerHTML = "";
+    return addResult(bad).classList.add("bad");
+  }
   out.innerHTML = "<li>generating…</li>";
   const game = $("s-game").value;
   const r = await api("/api/experiment", {
@@ -1172,6 +1441,7 @@ function linkQuery(text, game, moves) {
   if (game) q.game = game;
   if (moves && moves.length) q.moves = JSON.stringify(moves);
   q.n = String(text.length);
+  q.c = linkCheck(text, game, q.moves);
   return new URLSearchParams(q).toString();
 }
 
@@ -1211,8 +1481,16 @@ function closeShare() {
   $("share").setAttribute("aria-expanded", "false");
 }
 
+// A message about something done before (a paste that failed) goes with the next action.
+function clearBad() {
+  if ($("message").classList.contains("bad")) say("");
+}
+
 function tab(name, { focus = false } = {}) {
+  const was = ui.tab;
   ui.tab = name;
+  document.body.dataset.shownTab = name;
+  if (was !== name) clearBad();
   for (const b of document.querySelectorAll("#tabs [role=tab]")) {
     const on = b.dataset.tab === name;
     b.classList.toggle("on", on);
@@ -1225,6 +1503,14 @@ function tab(name, { focus = false } = {}) {
     if (ui.draft === null && ui.level) $("text").value = ui.level.text;
     buildEditor();
     editVerdict();
+  } else if (was === "edit" && ui.state) {
+    // the played level again, as it was left
+    editAsked++;
+    $("board").innerHTML = "";
+    const st = ui.state;
+    ui.state = null;
+    show(st, { slide: false, quiet: true });
+    if (!st.verdict) verdict();
   }
   fitBoard();
 }
@@ -1264,8 +1550,23 @@ function wire() {
   board.addEventListener("pointercancel", () => { swipe = null; });
   window.addEventListener("resize", fitBoard);
   for (const b of document.querySelectorAll("#tabs [role=tab]")) b.onclick = () => tab(b.dataset.tab);
-  $("collection").onchange = async () => { fillLevels(); await pickLevel(); board.focus(); };
-  $("level").onchange = async () => { await pickLevel(); board.focus(); };
+  // a choice by pointer or Enter hands the focus to the board; arrow keys on a menu only
+  // change it (the next arrow is the menu's, not a push)
+  for (const id of ["collection", "level"]) {
+    const sel = $(id);
+    sel.addEventListener("keydown", (e) => {
+      sel.dataset.key = e.key;
+      if (e.key === "Enter" && !e.altKey) board.focus();
+    });
+    sel.addEventListener("pointerdown", () => { delete sel.dataset.key; });
+    sel.onchange = async () => {
+      const byKey = sel.dataset.key && sel.dataset.key !== "Enter";
+      delete sel.dataset.key;
+      if (id === "collection") fillLevels();
+      await pickLevel();
+      if (!byKey) board.focus();
+    };
+  }
   $("undo").onclick = () => press("u");
   $("redo").onclick = () => press("r");
   $("restart").onclick = () => press("R");
@@ -1277,11 +1578,11 @@ function wire() {
   $("file").onchange = async () => {
     const f = $("file").files[0];
     $("file").value = "";
-    if (f) await openText(await f.text());
+    if (f) await openText(await f.text(), { name: f.name });
   };
-  $("paste").onclick = () => $("paste-dialog").showModal();
+  $("paste").onclick = () => { clearBad(); $("paste-dialog").showModal(); };
   $("paste-dialog").onclose = () => {
-    if ($("paste-dialog").returnValue === "load") openText($("paste-text").value);
+    if ($("paste-dialog").returnValue === "load") openText($("paste-text").value, { name: "pasted text" });
   };
   $("pick-cancel").onclick = () => $("pick-dialog").close();
   $("share").onclick = share;
@@ -1305,7 +1606,14 @@ function wire() {
     if (r.ok) download(fileName("-solution.svg"), r.data, "image/svg+xml");
     else say(r.data.error, true);
   };
-  $("text").oninput = () => { drawGrid(); editChanged(); };
+  $("text").oninput = (e) => {
+    if (e.inputType === "insertFromPaste" || e.inputType === "insertFromDrop" || looksLikeFile($("text").value)) {
+      editorFile();
+      return;
+    }
+    drawGrid();
+    editChanged();
+  };
   const grid = $("grid");
   grid.addEventListener("pointerdown", onGridDown);
   grid.addEventListener("pointermove", onGridMove);
