@@ -226,7 +226,13 @@ pub(crate) fn warm(app0: &Arc<App>, extra: Vec<String>) {
                 if check_board(&req.level, &app.caps).is_err() {
                     continue;
                 }
-                let Ok(s) = req.level.play() else { continue };
+                // in the background at a low priority: a busy machine slows it down, so the
+                // play cap on time (2 s) would leave a level half prepared; the positions' cap
+                // stays, the time is the server's for searches
+                let limits = floe::play::default_limits().timeout(app.caps.timeout);
+                let Ok(s) = req.level.play().map(|s| s.with_limits(limits)) else {
+                    continue;
+                };
                 if !s.learns() {
                     continue;
                 }

@@ -432,6 +432,13 @@ impl<G: Game> SessionObj for Play<G> {
             .g
             .write(std::slice::from_ref(&*self.level), None)
             .ok()?;
+        // the title names the level, it does not change it: a map opened as "c99" and the
+        // same map warmed from its path share one table
+        let text: String = text
+            .lines()
+            .filter(|l| !l.starts_with("Title:"))
+            .flat_map(|l| [l, "\n"])
+            .collect();
         Some(format!(
             "{}\n{:?}\n{text}",
             self.g.info().name,
