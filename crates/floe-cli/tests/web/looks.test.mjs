@@ -149,6 +149,8 @@ test("a replay link shows the shared game, move by move", async () => {
   const q = await newPage(env.browser, env.server.base);
   await q.goto(link);
   await shown(q, "hardest-4x4-a");
+  // the replay is set up once the level is shown: wait for its title, do not read it once
+  await until(q, () => document.querySelector("#replay-title").textContent === "A shared game: 3 pushes");
   assert.equal(await text(q, "#replay-title"), "A shared game: 3 pushes");
   await pushes(q, 0);
   await q.click("#step");
