@@ -1596,3 +1596,40 @@ fn the_servers_new_flags_and_headers_refuse_what_they_cannot_mean() {
     let r = post(a, "/api/levels", "x\u{1}y");
     assert_eq!(r.status, 400, "{}", r.body);
 }
+
+#[test]
+fn a_port_alone_listens_on_this_machine() {
+    // a free port: bind one, let it go, and ask floe for it
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(FLOE)
+        .args(["serve", "--port", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("floe serve starts");
+    let mut err = BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    err.read_line(&mut line).expect("floe serve says where");
+    let served = format!("http://127.0.0.1:{port}/");
+    let health = http(&format!("127.0.0.1:{port}"), "GET", "/api/health", b"");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.contains(&served), "{line}");
+    assert_eq!(health.status, 200, "{}", health.body);
+    for bad in ["-1", "65536", "http", ""] {
+        let out = floe(&["serve", &format!("--port={bad}")]);
+        assert_eq!(out.code, 2, "--port {bad}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("--port"),
+            "--port {bad}: {}",
+            out.stderr
+        );
+    }
+    let out = floe(&["serve", "--port", "9", "--addr", "127.0.0.1:0"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--addr"), "{}", out.stderr);
+}

@@ -13,6 +13,9 @@ pub struct ServeArgs {
     /// answer others (there is no authentication).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
     pub addr: SocketAddr,
+    /// Port to listen on, on this machine only: `--port 9000` is `--addr 127.0.0.1:9000`.
+    #[arg(long, value_name = "PORT", conflicts_with = "addr")]
+    pub port: Option<u16>,
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     pub open: bool,

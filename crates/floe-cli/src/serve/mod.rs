@@ -155,8 +155,11 @@ pub fn run(a: ServeArgs) -> Result<Done, Error> {
     rt.block_on(serve(a))
 }
 
-async fn serve(a: ServeArgs) -> Result<Done, Error> {
+async fn serve(mut a: ServeArgs) -> Result<Done, Error> {
     let warm = play::warm_levels(&a.warm)?;
+    if let Some(port) = a.port {
+        a.addr = SocketAddr::from(([127, 0, 0, 1], port));
+    }
     let listener = tokio::net::TcpListener::bind(a.addr)
         .await
         .map_err(|e| Error::invalid(format!("cannot listen on {}: {e}", a.addr)))?;
