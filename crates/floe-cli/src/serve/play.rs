@@ -37,7 +37,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The sessions, and the tables of what each level's verdicts learned.
 pub(crate) struct Sessions {
@@ -196,6 +196,9 @@ impl Sessions {
     }
 }
 
+/// The time a level's first verdict may take while the levels are prepared.
+const WARM_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Fills the tables of the levels whose verdicts learn (Ice Tower) in the background, at a
 /// low priority, so that the first player of such a level gets the answers of a level
 /// solved already: the bundled levels (each start, then every position one move off its
@@ -228,8 +231,9 @@ pub(crate) fn warm(app0: &Arc<App>, extra: Vec<String>) {
                 }
                 // in the background at a low priority: a busy machine slows it down, so the
                 // play cap on time (2 s) would leave a level half prepared; the positions' cap
-                // stays, the time is the server's for searches
-                let limits = floe::play::default_limits().timeout(app.caps.timeout);
+                // stays, the time is 10 s (at most the server's for searches)
+                let limits =
+                    floe::play::default_limits().timeout(WARM_TIMEOUT.min(app.caps.timeout));
                 let Ok(s) = req.level.play().map(|s| s.with_limits(limits)) else {
                     continue;
                 };
