@@ -283,7 +283,7 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
         .param("--hardest", a.hardest)
         .layout(layout.processes, layout.workers)
         .format(floe::games::pushpush::census::LAYER_FORMAT);
-    let results = crate::cluster::run(&layout, &identity, move |ex| {
+    let results = crate::cluster::run(&layout, &identity, o.limits.timeout, move |ex| {
         let o = &options;
         let me = ex.index();
         let mine = (|| -> Result<Part, Error> {
