@@ -24,6 +24,8 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
     o.difficulty = a.difficulty;
     o.hardest = a.hardest;
     o.limits = a.limits.limits();
+    // --timeout counts from here, whatever layer is being computed
+    o.began = Some(std::time::Instant::now());
     if let Some(b) = o.limits.max_memory {
         o.max_bytes = b;
     }
