@@ -50,11 +50,68 @@ pub struct Timely<'w> {
     probe: ProbeHandle<u64>,
     inbox: Inbox,
     round: u64,
+    watch: Option<Watch>,
+}
+
+/// How long after its own deadline a process waits for the others at the end of a round
+/// before it gives up on them.
+const PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// A process's deadline in a shared run: past it (and [`PATIENCE`]), a round that still
+/// waits for another process ends this process, naming the processes that did not answer.
+#[derive(Clone)]
+struct Watch {
+    /// The run's `--timeout`.
+    timeout: std::time::Duration,
+    /// When the waiting stops.
+    give_up: std::time::Instant,
+    process: usize,
+    workers: usize,
+    addresses: Vec<String>,
+}
+
+impl Watch {
+    /// Ends the process: the run went past its deadline and the processes of the workers
+    /// not in `answered` (every other process when none is known) did not answer.
+    fn give_up(&self, answered: &[bool]) -> ! {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static SAID: AtomicBool = AtomicBool::new(false);
+        if SAID.swap(true, Ordering::SeqCst) {
+            // another worker of this process says it and ends the process
+            loop {
+                std::thread::park();
+            }
+        }
+        let mut silent: Vec<usize> = (0..self.addresses.len())
+            .filter(|&p| p != self.process)
+            .filter(|&p| {
+                (p * self.workers..(p + 1) * self.workers)
+                    .any(|w| answered.get(w).is_some_and(|a| !a))
+            })
+            .collect();
+        if silent.is_empty() {
+            silent = (0..self.addresses.len())
+                .filter(|&p| p != self.process)
+                .collect();
+        }
+        let named: Vec<String> = silent
+            .iter()
+            .map(|&p| format!("process {p} ({})", self.addresses[p]))
+            .collect();
+        eprintln!(
+            "floe: process {} stopped at its --timeout of {}: {} did not answer within {} ms              of it (stopped, frozen or overloaded), so no figures are reported; what was              checkpointed stays (start every process again with --resume to go on)",
+            self.process,
+            crate::out::human_time(self.timeout),
+            named.join(" and "),
+            PATIENCE.as_millis()
+        );
+        std::process::exit(1);
+    }
 }
 
 impl<'w> Timely<'w> {
     /// Builds the worker's dataflow.
-    pub fn new(worker: &'w mut Worker) -> Timely<'w> {
+    fn new(worker: &'w mut Worker, watch: Option<Watch>) -> Timely<'w> {
         let mut input = InputHandle::<u64, CapacityContainerBuilder<Vec<(u32, Msg)>>>::new();
         let probe = ProbeHandle::new();
         let inbox: Inbox = Rc::new(RefCell::new(Vec::new()));
@@ -85,6 +142,7 @@ impl<'w> Timely<'w> {
             probe,
             inbox,
             round: 0,
+            watch,
         }
     }
 
@@ -112,6 +170,23 @@ impl<'w> Timely<'w> {
         while self.probe.less_than(self.input.time()) {
             self.worker.step();
             self.deliver(now, got);
+            if let Some(w) = &self.watch {
+                if std::time::Instant::now() >= w.give_up {
+                    let mut answered = vec![false; self.worker.peers()];
+                    for (t, m) in self.inbox.borrow().iter() {
+                        if let (true, Msg::Figures(k, _) | Msg::Bytes(k, _)) = (*t == now, m) {
+                            if let Some(a) = answered.get_mut(*k as usize) {
+                                *a = true;
+                            }
+                        }
+                    }
+                    let any = answered
+                        .iter()
+                        .enumerate()
+                        .any(|(k, &a)| a && k / w.workers.max(1) != w.process);
+                    w.give_up(if any { &answered } else { &[] });
+                }
+            }
         }
         self.deliver(now, got);
         let mut out = Vec::new();
@@ -306,7 +381,15 @@ const CONNECT_SECONDS: u64 = 600;
 /// `FLOE_CONNECT_TIMEOUT` seconds (default 600) ends with an error. While the run goes, a
 /// lost connection ends this process with a message and exit code 1 (the others too, as they
 /// lose theirs), and so does a worker that panics, instead of leaving the others waiting.
-pub fn run<T, F>(layout: &Layout, identity: &RunIdentity, job: F) -> Result<Vec<T>, Error>
+/// With a `timeout`, a process that waits for the others more than [`PATIENCE`] past it
+/// (a peer stopped with SIGSTOP, frozen or overloaded) ends with a message naming them and
+/// exit code 1; its checkpoint stays as it was.
+pub fn run<T, F>(
+    layout: &Layout,
+    identity: &RunIdentity,
+    timeout: Option<std::time::Duration>,
+    job: F,
+) -> Result<Vec<T>, Error>
 where
     T: Send + 'static,
     F: Fn(&mut dyn DistExchange) -> T + Send + Sync + 'static,
@@ -343,9 +426,16 @@ where
             .try_build()
             .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?
     };
+    let watch = timeout.filter(|_| layout.processes > 1).map(|t| Watch {
+        timeout: t,
+        give_up: std::time::Instant::now() + t + PATIENCE,
+        process: layout.process,
+        workers: layout.workers,
+        addresses: layout.addresses.clone(),
+    });
     let guards =
         timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
-            let mut ex = Timely::new(worker);
+            let mut ex = Timely::new(worker, watch.clone());
             job(&mut ex)
         })
         .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?;
@@ -447,7 +537,7 @@ mod tests {
                 process: 0,
                 addresses: Vec::new(),
             };
-            let got = run(&layout, &RunIdentity::default(), |ex| {
+            let got = run(&layout, &RunIdentity::default(), None, |ex| {
                 enumerate_dist(&Walks, ex, &DistOptions::default(), || ())
                     .map(|d| (d.enumeration.histogram, d.owned))
             })

@@ -849,6 +849,37 @@ fn a_player_cannot_go_to_kluivers_format() {
     assert!(out.stdout.is_empty());
 }
 
+/// A level of a game of one format is not written in another game's format (before: `convert
+/// levels/pushpush.txt --to kluiver` wrote PushPush's floe format, exit 0).
+#[test]
+fn convert_refuses_a_format_the_game_does_not_have() {
+    for (file, game) in [("pushpush.txt", "PushPush"), ("icepath.txt", "ice path")] {
+        let path = bundled(file);
+        let dest = Temp::new("other-format.kl");
+        let out = floe(&[
+            "convert",
+            &path,
+            "--to",
+            "kluiver",
+            "-l",
+            "1",
+            "-o",
+            &dest.path(),
+        ])
+        .code(2);
+        assert!(
+            out.stderr.contains("'kluiver' is not a format of")
+                && out.stderr.contains(game)
+                && out.stderr.contains("floe format"),
+            "{}",
+            out.stderr
+        );
+        assert!(!dest.0.exists(), "nothing is written");
+        // its own format is still written
+        floe(&["convert", &path, "--to", "floe", "-l", "1"]).code(0);
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // 6. reach and space
 

@@ -793,3 +793,79 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
     assert_eq!((u(&v["states"]), u(&v["depth"])), (10_557_566, 36));
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// Sends `signal` (`STOP`, `CONT`) to a child process.
+fn signal(child: &Child, signal: &str) {
+    let ok = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} {}", child.id());
+}
+
+/// A peer frozen mid-run (SIGSTOP) no longer holds the other past its --timeout (before:
+/// process 0 of `--timeout 2` waited 20.9 s for its frozen peer to be continued): process 0
+/// stops within about a second of its deadline, exit 1, naming the peer that did not
+/// answer; its checkpoint stays, and both taken up again give the uninterrupted figures.
+#[test]
+fn a_frozen_peer_does_not_hold_the_other_past_its_timeout() {
+    let work = scratch("frozen");
+    let (dir, hosts) = hostfile(2);
+    let w = [path_str(&work.join("p0")), path_str(&work.join("p1"))];
+    let args = |i: usize, more: &'static str| {
+        let mut a = words_with(
+            "space --rows 8 --cols 8 --blocks 5 --json --work-dir {}",
+            &[&w[i]],
+        );
+        a.extend(words(more));
+        a
+    };
+    let deadline = Instant::now() + BOUND;
+    let t0 = Instant::now();
+    let c0 = process_of_two(0, &args(0, "--timeout 3"), &hosts, &[]);
+    let c1 = process_of_two(1, &args(1, "--timeout 3"), &hosts, &[]);
+    // freeze process 1 once both are under way (a layer checkpointed)
+    while checkpointed_layer(&work.join("p0")).is_none_or(|l| l < 2) {
+        assert!(Instant::now() < deadline, "no layer 2 in time");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let early = t0.elapsed() < Duration::from_secs(3);
+    signal(&c1, "STOP");
+    let (code, o, e) = finish(c0, deadline, "process 0");
+    let took = t0.elapsed();
+    signal(&c1, "CONT");
+    let (code1, _, e1) = finish(c1, deadline, "process 1");
+    assert_eq!(code, 1, "{o}\n{e}");
+    assert!(
+        e.contains("process 1 (127.0.0.1:") && e.contains("did not answer"),
+        "{e}"
+    );
+    assert!(e.contains("--resume") && !e.contains("panicked"), "{e}");
+    if early {
+        // 3 s of timeout, half a second of patience, and the start of two processes
+        assert!(
+            took < Duration::from_millis(4_600),
+            "process 0 took {took:?}"
+        );
+    }
+    assert_eq!(code1, 1, "{e1}");
+    assert!(!e1.contains("panicked"), "{e1}");
+    let layer = checkpointed_layer(&work.join("p0")).expect("process 0's checkpoint");
+    // taken up again: the uninterrupted figures
+    let deadline = Instant::now() + BOUND;
+    let c0 = process_of_two(0, &args(0, "--resume"), &hosts, &[]);
+    let c1 = process_of_two(1, &args(1, "--resume"), &hosts, &[]);
+    let (code1, _, e1) = finish(c1, deadline, "process 1");
+    let (code0, o0, e0) = finish(c0, deadline, "process 0");
+    assert_eq!((code0, code1), (0, 0), "{e0}\n{e1}");
+    let v: Value = serde_json::from_str(&o0).unwrap();
+    let whole = floe_json(&words("space --rows 8 --cols 8 --blocks 5 --json"), 0);
+    assert_eq!(counts(&v), counts(&whole));
+    assert!(
+        v["computed"]["resumed_at"].as_u64() >= Some(layer.min(1)),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(&work);
+    let _ = std::fs::remove_dir_all(&dir);
+}

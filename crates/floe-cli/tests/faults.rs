@@ -549,3 +549,80 @@ fn many_faults() {
         campaign(&CENSUS2, seed, 10, 10);
     }
 }
+
+/// Runs `floe ARGS` with files limited to `kib` KiB (`ulimit -f`, the signal ignored so that
+/// a write beyond fails as on a full disk): exit code and standard error.
+fn with_small_files(kib: u64, args: &[String]) -> (Option<i32>, String) {
+    let script = format!("trap '' XFSZ; ulimit -f {kib}; exec \"$0\" \"$@\"");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(FLOE)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The temporary files under `dir` (`.NAME.PID.tmp`).
+fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.starts_with('.') && n.ends_with(".tmp")
+        })
+        .collect()
+}
+
+/// A write that fails for want of room removes its temporary file (before: a full disk left
+/// `.layer-00016.bin.PID.tmp` in every worker's folder, and the census
+/// `.layer-02.bin.PID.tmp`, still there after a successful --resume); a census taken up
+/// again removes the temporary files a killed census left.
+#[test]
+fn a_full_disk_leaves_no_temporary_file() {
+    let dir = scratch("small disk");
+    let w = path_str(&dir.join("w"));
+    let args: Vec<String> = words_with(
+        "space --rows 8 --cols 8 --blocks 5 --workers 2 --force --work-dir {}",
+        &[&w],
+    )
+    .into_iter()
+    .map(String::from)
+    .collect();
+    let (code, err) = with_small_files(200, &args);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert_eq!(temporaries(&dir), Vec::<PathBuf>::new(), "{err}");
+    let c = path_str(&dir.join("c"));
+    let census = |more: &str| -> Vec<String> {
+        words_with(
+            &format!("census pushpush --rows 4 --cols 5 --json --work-dir {{}}{more}"),
+            &[&c],
+        )
+        .into_iter()
+        .map(String::from)
+        .collect()
+    };
+    let (code, err) = with_small_files(3, &census(""));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert_eq!(temporaries(&dir), Vec::<PathBuf>::new(), "{err}");
+    // a temporary file of a killed census is removed on --resume
+    let stale = dir.join("c/.layer-05.bin.4000001.tmp");
+    std::fs::write(&stale, b"half a layer").unwrap();
+    let r = floe(
+        &census(" --resume")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )
+    .code(0);
+    assert!(r.stdout.contains("\"rows\""), "{}", r.stdout);
+    assert_eq!(temporaries(&dir), Vec::<PathBuf>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -182,9 +182,12 @@ impl WholeFile {
             source,
         };
         let out = self.out.take().expect("a file being written");
-        let f = out.into_inner().map_err(|e| io(e.into_error()))?;
-        let done = fault_point()
-            .and_then(|()| f.sync_all())
+        // on every failure before the rename (the last buffer not written for a full
+        // disk, a sync that fails), the temporary file goes
+        let done = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
+            .and_then(|f| fault_point().and_then(|()| f.sync_all()))
             .and_then(|()| std::fs::rename(&self.tmp, &self.path));
         if let Err(e) = done {
             let _ = std::fs::remove_file(&self.tmp);

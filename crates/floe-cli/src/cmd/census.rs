@@ -24,6 +24,8 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
     o.difficulty = a.difficulty;
     o.hardest = a.hardest;
     o.limits = a.limits.limits();
+    // --timeout counts from here, whatever layer is being computed
+    o.began = Some(std::time::Instant::now());
     if let Some(b) = o.limits.max_memory {
         o.max_bytes = b;
     }
@@ -283,7 +285,7 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
         .param("--hardest", a.hardest)
         .layout(layout.processes, layout.workers)
         .format(floe::games::pushpush::census::LAYER_FORMAT);
-    let results = crate::cluster::run(&layout, &identity, move |ex| {
+    let results = crate::cluster::run(&layout, &identity, o.limits.timeout, move |ex| {
         let o = &options;
         let me = ex.index();
         let mine = (|| -> Result<Part, Error> {

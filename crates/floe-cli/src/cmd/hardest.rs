@@ -74,11 +74,27 @@ pub fn run(a: HardestArgs) -> Result<Done, Error> {
     } else {
         print(&r);
     }
-    Ok(if r.method == "exact" && !r.exhaustive {
-        Done::NoAnswer
-    } else {
-        Done::Answered
-    })
+    if r.levels.is_empty() {
+        if let Some(l) = r.limit {
+            eprintln!("floe: no level found: the search was stopped {}", by(l));
+        }
+    }
+    // a search with no level has no answer, however it ended (as `generate`)
+    Ok(
+        if (r.method == "exact" && !r.exhaustive) || r.levels.is_empty() {
+            Done::NoAnswer
+        } else {
+            Done::Answered
+        },
+    )
+}
+
+/// The flag or event that stopped the search, as the user gave it (`--time`).
+fn by(limit: &str) -> String {
+    match limit {
+        "timeout" => "by --time".into(),
+        l => out::by(l),
+    }
 }
 
 fn print(r: &HardestReport) {
@@ -95,7 +111,7 @@ fn print(r: &HardestReport) {
         thousands(r.searched),
         r.seconds,
         match r.limit {
-            Some(l) => format!(" (stopped {})", out::by(l)),
+            Some(l) => format!(" (stopped {})", by(l)),
             None => String::new(),
         }
     );

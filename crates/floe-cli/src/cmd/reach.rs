@@ -28,9 +28,10 @@ pub fn run(sa: SharedJobArgs) -> Result<Done, Error> {
             .then(|| Spinner::showing(&mut s.opts.limits.progress, "reach", progress_words(space)));
         let opts = s.opts.clone();
         let board = level.clone();
-        let results = crate::cluster::run(&s.layout, &s.identity, move |ex| {
-            reach_on(&board, rule, ex, &opts)
-        })?;
+        let results =
+            crate::cluster::run(&s.layout, &s.identity, s.opts.limits.timeout, move |ex| {
+                reach_on(&board, rule, ex, &opts)
+            })?;
         drop(spinner);
         let results = results
             .into_iter()

@@ -54,7 +54,9 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
     let spinner = (s.layout.process == 0)
         .then(|| Spinner::showing(&mut s.opts.limits.progress, &what, progress_words(space)));
     let opts = s.opts.clone();
-    let results = crate::cluster::run(&s.layout, &s.identity, move |ex| level.space_on(ex, &opts))?;
+    let results = crate::cluster::run(&s.layout, &s.identity, s.opts.limits.timeout, move |ex| {
+        level.space_on(ex, &opts)
+    })?;
     drop(spinner);
     let reports = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let parts: Vec<_> = reports.iter().filter_map(|r| r.computed.clone()).collect();

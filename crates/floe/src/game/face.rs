@@ -99,6 +99,19 @@ impl<G: Game> AnyGame for G {
                 })
             })
             .collect::<Result<_, _>>()?;
+        // a game of one format writes only that one (a format of another game is refused,
+        // not ignored); a game of several checks the name itself
+        let formats = self.info().formats;
+        if let (Some(f), [only]) = (format, formats) {
+            if !f.trim().eq_ignore_ascii_case(only) {
+                return Err(Error::invalid(format!(
+                    "'{}' is not a format of {} levels: they are written in the {only} format \
+                     only (--to {only}, or no --to)",
+                    f.trim(),
+                    self.info().title
+                )));
+            }
+        }
         self.write(&typed, format)
     }
     fn hardest(

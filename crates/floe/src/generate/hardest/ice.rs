@@ -168,6 +168,8 @@ fn level_of(s: &Spec, c: Candidate<Key>) -> Result<Candidate<Level>, Error> {
 /// The enumeration of one room under the walking rule.
 struct Sets<'a> {
     spec: &'a Spec,
+    /// The room's enumeration stops there (and the room is judged as having no value).
+    limits: &'a Limits,
 }
 
 impl IceTask for Sets<'_> {
@@ -184,13 +186,13 @@ impl IceTask for Sets<'_> {
         };
         match self.spec.by {
             By::Length => {
-                let e = enumerate(p, &Limits::none(), |s, d| offer(s.blocks, u64::from(d)));
+                let e = enumerate(p, self.limits, |s, d| offer(s.blocks, u64::from(d)));
                 if e.limit.is_some() {
                     return None;
                 }
             }
             By::Difficulty => {
-                let g = build_graph(p, &Limits::none()).ok()?;
+                let g = build_graph(p, self.limits).ok()?;
                 // Dijkstra over (position, cell of the block pushed last)
                 let mut dist: FxHashMap<(u32, u16), u64> = FxHashMap::default();
                 let mut heap = BinaryHeap::new();
@@ -270,7 +272,12 @@ fn room_level(s: &Spec, room: &Room) -> Result<Level, Error> {
 }
 
 fn evaluate(s: &Spec, room: &Room) -> Result<Option<Eval>, Error> {
-    with_puzzle(&room_level(s, room)?, s.rule, Sets { spec: s })
+    evaluate_within(s, room, &Limits::none())
+}
+
+/// [`evaluate`] within `limits`: a room whose enumeration they stop has no value.
+fn evaluate_within(s: &Spec, room: &Room, limits: &Limits) -> Result<Option<Eval>, Error> {
+    with_puzzle(&room_level(s, room)?, s.rule, Sets { spec: s, limits })
 }
 
 /// The level text of a room with targets on `set`, least of its images under `syms`.
@@ -464,6 +471,13 @@ fn finish(best: Best<Key>, searched: u64, limit: Option<LimitKind>, exact: bool)
 fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error> {
     let n = s.rows * s.cols;
     let syms = symmetries(s.rows, s.cols);
+    // a room's enumeration (a large room's takes a while) stops at the run's deadline
+    let deadline = o.limits.deadline_from(t0);
+    let bound = || Limits {
+        timeout: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        stop: o.limits.stop.clone(),
+        ..Limits::none()
+    };
     let start = |rng: &mut Pcg64Mcg| {
         let mut order: Vec<usize> = (0..n).collect();
         for i in 0..n {
@@ -477,13 +491,13 @@ fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error
         for &c in &order[..s.blocks] {
             room.blocks[c] = true;
         }
-        let e = evaluate(s, &room)?;
+        let e = evaluate_within(s, &room, &bound())?;
         Ok((room, e))
     };
     let neighbour = |(room, _): &(Room, Option<Eval>), rng: &mut Pcg64Mcg| {
         let mut next = room.clone();
         change(s, &mut next, rng);
-        let e = evaluate(s, &next)?;
+        let e = evaluate_within(s, &next, &bound())?;
         Ok((next, e))
     };
     let score = |(_, e): &(Room, Option<Eval>)| {
@@ -496,7 +510,7 @@ fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error
             offer(s, &syms, best, room, e, false);
         }
     };
-    let (best, searched, limit) = super::anneal(o, t0, 16, start, neighbour, score, record)?;
+    let (best, searched, limit) = super::anneal(o, t0, 1, start, neighbour, score, record)?;
     Ok(finish(best, searched, limit, false))
 }
 

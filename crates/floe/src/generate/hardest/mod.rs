@@ -623,6 +623,11 @@ pub fn anneal<S: Send, K: Ord + Clone + Send>(
         .map(|r| {
             let mut rng = candidate_rng(o.seed, r);
             let mut best = Best::new(o.top);
+            // a restart begun after the deadline does not start
+            if let Some(kind) = o.limits.check(deadline) {
+                *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+                return Ok(best);
+            }
             let mut cur = start(&mut rng)?;
             let mut cur_score = score(&cur);
             let mut steps = 0;

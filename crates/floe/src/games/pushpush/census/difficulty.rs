@@ -24,7 +24,10 @@ impl DiffState {
         DiffState {
             walks: vec![1.0; positions],
             cumulative: vec![0.0; positions],
-            optimal: (0..positions * slots).map(|_| AtomicU32::new(0)).collect(),
+            optimal: (0..positions * slots)
+                .into_par_iter()
+                .map(|_| AtomicU32::new(0))
+                .collect(),
             slots,
             batch: 0,
         }
@@ -32,7 +35,12 @@ impl DiffState {
 
     /// Starts a pass over the targets of `batch`.
     pub(super) fn start(&mut self, batch: u32) {
+        let fresh = self.batch == 0;
         self.batch = batch;
+        if fresh {
+            // as new: nothing to clear (the tables of a large layer take a while to write)
+            return;
+        }
         self.walks.fill(1.0);
         self.cumulative.fill(0.0);
         self.optimal

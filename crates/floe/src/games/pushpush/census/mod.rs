@@ -81,9 +81,13 @@ pub struct CensusOptions {
     pub hardest: usize,
     /// Refuse to start when the tables would need more than this many bytes.
     pub max_bytes: u64,
-    /// `max_states` caps the number of positions; `timeout` stops between steps; `progress`
-    /// hears after every step (`states` = positions, `depth` = pushes).
+    /// `max_states` caps the number of positions; `timeout` (counted from `began`) stops
+    /// within a step (every 1,024 block sets); `progress` hears after every step (`states`
+    /// = positions, `depth` = pushes).
     pub limits: Limits,
+    /// When the census began: the `timeout` of every layer counts from there (none: from
+    /// the start of each call of [`census`] or [`census_layer`]).
+    pub began: Option<Instant>,
 }
 
 impl CensusOptions {
@@ -97,6 +101,7 @@ impl CensusOptions {
             hardest: 10,
             max_bytes: 16 << 30,
             limits: Limits::default(),
+            began: None,
         }
     }
 }
@@ -510,6 +515,9 @@ pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
 /// layer's tables are held at a time; `o.max_bytes` bounds the largest.
 pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
     let t0 = Instant::now();
+    let mut o = o.clone();
+    o.began.get_or_insert(t0);
+    let o = &o;
     let n = cells(o)?;
     if let Some(positions) = check_layers(o)? {
         return Ok(CensusOutcome::Limit {
@@ -553,6 +561,15 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
 /// positions.
 pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Error> {
     let t0 = Instant::now();
+    let late = Late::new(&o.limits, o.limits.deadline_from(o.began.unwrap_or(t0)));
+    let stopped = |kind: LimitKind, steps: u32, positions: u64| {
+        Ok(LayerOutcome::Limit {
+            kind,
+            steps,
+            positions,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    };
     let (rows, cols) = (o.rows, o.cols);
     let n = cells(o)?;
     if blocks >= n {
@@ -588,11 +605,17 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
         .zip(&chunks)
         .for_each(|(out, chunk)| {
             chunk.for_each(|rank, b| {
+                if late.now(rank) {
+                    return;
+                }
                 let mut count = 0;
                 geo.regions(b, |_| count += 1);
                 out[rank - chunk.lo] = count;
             });
         });
+    if let Some(kind) = late.kind() {
+        return stopped(kind, 0, 0);
+    }
     let mut total: u64 = 0;
     for o in offset.iter_mut() {
         let c = *o as u64;
@@ -654,7 +677,10 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
         .map(|(out, chunk)| {
             let mut k = 0;
             let mut fixed = 0u64;
-            chunk.for_each(|_, b| {
+            chunk.for_each(|rank, b| {
+                if late.now(rank) {
+                    return;
+                }
                 let images: Vec<u32> = perms.iter().map(|p| p.apply(b)).collect();
                 geo.regions(b, |r| {
                     out[k] = r;
@@ -672,6 +698,9 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
             fixed
         })
         .sum();
+    if let Some(kind) = late.kind() {
+        return stopped(kind, 0, positions as u64);
+    }
     let tables = Tables {
         geo,
         variant: o.variant,
@@ -733,13 +762,8 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
         }
         loop {
             let d = steps + 1;
-            if let Some(kind) = o.limits.check(o.limits.deadline_from(t0)) {
-                return Ok(LayerOutcome::Limit {
-                    kind,
-                    steps,
-                    positions: positions as u64,
-                    seconds: t0.elapsed().as_secs_f64(),
-                });
+            if let Some(kind) = late.check() {
+                return stopped(kind, steps, positions as u64);
             }
             let slices = split_by_chunks(&mut next, &tables.offset, &chunks);
             let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
@@ -766,6 +790,9 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
                     let mut i = t.offset[chunk.lo] as usize;
                     let mut k = 0;
                     chunk.for_each(|rank, b| {
+                        if late.now(rank) {
+                            return;
+                        }
                         let end = t.offset[rank + 1] as usize;
                         while i < end {
                             let r = t.region[i];
@@ -802,6 +829,9 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
                     so
                 })
                 .reduce(|| StepOut::new(o.difficulty), StepOut::merge);
+            if let Some(kind) = late.kind() {
+                return stopped(kind, steps, positions as u64);
+            }
             if !out.changed {
                 break;
             }
@@ -878,6 +908,52 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
         },
         difficulty: dc,
     })))
+}
+
+/// The limits as the parallel passes of a layer see them: once a pass finds them reached
+/// (looking every 1,024 block sets), every pass skips the rest of its work.
+struct Late<'a> {
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    hit: std::sync::Mutex<Option<LimitKind>>,
+    flag: std::sync::atomic::AtomicBool,
+}
+
+impl<'a> Late<'a> {
+    fn new(limits: &'a Limits, deadline: Option<Instant>) -> Late<'a> {
+        Late {
+            limits,
+            deadline,
+            hit: std::sync::Mutex::new(None),
+            flag: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the work must stop, looking at the limits when `rank` is a multiple of
+    /// 1,024.
+    #[inline]
+    fn now(&self, rank: usize) -> bool {
+        if self.flag.load(std::sync::atomic::Ordering::Relaxed) {
+            return true;
+        }
+        rank % 1024 == 0 && self.check().is_some()
+    }
+
+    /// The limit reached, looking now.
+    fn check(&self) -> Option<LimitKind> {
+        if let Some(k) = self.kind() {
+            return Some(k);
+        }
+        let k = self.limits.check(self.deadline)?;
+        *self.hit.lock().unwrap_or_else(|e| e.into_inner()) = Some(k);
+        self.flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        Some(k)
+    }
+
+    /// The limit a pass found reached.
+    fn kind(&self) -> Option<LimitKind> {
+        *self.hit.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 fn too_big(need: u64, max: u64, what: &str) -> Error {

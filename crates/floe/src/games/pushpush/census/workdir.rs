@@ -101,6 +101,16 @@ impl WorkDir {
             dir,
             &format!("census pushpush {}", FileOptions::of(o).describe()),
         )?;
+        // the temporary layer files of a census that failed or was killed there (the lock
+        // says no live census writes them)
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with(".layer-") && name.ends_with(".tmp") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
         if !resume {
             let mut entries = std::fs::read_dir(dir)
                 .map_err(io(dir))?
