@@ -8,8 +8,8 @@
 
 use super::level::{Cell, Level, WalkRule};
 use crate::bits::{Binomials, Bits, Wide};
-use crate::grid::{Dir, Pos, Push};
 use crate::game::{Engine, Task};
+use crate::grid::{Dir, Pos, Push};
 use crate::search::{Puzzle, StartAt};
 use crate::Error;
 use std::fmt::Debug;

@@ -5,9 +5,9 @@ use super::format::{self, Format};
 use super::level::{Cell, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
-use crate::game::{glyph, Cells, plural, 
-    kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param,
-    ParamKind, Params, Task,
+use crate::game::{
+    glyph, kluiver, plural, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game,
+    Info, Keys, Param, ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
@@ -88,7 +88,11 @@ impl Game for Ice {
     }
 
     fn write(&self, levels: &[Level], format: Option<&str>) -> Result<String, Error> {
-        match format.map(str::parse::<Format>).transpose().map_err(Error::invalid)? {
+        match format
+            .map(str::parse::<Format>)
+            .transpose()
+            .map_err(Error::invalid)?
+        {
             None | Some(Format::Floe) => Ok(format::write_floe(levels)),
             Some(Format::Kluiver) => format::write_kluiver(levels),
         }
@@ -217,7 +221,10 @@ impl Game for Ice {
             s.add(PieceKind::Block, to_rc(p));
         }
         // the player is drawn where the level puts him (and where he pushed from, in play)
-        if let Some(p) = pos.player.filter(|&p| b.cell(p).holds_blocks() && !b.has_block(p)) {
+        if let Some(p) = pos
+            .player
+            .filter(|&p| b.cell(p).holds_blocks() && !b.has_block(p))
+        {
             if level.player().is_some() || rule_of(level) == WalkRule::Walk {
                 s.add(PieceKind::Player, to_rc(p));
             }
@@ -284,11 +291,10 @@ mod tests {
 
     #[test]
     fn an_ice_solution_in_three_pictures() {
-        let req = Request::from_text("#####\n=$-.#\n#####\n", "t").resolve().unwrap();
-        let moves = req
-            .level
-            .parse_moves("1 1 right", "m")
+        let req = Request::from_text("#####\n=$-.#\n#####\n", "t")
+            .resolve()
             .unwrap();
+        let moves = req.level.parse_moves("1 1 right", "m").unwrap();
         let story = req.level.story(&moves).unwrap();
         assert_eq!(story.acts.len(), 1);
         assert_eq!(story.scenes().len(), 2);
@@ -307,7 +313,9 @@ mod tests {
 
     #[test]
     fn the_rules_parameter_and_the_position_key() {
-        let req = Request::from_text("Rules: walk\n$-.\n", "t").resolve().unwrap();
+        let req = Request::from_text("Rules: walk\n$-.\n", "t")
+            .resolve()
+            .unwrap();
         assert_eq!(req.level.params().0, vec![("rules", json!("walk"))]);
         let free = req
             .level

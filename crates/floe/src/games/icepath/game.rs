@@ -3,8 +3,8 @@
 use super::engine::Engine;
 use super::level::{self, Cell, Level};
 use crate::error::Error;
-use crate::game::{glyph, Cells, 
-    parse_move_words, plural, Algo, ArrowKey, Capabilities, Game, Info, Keys, Task,
+use crate::game::{
+    glyph, parse_move_words, plural, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
 };
 use crate::grid::{Dir, Pos};
 use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
@@ -247,7 +247,10 @@ mod tests {
     const CAVE: &str = "Game: icepath\nTitle: a cave\n@---#\n-#---\n---=.\n";
 
     fn level(text: &str) -> crate::game::Level {
-        Request::from_text(text, "cave.txt").resolve().unwrap().level
+        Request::from_text(text, "cave.txt")
+            .resolve()
+            .unwrap()
+            .level
     }
 
     fn one(text: &str) -> Level {
@@ -318,7 +321,10 @@ mod tests {
                 assert_eq!(fast, plain, "{p}");
             }
         }
-        assert!(matches!(bfs(&e, &Limits::none()).outcome, Outcome::Solved(_)));
+        assert!(matches!(
+            bfs(&e, &Limits::none()).outcome,
+            Outcome::Solved(_)
+        ));
     }
 
     #[test]
@@ -340,14 +346,26 @@ mod tests {
         let doc = serde_json::to_string(&json).unwrap();
         let found = g.parse_moves(&doc, "m").unwrap();
         assert_eq!(found.len(), 3);
-        assert!(l.verify(&l.parse_moves(&doc, "m").unwrap(), None).unwrap().solved);
-        let v = l.verify(&l.parse_moves("d r r", "m").unwrap(), None).unwrap();
+        assert!(
+            l.verify(&l.parse_moves(&doc, "m").unwrap(), None)
+                .unwrap()
+                .solved
+        );
+        let v = l
+            .verify(&l.parse_moves("d r r", "m").unwrap(), None)
+            .unwrap();
         assert!(v.valid && v.solved);
         assert_eq!(v.length, Some(3));
-        let v = l.verify(&l.parse_moves("d\nleft", "m").unwrap(), None).unwrap();
+        let v = l
+            .verify(&l.parse_moves("d\nleft", "m").unwrap(), None)
+            .unwrap();
         let e = v.error.unwrap();
         assert_eq!(e.index, 2);
-        assert!(e.reason.contains("cannot move left: the edge"), "{}", e.reason);
+        assert!(
+            e.reason.contains("cannot move left: the edge"),
+            "{}",
+            e.reason
+        );
     }
 
     #[test]
@@ -355,7 +373,9 @@ mod tests {
         let l = level(CAVE);
         let sp = l.space(&Limits::none()).unwrap();
         assert!(sp.states >= 4, "{sp:?}");
-        let story = l.story(&l.solve(&SolveOptions::default()).unwrap().moves).unwrap();
+        let story = l
+            .story(&l.solve(&SolveOptions::default()).unwrap().moves)
+            .unwrap();
         assert_eq!(story.acts.len(), 3);
         assert_eq!(story.acts[1].slides[0].1.len(), 3);
         assert_eq!(story.scenes().last().unwrap().pieces[0].at, (2, 4));

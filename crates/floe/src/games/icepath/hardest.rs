@@ -18,10 +18,10 @@ use crate::generate::hardest::{
     self, binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,
     MaskPerm, Method,
 };
-use rand_pcg::Pcg64Mcg;
 use crate::grid::Pos;
 use crate::search::LimitKind;
 use rand::{Rng, RngExt};
+use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use serde_json::{json, Map};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -158,7 +158,9 @@ pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
     let (rows, cols) = (o.rows, o.cols);
     let n = rows.saturating_mul(cols);
     if rows == 0 || cols == 0 {
-        return Err(Error::invalid("a board needs at least one row and one column"));
+        return Err(Error::invalid(
+            "a board needs at least one row and one column",
+        ));
     }
     if n > MAX_CELLS {
         return Err(Error::invalid(format!(
@@ -304,8 +306,10 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
                 if perms[1..].iter().any(|p| p.apply(rocks) < rocks) {
                     return true;
                 }
-                let stab: Vec<&MaskPerm> =
-                    perms[1..].iter().filter(|p| p.apply(rocks) == rocks).collect();
+                let stab: Vec<&MaskPerm> = perms[1..]
+                    .iter()
+                    .filter(|p| p.apply(rocks) == rocks)
+                    .collect();
                 t.fill(rows, cols, rocks);
                 for s in 0..n {
                     if rocks >> s & 1 == 1 || stab.iter().any(|p| p.map[s] < s) {
@@ -320,8 +324,7 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
                     if best.best.is_some_and(|b| length < b) && length < best.floor() {
                         continue;
                     }
-                    let fix: Vec<&&MaskPerm> =
-                        stab.iter().filter(|p| p.map[s] == s).collect();
+                    let fix: Vec<&&MaskPerm> = stab.iter().filter(|p| p.map[s] == s).collect();
                     let mut e = exits;
                     while e != 0 {
                         let x = e.trailing_zeros() as usize;
@@ -338,9 +341,7 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
             best
         })
         .collect();
-    let best = bests
-        .into_iter()
-        .fold(Best::new(o.top), |a, b| a.merge(b));
+    let best = bests.into_iter().fold(Best::new(o.top), |a, b| a.merge(b));
     let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(finish(best, searched.into_inner(), limit, true))
 }

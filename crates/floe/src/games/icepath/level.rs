@@ -45,12 +45,7 @@ pub struct Level {
 impl Level {
     /// A level from its cells (row-major), the player's start and the exit (which must be a
     /// [`Cell::Exit`]; the start must be ice or floor).
-    pub fn new(
-        rows: usize,
-        cols: usize,
-        cells: Vec<Cell>,
-        start: Pos,
-    ) -> Result<Level, Error> {
+    pub fn new(rows: usize, cols: usize, cells: Vec<Cell>, start: Pos) -> Result<Level, Error> {
         if rows == 0 || cols == 0 || cells.len() != rows * cols {
             return Err(Error::invalid(format!(
                 "an ice path level of {rows}×{cols} needs {} cells",
@@ -191,7 +186,8 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
             match key.trim().to_ascii_lowercase().as_str() {
                 "title" => title = Some(value.trim().to_string()),
                 "game" => {
-                    let vcol = col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
+                    let vcol =
+                        col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
                     match crate::game::spec(value.trim()) {
                         Ok((g, _)) if g.info().name == "icepath" => {}
                         Ok((g, _)) => {
@@ -271,11 +267,7 @@ fn level_of(
                         '\t' => "a tab is not a cell".to_string(),
                         c => format!("unexpected character {}", crate::input::shown(c)),
                     };
-                    return Err(err(
-                        n,
-                        c + 1,
-                        format!("{what}; expected - = # @ & ."),
-                    ));
+                    return Err(err(n, c + 1, format!("{what}; expected - = # @ & .")));
                 }
             };
             cells.push(cell);
@@ -283,11 +275,19 @@ fn level_of(
     }
     let (first, last) = (rows[0].0, rows[rows.len() - 1].0);
     let Some((start, _, _)) = start else {
-        return Err(err(first, 1, "no player (@ on ice, & on normal floor)".into()));
+        return Err(err(
+            first,
+            1,
+            "no player (@ on ice, & on normal floor)".into(),
+        ));
     };
     let mut level = Level::new(rows.len(), width, cells, start).map_err(|e| {
         err(
-            if e.to_string().contains("exit") { last } else { first },
+            if e.to_string().contains("exit") {
+                last
+            } else {
+                first
+            },
             1,
             e.to_string(),
         )

@@ -404,7 +404,14 @@ impl<B: Bits> TowerPuzzle<B> {
                     let walls = self.wall_col[c] | v.blk_col[c];
                     (p.row, walls, v.fire_col[c], self.recyc_col[c])
                 };
-                let sl = slide(at as u32 + 1, walls, fires, recyclers, d.is_forward(), golden);
+                let sl = slide(
+                    at as u32 + 1,
+                    walls,
+                    fires,
+                    recyclers,
+                    d.is_forward(),
+                    golden,
+                );
                 let Some(sl) = sl else { continue };
                 let cell = |bit: u32| -> Pos {
                     if horizontal {
@@ -623,7 +630,11 @@ impl<B: Bits> Engine for TowerPuzzle<B> {
         self.push(m)
     }
     fn pieces(&self, s: &TState<B>) -> Vec<Pos> {
-        s.ice.or(s.gold).ones().map(|i| self.pos(i as u16)).collect()
+        s.ice
+            .or(s.gold)
+            .ones()
+            .map(|i| self.pos(i as u16))
+            .collect()
     }
     fn dead_start(&self) -> Option<String> {
         self.start_dead.map(|d| d.to_string())
@@ -873,7 +884,10 @@ mod tests {
             table.judge_all(&keys, &mut got, judge);
             assert_eq!(got, want, "round {round}");
         }
-        assert!(calls.get() < 3 * keys.len(), "every question was judged again");
+        assert!(
+            calls.get() < 3 * keys.len(),
+            "every question was judged again"
+        );
         // one key asked many times in one batch: judged once
         let one = vec![keys[7]; 40];
         let before = calls.get();

@@ -4,8 +4,9 @@ use super::engine::with_tower_at;
 use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
-use crate::game::{glyph, Cells, plural, 
-    Algo, ArrowKey, Capabilities, Game, Info, Keys, Param, ParamKind, Params, Task,
+use crate::game::{
+    glyph, plural, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Param, ParamKind, Params,
+    Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
@@ -314,9 +315,16 @@ mod tests {
         let l = level_of("icetower", "#######\n#@% **#\n#  %  #\n#$ -  #\n#######\n");
         let lens: Vec<Option<u64>> = ["bfs", "astar", "idastar"]
             .iter()
-            .map(|a| l.solve(&SolveOptions::default().algorithm(a)).unwrap().length)
+            .map(|a| {
+                l.solve(&SolveOptions::default().algorithm(a))
+                    .unwrap()
+                    .length
+            })
             .collect();
-        assert!(lens.iter().all(|&n| n == lens[0] && n.is_some()), "{lens:?}");
+        assert!(
+            lens.iter().all(|&n| n == lens[0] && n.is_some()),
+            "{lens:?}"
+        );
     }
 
     #[test]

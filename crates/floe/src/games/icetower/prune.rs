@@ -531,7 +531,11 @@ impl Analysis {
                 .unwrap_or(INF)
         };
         if by_gold == 0 || usable == 0 {
-            return if least[n_live] >= INF { 0 } else { least[n_live] };
+            return if least[n_live] >= INF {
+                0
+            } else {
+                least[n_live]
+            };
         }
         if table.na == u8::MAX {
             return 0;
@@ -913,13 +917,16 @@ mod tests {
     fn golden_ice_turns_between_runs() {
         // three fires on a diagonal: three lines cover them, but the golden block must first
         // reach one of their runs (one push) and turn between them: 1 + 3 at least
-        let diagonal = "########\n#      #\n# $    #\n#  *   #\n#   *  #\n#    * #\n#     @#\n########\n";
+        let diagonal =
+            "########\n#      #\n# $    #\n#  *   #\n#   *  #\n#    * #\n#     @#\n########\n";
         assert_eq!(judge(diagonal), Ok(4));
         // with the golden block already on the first fire's row: no lead push
-        let on_row = "########\n#      #\n#      #\n# $*   #\n#   *  #\n#    * #\n#     @#\n########\n";
+        let on_row =
+            "########\n#      #\n#      #\n# $*   #\n#   *  #\n#    * #\n#     @#\n########\n";
         assert_eq!(judge(on_row), Ok(3));
         // a second golden block shares the turns: two sweeps each (rows 3 and 5, column 4)
-        let two = "########\n#      #\n#      #\n# $*   #\n#   *  #\n# $  * #\n#     @#\n########\n";
+        let two =
+            "########\n#      #\n#      #\n# $*   #\n#   *  #\n# $  * #\n#     @#\n########\n";
         assert_eq!(judge(two), Ok(3));
         // four fires on four rows and four columns, one golden block on none of their runs:
         // lines say 4, turns say 1 + max(4, 2·2 − 1) = 5 (two rows and two columns)

@@ -91,7 +91,10 @@ pub fn symmetries(tower: &Tower, open: &[u16], fires: &[Pos]) -> Vec<Symmetry> {
             .iter()
             .map(|&f| {
                 let q = image(f);
-                fires.iter().position(|&g| g == q).expect("fires map to fires") as u8
+                fires
+                    .iter()
+                    .position(|&g| g == q)
+                    .expect("fires map to fires") as u8
             })
             .collect();
         found.push(Symmetry { cell, fire, name });
@@ -127,7 +130,15 @@ mod tests {
         let square = "#####\n#@  #\n# * #\n#% $#\n#####\n";
         assert_eq!(
             of(square),
-            ["mirror |", "mirror -", "turn 180", "mirror \\", "mirror /", "turn 90", "turn 270"]
+            [
+                "mirror |",
+                "mirror -",
+                "turn 180",
+                "mirror \\",
+                "mirror /",
+                "turn 90",
+                "turn 270"
+            ]
         );
         // a row: its mirror (the other mirror of a single row moves nothing)
         assert_eq!(of("#######\n#@ * %#\n#######\n"), ["mirror |"]);

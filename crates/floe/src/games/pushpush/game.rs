@@ -5,9 +5,9 @@ use super::engine::{with_puzzle, Variant};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
-use crate::game::{glyph, Cells, plural, 
-    Algo, ArrowKey, Capabilities, Difficulty, Game, Info, Keys, Param, ParamKind,
-    Params, Task,
+use crate::game::{
+    glyph, plural, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param,
+    ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
@@ -256,10 +256,14 @@ mod tests {
 
     #[test]
     fn solves_and_replays() {
-        let r = level_of("pushpush", "@$--\n##-.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "@$--\n##-.\n")
+            .solve(&SolveOptions::default())
+            .unwrap();
         assert_eq!(r.length, Some(1));
         assert_eq!(r.pushes, Some(1));
-        let r = level_of("pushpush", "@$#.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "@$#.\n")
+            .solve(&SolveOptions::default())
+            .unwrap();
         assert_eq!(r.status, Status::Unsolvable);
     }
 
@@ -271,7 +275,9 @@ mod tests {
             let o = SolveOptions::default().algorithm(a);
             assert_eq!(l.solve(&o).unwrap().length, want, "{a}");
         }
-        let b = board::parse("@-$-\n-$$-\n$--$\n-$.$\n", "t").unwrap().remove(0);
+        let b = board::parse("@-$-\n-$$-\n$--$\n-$.$\n", "t")
+            .unwrap()
+            .remove(0);
         struct Id;
         impl Task<Push> for Id {
             type Output = Option<u32>;
@@ -286,8 +292,12 @@ mod tests {
     #[test]
     fn difficulty_by_hand() {
         // 0 pushes: difficulty 0
-        let d = difficulty(&board::parse("@-.\n", "t").unwrap()[0], Variant::default(), 0)
-            .unwrap();
+        let d = difficulty(
+            &board::parse("@-.\n", "t").unwrap()[0],
+            Variant::default(),
+            0,
+        )
+        .unwrap();
         assert_eq!((d.possible_moves, d.solutions, d.value), (0, 0, 0.0));
         // one push possible and it solves: difficulty 0
         let d = difficulty(
@@ -299,10 +309,14 @@ mod tests {
         assert_eq!((d.possible_moves, d.solutions, d.value), (1, 1, 0.0));
         // a corridor: either push ends with a block at an edge, the right one on the target,
         // which blocks do not stop and the robot cannot then enter
-        let r = level_of("pushpush", "-$@$-.\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "-$@$-.\n")
+            .solve(&SolveOptions::default())
+            .unwrap();
         assert_eq!(r.status, Status::Unsolvable);
         // a board with one right and one wrong first move: 2 edges, 1 solution → 2.5
-        let r = level_of("pushpush", "#.#\n-$-\n$@-\n").solve(&SolveOptions::default()).unwrap();
+        let r = level_of("pushpush", "#.#\n-$-\n$@-\n")
+            .solve(&SolveOptions::default())
+            .unwrap();
         let d = r.difficulty.unwrap();
         assert_eq!(r.length, Some(1));
         assert_eq!(d.measure, "push-tree");

@@ -54,4 +54,3 @@ pub fn difficulty(board: &Board, variant: Variant, pushes: u32) -> Result<Diffic
     }
     with_puzzle(board, variant, T(pushes))
 }
-

@@ -90,7 +90,10 @@ impl Board {
                         return Err(doc.err(
                             line,
                             i + 1,
-                            format!("{} is not a colour (1–9) or an empty cell (.)", crate::input::shown(c)),
+                            format!(
+                                "{} is not a colour (1–9) or an empty cell (.)",
+                                crate::input::shown(c)
+                            ),
                         ))
                     }
                 }
@@ -483,7 +486,12 @@ mod tests {
         let e = replay(super::super::BoxOff, &b, &[m([0, 0], [0, 3])]).unwrap_err();
         assert_eq!(e.0, 0);
         assert!(e.1.contains("(0,1) inside their rectangle"), "{e:?}");
-        let e = replay(super::super::BoxOff, &b, &[m([0, 1], [0, 2]), m([0, 1], [0, 0])]).unwrap_err();
+        let e = replay(
+            super::super::BoxOff,
+            &b,
+            &[m([0, 1], [0, 2]), m([0, 1], [0, 0])],
+        )
+        .unwrap_err();
         assert_eq!((e.0, e.1.as_str()), (1, "(0,1) holds no token"));
         let e = replay(super::super::BoxOff, &b, &[m([0, 0], [0, 1])]).unwrap_err();
         assert!(e.1.contains("colour 1"), "{e:?}");

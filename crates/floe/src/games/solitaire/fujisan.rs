@@ -91,7 +91,13 @@ impl Mountain {
                 match ch {
                     '0'..='9' => row.push(ch as u8 - b'0'),
                     c if c.is_whitespace() => {}
-                    c => return Err(doc.err(line, i + 1, format!("{} is not a value 0–9", crate::input::shown(c)))),
+                    c => {
+                        return Err(doc.err(
+                            line,
+                            i + 1,
+                            format!("{} is not a value 0–9", crate::input::shown(c)),
+                        ))
+                    }
                 }
             }
             match width {
@@ -507,7 +513,11 @@ mod tests {
         // an occupied space is jumped over and not counted
         let mv = |a: [i64; 2], b: [i64; 2]| Move { from: a, to: b };
         let m = mountain("1 2 0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0 0 0 0\n");
-        let r = replay(super::super::Fujisan, &m, &[mv([0, -1], [0, 0]), mv([0, 12], [0, 1])]);
+        let r = replay(
+            super::super::Fujisan,
+            &m,
+            &[mv([0, -1], [0, 0]), mv([0, 12], [0, 1])],
+        );
         assert!(r.is_err()); // from the right, column 1 is 11 spaces away
                              // a priest climbs at column 0 of the bottom row and steps up; the top-row priest then
                              // jumps over it onto column 1 (one unoccupied space travelled)
@@ -525,7 +535,12 @@ mod tests {
                 .expect("generated");
             s = *t;
         }
-        let e = replay(super::super::Fujisan, &m, &[mv([1, -1], [1, 0]), mv([0, -1], [0, 1])]).unwrap_err();
+        let e = replay(
+            super::super::Fujisan,
+            &m,
+            &[mv([1, -1], [1, 0]), mv([0, -1], [0, 1])],
+        )
+        .unwrap_err();
         assert!(e.1.contains("travels 2 unoccupied spaces"), "{e:?}");
     }
 

@@ -214,7 +214,12 @@ macro_rules! sheet_game {
         fn info(&self) -> &'static Info {
             &$info
         }
-        fn parse(&self, text: &str, file: &str, _: Option<&str>) -> Result<Vec<Self::Level>, Error> {
+        fn parse(
+            &self,
+            text: &str,
+            file: &str,
+            _: Option<&str>,
+        ) -> Result<Vec<Self::Level>, Error> {
             let doc = Document::parse(text, file, $kind)?;
             Ok(vec![Sheet {
                 title: doc.title.clone(),
@@ -266,7 +271,12 @@ impl Game for BoxOff {
 
     sheet_game!(BOXOFF, Kind::BoxOff, Board, boxoff);
     position_is_puzzle!(boxoff::BoxOff);
-    fn apply(&self, _: &Self::Level, pos: &mut Board, m: &boxoff::Move) -> Result<boxoff::Move, String> {
+    fn apply(
+        &self,
+        _: &Self::Level,
+        pos: &mut Board,
+        m: &boxoff::Move,
+    ) -> Result<boxoff::Move, String> {
         boxoff::apply(pos, m)?;
         Ok(*m)
     }
@@ -474,14 +484,24 @@ mod tests {
             ("Game: boxoff\n1 1\n2 2\n", "dfs", Some(2)),
             ("Game: boxoff\n1 1\n2 2\n", "bfs", Some(2)),
             ("Game: pretzel\n2S 3S --\n2H -- 3H\n", "bfs", Some(1)),
-            ("Game: fujisan\n3 1 4 0 2 5 1 2 3 4 0 1\n2 0 5 3 1 4 2 3 1 0 5 4\n", "astar", None),
+            (
+                "Game: fujisan\n3 1 4 0 2 5 1 2 3 4 0 1\n2 0 5 3 1 4 2 3 1 0 5 4\n",
+                "astar",
+                None,
+            ),
         ] {
             let req = Request::from_text(text, "t").resolve().unwrap();
-            let r = req.level.solve(&SolveOptions::default().algorithm(algo)).unwrap();
+            let r = req
+                .level
+                .solve(&SolveOptions::default().algorithm(algo))
+                .unwrap();
             if len.is_some() || !text.contains("fujisan") {
                 assert_eq!(r.length, len, "{text}");
             }
-            assert!(matches!(r.status, Status::Unsolvable | Status::Solved), "{text}");
+            assert!(
+                matches!(r.status, Status::Unsolvable | Status::Solved),
+                "{text}"
+            );
             if let Some(story) = r.story() {
                 assert_eq!(story.unwrap().acts.len() as u64, r.length.unwrap());
             }

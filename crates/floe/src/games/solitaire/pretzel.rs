@@ -639,7 +639,11 @@ pub fn apply(d: &mut Deal, m: &Move) -> Result<Move, String> {
     let at = find(c).expect("every card of the grid is somewhere");
     if let Some([r, col]) = m.from {
         if [at / n, at % n] != [r, col] {
-            return Err(format!("{c} is at ({},{}), not ({r},{col})", at / n, at % n));
+            return Err(format!(
+                "{c} is at ({},{}), not ({r},{col})",
+                at / n,
+                at % n
+            ));
         }
     }
     // the only cell the card may go to: right of its predecessor
@@ -869,8 +873,7 @@ mod tests {
             let e = parse_moves(text, "m").unwrap_err().to_string();
             assert!(e.starts_with("m:1:1: expected a card"), "{text:?}: {e}");
         }
-        assert_eq!(parse_moves("3S 1, 0\n", "m").unwrap()[0].to
-            , Some([1, 0]));
+        assert_eq!(parse_moves("3S 1, 0\n", "m").unwrap()[0].to, Some([1, 0]));
     }
 
     #[test]

@@ -165,4 +165,3 @@ pub(super) fn cycle_count(p: &Perm, n: usize) -> u64 {
     }
     cycles
 }
-

@@ -172,7 +172,10 @@ pub fn combine(o: &CensusOptions, mut layers: Vec<CensusLayer>) -> Result<Census
             l.blocks
         )));
     }
-    if layers.iter().any(|l| l.difficulty.is_some() != o.difficulty) {
+    if layers
+        .iter()
+        .any(|l| l.difficulty.is_some() != o.difficulty)
+    {
         return Err(Error::invalid(
             "the layers were computed with and without the difficulty",
         ));

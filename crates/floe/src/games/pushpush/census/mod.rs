@@ -33,7 +33,6 @@
 //! are counted with Burnside's lemma (the average number of classes fixed by each symmetry),
 //! exactly and without listing the classes.
 
-
 mod difficulty;
 mod geometry;
 mod hardest;

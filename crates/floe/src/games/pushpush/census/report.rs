@@ -131,103 +131,103 @@ impl Report {
     /// The report of a census whose hardest boards were solved one by one
     /// ([`hardest_solutions`]).
     pub fn new(c: &Census, solutions: &[Vec<Push>]) -> Report {
-    let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
-    Report {
-        game: "pushpush",
-        rows: c.rows,
-        cols: c.cols,
-        variant: c.variant.name(),
-        k: c.variant.k,
-        boards: c.boards,
-        unsolvable: c.unsolvable,
-        by_pushes: keyed(&c.by_pushes),
-        by_blocks: c
-            .by_blocks
-            .iter()
-            .map(|r| BlockJson {
-                blocks: r.blocks,
-                solvable: r.solvable,
-                unsolvable: r.unsolvable,
-                by_pushes: keyed(&r.by_pushes),
-            })
-            .collect(),
-        hardest: HardestJson {
-            pushes: c.hardest.pushes,
-            count: c.hardest.count,
-            classes: c.hardest.classes,
-            boards: c
-                .hardest
-                .boards
+        let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
+        Report {
+            game: "pushpush",
+            rows: c.rows,
+            cols: c.cols,
+            variant: c.variant.name(),
+            k: c.variant.k,
+            boards: c.boards,
+            unsolvable: c.unsolvable,
+            by_pushes: keyed(&c.by_pushes),
+            by_blocks: c
+                .by_blocks
                 .iter()
-                .map(|h| h.board.rows_text())
-                .collect(),
-            solutions: c
-                .hardest
-                .boards
-                .iter()
-                .zip(solutions)
-                .map(|(h, m)| HardJson {
-                    board: h.board.rows_text(),
-                    boards_in_class: h.boards_in_class,
-                    moves: m.clone(),
+                .map(|r| BlockJson {
+                    blocks: r.blocks,
+                    solvable: r.solvable,
+                    unsolvable: r.unsolvable,
+                    by_pushes: keyed(&r.by_pushes),
                 })
                 .collect(),
-        },
-        classes: ClassesJson {
-            robot_region: c.classes.robot_region,
-            symmetry: c.classes.symmetry,
-            both: c.classes.both,
-        },
-        difficulty: c.difficulty.as_ref().map(|d| DifficultyJson {
-            bin_width: DIFFICULTY_BIN,
-            by_pushes: NumMap(
-                d.by_pushes
+            hardest: HardestJson {
+                pushes: c.hardest.pushes,
+                count: c.hardest.count,
+                classes: c.hardest.classes,
+                boards: c
+                    .hardest
+                    .boards
                     .iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|(p, v)| (p, v.clone()))
+                    .map(|h| h.board.rows_text())
                     .collect(),
-            ),
-            by_blocks: NumMap(
-                d.by_blocks
+                solutions: c
+                    .hardest
+                    .boards
                     .iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.iter().any(|&x| x > 0))
-                    .map(|(b, v)| (b, v.clone()))
+                    .zip(solutions)
+                    .map(|(h, m)| HardJson {
+                        board: h.board.rows_text(),
+                        boards_in_class: h.boards_in_class,
+                        moves: m.clone(),
+                    })
                     .collect(),
-            ),
-            mean_by_pushes: NumMap(
-                d.sum_by_pushes
-                    .iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|(p, &s)| (p, mean(s, c.by_pushes[p])))
-                    .collect(),
-            ),
-            mean_by_blocks: NumMap(
-                d.sum_by_blocks
-                    .iter()
-                    .enumerate()
-                    .filter(|(b, _)| {
-                        c.by_blocks.get(*b).is_some_and(|row| {
-                            row.solvable > row.by_pushes.first().copied().unwrap_or(0)
+            },
+            classes: ClassesJson {
+                robot_region: c.classes.robot_region,
+                symmetry: c.classes.symmetry,
+                both: c.classes.both,
+            },
+            difficulty: c.difficulty.as_ref().map(|d| DifficultyJson {
+                bin_width: DIFFICULTY_BIN,
+                by_pushes: NumMap(
+                    d.by_pushes
+                        .iter()
+                        .enumerate()
+                        .skip(1)
+                        .map(|(p, v)| (p, v.clone()))
+                        .collect(),
+                ),
+                by_blocks: NumMap(
+                    d.by_blocks
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| v.iter().any(|&x| x > 0))
+                        .map(|(b, v)| (b, v.clone()))
+                        .collect(),
+                ),
+                mean_by_pushes: NumMap(
+                    d.sum_by_pushes
+                        .iter()
+                        .enumerate()
+                        .skip(1)
+                        .map(|(p, &s)| (p, mean(s, c.by_pushes[p])))
+                        .collect(),
+                ),
+                mean_by_blocks: NumMap(
+                    d.sum_by_blocks
+                        .iter()
+                        .enumerate()
+                        .filter(|(b, _)| {
+                            c.by_blocks.get(*b).is_some_and(|row| {
+                                row.solvable > row.by_pushes.first().copied().unwrap_or(0)
+                            })
                         })
-                    })
-                    .map(|(b, &s)| {
-                        let row = &c.by_blocks[b];
-                        (b, mean(s, row.solvable - row.by_pushes[0]))
-                    })
-                    .collect(),
-            ),
-            saturated: d.saturated,
-        }),
-        positions: c.positions,
-        table_bytes: c.table_bytes,
-        peak_memory_bytes: None,
+                        .map(|(b, &s)| {
+                            let row = &c.by_blocks[b];
+                            (b, mean(s, row.solvable - row.by_pushes[0]))
+                        })
+                        .collect(),
+                ),
+                saturated: d.saturated,
+            }),
+            positions: c.positions,
+            table_bytes: c.table_bytes,
+            peak_memory_bytes: None,
             computed: None,
-        seconds: c.seconds,
+            seconds: c.seconds,
+        }
     }
-}
 }
 
 /// The census's figures, each as a name suffix and an SVG document: Figure 11 (solvable and
@@ -334,4 +334,3 @@ pub fn figures(c: &Census) -> Vec<(&'static str, String)> {
     }
     out
 }
-

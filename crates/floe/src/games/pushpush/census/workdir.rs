@@ -48,7 +48,11 @@ impl FileOptions {
             self.rows,
             self.cols,
             self.k,
-            if self.difficulty { ", --difficulty" } else { "" },
+            if self.difficulty {
+                ", --difficulty"
+            } else {
+                ""
+            },
             self.hardest
         )
     }
@@ -112,9 +116,10 @@ impl WorkDir {
             }
         }
         if !resume {
-            let mut entries = std::fs::read_dir(dir)
-                .map_err(io(dir))?
-                .filter(|e| e.as_ref().map_or(true, |e| e.file_name() != crate::mem::LOCK_FILE));
+            let mut entries = std::fs::read_dir(dir).map_err(io(dir))?.filter(|e| {
+                e.as_ref()
+                    .map_or(true, |e| e.file_name() != crate::mem::LOCK_FILE)
+            });
             if entries.next().is_some() {
                 return Err(Error::invalid(format!(
                     "the census work directory {} is not empty: add --resume to go on with the layers it holds, or give another directory",
@@ -157,12 +162,16 @@ impl WorkDir {
     }
 
     /// Reads the file of the layer of `blocks` blocks, checked against the census options.
-    pub fn read(&self, o: &CensusOptions, path: &Path, blocks: usize) -> Result<CensusLayer, Error> {
+    pub fn read(
+        &self,
+        o: &CensusOptions,
+        path: &Path,
+        blocks: usize,
+    ) -> Result<CensusLayer, Error> {
         let want = FileOptions::of(o);
         let bytes = read_sealed(path, seal(&want, blocks)).map_err(|e| {
             // a whole file of another census: say which
-            match read_foreign(path)
-                .and_then(|(_, b)| serde_json::from_slice::<LayerFile>(&b).ok())
+            match read_foreign(path).and_then(|(_, b)| serde_json::from_slice::<LayerFile>(&b).ok())
             {
                 Some(f) if f.format != LAYER_FORMAT => Error::invalid(format!(
                     "{} is a census layer of format {}; this floe reads format {LAYER_FORMAT}",
@@ -174,7 +183,10 @@ impl WorkDir {
             }
         })?;
         let file: LayerFile = serde_json::from_slice(&bytes).map_err(|e| {
-            Error::invalid(format!("{} is not a census layer file: {e}", path.display()))
+            Error::invalid(format!(
+                "{} is not a census layer file: {e}",
+                path.display()
+            ))
         })?;
         if file.format != LAYER_FORMAT || file.census != "pushpush" {
             return Err(Error::invalid(format!(
