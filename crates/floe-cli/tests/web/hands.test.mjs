@@ -696,3 +696,29 @@ test("on a phone the Edit tab has no play pad, a clear brush and cells a finger 
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });
+
+test("the Edit tab's board keeps its size however often the window changes, even while hidden", async () => {
+  const p = await newPage(env.browser, env.server.base);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  await p.click("[data-tab=edit]");
+  await p.waitForSelector(cell(0, 0));
+  await p.waitForSelector("#board svg");
+  const size = () => p.$eval("#board svg", (s) => [s.getAttribute("width"), s.getAttribute("height")]);
+  const first = await size();
+  assert.ok(+first[0] > 0 && +first[1] > 0, `a board of ${first}`);
+  // a phone turned, a window dragged: fitting again gives the same board, not 1.5 times it
+  for (let i = 0; i < 3; i++) await p.evaluate(() => window.dispatchEvent(new Event("resize")));
+  assert.deepEqual(await size(), first, "each fit scaled the board again");
+  // a stage not laid out (no width) leaves the board as it is: no negative sizes
+  await p.evaluate(() => {
+    const stage = document.querySelector("#stage");
+    stage.style.display = "none";
+    window.dispatchEvent(new Event("resize"));
+    stage.style.display = "";
+    window.dispatchEvent(new Event("resize"));
+  });
+  assert.deepEqual(await size(), first);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});

@@ -755,6 +755,7 @@ function fitBoard() {
   const stage = $("stage");
   const cs = getComputedStyle(stage);
   const room = stage.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  if (!(room > 0)) return;
   const top = $("board").getBoundingClientRect().top + window.scrollY;
   const padH = getComputedStyle($("pad")).display === "none" ? 0 : $("pad").offsetHeight + 16;
   const tall = Math.max(220, window.innerHeight - Math.min(top, window.innerHeight * 0.35) - padH - 56);
@@ -1230,9 +1231,12 @@ function fitDraft() {
   const stage = $("stage");
   const cs = getComputedStyle(stage);
   const room = stage.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  const w = +svg.getAttribute("width") || svg.viewBox.baseVal.width, h = +svg.getAttribute("height") || svg.viewBox.baseVal.height;
-  if (!w || !h) return;
-  const scale = Math.min(1.5, room / w, Math.max(200, window.innerHeight * 0.45) / h);
+  // The picture's own size (its viewBox), not the size of an earlier fit: fitting twice
+  // must give the same board. A stage not laid out yet (no room) leaves the board as it is.
+  const box = svg.viewBox && svg.viewBox.baseVal;
+  const w = (box && box.width) || +svg.getAttribute("width"), h = (box && box.height) || +svg.getAttribute("height");
+  if (!w || !h || !(room > 0)) return;
+  const scale = Math.max(0.2, Math.min(1.5, room / w, Math.max(200, window.innerHeight * 0.45) / h));
   svg.setAttribute("width", String(Math.floor(w * scale)));
   svg.setAttribute("height", String(Math.floor(h * scale)));
 }
