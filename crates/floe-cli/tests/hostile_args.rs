@@ -254,3 +254,31 @@ fn a_thread_count_from_the_environment_is_checked_like_an_argument() {
         .expect("the floe binary runs");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Arguments whose message misled (before: `--candidate-states 0` was taken and ran 9.6 s
+/// through a million candidates; `--layers 5-2` said "not a number of blocks or a range";
+/// `generate --rows 1 --cols 1` spoke of 3 blocks never given), and what works is said.
+#[test]
+fn misleading_arguments_are_refused_with_what_to_give() {
+    refused(
+        "generate --rows 4 --cols 4 --candidate-states 0",
+        "give 1 or more positions",
+    );
+    refused(
+        "census pushpush --rows 3 --cols 3 --work-dir /nonexistent/x --layers 5-2",
+        "range backwards: give the smaller number first (2-5)",
+    );
+    refused(
+        "generate --rows 2 --cols 2 --targets 1 --max-blocks 5",
+        "at most 5 blocks (--max-blocks)",
+    );
+    // the default (the targets and two more) fits the board
+    let (code, err) = run_bounded(
+        &words("generate --rows 1 --cols 2 --timeout 5"),
+        Duration::from_secs(10),
+    );
+    assert!(
+        !err.contains("--max-blocks") && matches!(code, Some(0 | 1)),
+        "{err}"
+    );
+}

@@ -232,7 +232,7 @@ pub struct GenerateArgs {
     pub timeout: Option<Duration>,
     /// Positions one candidate's verification may store; a candidate that needs more is
     /// dropped (not the run).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = positions)]
     pub candidate_states: u64,
     /// One JSON document (the figures of every level) on standard output.
     #[arg(long)]
@@ -247,4 +247,13 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub samples: u64,
+}
+
+/// A number of positions a search may store: 1 or more (0 would drop every candidate).
+fn positions(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("give 1 or more positions (0 would drop every candidate)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a number of positions")),
+    }
 }

@@ -77,8 +77,15 @@ pub fn parse_layers(s: &str) -> Result<Layers, String> {
         if let Some((a, b)) = part.split_once('-') {
             let a: usize = a.trim().parse().map_err(|_| bad())?;
             let b: usize = b.trim().parse().map_err(|_| bad())?;
-            if a > b || b >= 32 {
-                return Err(bad());
+            if a > b {
+                return Err(format!(
+                    "'{part}' is a range backwards: give the smaller number first ({b}-{a})"
+                ));
+            }
+            if b >= 32 {
+                return Err(format!(
+                    "'{part}': a census has at most 32 cells, so layers of 0 to 31 blocks"
+                ));
             }
             out.extend(a..=b);
         } else {

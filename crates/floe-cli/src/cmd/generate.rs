@@ -103,7 +103,10 @@ pub(crate) fn request(a: &GenerateArgs, stop: Option<Arc<AtomicBool>>) -> Result
             rows,
             cols,
             targets,
-            max_blocks: a.max_blocks.unwrap_or(targets + 2),
+            // the default, the targets and two more, is never more than the cells
+            max_blocks: a
+                .max_blocks
+                .unwrap_or((targets + 2).min(rows.saturating_mul(cols))),
             pushes: 0,
             walls: a.walls,
         },

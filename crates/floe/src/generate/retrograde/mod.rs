@@ -68,7 +68,8 @@ impl GenParams {
         }
         if self.max_blocks < self.targets || self.max_blocks > n {
             return Err(Error::invalid(format!(
-                "at most {} blocks: give at least the {} targets and at most {n}",
+                "at most {} blocks (--max-blocks): give at least the {} targets and at most \
+                 the {n} cells",
                 self.max_blocks, self.targets
             )));
         }
