@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._level import Level
-
-#: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
-#: break), or a :class:`floe.Level`.
-Source = Union[str, "os.PathLike[str]", "Level"]
 
 #: A duration as the command line writes it: seconds (``30``, ``1.5``) or a text with a unit
 #: (``"500ms"``, ``"30s"``, ``"2m"``, ``"1h"``).

@@ -9,13 +9,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _floe
-from ._common import SVG, Duration, Limits, Memory, Source, array, limits, loads, report, table
-from ._level import Level, _board
-
-
-def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
-    doc, buf, rows, cols = _floe.reach(level._native, lim)
-    return report(doc), array(buf, "<f8", (rows, cols))
+from ._common import SVG, Duration, Memory, limits, loads, report, table
+from ._level import Level, Source, _board, _reach
 
 
 @overload

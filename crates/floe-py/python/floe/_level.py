@@ -5,21 +5,28 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import numpy as np
 
 from . import _floe
 from ._common import (
     SVG,
     report,
     Duration,
+    Limits,
     Memory,
     Params,
-    Source,
+    array,
     limits,
     loads,
     param_list,
     source_of,
 )
+
+#: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
+#: break), or a :class:`floe.Level`.
+Source = Union[str, "os.PathLike[str]", "Level"]
 
 #: BasicMC's random games per candidate move and step by default (Kluiver's setting).
 KLUIVER_PLAYOUTS = 250_000
@@ -134,15 +141,26 @@ class Level:
         """:func:`floe.verify` on this level."""
         return verify(self, moves, factor=factor)
 
-    def reach(self, **options: Any) -> Any:
+    def reach(
+        self,
+        *,
+        max_states: Optional[int] = None,
+        timeout: Optional[Duration] = None,
+        max_memory: Optional[Memory] = None,
+        force: bool = False,
+    ) -> np.ndarray:
         """:func:`floe.reach` on this level (ice blocks)."""
-        from ._ice import reach
-
-        return reach(self, **options)
+        return _reach(self, limits(max_states, timeout, max_memory, force))[1]
 
     def bench_solvers(self, **options: Any) -> Dict[str, Any]:
         """:func:`floe.bench_solvers` on this level."""
         return bench_solvers(self, **options)
+
+
+def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
+    """The reach table of a level: its report and the table as a 2-D array."""
+    doc, buf, rows, cols = _floe.reach(level._native, lim)
+    return report(doc), array(buf, "<f8", (rows, cols))
 
 
 def _cell(cell: Optional[int]) -> int:
