@@ -74,8 +74,10 @@ def test_type_checkers_check_calls(tmp_path):
         "n: int = c.boards\n"
         'floe.solve("levels/zelda.txt", seed="two")\n'
         "floe.reach(10, 10, 4).shape\n"
+        'floe.solve("levels/zelda.txt", levle="OOSSAS")\n'
     )
     bad = run(str(use))
     assert bad.returncode == 1
     assert 'use.py:5: error: Argument "seed" to "solve" has incompatible type "str"' in bad.stdout, bad.stdout
-    assert bad.stdout.count("error:") == 1, bad.stdout
+    assert 'use.py:7: error: Unexpected keyword argument "levle" for "solve"' in bad.stdout, bad.stdout
+    assert bad.stdout.count("error:") == 2, bad.stdout

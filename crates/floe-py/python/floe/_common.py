@@ -9,6 +9,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, c
 
 import numpy as np
 
+from ._checks import U32, switch, whole, whole_or_none, wholes
+
 #: A duration as the command line writes it: seconds (``30``, ``1.5``) or a text with a unit
 #: (``"500ms"``, ``"30s"``, ``"2m"``, ``"1h"``).
 Duration = Union[int, float, str]
@@ -100,11 +102,10 @@ def limits(
     force: bool = False,
 ) -> Limits:
     """The limits as the native part takes them."""
-    if max_states is not None:
-        max_states = int(max_states)
-        if max_states < 0:
-            raise ValueError("max_states: 0 or more")
-    return (max_states, timeout, max_memory, bool(force))
+    for name, v in (("timeout", timeout), ("max_memory", max_memory)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, str))):
+            raise TypeError(f"{name}: a number or a text such as '30s' or '8G', not {type(v).__name__}")
+    return (whole_or_none("max_states", max_states), timeout, max_memory, switch("force", force))
 
 
 def array(buffer: bytearray, dtype: str, shape: Iterable[int]) -> np.ndarray:
@@ -134,8 +135,8 @@ def columns(cols: List[Tuple[str, List[Any]]]) -> Any:
 
 def ranks_of(ranks: Union[int, str, Iterable[int]]) -> List[int]:
     """Pretzel ranks: ``4``, ``[4, 6, 8]`` or the command line's ``"2-9"`` / ``"4,6,8"``."""
-    if isinstance(ranks, int):
-        return [ranks]
+    if isinstance(ranks, int) and not isinstance(ranks, bool):
+        return [whole("ranks", ranks, 1, U32)]
     if isinstance(ranks, str):
         out: List[int] = []
         for part in (p.strip() for p in ranks.split(",")):
@@ -143,13 +144,21 @@ def ranks_of(ranks: Union[int, str, Iterable[int]]) -> List[int]:
                 continue
             if "-" in part or ".." in part:
                 a, b = part.replace("..", "-").split("-", 1)
-                lo, hi = int(a), int(b.lstrip("."))
+                lo, hi = _rank(a), _rank(b.lstrip("."))
                 if lo > hi:
                     raise ValueError(f"ranks: '{part}' is not a range like 2-9")
                 out.extend(range(lo, hi + 1))
             else:
-                out.append(int(part))
+                out.append(_rank(part))
         if not out:
             raise ValueError("ranks: none given")
         return out
-    return [int(r) for r in ranks]
+    return wholes("ranks", ranks, 1, U32)
+
+
+def _rank(text: str) -> int:
+    """A rank of the ``ranks`` text, a whole number."""
+    try:
+        return whole("ranks", int(text.strip()), 1, U32)
+    except ValueError:
+        raise ValueError(f"ranks: whole numbers such as 4, 2-9 or 4,6,8 (not {text!r})") from None

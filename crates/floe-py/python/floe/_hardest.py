@@ -5,11 +5,8 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _floe
+from ._checks import switch, whole, whole_or_none
 from ._common import Duration, loads
-
-
-def _opt(v: Optional[int]) -> Optional[int]:
-    return None if v is None else int(v)
 
 
 def hardest(
@@ -43,33 +40,26 @@ def hardest(
     placement up to symmetry) unless ``anneal`` is set: simulated annealing from ``restarts``
     seeded restarts of ``steps`` steps each, reproducible under ``seed``; ``time`` bounds
     either (seconds, or text such as ``"30s"``)."""
-    for name, v in (("rows", rows), ("cols", cols)):
-        if not 1 <= int(v) <= 256:
-            raise ValueError(f"{name}: 1 to 256")
-    if not 1 <= int(top) <= 10_000:
-        raise ValueError("top: 1 to 10,000")
-    if not 1 <= int(restarts) <= 1_000_000:
-        raise ValueError("restarts: 1 to 1,000,000")
     doc: Dict[str, Any] = loads(
         _floe.hardest(
             str(game),
-            int(rows),
-            int(cols),
-            _opt(rocks),
-            _opt(blocks),
-            _opt(targets),
-            _opt(walls),
-            _opt(floor),
+            whole("rows", rows, 1, 256),
+            whole("cols", cols, 1, 256),
+            whole_or_none("rocks", rocks),
+            whole_or_none("blocks", blocks),
+            whole_or_none("targets", targets),
+            whole_or_none("walls", walls),
+            whole_or_none("floor", floor),
             None if rules is None else str(rules),
-            None if k is None else str(int(k)),
+            None if k is None else str(whole("k", k)),
             str(by),
-            _opt(factor),
-            bool(anneal),
-            int(seed),
-            int(restarts),
-            int(steps),
+            whole_or_none("factor", factor),
+            switch("anneal", anneal),
+            whole("seed", seed),
+            whole("restarts", restarts, 1, 1_000_000),
+            whole("steps", steps),
             time,
-            int(top),
+            whole("top", top, 1, 10_000),
         )
     )
     return doc

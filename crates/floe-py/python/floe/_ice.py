@@ -4,13 +4,17 @@ generated levels; and floe's heat map."""
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
 from . import _floe
+from ._checks import Pick, picked, switch, whole, whole_or_none, wholes
 from ._common import SVG, Duration, Memory, limits, loads, report, table
 from ._level import Level, Source, _board, _reach
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
 
 
 @overload
@@ -31,12 +35,11 @@ def reach(
     rows: Source,
     /,
     *,
-    level: Optional[Union[int, str]] = None,
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> np.ndarray: ...
 def reach(
     rows: Any,
@@ -48,7 +51,7 @@ def reach(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> np.ndarray:
     """Fewest pushes after which some block rests on each cell (``floe reach``, van den
     Akker's tables), as a 2-D ``float64`` NumPy array with NaN for cells no block can rest
@@ -58,6 +61,7 @@ def reach(
     the left; ``reach(level_or_path, level=…)`` an ice block level. A limit leaves upper
     bounds and may miss cells; :func:`reach_report` says whether the table is complete.
     """
+    picked(reach, pick)
     if isinstance(rows, int) and not isinstance(rows, bool):
         lv = _board(None, rows, cols, blocks, **pick)
     else:
@@ -78,11 +82,12 @@ def reach_report(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """The reach table with its figures: the dict of ``floe reach --json`` (``rows``,
     ``cols``, ``blocks``, ``moves`` with ``None`` for unreachable cells, ``max``, ``mean``,
     ``states``, ``complete``, ``limit``, ``seconds``; ``level`` for a file's level)."""
+    picked(reach_report, pick)
     lv = _board(level, rows, cols, blocks, **pick)
     return _reach(lv, limits(max_states, timeout, max_memory, force))[0]
 
@@ -103,7 +108,7 @@ def space_table(
     ``pandas.DataFrame(t["cells"])`` makes it a frame."""
     return report(
         _floe.space_table(
-            int(max_rows), int(max_cols), int(max_blocks), limits(max_states, timeout, max_memory, force)
+            whole("max_rows", max_rows), whole("max_cols", max_cols), whole("max_blocks", max_blocks), limits(max_states, timeout, max_memory, force)
         )
     )
 
@@ -123,7 +128,7 @@ def reach_table(
     ``moves``, ``max``, ``mean``; ``complete``, ``seconds``)."""
     return report(
         _floe.reach_table(
-            int(min_size), int(max_size), [int(b) for b in blocks], limits(max_states, timeout, max_memory, force)
+            whole("min_size", min_size), whole("max_size", max_size), wholes("blocks", blocks), limits(max_states, timeout, max_memory, force)
         )
     )
 
@@ -144,10 +149,10 @@ def strip_table(
     ``closed_form``; ``thesis_pattern``; ``complete``; ``seconds``)."""
     return report(
         _floe.strip_table(
-            [int(h) for h in heights],
-            int(max_width),
-            [int(b) for b in blocks],
-            int(compare_width),
+            wholes("heights", heights),
+            whole("max_width", max_width),
+            wholes("blocks", blocks),
+            whole("compare_width", compare_width),
             limits(max_states, timeout, max_memory),
         )
     )
@@ -169,7 +174,7 @@ def patterns_table(
     return table(
         loads(
             _floe.patterns_table(
-                int(min_size), int(max_size), [int(b) for b in blocks], limits(max_states, timeout, max_memory)
+                whole("min_size", min_size), whole("max_size", max_size), wholes("blocks", blocks), limits(max_states, timeout, max_memory)
             )
         )
     )
@@ -230,12 +235,13 @@ def profile(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Profile:
     """The least difficulty of every reachable position of an ice block level per
     block-change factor (``floe profile``)."""
+    picked(profile, pick)
     lv = _board(level, None, None, None, **pick)
-    return Profile(*_floe.profile(lv._native, [int(f) for f in factors], limits(max_states, timeout, max_memory)))
+    return Profile(*_floe.profile(lv._native, wholes("factors", factors), limits(max_states, timeout, max_memory)))
 
 
 class Generated(Sequence[Level]):
@@ -295,20 +301,20 @@ def generate(
     levels than asked may come back (``complete`` is then false)."""
     return Generated(
         *_floe.generate(
-            int(rows),
-            int(cols),
-            int(targets),
-            max_blocks,
-            int(min_pushes),
-            max_pushes,
-            min_difficulty,
-            int(factor),
-            bool(unique),
-            bool(walls),
-            int(count),
-            int(seed),
+            whole("rows", rows, 1),
+            whole("cols", cols, 1),
+            whole("targets", targets),
+            whole_or_none("max_blocks", max_blocks),
+            whole("min_pushes", min_pushes),
+            whole_or_none("max_pushes", max_pushes),
+            whole_or_none("min_difficulty", min_difficulty),
+            whole("factor", factor),
+            switch("unique", unique),
+            switch("walls", walls),
+            whole("count", count, 1),
+            whole("seed", seed),
             timeout,
-            int(candidate_states),
+            whole("candidate_states", candidate_states),
         )
     )
 
@@ -325,17 +331,15 @@ def generate_report(
     """How often the generator's intended pushes are the fewest, before and after the
     shortcut repair (``floe generate --report``): one row per setting (a DataFrame with
     pandas)."""
-    if not 1 <= int(samples) <= 1_000_000:
-        raise ValueError("samples: 1 to 1,000,000")
     return table(
         loads(
             _floe.generate_report(
-                [(int(r), int(c)) for r, c in sizes],
-                [int(t) for t in targets],
-                [int(p) for p in pushes],
-                int(extra_blocks),
-                int(samples),
-                int(seed),
+                [(whole(f"sizes[{i}]", r, 1), whole(f"sizes[{i}]", c, 1)) for i, (r, c) in enumerate(sizes)],
+                wholes("targets", targets),
+                wholes("pushes", pushes),
+                whole("extra_blocks", extra_blocks),
+                whole("samples", samples, 1, 1_000_000),
+                whole("seed", seed),
             )
         )
     )
@@ -355,4 +359,4 @@ def heatmap(
     a = np.asarray(values, dtype=float)
     if a.ndim != 2:
         raise ValueError("a heat map needs a 2-D table")
-    return SVG(_floe.heatmap(a.tolist(), title, x_label, y_label, value_label, bool(log)))
+    return SVG(_floe.heatmap(a.tolist(), title, x_label, y_label, value_label, switch("log", log)))

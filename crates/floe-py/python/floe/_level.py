@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _floe
+from ._checks import U32, Pick, picked, switch, whole, whole_or_none, word, word_or_none
 from ._common import (
     SVG,
     report,
@@ -24,12 +25,18 @@ from ._common import (
     source_of,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
 #: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
 #: break), or a :class:`floe.Level`.
 Source = Union[str, "os.PathLike[str]", "Level"]
 
 #: BasicMC's random games per candidate move and step by default (Kluiver's setting).
 KLUIVER_PLAYOUTS = 250_000
+
+#: What a random game's cap counts.
+COUNTS = ("pushes", "attempts")
 
 
 class Level:
@@ -166,9 +173,7 @@ def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
 def _cell(cell: Optional[int]) -> int:
     if cell is None:
         return 0
-    if not 4 <= int(cell) <= 200:
-        raise ValueError("cell: 4 to 200 pixels")
-    return int(cell)
+    return whole("cell", cell, 4, 200)
 
 
 def _level(
@@ -198,7 +203,7 @@ def _board(
     rows: Optional[int],
     cols: Optional[int],
     blocks: Optional[int],
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Level:
     """A level, or an empty ice board given by its size (``--rows R --cols C --blocks K``)."""
     if src is not None:
@@ -210,7 +215,7 @@ def _board(
     if any(pick.get(x) is not None for x in ("level", "game", "format", "name")):
         raise TypeError("rows, cols and blocks make an empty ice block board: no level, game or format")
     plist = param_list(pick.get("rules"), pick.get("k"), pick.get("dynamic", False), pick.get("params"))
-    return Level(_floe.empty_board(int(rows), int(cols), int(blocks), plist))
+    return Level(_floe.empty_board(whole("rows", rows, 1), whole("cols", cols, 1), whole("blocks", blocks), plist))
 
 
 def load(
@@ -329,7 +334,7 @@ def solve(
     frames: bool = False,
     animate: bool = False,
     coords: bool = False,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Solution:
     """Solves a level of any game (``floe solve``), the solution replayed by the game's rules.
 
@@ -355,18 +360,20 @@ def solve(
         a :class:`Solution`: a dict with exactly the keys of ``floe solve --json``. A limit
         is not an error: ``status`` is ``limit`` and ``limit`` says which.
     """
+    picked(solve, pick)
     lv = _level(level, **pick)
+    frames, animate, coords = switch("frames", frames), switch("animate", animate), switch("coords", coords)
     if frames and animate:
         raise TypeError("frames and animate are two kinds of picture: give one")
     if (frames or animate or coords) and svg is None:
         raise TypeError("frames, animate and coords draw the picture of svg=PATH")
     native = lv._native.solve(
-        algo,
-        factor,
-        int(seed),
-        max_moves,
-        int(playouts),
-        count,
+        word_or_none("algo", algo),
+        whole_or_none("factor", factor),
+        whole("seed", seed),
+        whole_or_none("max_moves", max_moves, 0, U32),
+        whole("playouts", playouts, 0, U32),
+        word("count", count, COUNTS),
         limits(max_states, timeout, max_memory),
     )
     if svg is not None:
@@ -386,7 +393,7 @@ def space(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """Every position reachable from a level's start (``floe space``), any game, or an
     empty ice board given by ``rows``, ``cols`` and ``blocks``.
@@ -396,6 +403,7 @@ def space(
     does not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force``
     or a ``timeout`` or ``max_states`` bounds it.
     """
+    picked(space, pick)
     lv = _board(level, rows, cols, blocks, **pick)
     return report(lv._native.space(limits(max_states, timeout, max_memory, force)))
 
@@ -410,10 +418,11 @@ def analyze(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """Reversibility and dead ends of the whole state graph (``floe analyze``): the dict of
     ``floe analyze --json``."""
+    picked(analyze, pick)
     lv = _board(level, rows, cols, blocks, **pick)
     return report(lv._native.analyze(limits(max_states, timeout, max_memory)))
 
@@ -424,7 +433,7 @@ def verify(
     /,
     *,
     factor: Optional[int] = None,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """Replays a move list on the game's rules (``floe verify``).
 
@@ -433,12 +442,13 @@ def verify(
     text form with one move per line. Returns the dict of ``floe verify --json``; an illegal
     move is not an exception but ``error`` (``{"move", "index", "reason"}``).
     """
+    picked(verify, pick)
     lv = _level(level, **pick)
     if isinstance(moves, str):
         text = moves
     else:
         text = json.dumps(moves)
-    return report(lv._native.verify(text, factor))
+    return report(lv._native.verify(text, whole_or_none("factor", factor)))
 
 
 def bench_solvers(
@@ -455,20 +465,21 @@ def bench_solvers(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """A randomised solver (``random`` or ``mc``) run ``runs`` times (seeds ``seed``,
     ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict."""
+    picked(bench_solvers, pick)
     lv = _level(level, **pick)
     return report(
         lv._native.bench_solvers(
-            algo,
-            int(runs),
-            int(seed),
-            max_moves,
-            int(playouts),
-            count,
-            factor,
+            word("algo", algo),
+            whole("runs", runs, 1, 1_000_000),
+            whole("seed", seed),
+            whole_or_none("max_moves", max_moves, 0, U32),
+            whole("playouts", playouts, 0, U32),
+            word("count", count, COUNTS),
+            whole_or_none("factor", factor),
             limits(max_states, timeout, max_memory),
         )
     )
@@ -480,9 +491,10 @@ def render(
     *,
     coords: bool = False,
     cell: Optional[int] = None,
-    **pick: Any,
+    **pick: Unpack[Pick],
 ) -> SVG:
     """A level of any game as an SVG picture (``floe render``)."""
+    picked(render, pick)
     return _level(level, **pick).svg(coords=coords, cell=cell)
 
 

@@ -7,6 +7,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
+from ._checks import switch, whole, whole_or_none
 from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report
 from ._level import Level
 
@@ -115,7 +116,7 @@ def census(
     """
     return Census(
         *_floe.census(
-            int(rows), int(cols), int(k), bool(difficulty), int(hardest), limits(max_states, timeout, max_memory)
+            whole("rows", rows, 1), whole("cols", cols, 1), whole("k", k), switch("difficulty", difficulty), whole("hardest", hardest), limits(max_states, timeout, max_memory)
         )
     )
 
@@ -201,19 +202,19 @@ def experiment(
     return Experiment(
         *_floe.experiment(
             game,
-            int(rows),
-            int(cols),
-            int(colors),
-            int(suits),
+            whole("rows", rows),
+            whole("cols", cols),
+            whole("colors", colors),
+            whole("suits", suits),
             ranks_of(ranks),
             setup,
             cmp,
-            int(challenges),
-            int(trials),
-            int(seed),
-            None if random_horizon is None else int(random_horizon),
-            threads,
-            bool(exact),
+            whole("challenges", challenges),
+            whole("trials", trials),
+            whole("seed", seed),
+            whole_or_none("random_horizon", random_horizon),
+            whole_or_none("threads", threads, 1, 1024),
+            switch("exact", exact),
             limits(max_states, timeout, max_memory),
         )
     )
@@ -235,5 +236,5 @@ def challenges(
     --generate N``): the very challenges :func:`experiment` solves with the same seed."""
     return [
         Level(x)
-        for x in _floe.challenges(game, int(rows), int(cols), int(colors), int(suits), ranks_of(ranks), setup, int(seed), int(n))
+        for x in _floe.challenges(game, whole("rows", rows), whole("cols", cols), whole("colors", colors), whole("suits", suits), ranks_of(ranks), setup, whole("seed", seed), whole("n", n, 1))
     ]

@@ -1,0 +1,119 @@
+"""The checks every call makes of its arguments before the native part sees them: whole
+numbers that are whole and in range, switches that are switches, and the keywords that pick
+a level. A wrong type is a ``TypeError``, a value out of range a ``ValueError``; both name
+the argument, so that ``except ValueError`` catches every bad value (never an
+``OverflowError`` from the native part) and a typo says which keyword."""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import numbers
+from typing import Any, Callable, Iterable, List, Mapping, Optional, TypedDict, Union
+
+#: The largest value of the native part's 32- and 64-bit counts.
+U32 = 2**32 - 1
+U64 = 2**64 - 1
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _range(lo: int, hi: int) -> str:
+    if hi >= U64:
+        return f"{lo} or more"
+    return f"{lo:,} to {hi:,}"
+
+
+def whole(name: str, value: Any, lo: int = 0, hi: int = U64) -> int:
+    """``value`` as a whole number from ``lo`` to ``hi``: ``True``, ``4.5`` or ``"4"`` are
+    refused (``TypeError``), so are numbers out of range (``ValueError``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: a whole number, not {type(value).__name__} {_shown(value)}")
+    v = int(value)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}: {_range(lo, hi)} (not {v:,})")
+    return v
+
+
+def whole_or_none(name: str, value: Any, lo: int = 0, hi: int = U64) -> Optional[int]:
+    """:func:`whole`, or ``None`` for ``None``."""
+    return None if value is None else whole(name, value, lo, hi)
+
+
+def wholes(name: str, values: Any, lo: int = 0, hi: int = U64) -> List[int]:
+    """A list of whole numbers (one number alone is a list of one)."""
+    if isinstance(values, numbers.Integral) and not isinstance(values, bool):
+        return [whole(name, values, lo, hi)]
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name}: whole numbers, not {type(values).__name__} {_shown(values)}")
+    out = [whole(f"{name}[{i}]", v, lo, hi) for i, v in enumerate(values)]
+    if not out:
+        raise ValueError(f"{name}: at least one")
+    return out
+
+
+def switch(name: str, value: Any) -> bool:
+    """``value`` as a switch: ``True`` or ``False`` (``0`` and ``1`` too, NumPy's booleans)."""
+    if isinstance(value, bool):
+        return value
+    if type(value).__name__ == "bool_" or (isinstance(value, numbers.Integral) and int(value) in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name}: True or False, not {type(value).__name__} {_shown(value)}")
+
+
+def word(name: str, value: Any, choices: Optional[Iterable[str]] = None) -> str:
+    """``value`` as a text, one of ``choices`` when they are given."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: a text, not {type(value).__name__} {_shown(value)}")
+    if choices is not None:
+        allowed = list(choices)
+        if value not in allowed:
+            raise ValueError(f"{name}: {', '.join(allowed)} (not {value!r})")
+    return value
+
+
+def word_or_none(name: str, value: Any, choices: Optional[Iterable[str]] = None) -> Optional[str]:
+    """:func:`word`, or ``None`` for ``None``."""
+    return None if value is None else word(name, value, choices)
+
+
+class Pick(TypedDict, total=False):
+    """The keywords that pick a level of a file and configure it (as :func:`floe.load`):
+    every call on a level takes them besides its own, and type checkers know them."""
+
+    level: Union[int, str, None]
+    game: Optional[str]
+    format: Optional[str]
+    rules: Optional[str]
+    k: Union[int, str, None]
+    dynamic: bool
+    params: Any
+    name: Optional[str]
+
+
+#: The keywords of :class:`Pick`, which every call on a level takes besides its own.
+PICK = ("level", "game", "format", "rules", "k", "dynamic", "params", "name")
+
+
+def picked(call: Callable[..., Any], pick: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``pick`` checked: a keyword that is not one of :data:`PICK` is a ``TypeError`` that
+    names the call (a public function, never a private one), the keyword, the nearest of
+    the call's keywords and all of them."""
+    own = [
+        p.name
+        for p in inspect.signature(call).parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    known = own + list(PICK)
+    for key in pick:
+        if key not in PICK:
+            near = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise TypeError(
+                f"{call.__name__}() got an unexpected keyword argument {key!r}{hint}; it takes "
+                + ", ".join(known)
+            )
+    return pick

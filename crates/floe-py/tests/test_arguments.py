@@ -1,0 +1,78 @@
+"""Every argument checked before the work starts, the way people get them wrong: a typo in
+a keyword, a float where a count goes, a negative number, a number past 2**64, a text for a
+switch. Each is a TypeError (wrong type or keyword) or a ValueError (out of range) that
+names the argument, never an OverflowError from the native part."""
+
+import pytest
+
+import floe
+
+from conftest import ZELDA
+
+
+def test_a_typo_in_a_keyword_names_the_public_call_and_the_nearest_keyword():
+    with pytest.raises(TypeError) as e:
+        floe.solve(ZELDA, levle="OOSSAS")
+    msg = str(e.value)
+    assert msg.startswith("solve() got an unexpected keyword argument 'levle'"), msg
+    assert "did you mean 'level'?" in msg and "seed" in msg and "_level" not in msg
+    for call in (floe.space, floe.analyze, floe.render, floe.reach_report, floe.profile):
+        with pytest.raises(TypeError, match=rf"^{call.__name__}\(\) got an unexpected keyword argument 'gmae'"):
+            call(ZELDA, gmae="ice")
+    with pytest.raises(TypeError, match="did you mean 'max_states'"):
+        floe.bench_solvers(ZELDA, maxstates=3)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda v: floe.space(rows=5, cols=5, blocks=v), "blocks"),
+        (lambda v: floe.space(rows=v, cols=5, blocks=2), "rows"),
+        (lambda v: floe.solve(ZELDA, level="OOSSAS", seed=v), "seed"),
+        (lambda v: floe.solve(ZELDA, level="OOSSAS", max_moves=v), "max_moves"),
+        (lambda v: floe.solve(ZELDA, level="OOSSAS", factor=v), "factor"),
+        (lambda v: floe.solve(ZELDA, level="OOSSAS", max_states=v), "max_states"),
+        (lambda v: floe.census(v, 4), "rows"),
+        (lambda v: floe.census(4, 4, hardest=v), "hardest"),
+        (lambda v: floe.generate(5, 5, count=v), "count"),
+        (lambda v: floe.generate(5, 5, max_pushes=v), "max_pushes"),
+        (lambda v: floe.hardest("icepath", v, 4, rocks=2), "rows"),
+        (lambda v: floe.experiment("boxoff", challenges=v), "challenges"),
+        (lambda v: floe.reach(4, 4, v), "blocks"),
+        (lambda v: floe.reach_table(3, 4, blocks=[3, v]), r"blocks\[1\]"),
+        (lambda v: floe.load(ZELDA, level="OOSSAS").svg(cell=v), "cell"),
+    ],
+)
+def test_numbers_out_of_range_and_of_the_wrong_type_name_the_argument(call, name):
+    for bad in (-2, 2**70):
+        with pytest.raises(ValueError, match=rf"^{name}: "):
+            call(bad)
+    for bad in (4.5, "3", True):
+        with pytest.raises(TypeError, match=rf"^{name}: a whole number, not "):
+            call(bad)
+
+
+def test_a_bad_value_is_a_value_error_never_an_overflow():
+    try:
+        floe.space(rows=5, cols=5, blocks=-2)
+    except ValueError as e:
+        assert str(e) == "blocks: 0 or more (not -2)"
+    else:
+        pytest.fail("blocks=-2 was not refused")
+    with pytest.raises(ValueError, match=r"^max_moves: 0 to 4,294,967,295 \(not 4,294,967,296\)$"):
+        floe.solve(ZELDA, level="OOSSAS", max_moves=2**32)
+
+
+def test_switches_and_words_are_checked():
+    with pytest.raises(TypeError, match="^force: True or False, not str"):
+        floe.space(rows=3, cols=3, blocks=1, force="yes")
+    with pytest.raises(ValueError, match="^count: pushes, attempts"):
+        floe.solve(ZELDA, level="OOSSAS", count="draws")
+    with pytest.raises(TypeError, match="^timeout: a number or a text"):
+        floe.solve(ZELDA, level="OOSSAS", timeout=[1])
+    with pytest.raises(ValueError, match="^ranks: whole numbers such as"):
+        floe.experiment("pretzel", ranks="2-x")
+    # numbers of NumPy are numbers
+    import numpy as np
+
+    assert floe.space(rows=np.int64(3), cols=3, blocks=np.uint8(1))["states"] > 0
