@@ -5,13 +5,13 @@
 use crate::convert::{buffer, json, le_bytes, to_py_err, LimitArgs, LimitTuple};
 use crate::level::{ice_board, in_level, NativeLevel};
 use crate::run::detached;
-use floe::analysis::ice::profile::{profile as run_profile, FactorProfile};
+use floe::analysis::ice::profile::{profile as run_profile, ProfileReport};
 use floe::analysis::ice::reach::{reach as reach_of, ReachReport};
 use floe::analysis::ice::tables::{
     patterns_table as patterns_tables, reach_table as reach_tables, space_table as space_tables,
     strip_table as strip_tables, ReachTableReport, SpaceTableReport,
 };
-use floe::game::{Level, ParamValues, Params};
+use floe::game::{Level, Params};
 use floe::games::ice::format::write_floe;
 use floe::games::ice::{self, Ice, WalkRule};
 use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
@@ -19,7 +19,6 @@ use floe::render::plot::HeatMap;
 use floe::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
-use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Registers the functions of this file.
@@ -80,30 +79,6 @@ fn reach<'py>(
     Ok((text, buffer(py, &bytes), report.rows, report.cols))
 }
 
-/// One factor of `floe profile --json`.
-#[derive(Serialize)]
-struct ProfileFactorJson<'a> {
-    #[serde(flatten)]
-    profile: &'a FactorProfile,
-    cumulative: Vec<(f64, u64)>,
-}
-
-/// `floe profile --json`.
-#[derive(Serialize)]
-struct ProfileJson<'a> {
-    game: &'static str,
-    level: &'a str,
-    params: ParamValues,
-    complete: bool,
-    states: Option<u64>,
-    moves: Option<u64>,
-    factors: Vec<ProfileFactorJson<'a>>,
-    limit: Option<&'static str>,
-    graph_seconds: Option<f64>,
-    seconds: f64,
-    peak_rss_bytes: Option<u64>,
-}
-
 /// The least difficulty of every reachable position per block-change factor: `(floe
 /// profile --json, the figure as SVG or None, the CSV or None)`.
 #[pyfunction]
@@ -124,27 +99,7 @@ fn profile(
         let r =
             run_profile(&board, rule, &factors, &a.limits()).map_err(|e| in_level(l.name(), e))?;
         let prof = r.as_ref().ok();
-        let doc = ProfileJson {
-            game: l.game().info().name,
-            level: l.name(),
-            params: l.params(),
-            complete: prof.is_some(),
-            states: prof.map(|x| x.states),
-            moves: prof.map(|x| x.moves),
-            factors: prof.map_or(Vec::new(), |x| {
-                x.factors
-                    .iter()
-                    .map(|f| ProfileFactorJson {
-                        profile: f,
-                        cumulative: f.cumulative(),
-                    })
-                    .collect()
-            }),
-            limit: r.as_ref().err().map(|g| g.kind.name()),
-            graph_seconds: prof.map(|x| x.graph_seconds),
-            seconds: t.elapsed().as_secs_f64(),
-            peak_rss_bytes: floe::mem::peak_resident_bytes(),
-        };
+        let doc = ProfileReport::of(l, l.name(), &r, t.elapsed().as_secs_f64());
         Ok((
             json(&doc)?,
             prof.map(|p| p.figure(l.name()).to_svg()),

@@ -1,36 +1,13 @@
 //! `floe profile`: the least difficulty of every reachable position per block-change factor
 //! (ice blocks: Kluiver's Figures 19–27).
 
-use super::{board_request, ice_level, in_level, Head};
+use super::{board_request, ice_level, in_level};
 use crate::args::ProfileArgs;
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
-use floe::analysis::ice::profile::{profile, FactorProfile, Profile};
+use floe::analysis::ice::profile::{profile, Profile, ProfileReport};
 use floe::Error;
-use serde::Serialize;
 use std::time::Instant;
-
-#[derive(Serialize)]
-struct ProfileFactorJson<'a> {
-    #[serde(flatten)]
-    profile: &'a FactorProfile,
-    /// (normalised difficulty, positions with at most that difficulty)
-    cumulative: Vec<(f64, u64)>,
-}
-
-#[derive(Serialize)]
-struct ProfileJson<'a> {
-    #[serde(flatten)]
-    head: Head<'a>,
-    complete: bool,
-    states: Option<u64>,
-    moves: Option<u64>,
-    factors: Vec<ProfileFactorJson<'a>>,
-    limit: Option<&'static str>,
-    graph_seconds: Option<f64>,
-    seconds: f64,
-    peak_rss_bytes: Option<u64>,
-}
 
 /// `floe profile`.
 pub fn run(a: ProfileArgs) -> Result<Done, Error> {
@@ -55,25 +32,12 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
         }
     }
     if a.json {
-        out::json(&ProfileJson {
-            head: Head::of(&req, name),
-            complete: prof.is_some(),
-            states: prof.map(|x| x.states),
-            moves: prof.map(|x| x.moves),
-            factors: prof.map_or(Vec::new(), |x| {
-                x.factors
-                    .iter()
-                    .map(|f| ProfileFactorJson {
-                        profile: f,
-                        cumulative: f.cumulative(),
-                    })
-                    .collect()
-            }),
-            limit: r.as_ref().err().map(|g| g.kind.name()),
-            graph_seconds: prof.map(|x| x.graph_seconds),
-            seconds: t.elapsed().as_secs_f64(),
-            peak_rss_bytes: out::peak_rss_bytes(),
-        });
+        out::json(&ProfileReport::of(
+            &req.level,
+            name,
+            &r,
+            t.elapsed().as_secs_f64(),
+        ));
     } else {
         outln!("{name}: {}", req.level.describe());
         match &r {

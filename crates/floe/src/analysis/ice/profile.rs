@@ -208,6 +208,78 @@ pub fn profile(
     with_puzzle(level, rule, ProfileTask { factors, limits })
 }
 
+/// One factor's profile as reports give it: the histogram and its cumulative curve
+/// (normalised difficulty, positions with at most that difficulty).
+#[derive(Serialize, Debug)]
+pub struct FactorReport<'a> {
+    /// The factor's histogram and figures.
+    #[serde(flatten)]
+    pub profile: &'a FactorProfile,
+    /// (normalised difficulty, positions with at most that difficulty).
+    pub cumulative: Vec<(f64, u64)>,
+}
+
+/// The report of a difficulty profile, `floe profile --json` (the command line and Python
+/// serialise this one type).
+#[derive(Serialize, Debug)]
+pub struct ProfileReport<'a> {
+    /// The game's name (`ice`).
+    pub game: &'static str,
+    /// The level's name.
+    pub level: &'a str,
+    /// The level's parameters.
+    pub params: crate::game::ParamValues,
+    /// Whether the whole state graph was built (else `limit` says what stopped it).
+    pub complete: bool,
+    /// Reachable positions.
+    pub states: Option<u64>,
+    /// Pushes between them (the graph's edges).
+    pub moves: Option<u64>,
+    /// One profile per factor, in the order asked.
+    pub factors: Vec<FactorReport<'a>>,
+    /// The limit that stopped the graph, if one did.
+    pub limit: Option<&'static str>,
+    /// Seconds spent building the state graph.
+    pub graph_seconds: Option<f64>,
+    /// Seconds of the whole profile.
+    pub seconds: f64,
+    /// The process's peak resident memory, where the system tells it.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+impl<'a> ProfileReport<'a> {
+    /// The report of `outcome`, a profile of `level` named `name` that took `seconds`.
+    pub fn of(
+        level: &crate::game::Level,
+        name: &'a str,
+        outcome: &'a Result<Profile, GraphLimit>,
+        seconds: f64,
+    ) -> ProfileReport<'a> {
+        let prof = outcome.as_ref().ok();
+        ProfileReport {
+            game: level.game().info().name,
+            level: name,
+            params: level.params(),
+            complete: prof.is_some(),
+            states: prof.map(|x| x.states),
+            moves: prof.map(|x| x.moves),
+            factors: prof.map_or(Vec::new(), |x| {
+                x.factors
+                    .iter()
+                    .map(|f| FactorReport {
+                        profile: f,
+                        cumulative: f.cumulative(),
+                    })
+                    .collect()
+            }),
+            limit: outcome.as_ref().err().map(|g| g.kind.name()),
+            graph_seconds: prof.map(|x| x.graph_seconds),
+            seconds,
+            peak_rss_bytes: crate::mem::peak_resident_bytes(),
+        }
+    }
+}
+
 impl Profile {
     /// Kluiver's Figures 19–27: positions reachable with at most a given normalised
     /// difficulty, one step curve per factor.
