@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setup, newPage, until as waitUntil, shot } from "./lib.mjs";
+import { setup, newPage, until as waitUntil, shot, closed } from "./lib.mjs";
 
 const env = setup();
 
@@ -26,8 +26,7 @@ test("the page is interactive within a second and shows a level", async () => {
   assert.ok(ms < 1000, `the page took ${ms} ms`);
   assert.match(await p.textContent("#title"), /ice blocks/);
   await shot(p, "01-first-level");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a level drawn in the editor gets its verdict and is played to the end with keys", async () => {
@@ -75,8 +74,7 @@ test("a level drawn in the editor gets its verdict and is played to the end with
   await until(p, () => document.querySelector("#moves").textContent.startsWith("1 push"));
   await p.keyboard.press("Control+y");
   await until(p, () => document.querySelector("#moves").textContent.includes("solved!"));
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a hint shows the next optimal push and plays it; a click walks the robot", async () => {
@@ -105,8 +103,7 @@ test("a hint shows the next optimal push and plays it; a click walks the robot",
   });
   await p.mouse.click(at[0], at[1]);
   await until(p, () => document.querySelector("#moves").textContent.startsWith("1 push"));
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a share link opens the same level", async () => {
@@ -149,8 +146,7 @@ test("generated ice block and solitaire levels are verified and playable", async
   await p.selectOption("#s-game", "fujisan");
   await p.click("#gen-solitaire");
   await until(p, () => /Fujisan.*: (solvable in \d+ moves|unsolvable)/.test(document.querySelector("#gen-results").textContent), null, { timeout: 30000 });
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a solve is shown and stepped through; the stop button ends a long one", async () => {
@@ -188,6 +184,5 @@ test("a solve is shown and stepped through; the stop button ends a long one", as
   const ms = Date.now() - t0;
   assert.ok(ms < 3000, `the stop took effect after ${ms} ms`);
   await shot(p, "08-stopped");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });

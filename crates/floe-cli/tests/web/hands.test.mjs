@@ -12,7 +12,7 @@ import http from "node:http";
 import path from "node:path";
 import {
   setup, startServer, newPage, until, shown, text, centre, fingerDrag, line, boardRows,
-  request, sleep, shot, root, PHONE,
+  request, sleep, shot, root, PHONE, opened, closed, counted,
 } from "./lib.mjs";
 
 const env = setup();
@@ -31,9 +31,7 @@ async function newBoard(p, game, rows, cols) {
 const rows = async (p) => boardRows(await p.inputValue("#text"));
 
 test("the editor's brush paints while the mouse button is down, and only then", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await newBoard(p, "ice", 3, 5);
   await p.click("#palette .glyph[data-glyph='#']");
   // a click on one cell paints it
@@ -62,14 +60,11 @@ test("the editor's brush paints while the mouse button is down, and only then", 
   await p.mouse.move(at.x, at.y, { steps: 4 });
   await sleep(300);
   assert.deepEqual(await rows(p), ["#----", "#####", "-----"]);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("on a touch screen a finger drawn across the grid paints every cell it crosses", async () => {
-  const p = await newPage(env.browser, env.server.base, { size: PHONE });
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env, { size: PHONE });
   await newBoard(p, "ice", 3, 4);
   await p.tap("#palette .glyph[data-glyph='#']");
   const from = await centre(p, cell(1, 0));
@@ -81,8 +76,7 @@ test("on a touch screen a finger drawn across the grid paints every cell it cros
   await p.tap("#palette .glyph[data-glyph='$']");
   await p.tap(cell(0, 0));
   await until(p, () => document.querySelector("#text").value.includes("$---"));
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("Share, Level file, SVG and Solve act on the level the editor shows", async () => {
@@ -117,14 +111,11 @@ test("Share, Level file, SVG and Solve act on the level the editor shows", async
     document.querySelector("#solve-report").textContent.includes(":"));
   found.solve = (await text(p, "#solve-report")).split("\n")[0];
   assert.deepEqual(found, { share: drawn, file: drawn, svg: "my level", solve: "solved: 2 pushes" });
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("after choosing a level in the menu, the arrows play it", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.focus("#level");
   await p.keyboard.press("ArrowDown");
   await shown(p, "OOTGCIR");
@@ -132,16 +123,13 @@ test("after choosing a level in the menu, the arrows play it", async () => {
   await p.keyboard.press("Enter");
   await until(p, () => document.activeElement.id === "board");
   await p.keyboard.press("ArrowRight");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   assert.match(await text(p, "#title"), /^OOTGCIR/);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("Tab moves the focus; Enter and Space press the focused button", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.focus("#board");
   const before = await text(p, "#message");
   await p.keyboard.press("Tab");
@@ -151,36 +139,32 @@ test("Tab moves the focus; Enter and Space press the focused button", async () =
   // a push, then Enter on the focused Undo button takes it back
   await p.focus("#board");
   await p.keyboard.press("ArrowLeft");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   await p.focus("#undo");
   await p.keyboard.press("Enter");
   await until(p, () => /^0 pushes/.test(document.querySelector("#moves").textContent), undefined, { timeout: 3000 });
   // and Space on the focused Restart button restarts
   await p.focus("#board");
   await p.keyboard.press("ArrowLeft");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   await p.focus("#restart");
   await p.keyboard.press(" ");
   await until(p, () => /^0 pushes/.test(document.querySelector("#moves").textContent), undefined, { timeout: 3000 });
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a reload keeps the level and the moves played", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.selectOption("#collection", "pushpush.txt");
   await shown(p, "hardest-4x4-a");
   await p.click("#follow");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   const board = await p.innerHTML("#board");
   await p.reload();
   await shown(p, "hardest-4x4-a");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   assert.equal(await p.innerHTML("#board"), board);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("another browser playing cannot end a player's game", async () => {
@@ -232,9 +216,7 @@ test("a game whose session the server dropped goes on where it was", async () =>
 });
 
 test("a truncated share link says so and offers the level list", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.selectOption("#collection", "icepath.txt");
   await p.selectOption("#level", "2");
   await shown(p, "rocky");
@@ -252,9 +234,7 @@ test("a truncated share link says so and offers the level list", async () => {
 });
 
 test("a file of several levels opens a level picker; a pasted pack too", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.setInputFiles("#file", path.join(root, "levels/pushpush.txt"));
   await p.waitForSelector("#pick-dialog[open]");
   assert.equal(await p.locator("#pick-list button").count(), 6);
@@ -270,14 +250,11 @@ test("a file of several levels opens a level picker; a pasted pack too", async (
   await p.click("#pick-list button:has-text('OOTGCIR')");
   await shown(p, "OOTGCIR");
   assert.doesNotMatch(await text(p, "#message"), /--/);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a map without a Game: line is offered to the games that read it", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   const map = readFileSync(path.join(root, "levels/icetower/golden-path.txt"), "utf8").replace(/^Game:.*\n/m, "");
   await p.click("#paste");
   await p.fill("#paste-text", map);
@@ -289,8 +266,7 @@ test("a map without a Game: line is offered to the games that read it", async ()
   await p.click("#pick-list button");
   await shown(p, "golden path");
   assert.match(await text(p, "#title"), /Ice Tower/);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("hints and verdicts answer while two long solves run", async () => {
@@ -330,8 +306,7 @@ test("hints and verdicts answer while two long solves run", async () => {
     await until(q, () => /stopped by the stop button/.test(document.querySelector("#solve-report").textContent));
     await q.context().close();
   }
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
   await s.stop();
 });
 
@@ -356,9 +331,7 @@ test("a page of another site cannot make the server work", async () => {
 });
 
 test("a board far too large is refused with a clear message", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   const row = "-".repeat(1000);
   const huge = "Title: huge\n$" + row.slice(1) + "\n" + Array(998).fill(row).join("\n") + "\n" + row.slice(1) + ".\n";
   const t0 = Date.now();
@@ -380,9 +353,7 @@ test("a board far too large is refused with a clear message", async () => {
 // What a newcomer met driving the page
 
 test("Generate names the page's fields and their ranges, never a command-line flag", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.click("[data-tab=generate]");
   const tries = [
     ["#g-rows", "-5", /^Rows: a whole number from 2 to 20/],
@@ -409,18 +380,15 @@ test("Generate names the page's fields and their ranges, never a command-line fl
   await p.fill("#max-states", "-4");
   await p.click("#solve");
   await until(p, () => /Positions at most: a whole number 1 or more/.test(document.querySelector("#solve-report").textContent));
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a share link cut short anywhere, or changed, says so instead of opening another level", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.selectOption("#level", "3");
   await shown(p, "OOSSAS");
   await p.click("#follow");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   await p.click("#share");
   await p.check("#share-moves");
   const link = await p.inputValue("#share-link");
@@ -463,9 +431,7 @@ test("a share link cut short anywhere, or changed, says so instead of opening an
 });
 
 test("on the Edit tab the board and the status line follow the edited level", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   const played = await p.innerHTML("#board");
   await newBoard(p, "ice", 2, 4);
   await p.click("#palette .glyph[data-glyph='$']");
@@ -488,14 +454,11 @@ test("on the Edit tab the board and the status line follow the edited level", as
   await p.click("[data-tab=play]");
   await until(p, () => /^OOTIC/.test(document.querySelector("#title").textContent));
   await until(p, () => /still solvable: (?!…)/.test(document.querySelector("#verdict").textContent));
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("the editor's draft survives a reload, back on the Edit tab", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.click("[data-tab=edit]");
   await p.waitForSelector(cell(0, 0));
   await p.click("#palette .glyph[data-glyph='#']");
@@ -514,8 +477,7 @@ test("the editor's draft survives a reload, back on the Edit tab", async () => {
   await p.reload();
   await until(p, () => /still solvable: (?!…)|no longer solvable|still solvable\?/.test(document.querySelector("#verdict").textContent));
   assert.equal(await p.evaluate(() => document.querySelector("#tab-button-edit").getAttribute("aria-selected")), "false");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a level file pasted into the editor's text is read as Paste… reads it", async () => {
@@ -549,14 +511,11 @@ test("a level file pasted into the editor's text is read as Paste… reads it", 
   await p.click("#pick-list button");
   await until(p, () => /^Game: icetower/m.test(document.querySelector("#text").value));
   assert.doesNotMatch(await text(p, "#edit-verdict"), /untitled|<request>|a space is not a cell/);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("the menus show the level on the board: after a link, a reload, a pasted file", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.selectOption("#collection", "icepath.txt");
   await p.selectOption("#level", "2");
   await shown(p, "rocky");
@@ -593,9 +552,7 @@ test("the menus show the level on the board: after a link, a reload, a pasted fi
 });
 
 test("a file's level goes by the file's name; an empty paste says what happened", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   const map = readFileSync(path.join(root, "levels/icetower/golden-path.txt"), "utf8").replace(/^(Game|Title):.*\n/gm, "");
   await p.setInputFiles("#file", { name: "qits001", mimeType: "text/plain", buffer: Buffer.from(map) });
   await p.waitForSelector("#pick-dialog[open]");
@@ -619,14 +576,11 @@ test("a file's level goes by the file's name; an empty paste says what happened"
   assert.doesNotMatch(await text(p, "#message"), /<request>|untitled/);
   await p.click("[data-tab=solve]");
   assert.equal(await text(p, "#message"), "");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("arrow keys on the Level menu change the level and keep the focus on the menu", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.focus("#level");
   await p.keyboard.press("ArrowDown");
   await until(p, () => document.querySelector("#level").value === "2");
@@ -640,21 +594,18 @@ test("arrow keys on the Level menu change the level and keep the focus on the me
   // Enter hands the focus to the board
   await p.keyboard.press("Enter");
   await until(p, () => document.activeElement.id === "board");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("solve reports, BoxOff's keys, the verdict's label, the optimum after a reload", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   // the optimum stays after a reload
-  await until(p, () => /optimum \d+/.test(document.querySelector("#moves").textContent));
+  await counted(p, /optimum \d+/);
   await p.click("#follow");
-  await until(p, () => /^1 push\b/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push\b/);
   await p.reload();
   await shown(p, "OOTIC");
-  await until(p, () => /^1 push \(optimum \d+\)/.test(document.querySelector("#moves").textContent));
+  await counted(p, /^1 push \(optimum \d+\)/);
   // a PushPush solve: only what the report has, rounded
   await p.selectOption("#collection", "pushpush.txt");
   await shown(p, "hardest-4x4-a");
@@ -675,14 +626,11 @@ test("solve reports, BoxOff's keys, the verdict's label, the optimum after a rel
   await p.keyboard.press(" ");
   await until(p, (f) => document.querySelector("#message").textContent !== f, first);
   assert.match(await text(p, "#message"), /plays it/);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("on a phone the Edit tab has no play pad, a clear brush and cells a finger hits", async () => {
-  const p = await newPage(env.browser, env.server.base, { size: PHONE });
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env, { size: PHONE });
   assert.equal(await p.isVisible("#pad"), true);
   await p.tap("[data-tab=edit]");
   await p.waitForSelector(cell(0, 0));
@@ -693,14 +641,11 @@ test("on a phone the Edit tab has no play pad, a clear brush and cells a finger 
   const box = await p.locator(cell(0, 0)).boundingBox();
   assert.ok(box.width >= 36 && box.height >= 36, `cells of ${box.width}×${box.height} px`);
   await shot(p, "edit-phone");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("the Edit tab's board keeps its size however often the window changes, even while hidden", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.click("[data-tab=edit]");
   await p.waitForSelector(cell(0, 0));
   await p.waitForSelector("#board svg");
@@ -719,6 +664,5 @@ test("the Edit tab's board keeps its size however often the window changes, even
     window.dispatchEvent(new Event("resize"));
   });
   assert.deepEqual(await size(), first);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });

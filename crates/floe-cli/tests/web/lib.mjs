@@ -107,6 +107,25 @@ export async function shown(p, name) {
   await until(p, () => /still solvable: (?!…)|^no longer solvable|^still solvable\? /.test(document.querySelector("#verdict").textContent));
 }
 
+/// A new page on the server's first level, shown with its verdict: where most tests start.
+export async function opened(env, options) {
+  const p = await newPage(env.browser, env.server.base, options);
+  await p.goto(env.server.base);
+  await shown(p, "OOTIC");
+  return p;
+}
+
+/// The page's end: nothing went wrong in it (no script error, no console error), and it is
+/// closed with its context.
+export async function closed(p) {
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+}
+
+/// Waits for the move counter to match `re` (`/^1 push\b/`).
+export const counted = (p, re, opts) =>
+  until(p, (src) => new RegExp(src).test(document.querySelector("#moves").textContent), re.source, opts);
+
 /// The centre of an element, in the page's CSS pixels.
 export async function centre(p, selector) {
   const b = await p.locator(selector).boundingBox();

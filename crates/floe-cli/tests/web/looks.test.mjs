@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   setup, startServer, newPage, until, shown, text, centre, fingerDrag, line, sleep, shot,
-  PHONE, DESKTOP,
+  PHONE, DESKTOP, opened, closed,
 } from "./lib.mjs";
 
 const env = setup();
@@ -54,9 +54,7 @@ test("a pushed block slides to its place, unless the player asked for less motio
 });
 
 test("on a phone: the board fills the width, a swipe pushes, the pad plays", async () => {
-  const p = await newPage(env.browser, env.server.base, { size: PHONE });
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env, { size: PHONE });
   const width = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `the page is ${width} px wide on a 390 px screen`);
   assert.ok(await p.isVisible("#pad"), "no on-screen pad on a phone");
@@ -78,8 +76,7 @@ test("on a phone: the board fills the width, a swipe pushes, the pad plays", asy
   });
   assert.ok(cell.px >= 23 && cell.right <= 390, `cells of ${cell.px} px, board to ${cell.right} px`);
   await shot(p, "phone-oossas");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
   // on a desktop the pad stays out of the way and the board is large
   const d = await newPage(env.browser, env.server.base);
   await d.goto(env.server.base + "#" + new URLSearchParams({ level: "Title: wide\n$--------------\n--------------.\n" }));
@@ -91,9 +88,7 @@ test("on a phone: the board fills the width, a swipe pushes, the pad plays", asy
 });
 
 test("a solution replays with pause, speed and a scrubber, the current move marked", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   await p.selectOption("#level", "3");
   await shown(p, "OOSSAS");
   await p.click("[data-tab=solve]");
@@ -128,8 +123,7 @@ test("a solution replays with pause, speed and a scrubber, the current move mark
   // played to the end at 4×
   await p.click("#watch");
   await until(p, () => document.querySelector("#moves").textContent.includes("solved!"), undefined, { timeout: 20000 });
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("a replay link shows the shared game, move by move", async () => {
@@ -164,9 +158,7 @@ test("a replay link shows the shared game, move by move", async () => {
 });
 
 test("generated levels come with a preview; each level with a legend", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   const legend = await p.$$eval("#legend li", (l) => l.map((x) => x.textContent));
   // the game's own words for its symbols (floe games: cells)
   for (const want of ["ice", "normal floor (blocks stop on it)", "a target", "a block"]) {
@@ -181,14 +173,11 @@ test("generated levels come with a preview; each level with a legend", async () 
   await p.waitForSelector("#gen-results li img", { timeout: 30000 });
   await until(p, () => [...document.querySelectorAll("#gen-results img")].some((i) => i.complete && i.naturalWidth > 0));
   await shot(p, "generate-previews");
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 test("the keyboard reaches every control in order; moves and verdicts are announced", async () => {
-  const p = await newPage(env.browser, env.server.base);
-  await p.goto(env.server.base);
-  await shown(p, "OOTIC");
+  const p = await opened(env);
   // every control has a name a screen reader can say
   const nameless = await p.evaluate(() => [...document.querySelectorAll("button, select, input, textarea, [role=application]")]
     .filter((e) => !e.hidden && !e.closest("[hidden]"))
@@ -219,8 +208,7 @@ test("the keyboard reaches every control in order; moves and verdicts are announ
   // space selects the next block (no second block here: it says so) and does not scroll
   await p.keyboard.press(" ");
   assert.equal(await p.evaluate(() => window.scrollY), 0);
-  assert.deepEqual(p.errors, []);
-  await p.context().close();
+  await closed(p);
 });
 
 // One level of each game, at both sizes.
