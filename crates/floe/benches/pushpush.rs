@@ -4,7 +4,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use floe::game::{solve_typed, SolveOptions};
 use floe::games::pushpush::board::parse;
 use floe::games::pushpush::census::{census, CensusOptions, CensusOutcome};
-use floe::games::pushpush::game::Level;
+use floe::games::pushpush::level::Level;
 use floe::games::pushpush::{difficulty, PushPush, Variant};
 use std::hint::black_box;
 

@@ -6,7 +6,7 @@ use floe::games::pushpush::census::{
     census, census_layer, layer_positions, Census, CensusOptions, CensusOutcome, LayerOutcome,
 };
 use floe::games::pushpush::engine::with_puzzle;
-use floe::games::pushpush::game::Level;
+use floe::games::pushpush::level::Level;
 use floe::games::pushpush::{difficulty, Board, PushPush, Variant};
 use floe::grid::{Pos, Push};
 

@@ -2,7 +2,7 @@
 
 use super::engine::{with_puzzle, Face, FaceFrom};
 use super::format::{self, Format};
-use super::level::{Cell, Level, WalkRule};
+use super::level::{Cell, Ice, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
 use crate::game::{
@@ -12,11 +12,6 @@ use crate::game::{
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
-
-/// Zelda-style ice blocks (spec `ice-blocks.md`): push the blocks, which slide until
-/// something stops them, until every target holds one.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Ice;
 
 static INFO: Info = Info {
     name: "ice",

@@ -11,8 +11,7 @@
 //! keep the rocks (and the start). The annealing moves a rock or the start, one cell or
 //! anywhere, on boards of any size.
 
-use super::game::IcePath;
-use super::level::{Cell, Level, MAX_CELLS};
+use super::level::{Cell, IcePath, Level, MAX_CELLS};
 use crate::error::Error;
 use crate::generate::hardest::{
     self, binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,

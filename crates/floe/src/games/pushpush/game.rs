@@ -2,6 +2,7 @@
 
 use super::board::{self, Board};
 use super::engine::{with_puzzle, Variant};
+use super::level::{Level, PushPush};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
@@ -12,20 +13,6 @@ use crate::game::{
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
-
-/// PushPush-1, -k and -* (spec `pushpush.md`): a robot walks freely and pushes blocks, which
-/// slide until they hit something, until it can walk onto the target.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PushPush;
-
-/// A PushPush board with the variant it is played under.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Level {
-    /// The board.
-    pub board: Board,
-    /// PushPush-1, -k or -*.
-    pub variant: Variant,
-}
 
 static INFO: Info = Info {
     name: "pushpush",

@@ -5,7 +5,7 @@
 use super::{report, By, Candidate, Found, HardestOptions, HardestReport, Method};
 use crate::error::Error;
 use crate::games::pushpush::census::{census, CensusOptions, CensusOutcome};
-use crate::games::pushpush::game::{Level, PushPush};
+use crate::games::pushpush::level::{Level, PushPush};
 use crate::games::pushpush::Variant;
 use serde_json::{json, Map};
 use std::time::Instant;
