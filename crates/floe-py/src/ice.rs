@@ -11,10 +11,11 @@ use floe::analysis::ice::tables::{
     patterns_table as patterns_tables, reach_table as reach_tables, space_table as space_tables,
     strip_table as strip_tables, ReachTableReport, SpaceTableReport,
 };
-use floe::game::{Level, ParamValues, Params};
+use floe::game::{ParamValues, Params};
 use floe::games::ice::format::write_floe;
 use floe::games::ice::{self, Ice, WalkRule};
 use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
+use floe::ops::Level;
 use floe::render::plot::HeatMap;
 use floe::Error;
 use pyo3::prelude::*;

@@ -5,6 +5,7 @@ use super::format::{self, Format};
 use super::level::{Cell, Ice, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
     glyph, kluiver, plural, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game,
     Info, Keys, Param, ParamKind, Params, Task,
@@ -262,10 +263,7 @@ impl Game for Ice {
         Some(m.pos())
     }
 
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         crate::generate::hardest::ice::hardest(o)
     }
 }
@@ -273,7 +271,7 @@ impl Game for Ice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions};
+    use crate::ops::{Request, SolveOptions};
     use crate::render::board::{animated_svg, arrows_svg, frames_svg, Style};
 
     fn count(svg: &str, tag: &str, class: &str) -> usize {

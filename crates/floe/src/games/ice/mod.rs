@@ -23,7 +23,8 @@ pub use level::{Cell, Ice, Level, WalkRule};
 pub use validate::{replay, Illegal, IllegalMove, Position, Replay, Step};
 
 use crate::error::Error;
-use crate::game::{solve_typed, SolveOptions, SolveReport};
+use crate::game::SolveReport;
+use crate::ops::{solve_typed, SolveOptions};
 use crate::search::{Enumeration, Limits};
 
 /// Solves `level` under `rule` with `algorithm` (`bfs`, `difficulty`, `astar`, `idastar`) at
@@ -48,11 +49,11 @@ pub fn solve(
 }
 
 /// Every position reachable from the start of `level` under `rule` (see
-/// [`Level::space`](crate::game::Level::space)).
+/// [`Level::space`](crate::ops::Level::space)).
 pub fn space(level: &Level, rule: WalkRule, limits: &Limits) -> Result<Enumeration, Error> {
     let mut l = level.clone();
     l.rules = Some(rule);
-    crate::game::enumerate_typed(Ice, &l, limits)
+    crate::ops::enumerate_typed(Ice, &l, limits)
 }
 
 /// [`space`] shared by the workers that `ex` links ([`crate::search::dist`]); rule `free`

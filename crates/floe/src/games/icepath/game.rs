@@ -4,6 +4,7 @@ use super::engine::Engine;
 use super::level::{self, Cell, Level};
 use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
     glyph, parse_move_words, plural, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
 };
@@ -186,10 +187,7 @@ impl Game for IcePath {
         }
     }
 
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         super::hardest::hardest(o)
     }
 }
@@ -197,12 +195,13 @@ impl Game for IcePath {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions, Status};
+    use crate::game::Status;
+    use crate::ops::{Request, SolveOptions};
     use crate::search::{bfs, Limits, Outcome, Puzzle};
 
     const CAVE: &str = "Game: icepath\nTitle: a cave\n@---#\n-#---\n---=.\n";
 
-    fn level(text: &str) -> crate::game::Level {
+    fn level(text: &str) -> crate::ops::Level {
         Request::from_text(text, "cave.txt")
             .resolve()
             .unwrap()

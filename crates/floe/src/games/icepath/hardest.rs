@@ -13,9 +13,9 @@
 
 use super::level::{Cell, IcePath, Level, MAX_CELLS};
 use crate::error::Error;
+use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
 use crate::generate::hardest::{
-    self, binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,
-    MaskPerm, Method,
+    self, binomial, report, symmetries, Best, Candidate, Found, MaskPerm,
 };
 use crate::grid::Pos;
 use crate::search::LimitKind;
@@ -505,8 +505,8 @@ fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions};
     use crate::generate::retrograde::candidate_rng;
+    use crate::ops::{Request, SolveOptions};
 
     #[test]
     fn masks_and_cell_walks_agree() {

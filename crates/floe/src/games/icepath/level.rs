@@ -233,7 +233,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                 "game" => {
                     let vcol =
                         col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
-                    match crate::game::spec(value.trim()) {
+                    match crate::games::spec(value.trim()) {
                         Ok((g, _)) if g.info().name == "icepath" => {}
                         Ok((g, _)) => {
                             return Err(err(

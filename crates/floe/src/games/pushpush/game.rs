@@ -6,6 +6,7 @@ use super::level::{Level, PushPush};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
     glyph, plural, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param,
     ParamKind, Params, Task,
@@ -228,10 +229,7 @@ impl Game for PushPush {
         }
     }
 
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         crate::generate::hardest::pushpush::hardest(o)
     }
 }
@@ -239,7 +237,8 @@ impl Game for PushPush {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{level_of, Request, SolveOptions, Status};
+    use crate::game::Status;
+    use crate::ops::{level_of, Request, SolveOptions};
 
     #[test]
     fn solves_and_replays() {
