@@ -3,7 +3,7 @@
 //! Move lists: the first byte picks one of a few small levels, one per game; the rest is a
 //! move list for it, which is parsed, then verified and told as a story.
 
-use floe::game::{Level, Request};
+use floe::ops::{Level, Request};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 

@@ -1,6 +1,6 @@
 //! What the fuzz targets share: the checks every level reader gets.
 
-use floe::game::Request;
+use floe::ops::Request;
 
 /// Reads `data` as a level file (`game` and `format` as the command line would give them)
 /// and, for every level read, writes it, reads the text written again, draws its scene and

@@ -58,7 +58,7 @@ fn files() -> Vec<(&'static str, Temp, u64)> {
 #[test]
 fn every_registered_game_is_covered() {
     let listed: BTreeSet<&str> = LEVELS.iter().map(|l| l.0).collect();
-    let registered: BTreeSet<&str> = floe::game::all().iter().map(|g| g.info().name).collect();
+    let registered: BTreeSet<&str> = floe::games::all().iter().map(|g| g.info().name).collect();
     assert_eq!(listed, registered);
     // and `floe games` lists each of them
     let out = floe(&["games"]).code(0).stdout;
@@ -80,7 +80,7 @@ fn solve_json_has_the_same_keys_for_every_game() {
         );
         assert_eq!(j["length"], n, "{game}");
         assert_eq!(j["moves"].as_array().unwrap().len() as u64, n, "{game}");
-        let pushes = floe::game::find(game).unwrap().info().moves_are_pushes();
+        let pushes = floe::games::find(game).unwrap().info().moves_are_pushes();
         assert_eq!(
             j["pushes"],
             if pushes { n.into() } else { Value::Null },
@@ -91,7 +91,7 @@ fn solve_json_has_the_same_keys_for_every_game() {
             "{game}"
         );
         // every exact algorithm of the game agrees on the length
-        let g = floe::game::find(game).unwrap();
+        let g = floe::games::find(game).unwrap();
         for a in g.info().algorithms {
             let k = floe_json(&["solve", &f.path(), "--algo", a.name, "--json"], 0);
             if a.name != "difficulty" {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use floe::game::{Request, SolveOptions};
+use floe::ops::{Request, SolveOptions};
 use serde_json::Value;
 
 /// The fewest moves of a level text, solved through the game face.

@@ -9,11 +9,11 @@
 //! ```
 
 use floe::analysis::ice::reach::{reach, ReachReport};
-use floe::game::{Level, Request, SolveOptions};
 use floe::games::ice::{self, Ice};
 use floe::games::pushpush::census::{
     census, hardest_solutions, CensusOptions, CensusOutcome, Report,
 };
+use floe::ops::{Level, Request, SolveOptions};
 use floe::search::Limits;
 use std::time::Instant;
 

@@ -2,8 +2,9 @@
 
 use crate::convert::{json, LimitArgs};
 use crate::run::detached;
+use floe::game::hardest::{By, HardestOptions, Method};
 use floe::game::Params;
-use floe::generate::hardest::{hardest as run_hardest, By, HardestOptions, Method};
+use floe::ops::hardest as run_hardest;
 use floe::search::Limits;
 use floe::Error;
 use pyo3::prelude::*;

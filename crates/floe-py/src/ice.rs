@@ -11,10 +11,11 @@ use floe::analysis::ice::tables::{
     patterns_table as patterns_tables, reach_table as reach_tables, space_table as space_tables,
     strip_table as strip_tables, ReachTableReport, SpaceTableReport,
 };
-use floe::game::{Level, Params};
+use floe::game::Params;
 use floe::games::ice::format::write_floe;
 use floe::games::ice::{self, Ice, WalkRule};
 use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
+use floe::ops::Level;
 use floe::render::plot::HeatMap;
 use floe::Error;
 use pyo3::prelude::*;
@@ -99,7 +100,13 @@ fn profile(
         let r =
             run_profile(&board, rule, &factors, &a.limits()).map_err(|e| in_level(l.name(), e))?;
         let prof = r.as_ref().ok();
-        let doc = ProfileReport::of(l, l.name(), &r, t.elapsed().as_secs_f64());
+        let doc = ProfileReport::of(
+            l.game().info().name,
+            l.params(),
+            l.name(),
+            &r,
+            t.elapsed().as_secs_f64(),
+        );
         Ok((
             json(&doc)?,
             prof.map(|p| p.figure(l.name()).to_svg()),

@@ -5,8 +5,10 @@
 use crate::convert::{json, to_py_err, LimitArgs, LimitTuple};
 use crate::run::detached;
 use floe::analysis::solvers::{CapCount, SolverSpec, DEFAULT_RANDOM_MAX_MOVES};
-use floe::game::{self, Level, LevelEntry, Params, Request, SolveOptions, SolveReport, Source};
+use floe::game::{Params, SolveReport};
+use floe::games;
 use floe::games::ice::{self, Ice};
+use floe::ops::{Level, LevelEntry, Request, SolveOptions, Source};
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
 use floe::Error;
 use pyo3::exceptions::PyValueError;
@@ -154,7 +156,7 @@ pub fn ice_board(rows: usize, cols: usize, blocks: usize, params: Params) -> Res
 /// `floe games --json`.
 #[pyfunction]
 fn games_json(py: Python<'_>) -> PyResult<String> {
-    let infos: Vec<_> = game::all().iter().map(|g| g.info()).collect();
+    let infos: Vec<_> = games::all().iter().map(|g| g.info()).collect();
     json(&infos).map_err(|e| to_py_err(py, e))
 }
 

@@ -1,6 +1,6 @@
 //! floe for Python: the native part (`floe._floe`) of the `floe` module.
 //!
-//! The module is a front end like the command line: it builds a [`floe::game::Request`] from
+//! The module is a front end like the command line: it builds a [`floe::ops::Request`] from
 //! what the caller gives, calls the library and hands back the library's own reports. Every
 //! report crosses as the JSON text the command line prints (`floe … --json`), so a Python
 //! dict has exactly the keys and values of the command's document; tables of numbers cross as

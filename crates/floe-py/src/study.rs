@@ -10,14 +10,14 @@ use floe::analysis::solitaire::{
     self, exact_pretzel, figures as solitaire_figures, run_records, summarise, Config, Diagnostic,
     Exact, Record, SizeRun, Summary,
 };
-use floe::game::{Level, Request};
 use floe::games::pushpush::census::{
     census as run_census, figures as census_figures, hardest_solutions, Census, CensusOptions,
     CensusOutcome, Report,
 };
-use floe::games::pushpush::{game as pushpush, PushPush, Variant};
+use floe::games::pushpush::{level as pushpush, PushPush, Variant};
 use floe::games::solitaire::Kind;
 use floe::generate::{Setup, Size};
+use floe::ops::{Level, Request};
 use floe::search::playout::GiveUp;
 use floe::search::Status;
 use floe::Error;

@@ -4,10 +4,11 @@
 //! Run: `cargo bench -p floe --bench icetower`. Figures are recorded in BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use floe::game::{solve_typed, Engine, SolveOptions, Task};
+use floe::game::{Engine, Task};
 use floe::games::icetower::game::Level;
 use floe::games::icetower::{with_tower, IceTower};
 use floe::grid::Push;
+use floe::ops::{solve_typed, SolveOptions};
 use floe::search::{self, Limits};
 use std::hint::black_box;
 use std::time::Duration;

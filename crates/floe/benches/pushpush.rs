@@ -1,11 +1,11 @@
 //! PushPush hot paths: the census (every board of a size) and solving one board.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use floe::game::{solve_typed, SolveOptions};
 use floe::games::pushpush::board::parse;
 use floe::games::pushpush::census::{census, CensusOptions, CensusOutcome};
-use floe::games::pushpush::game::Level;
+use floe::games::pushpush::level::Level;
 use floe::games::pushpush::{difficulty, PushPush, Variant};
+use floe::ops::{solve_typed, SolveOptions};
 use std::hint::black_box;
 
 fn census_4x4(c: &mut Criterion) {

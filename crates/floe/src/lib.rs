@@ -1,11 +1,13 @@
 //! floe: solve, generate and analyse sliding-block puzzles.
 //!
-//! - [`game`]: the one game face: [`game::Game`], the registry's [`game::AnyGame`], a level
-//!   of any game ([`game::Level`]), one resolved [`game::Request`], and the operations written
-//!   once for every game (solve with any algorithm, verify, space, analyze, play).
+//! - [`game`]: the game interface: [`game::Game`], its engine and tasks, parameters, moves,
+//!   the replay on a game's rules, the requests and reports; it imports nothing above it.
 //! - [`games`]: one folder per game (ice blocks, PushPush, Ice Tower, BoxOff, Pretzel,
 //!   Fujisan, ice path): level and format, fast engine, independent validator, scene; one
-//!   registry line each.
+//!   registry line each, and the registry's look-ups ([`games::find`], [`games::spec`]).
+//! - [`ops`]: the operations written once for every game: a level of any game
+//!   ([`ops::Level`], [`ops::AnyGame`]), one resolved [`ops::Request`], solve with any
+//!   algorithm, verify, space, analyze, verdicts in play, bench-solvers, hardest.
 //! - [`search`]: generic algorithms (BFS, Dijkstra, A*, IDA*, depth-first, beam, enumeration,
 //!   state graphs, random play) over the [`search::Puzzle`] interface; they know no game.
 //! - [`analysis`]: measurements built on the search: reversibility and randomised solvers for
@@ -32,6 +34,7 @@ pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod mem;
+pub mod ops;
 pub mod play;
 pub mod render;
 pub mod scene;

@@ -166,7 +166,7 @@ fn trains_in_solutions_and_in_fastest_ways() {
 fn analyze(level: &Level) -> floe::analysis::reversibility::Reversibility {
     let mut l = level.clone();
     l.rules = Some(WalkRule::Free);
-    let r = floe::game::Level::new(floe::games::ice::Ice, l, "room")
+    let r = floe::ops::Level::new(floe::games::ice::Ice, l, "room")
         .analyze(&Limits::none())
         .unwrap();
     assert!(r.complete);

@@ -1,6 +1,7 @@
 //! The architecture's invariants, stated as absences and checked on the source tree
-//! (ARCHITECTURE.md, "Invariants"): the generic layers name no game, a game is reached only
-//! through the registry, the library prints nothing, and no source file outgrows a reader.
+//! (ARCHITECTURE.md, "Invariants"): the generic layers name no game, the game interface
+//! imports nothing built on it, a game is reached only through the registry, the library
+//! prints nothing, and no source file outgrows a reader.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -108,15 +109,59 @@ fn the_generic_layers_name_no_game() {
 }
 
 #[test]
-fn the_game_face_reaches_games_only_through_the_registry() {
-    for dir in ["floe/src/game", "floe/src/play"] {
-        let files: Vec<(String, String)> = sources(dir)
-            .into_iter()
-            .map(|(p, t)| (p, t.replace("crate::games::REGISTRY", "the registry")))
-            .collect();
-        let hits = find(&files, &["games::"]);
-        assert!(hits.is_empty(), "{dir} names a game:\n{}", hits.join("\n"));
-    }
+fn play_reaches_games_only_through_the_registry() {
+    let files: Vec<(String, String)> = sources("floe/src/play")
+        .into_iter()
+        .map(|(p, t)| (p, t.replace("crate::games::REGISTRY", "the registry")))
+        .collect();
+    let hits = find(&files, &["games::"]);
+    assert!(hits.is_empty(), "play names a game:\n{}", hits.join("\n"));
+}
+
+/// The modules built on the game interface: `game/` may import none of them.
+const ABOVE_THE_GAME_INTERFACE: &[&str] = &[
+    "crate::analysis",
+    "crate::generate",
+    "crate::play",
+    "crate::games",
+    "crate::ops",
+    // a path that climbs out of game/ (`super::super::…`) or a grouped import of the crate's
+    // modules (`crate::{…}`) could hide one of the above
+    "super::super",
+    "crate::{",
+];
+
+/// The places where the files of `dir` import a module of `above`.
+fn imports_from_above(dir: &str, above: &[&str]) -> Vec<String> {
+    find(&sources(dir), above)
+}
+
+#[test]
+fn the_game_interface_imports_nothing_above_it() {
+    // game/ is the interface every layer is built on: the traits, the parameters, the moves,
+    // the replay, the requests and the reports. The operations (ops/), the games and their
+    // registry (games/), the analyses, the generators and play import it, never the other
+    // way round; a re-export in game/ of something above it would be such an import too.
+    let hits = imports_from_above("floe/src/game", ABOVE_THE_GAME_INTERFACE);
+    assert!(
+        hits.is_empty(),
+        "game/ imports a module built on it:\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn the_search_imports_no_game_layer() {
+    // The generic algorithms know puzzles only: neither the game interface nor anything
+    // built on it.
+    let mut above = vec!["crate::game"];
+    above.extend_from_slice(ABOVE_THE_GAME_INTERFACE);
+    let hits = imports_from_above("floe/src/search", &above);
+    assert!(
+        hits.is_empty(),
+        "search/ imports a game layer:\n{}",
+        hits.join("\n")
+    );
 }
 
 #[test]
@@ -155,8 +200,8 @@ fn a_game_folder_is_referenced_only_by_its_registry_line() {
     assert_eq!(
         hits,
         vec![
-            "floe/src/games/mod.rs:8: icepath".to_string(),
-            "floe/src/games/mod.rs:27: icepath".to_string(),
+            "floe/src/games/mod.rs:9: icepath".to_string(),
+            "floe/src/games/mod.rs:32: icepath".to_string(),
         ],
         "the ice path game is named outside its folder and the registry line"
     );
@@ -222,4 +267,19 @@ fn the_checks_see_what_they_look_for() {
         "use crate::games::ice;\n".to_string(),
     )];
     assert_eq!(find(&tests_only, &["games::"]), Vec::<String>::new());
+    // an upward import in the game interface is seen, in any of its forms; a doc link is not
+    let upward = vec![(
+        "floe/src/game/x.rs".to_string(),
+        "//! see [`crate::ops::Level`]\nuse crate::ops::Level;\nuse crate::{games, grid};\n\
+         fn f() { super::super::play::x() }\n"
+            .to_string(),
+    )];
+    assert_eq!(
+        find(&upward, ABOVE_THE_GAME_INTERFACE),
+        vec![
+            "floe/src/game/x.rs:2: crate::ops",
+            "floe/src/game/x.rs:3: crate::{",
+            "floe/src/game/x.rs:4: super::super",
+        ]
+    );
 }

@@ -1,7 +1,8 @@
 //! The symbols each game offers an editor (`Info::cells`) are the symbols its levels are
 //! written with: every cell of every bundled and test level of every game is one of them.
 
-use floe::game::{self, Request};
+use floe::games;
+use floe::ops::Request;
 use std::path::Path;
 
 /// The board lines of a level's text: neither headers nor comments.
@@ -54,7 +55,7 @@ fn every_cell_written_is_a_glyph_of_its_game() {
     }
     assert_eq!(
         seen.len(),
-        game::all().len(),
+        games::all().len(),
         "a level of every game was read"
     );
 }

@@ -6,13 +6,14 @@
 //! (ignored: minutes of search).
 
 use floe::bits::Wide;
-use floe::game::{solve_typed, Engine, SolveOptions, SolveReport, Status, Task};
+use floe::game::{Engine, SolveReport, Status, Task};
 use floe::games::icetower::game::Level as TowerLevel;
 use floe::games::icetower::TowerPuzzle;
 use floe::games::icetower::{
     parse, replay, with_tower, Block, Board, IceTower, PlainPuzzle, Replay, Tile, Tower,
 };
 use floe::grid::{Pos, Push};
+use floe::ops::{solve_typed, SolveOptions};
 use floe::search::graph::build_graph_with;
 use floe::search::Puzzle;
 use floe::search::{self, Limits, Outcome};

@@ -1,14 +1,15 @@
 //! PushPush: the census against the spec's 4×4 figures and against boards solved one at a
 //! time (the thesis's iterative deepening and floe's breadth-first search).
 
-use floe::game::{solve_typed, Engine, SolveOptions, Task};
+use floe::game::{Engine, Task};
 use floe::games::pushpush::census::{
     census, census_layer, layer_positions, Census, CensusOptions, CensusOutcome, LayerOutcome,
 };
 use floe::games::pushpush::engine::with_puzzle;
-use floe::games::pushpush::game::Level;
+use floe::games::pushpush::level::Level;
 use floe::games::pushpush::{difficulty, Board, PushPush, Variant};
 use floe::grid::{Pos, Push};
+use floe::ops::{solve_typed, SolveOptions};
 
 /// Fewest pushes of one board, through the game face (replay-checked).
 fn fewest(board: &Board, variant: Variant) -> Option<u64> {

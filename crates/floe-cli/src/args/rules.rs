@@ -89,10 +89,10 @@ fn ranges(cmd: &Command, m: &ArgMatches) -> Result<(), String> {
 }
 
 /// The game a flag's help names as its own ("BoxOff: rows h." → BoxOff), if any.
-fn owner(help: &str) -> Option<&'static dyn floe::game::AnyGame> {
+fn owner(help: &str) -> Option<&'static dyn floe::ops::AnyGame> {
     let (head, _) = help.split_once(':')?;
     let head = head.trim().to_lowercase();
-    floe::game::all().iter().copied().find(|g| {
+    floe::games::all().iter().copied().find(|g| {
         let t = g.info().title.to_lowercase();
         head == t || head.starts_with(&format!("{t}-")) || head == g.info().name
     })
@@ -106,7 +106,7 @@ fn games(cmd: &Command, m: &ArgMatches, path: &str) -> Result<(), String> {
     else {
         return Ok(());
     };
-    let Ok(chosen) = floe::game::find(&game) else {
+    let Ok(chosen) = floe::games::find(&game) else {
         return Ok(());
     };
     for a in cmd.get_arguments() {

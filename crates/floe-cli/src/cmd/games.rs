@@ -3,14 +3,16 @@
 use crate::args::GamesArgs;
 use crate::out;
 use crate::Done;
-use floe::game::{self, AnyGame, Keys, ParamKind};
+use floe::game::{Keys, ParamKind};
+use floe::games;
+use floe::ops::AnyGame;
 use floe::Error;
 
 /// `floe games`.
 pub fn run(a: GamesArgs) -> Result<Done, Error> {
     let games: Vec<&'static dyn AnyGame> = match &a.game {
-        Some(name) => vec![game::find(name)?],
-        None => game::all().to_vec(),
+        Some(name) => vec![games::find(name)?],
+        None => games::all().to_vec(),
     };
     if a.json {
         let infos: Vec<_> = games.iter().map(|g| g.info()).collect();

@@ -5,8 +5,9 @@ use super::indent;
 use crate::args::HardestArgs;
 use crate::out::{self, thousands};
 use crate::Done;
+use floe::game::hardest::{By, HardestOptions, HardestReport, Method};
 use floe::game::Params;
-use floe::generate::hardest::{hardest, By, HardestOptions, HardestReport, Method};
+use floe::ops::hardest;
 use floe::search::Limits;
 use floe::Error;
 
@@ -121,7 +122,7 @@ fn print(r: &HardestReport) {
             outln!("{} {what} of the best value, up to symmetry", thousands(n));
         }
     }
-    let word = floe::game::find(r.game).map_or("moves", |g| g.info().moves_word());
+    let word = floe::games::find(r.game).map_or("moves", |g| g.info().moves_word());
     for (i, l) in r.levels.iter().enumerate() {
         outln!();
         let d = l

@@ -4,10 +4,10 @@
 use crate::args::ImageArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
-use floe::game::Level;
 use floe::games::ice::Ice;
 use floe::generate::image::{census, draw, finished, DrawLimits, Witness};
 use floe::generate::Picture;
+use floe::ops::Level;
 use floe::render::board::{board_svg, Style};
 use floe::Error;
 use std::time::Instant;

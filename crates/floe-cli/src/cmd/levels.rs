@@ -4,7 +4,7 @@ use super::source;
 use crate::args::LevelsArgs;
 use crate::out;
 use crate::Done;
-use floe::game::LevelEntry;
+use floe::ops::LevelEntry;
 use floe::Error;
 
 /// `floe levels`.

@@ -27,8 +27,8 @@ pub mod verify;
 
 use crate::args::{BoardArgs, GameArgs, LevelArgs};
 use crate::out::thousands;
-use floe::game::{Level, Request, Source};
 use floe::games::ice::{self, Ice, WalkRule};
+use floe::ops::{Level, Request, Source};
 use floe::Error;
 use std::path::Path;
 

@@ -574,7 +574,7 @@ mod tests {
     #[test]
     fn the_board_draws_in_a_test_terminal() {
         use ratatui::backend::TestBackend;
-        let s = floe::game::Request::from_text("$-.\n=#-\n", "t")
+        let s = floe::ops::Request::from_text("$-.\n=#-\n", "t")
             .resolve()
             .unwrap()
             .level

@@ -4,8 +4,8 @@
 use crate::args::PredictArgs;
 use crate::out;
 use crate::Done;
-use floe::game::Request;
 use floe::games::pushpush::PushPush;
+use floe::ops::Request;
 use floe::Error;
 use floe_learn::data::{from_board, Example, Split};
 use floe_learn::model::{Head, Net};

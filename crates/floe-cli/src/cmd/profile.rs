@@ -33,7 +33,8 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
     }
     if a.json {
         out::json(&ProfileReport::of(
-            &req.level,
+            req.game.info().name,
+            req.level.params(),
             name,
             &r,
             t.elapsed().as_secs_f64(),

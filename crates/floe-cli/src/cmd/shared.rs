@@ -5,8 +5,9 @@
 use crate::args::{ClusterArgs, LimitArgs};
 use crate::cluster::Layout;
 use crate::out::{human_bytes, thousands};
-use floe::game::{Computed, Request};
+use floe::game::Computed;
 use floe::mem::RunIdentity;
+use floe::ops::Request;
 use floe::search::dist::{DistOptions, BUCKET_BYTES, FORMAT};
 use floe::search::{rough_time, Limits, Progress, POSITIONS_PER_CORE_SECOND};
 use floe::Error;

@@ -5,7 +5,8 @@ use super::{board_request, in_level};
 use crate::args::{BoardJobArgs, SharedJobArgs};
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
 use crate::Done;
-use floe::game::{Request, SpaceReport};
+use floe::game::SpaceReport;
+use floe::ops::Request;
 use floe::search::Limits;
 use floe::Error;
 

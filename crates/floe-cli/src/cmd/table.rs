@@ -71,7 +71,7 @@ fn largest_space(rows: usize, cols: usize, blocks: usize) -> Result<Option<u64>,
     };
     shared::rankable(
         &format!("the table's largest cell, {rows}×{cols} with {k} blocks"),
-        floe::game::Level::new(floe::games::ice::Ice, board, "").estimate(),
+        floe::ops::Level::new(floe::games::ice::Ice, board, "").estimate(),
     )
 }
 

@@ -250,7 +250,7 @@ pub(crate) fn human_size(n: usize) -> String {
 }
 
 /// Refuses a board of more cells than the server draws or plays (422, before any drawing).
-pub(crate) fn check_board(level: &floe::game::Level, caps: &Caps) -> Result<(), Reply> {
+pub(crate) fn check_board(level: &floe::ops::Level, caps: &Caps) -> Result<(), Reply> {
     let sc = level.scene();
     let cells = sc.rows.saturating_mul(sc.cols);
     if cells > caps.max_cells {
@@ -927,7 +927,7 @@ pub(crate) async fn health(State(app): State<Arc<App>>) -> Reply {
 
 /// `GET /api/games`: what `floe games --json` prints.
 pub(crate) async fn games() -> Reply {
-    let infos: Vec<_> = floe::game::all().iter().map(|g| g.info()).collect();
+    let infos: Vec<_> = floe::games::all().iter().map(|g| g.info()).collect();
     Reply::json(&infos, 0)
 }
 

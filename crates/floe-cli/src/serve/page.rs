@@ -7,7 +7,7 @@ use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::Query;
 use axum::http::header;
 use axum::response::IntoResponse;
-use floe::game::{LevelEntry, Request};
+use floe::ops::{LevelEntry, Request};
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -92,7 +92,7 @@ static COLLECTIONS: LazyLock<Result<Vec<Collection>, String>> = LazyLock::new(||
 });
 
 /// The levels of a file as the page lists them: each one's entry and its text.
-fn listed(levels: &[floe::game::Level]) -> Result<Vec<LevelJson>, floe::Error> {
+fn listed(levels: &[floe::ops::Level]) -> Result<Vec<LevelJson>, floe::Error> {
     levels
         .iter()
         .enumerate()
@@ -175,12 +175,12 @@ pub(crate) fn file_levels(
     format: Option<&str>,
 ) -> Result<FileJson, floe::Error> {
     let read = |g: Option<&str>| Request::from_text(text, name).game(g).format(format).read();
-    let named = floe::game::game_line(text, name)?.is_some();
+    let named = floe::games::game_line(text, name)?.is_some();
     // the games that read it, when neither the file nor the client says
     let games: Vec<&'static str> = if named || game.is_some() {
         Vec::new()
     } else {
-        floe::game::all()
+        floe::games::all()
             .iter()
             .map(|g| g.info().name)
             .filter(|&name| read(Some(name)).is_ok_and(|f| !f.levels.is_empty()))

@@ -13,14 +13,14 @@
 //!
 //! [`analyze`] builds the whole state graph of any [`Puzzle`] ([`build_graph_with`], without
 //! the moves), takes its components and counts; every game reaches it through
-//! [`Level::analyze`](crate::game::Level::analyze).
+//! [`Level::analyze`](crate::ops::Level::analyze).
 //!
 //! # Limits
 //!
 //! The analysis needs the complete graph; figures of part of it would be wrong, not merely
 //! smaller. So a limit is not an error but a second kind of answer: [`analyze`] returns
 //! `Err(GraphLimit)` saying which limit stopped it and how many states it had stored (an
-//! [`AnalyzeReport`](crate::game::AnalyzeReport) says `complete: false`). A command line
+//! [`AnalyzeReport`](crate::ops::AnalyzeReport) says `complete: false`). A command line
 //! reports it and exits with code 1. The limits bound the building
 //! of the graph; the analysis after it takes time linear in the number of moves (about as long
 //! again as the building).

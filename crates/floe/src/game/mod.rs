@@ -1,58 +1,44 @@
-//! The one game face: every game floe knows behind one interface, and every front end (the
-//! command line, the web page, the Python module) written once against it.
+//! The game interface: what a game is, and nothing that is built on it.
 //!
 //! A game implements [`Game`] (OpenSpiel's `Game`/`State` split is the model): its
 //! [`Info`] (name, parameters, algorithms, capabilities), its file format (parse, write), its
 //! rules on plain positions (start, apply one move, solved: the independent validator every
-//! answer is replayed by), its fast engine ([`Game::engine`]: a [`Puzzle`] for the generic
-//! searches, chosen and compiled by the game, handed to a [`Task`]), and its pictures (a
-//! [`Scene`] per position, a [`Change`] per move). Everything else is written once, here and
-//! in [`crate::search`] and [`crate::analysis`], for every game: solving with every algorithm
-//! (replay-checked), verifying a move list, enumerating the reachable space, reversibility,
-//! random and Monte Carlo play, pictures of solutions, playing.
+//! answer is replayed by, [`replay`]), its fast engine ([`Game::engine`]: a [`Puzzle`] for the
+//! generic searches, chosen and compiled by the game, handed to a [`Task`]), and its pictures
+//! (a [`Scene`] per position, a [`Change`] per move). Beside the traits are the parameters,
+//! the moves as files give them, and the reports every game answers with.
 //!
-//! The games are listed once, in the registry of [`crate::games`]; a game is one folder plus
-//! one registry line. Front ends see them as [`AnyGame`] (a trait object) and their levels as
-//! [`Level`]s, usually through a [`Request`]:
+//! This module imports nothing above it: the operations written once for every game (solve,
+//! verify, space, analyze, play, a level of any game) are in [`crate::ops`], the games in
+//! [`crate::games`] (whose registry lists them), and the analyses in [`crate::analysis`].
 //!
 //! ```
-//! use floe::game::{self, Request, SolveOptions};
+//! use floe::games;
+//! use floe::ops::{Request, SolveOptions};
 //! let text = "Game: pushpush\nTitle: tiny\n@$--\n##-.\n";
 //! let req = Request::from_text(text, "tiny.txt").params("k=1").resolve().unwrap();
 //! let r = req.level.solve(&SolveOptions::default()).unwrap();
 //! assert_eq!((r.game, r.length), ("pushpush", Some(1)));
-//! assert_eq!(game::find("ice").unwrap().info().title, "ice blocks");
+//! assert_eq!(games::find("ice").unwrap().info().title, "ice blocks");
 //! ```
 
-mod face;
+pub mod hardest;
 mod info;
 mod moves;
-mod ops;
+mod replay;
 mod report;
-mod request;
 
-pub use face::{AnyGame, Level};
 pub use info::{
     glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Param, ParamKind,
     Params,
 };
 pub use moves::{parse_move_list, parse_move_words};
-#[cfg(test)]
-pub(crate) use ops::verdict as ops_verdict;
-pub use ops::{
-    enumerate_typed, kluiver, replay, Replayed, SolveOptions, Verdict, DEFAULT_FACTOR, MAX_FACTOR,
-};
-pub(crate) use ops::{
-    factor_of, legal_moves as legal_moves_of, verdict_with as ops_verdict_with, verdicts_learn,
-    VerdictMemory,
-};
+pub(crate) use replay::KeptReplay;
+pub use replay::{replay, scene_of, story_of, Replayed};
 pub use report::{
-    AnalyzeReport, Computed, Difficulty, IllegalMove, LevelEntry, Move, ParamValues, SolveReport,
-    SpaceReport, Status, Verified,
+    factor_of, kluiver, Computed, Difficulty, IllegalMove, Move, ParamValues, SolveReport,
+    SpaceReport, Status, Verified, DEFAULT_FACTOR, MAX_FACTOR,
 };
-#[cfg(test)]
-pub(crate) use request::level_of;
-pub use request::{LevelFile, Request, Source};
 
 use crate::error::Error;
 use crate::grid::{Dir, Pos};
@@ -264,10 +250,7 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     /// The hardest levels of a size (`floe hardest`, [`crate::generate::hardest`]): the
     /// game's own search, whose levels [`crate::generate::hardest::report`] verifies. Default:
     /// refused, for a game that has no such search.
-    fn hardest(
-        &self,
-        _o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, _o: &hardest::HardestOptions) -> Result<hardest::HardestReport, Error> {
         Err(Error::invalid(format!(
             "floe hardest searches ice blocks, PushPush and the ice path, not {}",
             self.info().title
@@ -278,110 +261,4 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
 /// `n` and the word for one or for many: `1 block`, `3 blocks`.
 pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// Solves a game's own level (for library code that holds one): as [`Level::solve`].
-pub fn solve_typed<G: Game>(
-    g: G,
-    level: &G::Level,
-    o: &SolveOptions,
-) -> Result<SolveReport, Error> {
-    ops::solve(g, level, g.title(level).unwrap_or(""), None, o)
-}
-
-/// Every game floe knows, in the registry's order.
-pub fn all() -> &'static [&'static dyn AnyGame] {
-    crate::games::REGISTRY
-}
-
-/// The game called `name` (its name or an alias, without regard to case, spaces, `-`, `_`).
-pub fn find(name: &str) -> Result<&'static dyn AnyGame, Error> {
-    all()
-        .iter()
-        .copied()
-        .find(|g| g.info().is_called(name))
-        .ok_or_else(|| {
-            let names: Vec<&str> = all().iter().map(|g| g.info().name).collect();
-            Error::invalid(format!(
-                "unknown game '{}': expected one of {}",
-                name.trim(),
-                names.join(", ")
-            ))
-        })
-}
-
-/// A game and its parameters from a spec such as `pushpush(k=2)` (OpenSpiel's `LoadGame`);
-/// the parameters are checked.
-pub fn spec(text: &str) -> Result<(&'static dyn AnyGame, Params), Error> {
-    let (name, params) = split_spec(text).map_err(Error::invalid)?;
-    let g = find(name)?;
-    params.check(g.info())?;
-    Ok((g, params))
-}
-
-/// The game named by the first `Game:` line of a level file, with the parameters the line
-/// gives (`Game: pushpush(k=2)`): `Ok(None)` when the file has no such line; an error at the
-/// name's line and column when it names no known game.
-pub fn game_line(text: &str, file: &str) -> Result<Option<(&'static dyn AnyGame, Params)>, Error> {
-    for (i, line) in text.lines().enumerate() {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        if key.trim().eq_ignore_ascii_case("game") {
-            let lead = value.len() - value.trim_start().len();
-            let col = key.chars().count() + 1 + value[..lead].chars().count() + 1;
-            return spec(value.trim()).map(Some).map_err(|e| {
-                Error::Parse(crate::ParseError {
-                    file: file.to_string(),
-                    line: i + 1,
-                    col,
-                    message: e.to_string(),
-                })
-            });
-        }
-    }
-    Ok(None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for g in all() {
-            assert_eq!(find(g.info().name).unwrap().info().name, g.info().name);
-        }
-        assert_eq!(find("Push-Push").unwrap().info().name, "pushpush");
-        assert_eq!(find("Ice Tower").unwrap().info().name, "icetower");
-        assert!(find("sokoban").is_err());
-        let (g, p) = spec("pushpush(k=2)").unwrap();
-        assert_eq!((g.info().name, p.int("k")), ("pushpush", Some(2)));
-        assert!(spec("ice(k=2)").is_err());
-    }
-
-    #[test]
-    fn game_lines() {
-        assert!(game_line("Title: x\n$--\n", "f").unwrap().is_none());
-        let (g, _) = game_line("; c\nGame: pushpush\n@-.\n", "f")
-            .unwrap()
-            .unwrap();
-        assert_eq!(g.info().name, "pushpush");
-        let (g, _) = game_line("game:IceTower\n", "f").unwrap().unwrap();
-        assert_eq!(g.info().name, "icetower");
-        match game_line("\nGame: chess\n", "f") {
-            Err(Error::Parse(p)) => assert_eq!((p.line, p.col), (2, 7)),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn every_game_describes_itself() {
-        for g in all() {
-            let i = g.info();
-            assert!(!i.algorithms.is_empty(), "{}", i.name);
-            assert!(!i.formats.is_empty(), "{}", i.name);
-            assert!(i.move_word == "push" || i.move_word == "move", "{}", i.name);
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! What the game face answers: one shape for every game, the JSON contract of every front
 //! end.
 
-use crate::analysis::reversibility::Reversibility;
+use super::Game;
 use crate::error::Error;
 use crate::scene::Story;
 use crate::search::{LimitKind, Stats};
@@ -405,65 +405,32 @@ pub struct Computed {
     pub owned: Vec<u64>,
 }
 
-/// Reversibility and dead ends of a level's whole state graph (`floe analyze --json`).
-#[derive(Clone, Debug, Serialize)]
-pub struct AnalyzeReport {
-    /// The game's name.
-    pub game: &'static str,
-    /// The level's name.
-    pub level: String,
-    /// The parameters in force.
-    pub params: ParamValues,
-    /// Whether the whole graph was built.
-    pub complete: bool,
-    /// The figures (only when complete).
-    #[serde(flatten)]
-    pub figures: Option<Reversibility>,
-    /// The limit that stopped the building of the graph.
-    pub limit: Option<&'static str>,
-    /// Positions stored when it stopped.
-    pub states_stored: Option<u64>,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-    /// Peak resident memory of the process, when the front end measures it.
-    pub peak_rss_bytes: Option<u64>,
-}
+/// The block-change factor of Kluiver's difficulty when none is given.
+pub const DEFAULT_FACTOR: u64 = 5;
+/// Largest block-change factor accepted: difficulties stay far from overflow.
+pub const MAX_FACTOR: u64 = 1_000_000_000;
 
-/// What `floe levels --json` says of one level of a file (the web page's level list and the
-/// Python module's `Level.info()` say the same).
-#[derive(Clone, Debug, Serialize)]
-pub struct LevelEntry {
-    /// 1-based place in its file.
-    pub index: usize,
-    /// Its name (title, else number).
-    pub name: String,
-    /// Its title, if it has one.
-    pub title: Option<String>,
-    /// Its game.
-    pub game: &'static str,
-    /// Rows of its picture.
-    pub rows: usize,
-    /// Columns of its picture.
-    pub cols: usize,
-    /// One line about it.
-    pub description: String,
-    /// The parameters in force.
-    pub params: super::ParamValues,
-}
-
-impl LevelEntry {
-    /// The entry of `level`, the `i`-th (0-based) of its file.
-    pub fn of(i: usize, level: &super::Level) -> LevelEntry {
-        let scene = level.scene();
-        LevelEntry {
-            index: i + 1,
-            name: level.name().to_string(),
-            title: level.title(),
-            game: level.game().info().name,
-            rows: scene.rows,
-            cols: scene.cols,
-            description: level.describe(),
-            params: level.params(),
-        }
+/// The block-change factor of `o` for game `g`: refused where it does not apply.
+pub fn factor_of<G: Game>(g: G, o: Option<u64>) -> Result<u64, Error> {
+    let info = g.info();
+    match o {
+        Some(_) if !info.capabilities.block_changes => Err(Error::invalid(format!(
+            "--factor is the block-change factor of Kluiver's difficulty; {} levels have no block changes",
+            info.title
+        ))),
+        Some(f) if f > MAX_FACTOR => Err(Error::invalid(format!(
+            "the block-change factor {f} is above the largest accepted, {MAX_FACTOR}"
+        ))),
+        Some(f) => Ok(f),
+        None => Ok(DEFAULT_FACTOR),
     }
+}
+
+/// The difficulty in Kluiver's measure from the number of moves and block changes.
+pub fn kluiver(moves: u64, block_changes: u64, factor: u64) -> Difficulty {
+    let value = moves.saturating_add(factor.saturating_mul(block_changes));
+    Difficulty::new("kluiver", value)
+        .with("factor", factor)
+        .with("pushes", moves)
+        .with("block_changes", block_changes)
 }

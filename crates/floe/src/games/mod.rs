@@ -2,7 +2,8 @@
 //!
 //! A game's folder holds only what is specific to it: its level and format, its engine, its
 //! validator, its scene, and its [`Game`](crate::game::Game) implementation. Everything else
-//! reaches it through the game face ([`crate::game`]).
+//! reaches it through the game interface ([`crate::game`]) and the registry below: [`all`],
+//! [`find`], [`spec`] (`pushpush(k=2)`), [`game_line`] (a file's `Game:` line).
 
 pub mod ice;
 pub mod icepath;
@@ -10,12 +11,16 @@ pub mod icetower;
 pub mod pushpush;
 pub mod solitaire;
 
+use crate::error::Error;
+use crate::game::{split_spec, Params};
+use crate::ops::AnyGame;
+
 /// Lists the games' faces, in order: the first is the game of files that do not say theirs.
 /// (The modules are declared above, plainly, so that rustfmt reaches their files.)
 macro_rules! registry {
     ($($module:ident => $($game:ident),+;)+) => {
         /// Every game, in the order of help texts.
-        pub(crate) static REGISTRY: &[&dyn crate::game::AnyGame] = &[$($(&$module::$game),+),+];
+        pub(crate) static REGISTRY: &[&dyn AnyGame] = &[$($(&$module::$game),+),+];
     };
 }
 
@@ -25,4 +30,101 @@ registry! {
     icetower => IceTower;
     solitaire => BoxOff, Pretzel, Fujisan;
     icepath => IcePath;
+}
+
+/// Every game floe knows, in the registry's order.
+pub fn all() -> &'static [&'static dyn AnyGame] {
+    REGISTRY
+}
+
+/// The game called `name` (its name or an alias, without regard to case, spaces, `-`, `_`).
+pub fn find(name: &str) -> Result<&'static dyn AnyGame, Error> {
+    all()
+        .iter()
+        .copied()
+        .find(|g| g.info().is_called(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = all().iter().map(|g| g.info().name).collect();
+            Error::invalid(format!(
+                "unknown game '{}': expected one of {}",
+                name.trim(),
+                names.join(", ")
+            ))
+        })
+}
+
+/// A game and its parameters from a spec such as `pushpush(k=2)` (OpenSpiel's `LoadGame`);
+/// the parameters are checked.
+pub fn spec(text: &str) -> Result<(&'static dyn AnyGame, Params), Error> {
+    let (name, params) = split_spec(text).map_err(Error::invalid)?;
+    let g = find(name)?;
+    params.check(g.info())?;
+    Ok((g, params))
+}
+
+/// The game named by the first `Game:` line of a level file, with the parameters the line
+/// gives (`Game: pushpush(k=2)`): `Ok(None)` when the file has no such line; an error at the
+/// name's line and column when it names no known game.
+pub fn game_line(text: &str, file: &str) -> Result<Option<(&'static dyn AnyGame, Params)>, Error> {
+    for (i, line) in text.lines().enumerate() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        if key.trim().eq_ignore_ascii_case("game") {
+            let lead = value.len() - value.trim_start().len();
+            let col = key.chars().count() + 1 + value[..lead].chars().count() + 1;
+            return spec(value.trim()).map(Some).map_err(|e| {
+                Error::Parse(crate::ParseError {
+                    file: file.to_string(),
+                    line: i + 1,
+                    col,
+                    message: e.to_string(),
+                })
+            });
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for g in all() {
+            assert_eq!(find(g.info().name).unwrap().info().name, g.info().name);
+        }
+        assert_eq!(find("Push-Push").unwrap().info().name, "pushpush");
+        assert_eq!(find("Ice Tower").unwrap().info().name, "icetower");
+        assert!(find("sokoban").is_err());
+        let (g, p) = spec("pushpush(k=2)").unwrap();
+        assert_eq!((g.info().name, p.int("k")), ("pushpush", Some(2)));
+        assert!(spec("ice(k=2)").is_err());
+    }
+
+    #[test]
+    fn game_lines() {
+        assert!(game_line("Title: x\n$--\n", "f").unwrap().is_none());
+        let (g, _) = game_line("; c\nGame: pushpush\n@-.\n", "f")
+            .unwrap()
+            .unwrap();
+        assert_eq!(g.info().name, "pushpush");
+        let (g, _) = game_line("game:IceTower\n", "f").unwrap().unwrap();
+        assert_eq!(g.info().name, "icetower");
+        match game_line("\nGame: chess\n", "f") {
+            Err(Error::Parse(p)) => assert_eq!((p.line, p.col), (2, 7)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_game_describes_itself() {
+        for g in all() {
+            let i = g.info();
+            assert!(!i.algorithms.is_empty(), "{}", i.name);
+            assert!(!i.formats.is_empty(), "{}", i.name);
+            assert!(i.move_word == "push" || i.move_word == "move", "{}", i.name);
+        }
+    }
 }

@@ -23,7 +23,7 @@
 //! every player at once.
 //!
 //! ```
-//! use floe::game::Request;
+//! use floe::ops::Request;
 //! use floe::play::{parse_keys, Event};
 //! let req = Request::from_text("Game: pushpush\n@$--\n##-.\n", "t").resolve().unwrap();
 //! let mut s = req.level.play().unwrap();
@@ -39,9 +39,9 @@ mod session;
 pub use keys::{parse_keys, Action, KEY_NAMES};
 pub(crate) use session::Play;
 
-pub use crate::game::Verdict;
 use crate::game::{Game, Keys, Move};
 use crate::grid::{Dir, Pos};
+pub use crate::ops::Verdict;
 use crate::scene::{Arrow, Ground, PieceKind, Scene};
 use crate::search::Limits;
 use std::fmt;
@@ -371,7 +371,7 @@ impl Job {
 /// Share a table only between sessions of the same level, with the same parameters: the
 /// sessions' [`Session::level_key`] tells.
 #[derive(Clone, Default)]
-pub struct Learning(crate::game::VerdictMemory);
+pub struct Learning(crate::ops::verdict::VerdictMemory);
 
 impl Learning {
     /// An empty table.
@@ -570,7 +570,7 @@ impl Session {
         }
         self.inner.apply(action)
     }
-    /// Plays a given move (one the game's [`parse_moves`](crate::game::Level::parse_moves)
+    /// Plays a given move (one the game's [`parse_moves`](crate::ops::Level::parse_moves)
     /// read, or one a solve reported): how a front end steps through a solution. The move
     /// goes through the game's rules like every other; an illegal one changes nothing.
     pub fn play_move(&mut self, m: &Move) -> Event {

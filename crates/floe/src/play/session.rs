@@ -1,11 +1,9 @@
 //! The session logic, written once over [`Game`].
 
 use super::{default_limits, Action, Answer, Event, Job, Learning, SessionObj, Verdict, View};
-use crate::game::{
-    legal_moves_of, ops_verdict_with, verdicts_learn, ArrowKey, Game, Info, Keys, Move,
-    VerdictMemory,
-};
+use crate::game::{ArrowKey, Game, Info, Keys, Move};
 use crate::grid::Pos;
+use crate::ops::verdict::{legal_moves, verdict_with, verdicts_learn, VerdictMemory};
 use crate::scene::Arrow;
 use crate::search::Limits;
 use std::collections::HashMap;
@@ -80,7 +78,7 @@ impl<G: Game> Play<G> {
     }
 
     fn legal(&self) -> Vec<G::Move> {
-        legal_moves_of(self.g, &self.level, self.current()).unwrap_or_default()
+        legal_moves(self.g, &self.level, self.current()).unwrap_or_default()
     }
 
     /// The arrow of a move from the current position.
@@ -321,7 +319,7 @@ impl<G: Game> Play<G> {
         }
     }
 
-    /// Plays `m` (a move of this game, as read by [`crate::game::Level::parse_moves`]).
+    /// Plays `m` (a move of this game, as read by [`crate::ops::Level::parse_moves`]).
     fn play_given(&mut self, m: &Move) -> Event {
         let Some(m) = self.typed(m) else {
             return Event::Failed("a move of another game".into());
@@ -393,7 +391,7 @@ impl<G: Game> SessionObj for Play<G> {
         Job {
             key: self.key(),
             work: Arc::new(move || {
-                ops_verdict_with(g, &level, &pos, &limits, &memory).map_err(|e| e.to_string())
+                verdict_with(g, &level, &pos, &limits, &memory).map_err(|e| e.to_string())
             }),
         }
     }
@@ -459,8 +457,9 @@ impl<G: Game> SessionObj for Play<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{ops_verdict, Request};
     use crate::games::icetower::IceTower;
+    use crate::ops::verdict::verdict as ops_verdict;
+    use crate::ops::Request;
     use rand::{RngExt, SeedableRng};
     use std::time::Instant;
 

@@ -1,7 +1,7 @@
 use super::*;
-use crate::game::Request;
 use crate::games::ice::WalkRule;
 use crate::grid::Push;
+use crate::ops::Request;
 use crate::search::LimitKind;
 
 fn session(text: &str, params: &str) -> Session {

@@ -95,7 +95,7 @@ pub fn marked_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Request;
+    use crate::ops::Request;
 
     #[test]
     fn geometry_agrees_with_the_picture_and_marks_are_drawn() {

@@ -248,18 +248,20 @@ pub struct ProfileReport<'a> {
 }
 
 impl<'a> ProfileReport<'a> {
-    /// The report of `outcome`, a profile of `level` named `name` that took `seconds`.
+    /// The report of `outcome`, a profile of the level named `name` (of `game`, with
+    /// `params`) that took `seconds`.
     pub fn of(
-        level: &crate::game::Level,
+        game: &'static str,
+        params: crate::game::ParamValues,
         name: &'a str,
         outcome: &'a Result<Profile, GraphLimit>,
         seconds: f64,
     ) -> ProfileReport<'a> {
         let prof = outcome.as_ref().ok();
         ProfileReport {
-            game: level.game().info().name,
+            game,
             level: name,
-            params: level.params(),
+            params,
             complete: prof.is_some(),
             states: prof.map(|x| x.states),
             moves: prof.map(|x| x.moves),

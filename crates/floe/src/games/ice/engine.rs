@@ -12,6 +12,7 @@ use crate::game::{Engine, Task};
 use crate::grid::{Dir, Pos, Push};
 use crate::search::{Puzzle, StartAt};
 use crate::Error;
+use rand::{Rng, RngExt};
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -539,18 +540,52 @@ impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
         Some((m.from as u32, m.to as u32))
     }
 
-    /// Kluiver's random attempt (section 4.1): see [`super::playout`].
+    /// Kluiver's random attempt (section 4.1): see [`random_attempt`].
     #[inline]
     fn random_move<G: rand::Rng + ?Sized>(
         &self,
         state: &Self::State,
         rng: &mut G,
     ) -> Option<(IceMove, Self::State)> {
-        super::playout::random_attempt(self, state, rng)
+        random_attempt(self, state, rng)
     }
 
     /// An attempt can fail where a legal move exists: `None` is no proof of being stuck.
     const NONE_MEANS_STUCK: bool = false;
+}
+
+// Random moves: Kluiver's random attempt (section 4.1), a block chosen uniformly among those
+// on the board and one of the four directions chosen uniformly, whether or not that push is
+// possible. This is what the generic `random_play` and `basic_mc` run on ice levels.
+
+/// The `i`-th smallest element of `b` (`i < b.count()`).
+#[inline(always)]
+pub(super) fn nth_one<B: Bits>(mut b: B, i: u32) -> usize {
+    for _ in 0..i {
+        b.pop_lowest();
+    }
+    b.lowest().expect("i is below the number of elements")
+}
+
+/// One draw `r` uniform in `0..4k` for the `k` blocks on the board: block `r / 4` (the
+/// `r / 4`-th occupied cell in engine order) and direction `r % 4` — the same distribution
+/// as a uniform block and, independently, a uniform direction. Returns
+/// [`push_block`](IcePuzzle::push_block) of that pair: `None` when the push is illegal
+/// (the pusher's cell is a wall or a block, the player cannot walk there under `walk`, or
+/// the block cannot move). With no block on the board every attempt fails.
+#[inline]
+pub(crate) fn random_attempt<B: Bits, R: Walking, G: Rng + ?Sized>(
+    p: &IcePuzzle<B, R>,
+    state: &IceState<B, R::Player>,
+    rng: &mut G,
+) -> Option<(IceMove, IceState<B, R::Player>)> {
+    let k = state.blocks.count();
+    if k == 0 {
+        return None;
+    }
+    let r = rng.random_range(0..4 * k);
+    let cell = nth_one(state.blocks, r >> 2);
+    p.push_block(state, cell, Dir::ALL[(r & 3) as usize])
 }
 
 impl<B: Bits, R: Walking> Engine for IcePuzzle<B, R> {

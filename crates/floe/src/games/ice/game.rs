@@ -2,9 +2,10 @@
 
 use super::engine::{with_puzzle, Face, FaceFrom};
 use super::format::{self, Format};
-use super::level::{Cell, Level, WalkRule};
+use super::level::{Cell, Ice, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
     glyph, kluiver, plural, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game,
     Info, Keys, Param, ParamKind, Params, Task,
@@ -12,11 +13,6 @@ use crate::game::{
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
-
-/// Zelda-style ice blocks (spec `ice-blocks.md`): push the blocks, which slide until
-/// something stops them, until every target holds one.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Ice;
 
 static INFO: Info = Info {
     name: "ice",
@@ -267,10 +263,7 @@ impl Game for Ice {
         Some(m.pos())
     }
 
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         crate::generate::hardest::ice::hardest(o)
     }
 }
@@ -278,7 +271,7 @@ impl Game for Ice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions};
+    use crate::ops::{Request, SolveOptions};
     use crate::render::board::{animated_svg, arrows_svg, frames_svg, Style};
 
     fn count(svg: &str, tag: &str, class: &str) -> usize {

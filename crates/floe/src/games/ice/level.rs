@@ -5,6 +5,12 @@ use crate::Error;
 use std::fmt;
 use std::str::FromStr;
 
+/// Zelda-style ice blocks (spec `ice-blocks.md`): push the blocks, which slide until
+/// something stops them, until every target holds one. Its rules and pictures, the game face,
+/// are in [`game`](super::game).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ice;
+
 /// What a cell of the board is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {

@@ -1,9 +1,10 @@
 //! Zelda-style ice block puzzles (spec: `ice-blocks.md`).
 //!
-//! - [`level`]: the level as data ([`Level`], [`Cell`], [`WalkRule`]).
+//! - [`level`]: the level as data ([`Level`], [`Cell`], [`WalkRule`]) and the game ([`Ice`]).
 //! - [`format`]: the project's text format and Kluiver's, detection, selection of a level.
-//! - [`engine`]: the level compiled to bitboard slide tables; implements
-//!   [`Puzzle`](crate::search::Puzzle) for every generic algorithm.
+//! - [`engine`]: the level compiled to bitboard slide tables and Kluiver's random attempt
+//!   (the random moves); implements [`Puzzle`](crate::search::Puzzle) for every generic
+//!   algorithm.
 //! - [`validate`]: an independent replay of a move list that names the first illegal push.
 //! - [`game`](mod@game): the game face ([`Ice`]): everything generic (solving with every
 //!   algorithm, spaces, analyses, pictures, play) reaches ice blocks through it.
@@ -12,17 +13,18 @@ pub mod engine;
 pub mod format;
 pub mod game;
 pub mod level;
-pub mod playout;
+#[cfg(test)]
+mod playout;
 pub mod validate;
 
 pub use engine::{with_puzzle, Free, IceMove, IcePuzzle, IceState, IceTask, Walk, Walking};
 pub use format::{load, parse, select, Format};
-pub use game::Ice;
-pub use level::{Cell, Level, WalkRule};
+pub use level::{Cell, Ice, Level, WalkRule};
 pub use validate::{replay, Illegal, IllegalMove, Position, Replay, Step};
 
 use crate::error::Error;
-use crate::game::{solve_typed, SolveOptions, SolveReport};
+use crate::game::SolveReport;
+use crate::ops::{solve_typed, SolveOptions};
 use crate::search::{Enumeration, Limits};
 
 /// Solves `level` under `rule` with `algorithm` (`bfs`, `difficulty`, `astar`, `idastar`) at
@@ -47,11 +49,11 @@ pub fn solve(
 }
 
 /// Every position reachable from the start of `level` under `rule` (see
-/// [`Level::space`](crate::game::Level::space)).
+/// [`Level::space`](crate::ops::Level::space)).
 pub fn space(level: &Level, rule: WalkRule, limits: &Limits) -> Result<Enumeration, Error> {
     let mut l = level.clone();
     l.rules = Some(rule);
-    crate::game::enumerate_typed(Ice, &l, limits)
+    crate::ops::enumerate_typed(Ice, &l, limits)
 }
 
 /// [`space`] shared by the workers that `ex` links ([`crate::search::dist`]); rule `free`

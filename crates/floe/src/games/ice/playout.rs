@@ -1,54 +1,17 @@
-//! Random moves for the ice block engine: Kluiver's random attempt (section 4.1) — a block
-//! chosen uniformly among those on the board and one of the four directions chosen uniformly,
-//! whether or not that push is possible.
-//!
-//! This is what the generic [`random_play`](crate::search::playout::random_play) and
+//! Tests of the ice engine's random moves (Kluiver's random attempt, section 4.1, in
+//! [`engine`](super::engine)): what the generic
+//! [`random_play`](crate::search::playout::random_play) and
 //! [`basic_mc`](crate::search::playout::basic_mc) run on ice levels.
-
-use super::engine::{IcePuzzle, IceState, Walking};
-use super::IceMove;
-use crate::bits::Bits;
-use crate::grid::Dir;
-use rand::{Rng, RngExt};
-
-/// The `i`-th smallest element of `b` (`i < b.count()`).
-#[inline(always)]
-fn nth_one<B: Bits>(mut b: B, i: u32) -> usize {
-    for _ in 0..i {
-        b.pop_lowest();
-    }
-    b.lowest().expect("i is below the number of elements")
-}
-
-/// One draw `r` uniform in `0..4k` for the `k` blocks on the board: block `r / 4` (the
-/// `r / 4`-th occupied cell in engine order) and direction `r % 4` — the same distribution
-/// as a uniform block and, independently, a uniform direction. Returns
-/// [`push_block`](IcePuzzle::push_block) of that pair: `None` when the push is illegal
-/// (the pusher's cell is a wall or a block, the player cannot walk there under `walk`, or
-/// the block cannot move). With no block on the board every attempt fails.
-#[inline]
-pub(crate) fn random_attempt<B: Bits, R: Walking, G: Rng + ?Sized>(
-    p: &IcePuzzle<B, R>,
-    state: &IceState<B, R::Player>,
-    rng: &mut G,
-) -> Option<(IceMove, IceState<B, R::Player>)> {
-    let k = state.blocks.count();
-    if k == 0 {
-        return None;
-    }
-    let r = rng.random_range(0..4 * k);
-    let cell = nth_one(state.blocks, r >> 2);
-    p.push_block(state, cell, Dir::ALL[(r & 3) as usize])
-}
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::bits::Wide;
+    use crate::bits::{Bits, Wide};
+    use crate::games::ice::engine::{nth_one, IcePuzzle, Walking};
     use crate::games::ice::engine::{Free, Walk};
     use crate::games::ice::format::{parse_floe, zelda};
     use crate::games::ice::validate::replay;
     use crate::games::ice::{Level, WalkRule};
+    use crate::grid::Dir;
     use crate::grid::Push;
     use crate::search::playout::{basic_mc, playout_solves, random_play, LegalOnly};
     use crate::search::{Limits, Puzzle};

@@ -2,57 +2,14 @@
 
 use super::engine::Engine;
 use super::level::{self, Cell, Level};
+use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
     glyph, parse_move_words, plural, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
 };
 use crate::grid::{Dir, Pos};
 use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
-use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The ice path puzzle (see the [module](super) notes): the player slides over ice to the
-/// exit.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct IcePath;
-
-/// A move: the direction the player sets off in. JSON `{"dir": "up"}`, text `up`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Move {
-    /// Where to.
-    pub dir: Dir,
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.dir.name())
-    }
-}
-
-/// One move as the rules played it: from where to where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slide {
-    /// The direction.
-    pub dir: Dir,
-    /// Where the player stood.
-    pub from: Pos,
-    /// Where he stopped.
-    pub to: Pos,
-}
-
-impl fmt::Display for Slide {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "({}, {}) {:<5} → ({}, {})",
-            self.from.row,
-            self.from.col,
-            self.dir.name(),
-            self.to.row,
-            self.to.col
-        )
-    }
-}
 
 static INFO: Info = Info {
     name: "icepath",
@@ -230,10 +187,7 @@ impl Game for IcePath {
         }
     }
 
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         super::hardest::hardest(o)
     }
 }
@@ -241,12 +195,13 @@ impl Game for IcePath {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions, Status};
+    use crate::game::Status;
+    use crate::ops::{Request, SolveOptions};
     use crate::search::{bfs, Limits, Outcome, Puzzle};
 
     const CAVE: &str = "Game: icepath\nTitle: a cave\n@---#\n-#---\n---=.\n";
 
-    fn level(text: &str) -> crate::game::Level {
+    fn level(text: &str) -> crate::ops::Level {
         Request::from_text(text, "cave.txt")
             .resolve()
             .unwrap()

@@ -11,12 +11,11 @@
 //! keep the rocks (and the start). The annealing moves a rock or the start, one cell or
 //! anywhere, on boards of any size.
 
-use super::game::IcePath;
-use super::level::{Cell, Level, MAX_CELLS};
+use super::level::{Cell, IcePath, Level, MAX_CELLS};
 use crate::error::Error;
+use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
 use crate::generate::hardest::{
-    self, binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,
-    MaskPerm, Method,
+    self, binomial, report, symmetries, Best, Candidate, Found, MaskPerm,
 };
 use crate::grid::Pos;
 use crate::search::LimitKind;
@@ -506,8 +505,8 @@ fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Request, SolveOptions};
     use crate::generate::retrograde::candidate_rng;
+    use crate::ops::{Request, SolveOptions};
 
     #[test]
     fn masks_and_cell_walks_agree() {

@@ -2,6 +2,51 @@
 
 use crate::error::{Error, ParseError};
 use crate::grid::{Dir, Pos};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The ice path puzzle (see the [module](super) notes): the player slides over ice to the
+/// exit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IcePath;
+
+/// A move: the direction the player sets off in. JSON `{"dir": "up"}`, text `up`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Move {
+    /// Where to.
+    pub dir: Dir,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.dir.name())
+    }
+}
+
+/// One move as the rules played it: from where to where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slide {
+    /// The direction.
+    pub dir: Dir,
+    /// Where the player stood.
+    pub from: Pos,
+    /// Where he stopped.
+    pub to: Pos,
+}
+
+impl fmt::Display for Slide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "({}, {}) {:<5} → ({}, {})",
+            self.from.row,
+            self.from.col,
+            self.dir.name(),
+            self.to.row,
+            self.to.col
+        )
+    }
+}
 
 /// Most cells of a level (positions are `u16`).
 pub const MAX_CELLS: usize = 1 << 16;
@@ -188,7 +233,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                 "game" => {
                     let vcol =
                         col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
-                    match crate::game::spec(value.trim()) {
+                    match crate::games::spec(value.trim()) {
                         Ok((g, _)) if g.info().name == "icepath" => {}
                         Ok((g, _)) => {
                             return Err(err(

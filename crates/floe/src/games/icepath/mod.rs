@@ -25,9 +25,10 @@
 //!
 //! A move is a direction: JSON `{"dir": "up"}`, text `up` (or `u`, `n`), one or more per line.
 //!
-//! - [`level`]: the level as data and its text format.
+//! - [`level`]: the level as data and its text format; the game ([`IcePath`]), its moves and
+//!   slides.
 //! - [`engine`]: the slides precomputed per cell and direction; a position is one cell.
-//! - [`game`](mod@game): the rules on plain coordinates and the game face ([`IcePath`]).
+//! - [`game`](mod@game): the rules on plain coordinates and the game face.
 //! - `hardest`: the hardest levels of a size (`floe hardest`), reached through the game face.
 
 pub mod engine;
@@ -35,5 +36,4 @@ pub mod game;
 mod hardest;
 pub mod level;
 
-pub use game::{IcePath, Move, Slide};
-pub use level::{Cell, Level};
+pub use level::{Cell, IcePath, Level, Move, Slide};

@@ -307,7 +307,8 @@ impl Game for IceTower {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{level_of, Request, SolveOptions, Status};
+    use crate::game::Status;
+    use crate::ops::{level_of, Request, SolveOptions};
     use crate::render::board::{animated_svg, Style};
 
     #[test]

@@ -291,7 +291,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
                     }
                     pending.title = Some(value.to_string());
                 }
-                "game" => match crate::game::spec(value) {
+                "game" => match crate::games::spec(value) {
                     Ok((g, _)) if g.info().name == "pushpush" => {}
                     Ok((g, _)) => {
                         return Err(err(

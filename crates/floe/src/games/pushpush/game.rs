@@ -2,9 +2,11 @@
 
 use super::board::{self, Board};
 use super::engine::{with_puzzle, Variant};
+use super::level::{Level, PushPush};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
     glyph, plural, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param,
     ParamKind, Params, Task,
@@ -12,20 +14,6 @@ use crate::game::{
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
-
-/// PushPush-1, -k and -* (spec `pushpush.md`): a robot walks freely and pushes blocks, which
-/// slide until they hit something, until it can walk onto the target.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PushPush;
-
-/// A PushPush board with the variant it is played under.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Level {
-    /// The board.
-    pub board: Board,
-    /// PushPush-1, -k or -*.
-    pub variant: Variant,
-}
 
 static INFO: Info = Info {
     name: "pushpush",
@@ -241,10 +229,7 @@ impl Game for PushPush {
         }
     }
 
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         crate::generate::hardest::pushpush::hardest(o)
     }
 }
@@ -252,7 +237,8 @@ impl Game for PushPush {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{level_of, Request, SolveOptions, Status};
+    use crate::game::Status;
+    use crate::ops::{level_of, Request, SolveOptions};
 
     #[test]
     fn solves_and_replays() {

@@ -9,18 +9,20 @@
 //! - [`census`]: every board of a size classified at once.
 //! - [`labels`]: one board's exact labels (fewest pushes, difficulty) and its equivalence
 //!   class, for learning.
-//! - [`game`](mod@game): the game face ([`PushPush`]).
+//! - [`level`]: the game ([`PushPush`]) and its level (a board and its variant).
+//! - [`game`](mod@game): the game face (the rules behind [`PushPush`]).
 
 pub mod board;
 pub mod census;
 pub mod engine;
 pub mod game;
 pub mod labels;
+pub mod level;
 pub mod solve;
 pub mod validate;
 
 pub use board::Board;
 pub use engine::{PushMove, PushPuzzle, PushState, Variant};
-pub use game::PushPush;
+pub use level::{Level, PushPush};
 pub use solve::{difficulty, Difficulty};
 pub use validate::{replay, Illegal, IllegalMove, Replay};

@@ -475,7 +475,8 @@ impl Game for Fujisan {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{Request, SolveOptions, Status};
+    use crate::game::Status;
+    use crate::ops::{Request, SolveOptions};
 
     #[test]
     fn every_puzzle_solves_and_replays_through_the_face() {

@@ -33,7 +33,8 @@ pub mod pretzel;
 pub use game::{BoxOff, Fujisan, Pretzel, Sheet};
 
 use crate::error::{Error, ParseError};
-use crate::game::{solve_typed, SolveOptions, SolveReport};
+use crate::game::SolveReport;
+use crate::ops::{solve_typed, SolveOptions};
 use crate::search::playout::{random_walk, GiveUp, Walk};
 use crate::search::Limits;
 use rand::{Rng, RngExt};
@@ -81,7 +82,7 @@ impl fmt::Display for Kind {
 impl FromStr for Kind {
     type Err = String;
     fn from_str(s: &str) -> Result<Kind, String> {
-        let g = crate::game::find(s).map_err(|e| e.to_string())?;
+        let g = crate::games::find(s).map_err(|e| e.to_string())?;
         Kind::ALL
             .into_iter()
             .find(|k| k.name() == g.info().name)
@@ -235,7 +236,7 @@ impl<'a> Document<'a> {
                     col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
                 match key.trim().to_ascii_lowercase().as_str() {
                     "game" => {
-                        let (g, _) = crate::game::spec(value.trim())
+                        let (g, _) = crate::games::spec(value.trim())
                             .map_err(|e| perr(file, n, value_col, e.to_string()))?;
                         let g = g.info().name;
                         if g != game.name() {

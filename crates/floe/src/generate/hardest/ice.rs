@@ -10,13 +10,11 @@
 //! exact search enumerates the rooms and block sets that are the least of their images under
 //! the symmetries of the rectangle; the annealing moves a block, a wall or a floor cell.
 
-use super::{
-    binomial, report, symmetries, Best, By, Candidate, Found, HardestOptions, HardestReport,
-    MaskPerm, Method,
-};
+use super::{binomial, report, symmetries, Best, Candidate, Found, MaskPerm};
 use crate::bits::Bits;
 use crate::error::Error;
 use crate::game::factor_of;
+use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
 use crate::games::ice::engine::NONE;
 use crate::games::ice::{with_puzzle, Cell, Ice, IcePuzzle, IceTask, Level, WalkRule, Walking};
 use crate::grid::Pos;

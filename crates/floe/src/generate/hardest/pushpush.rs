@@ -2,10 +2,11 @@
 //! the size at once and keeps the classes of the boards that need the most pushes; their
 //! representatives are the answer, each solved again by [`report`](super::report).
 
-use super::{report, By, Candidate, Found, HardestOptions, HardestReport, Method};
+use super::{report, Candidate, Found};
 use crate::error::Error;
+use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
 use crate::games::pushpush::census::{census, CensusOptions, CensusOutcome};
-use crate::games::pushpush::game::{Level, PushPush};
+use crate::games::pushpush::level::{Level, PushPush};
 use crate::games::pushpush::Variant;
 use serde_json::{json, Map};
 use std::time::Instant;

@@ -1,12 +1,16 @@
 //! The drawing board of a picture (section 5.2): the rectangle with its margin, the storage
 //! and the train, the stage of each placement, and the starting board as a level.
 
-use super::stage::{pack, sorted, Stage};
-use super::{MARGIN, MAX_PIXELS, NONE};
+use super::stage::{pack, sorted, Stage, NONE};
 use crate::error::Error;
 use crate::games::ice::{Cell, Level, WalkRule};
 use crate::generate::picture::Picture;
 use crate::grid::Pos;
+
+/// Width of the margin around the drawing area.
+pub const MARGIN: usize = 2;
+/// Largest number of black pixels handled.
+pub const MAX_PIXELS: usize = 256;
 
 /// The drawing board of a picture (section 5.2).
 #[derive(Clone, Debug)]

@@ -60,11 +60,8 @@ pub use decide::{figure_21, Decider, DrawLimits, Placement, Stopped, Witness, FI
 use decide::{with, PixSet};
 use stage::pack;
 
-/// Width of the margin around the drawing area.
-pub const MARGIN: usize = 2;
-/// Largest number of black pixels handled.
-pub const MAX_PIXELS: usize = 256;
-const NONE: u16 = u16::MAX;
+pub use board::{MARGIN, MAX_PIXELS};
+use stage::NONE;
 
 /// The answer for one picture.
 #[derive(Clone, Debug, Serialize)]

@@ -2,9 +2,11 @@
 //! walls, the feeding tube), where a block slides, whether the player reaches the outside,
 //! and the breadth-first search over the positions of the three train blocks.
 
-use super::NONE;
 use crate::grid::Dir;
 use rustc_hash::FxHashSet;
+
+/// No neighbour, no pixel: the empty mark of the stage's and the board's tables.
+pub(super) const NONE: u16 = u16::MAX;
 
 /// Where the cell behind a block (the pusher's cell) is.
 #[derive(Clone, Copy, Debug)]

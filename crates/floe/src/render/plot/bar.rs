@@ -1,7 +1,8 @@
 //! Bar charts and histograms: [`BarChart`], one value per category (or integer bin) for each
 //! [`BarSeries`], the series side by side or stacked.
 
-use super::draw::{draw_grid, h_line, hairline, legend_entries, Svg, Swatch};
+use super::draw::{draw_grid, h_line, hairline, Svg};
+use super::kit::{legend_entries, Swatch};
 use super::layout::{place_legend, plan, Plan, Rect, XSource};
 use super::{min_max, series_colour, shorten, Common, Legend, FRAME_COLOUR, MAX_CATEGORY_CHARS};
 use crate::render::svg::escape;

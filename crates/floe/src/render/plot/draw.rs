@@ -3,12 +3,11 @@
 
 use std::fmt::Write as _;
 
+use super::kit::{legend_size, turned_label, LegendEntry, Swatch};
 use super::layout::{Plan, Rect, XAxis};
-use super::line::Dash;
 use super::{
-    char_width, max_text_width, shorten, text_width, Common, BOLD, FRAME_COLOUR, GRID_COLOUR,
-    LABEL_SIZE, LEGEND_ROW, LEGEND_SIZE, LINE_WIDTH, MAX_LEGEND_CHARS, MINOR_GRID_COLOUR,
-    TEXT_COLOUR, TICK_SIZE, TITLE_SIZE,
+    char_width, text_width, Common, BOLD, FRAME_COLOUR, GRID_COLOUR, LABEL_SIZE, LEGEND_ROW,
+    LEGEND_SIZE, LINE_WIDTH, MINOR_GRID_COLOUR, TEXT_COLOUR, TICK_SIZE, TITLE_SIZE,
 };
 use crate::render::svg::{escape, fmt_coord, FONT_FAMILY};
 
@@ -250,15 +249,6 @@ fn draw_frame(svg: &mut Svg, c: &Common, plan: &Plan) {
     }
 }
 
-/// A category label as drawn when turned: the sublabel, if any, in parentheses.
-pub(super) fn turned_label(labels: &[String], sublabels: &[String], i: usize) -> String {
-    let label = labels.get(i).map_or("", String::as_str);
-    match sublabels.get(i) {
-        Some(s) => format!("{label} ({s})"),
-        None => label.to_string(),
-    }
-}
-
 /// `s`, shortened with "…" so that its estimated width at `size` is at most `avail`.
 fn fit_text(s: &str, size: f64, avail: f64) -> String {
     if text_width(s, size) <= avail {
@@ -287,45 +277,6 @@ fn draw_no_data(svg: &mut Svg, f: &Rect) {
         "no data",
         " class=\"no-data\" fill-opacity=\"0.6\"",
     );
-}
-
-/// One line of a legend.
-pub(super) struct LegendEntry {
-    name: String,
-    swatch: Swatch,
-}
-
-/// What a legend entry shows beside its name.
-pub(super) enum Swatch {
-    Line { colour: String, dash: Dash },
-    Block { colour: String },
-}
-
-/// The legend entries of the named series, in order: `(name, swatch)` per series; names are
-/// shortened to [`MAX_LEGEND_CHARS`] characters, series without a name get no entry.
-pub(super) fn legend_entries<'a>(
-    series: impl IntoIterator<Item = (&'a str, Swatch)>,
-) -> Vec<LegendEntry> {
-    series
-        .into_iter()
-        .filter(|(name, _)| !name.is_empty())
-        .map(|(name, swatch)| LegendEntry {
-            name: shorten(name, MAX_LEGEND_CHARS),
-            swatch,
-        })
-        .collect()
-}
-
-/// The size of the legend box; `None` without entries.
-pub(super) fn legend_size(entries: &[LegendEntry]) -> Option<(f64, f64)> {
-    if entries.is_empty() {
-        return None;
-    }
-    let text_w = max_text_width(entries.iter().map(|e| &e.name), LEGEND_SIZE);
-    Some((
-        8.0 + 26.0 + 6.0 + text_w + 8.0,
-        6.0 + entries.len() as f64 * LEGEND_ROW + 4.0,
-    ))
 }
 
 fn draw_legend(svg: &mut Svg, entries: &[LegendEntry], x: f64, y: f64) {

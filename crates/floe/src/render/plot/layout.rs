@@ -2,7 +2,7 @@
 //! plot frame, both axes (numeric or categories along x), and where the legend goes.
 
 use super::axis::{build_axis, Axis};
-use super::draw::{legend_size, turned_label, LegendEntry};
+use super::kit::{legend_size, turned_label, LegendEntry};
 use super::{
     max_text_width, text_width, AxisSpec, Common, Legend, LABEL_SIZE, TICK_SIZE, TITLE_SIZE,
 };

@@ -4,43 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::draw::{draw_grid, legend_entries, Svg, Swatch};
+use super::draw::{draw_grid, Svg};
+use super::kit::{legend_entries, Dash, Swatch};
 use super::layout::{clamp_px, place_legend, plan, Plan, Rect, XSource};
 use super::{min_max, placeable, series_colour, AxisSpec, Common, Legend, LINE_WIDTH, PALETTE};
 use crate::render::svg::{escape, fmt_coord, fmt_hundredths};
-
-/// Dash pattern of a line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dash {
-    /// A continuous line.
-    #[default]
-    Solid,
-    /// Long dashes (`6 4`).
-    Dashed,
-    /// Dots (`1.5 3`).
-    Dotted,
-    /// Dash, dot (`7 3 1.5 3`).
-    DashDot,
-}
-
-impl Dash {
-    const CYCLE: [Dash; 4] = [Dash::Solid, Dash::Dashed, Dash::Dotted, Dash::DashDot];
-
-    fn dasharray(self) -> Option<&'static str> {
-        match self {
-            Dash::Solid => None,
-            Dash::Dashed => Some("6 4"),
-            Dash::Dotted => Some("1.5 3"),
-            Dash::DashDot => Some("7 3 1.5 3"),
-        }
-    }
-
-    /// The `stroke-dasharray` attribute (with a leading space); empty for a solid line.
-    pub(super) fn attribute(self) -> String {
-        self.dasharray()
-            .map_or_else(String::new, |da| format!(r#" stroke-dasharray="{da}""#))
-    }
-}
 
 /// One curve of a [`LinePlot`].
 #[derive(Clone, Debug)]

@@ -135,6 +135,7 @@ mod bar;
 mod boxplot;
 mod draw;
 mod heatmap;
+mod kit;
 mod layout;
 mod line;
 mod ticks;
@@ -142,7 +143,8 @@ mod ticks;
 pub use bar::{BarChart, BarSeries, MAX_CATEGORIES};
 pub use boxplot::{box_stats, quantile, BoxPlot, BoxStats, Whiskers};
 pub use heatmap::HeatMap;
-pub use line::{Dash, LinePlot, Series};
+pub use kit::Dash;
+pub use line::{LinePlot, Series};
 pub use ticks::{format_number, nice_ticks};
 
 /// The Okabe–Ito colour-blind-safe palette, in the order series receive them (yellow, the

@@ -3,12 +3,15 @@
 //! (`partial-D.bin`), its checkpoint (`checkpoint.bin`), the buckets of its visited bits on
 //! disk (`bucket-S.bin`), and its lock (`lock`).
 
-use super::CHUNK;
 use crate::mem::{read_sealed, write_sealed, RunIdentity, Seal, SealedReader, SealedWriter};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// Positions expanded between two looks at the limits and the incoming ranks (and read
+/// from a layer at once).
+pub(super) const CHUNK: usize = 1 << 12;
 
 /// The version of a worker's files (in the run identity and the checkpoint).
 pub const FORMAT: u32 = 2;

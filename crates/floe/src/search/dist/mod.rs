@@ -48,13 +48,12 @@ use std::time::Instant;
 
 mod files;
 mod seen;
+use files::CHUNK;
 pub use files::{worker_dir, FORMAT};
 pub use seen::BUCKET_BYTES;
 
 /// Ranks sent to one owner at a time.
 pub const BATCH: usize = 1 << 12;
-/// Positions expanded between two looks at the limits and the incoming ranks.
-const CHUNK: usize = 1 << 12;
 /// Positions a worker expands between two rounds (see "epochs" in `enumerate_dist`).
 const EPOCH: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 

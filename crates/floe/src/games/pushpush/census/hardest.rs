@@ -2,11 +2,25 @@
 //! their canonical classes, [`super::combine`] merges the layers' lists.
 
 use super::geometry::{Geo, Perm};
-use super::{HardBoard, HardClass, Tables};
+use super::{HardBoard, Tables};
 use crate::error::Error;
 use crate::games::pushpush::board::Board;
 use crate::grid::Pos;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+
+/// A class of boards, by its canonical (least) image under the symmetries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct HardClass {
+    /// Block set (bit `c` = cell `c`, row-major).
+    pub blocks: u32,
+    /// The robot's walkable region.
+    pub region: u32,
+    /// Target cell.
+    pub target: u32,
+    /// Boards in the class (robot cells × symmetric images).
+    pub boards_in_class: u64,
+}
 
 /// The canonical (least) image of the class of (blocks `b`, region `r`, `target`).
 fn canonical(perms: &[Perm], b: u32, r: u32, target: u32) -> (u32, u32, u32) {

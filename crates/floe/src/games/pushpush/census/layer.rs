@@ -2,7 +2,7 @@
 //! in a file, and the exact merge of the layers into the census.
 
 use super::geometry::{cycle_count, Geo, Perm};
-use super::hardest::class_board;
+use super::hardest::{class_board, HardClass};
 use super::{
     cells, BlockRow, Census, CensusOptions, Classes, DifficultyCensus, Hardest, DIFFICULTY_BINS,
     HARDEST_CAP,
@@ -54,19 +54,6 @@ pub struct LayerHardest {
     pub classes: u64,
     /// The first classes in canonical order, as many as the census lists.
     pub first: Vec<HardClass>,
-}
-
-/// A class of boards, by its canonical (least) image under the symmetries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct HardClass {
-    /// Block set (bit `c` = cell `c`, row-major).
-    pub blocks: u32,
-    /// The robot's walkable region.
-    pub region: u32,
-    /// Target cell.
-    pub target: u32,
-    /// Boards in the class (robot cells × symmetric images).
-    pub boards_in_class: u64,
 }
 
 /// A layer's difficulty histograms and sums.

@@ -3,9 +3,9 @@
 
 use super::{Census, DIFFICULTY_BIN, DIFFICULTY_BINS};
 use crate::error::Error;
-use crate::game::{solve_typed, SolveOptions};
-use crate::games::pushpush::game::{Level, PushPush};
+use crate::games::pushpush::level::{Level, PushPush};
 use crate::grid::Push;
+use crate::ops::{solve_typed, SolveOptions};
 use crate::render::plot::{BarChart, BarSeries, HeatMap};
 use serde::Serialize;
 

@@ -10,7 +10,7 @@
 //! C(cells − 1, k)) or whose positions are not the layer's (counted again on loading). The
 //! directory is locked while a census uses it ([`crate::mem::Lock`]).
 
-use super::{CensusLayer, CensusOptions};
+use super::{boards_with, CensusLayer, CensusOptions};
 use crate::error::Error;
 use crate::mem::{read_foreign, read_sealed, write_sealed, Lock, Seal};
 use serde::{Deserialize, Serialize};
@@ -298,16 +298,4 @@ fn every_board(o: &CensusOptions, l: &CensusLayer, path: &Path) -> Result<(), Er
         )));
     }
     Ok(())
-}
-
-/// The boards of `n` cells with `k` blocks: n · (n − 1) · C(n − 1, k).
-pub fn boards_with(n: u64, k: u64) -> u64 {
-    let mut c: u128 = 1;
-    for i in 0..k.min(n.saturating_sub(1)) {
-        c = c * u128::from(n - 1 - i) / u128::from(i + 1);
-    }
-    if k > n.saturating_sub(1) {
-        c = 0;
-    }
-    u64::try_from(u128::from(n) * u128::from(n.saturating_sub(1)) * c).unwrap_or(u64::MAX)
 }

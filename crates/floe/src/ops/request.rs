@@ -2,11 +2,13 @@
 //! detected, its level picked, the game's parameters applied. Every command of every front
 //! end starts from one.
 
-use super::face::{AnyGame, Level};
-use super::{game_line, spec, Params};
+use super::level::{AnyGame, Level, LevelOf};
 use crate::error::Error;
+use crate::game::{Game, Params};
+use crate::games::{find, game_line, spec};
 use crate::input;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Every level of one file, of one game.
 #[derive(Clone, Debug)]
@@ -139,7 +141,7 @@ impl Source {
                 (g, p.or(&line))
             }
             (None, Some((g, p))) => (g, p),
-            (None, None) => (super::all()[0], Params::new()),
+            (None, None) => (crate::games::all()[0], Params::new()),
         };
         let params = self.params.clone().or(&params);
         let levels = game.read(&text, &file, self.format.as_deref(), &params)?;
@@ -156,6 +158,19 @@ impl Source {
             file: f.file,
             index,
         })
+    }
+}
+
+/// A level made in code, whose game is found in the registry (here, above the registry,
+/// rather than beside the rest of [`Level`], which the registry's entries return).
+impl Level {
+    /// A level of game `g` made in code (not read from a file), named `name`.
+    pub fn new<G: Game>(g: G, level: G::Level, name: impl Into<String>) -> Level {
+        Level {
+            game: find(g.info().name).expect("every game is in the registry"),
+            name: name.into(),
+            obj: Arc::new(LevelOf { game: g, level }),
+        }
     }
 }
 

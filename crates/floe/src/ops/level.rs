@@ -1,19 +1,30 @@
-//! The game face as front ends see it: [`AnyGame`] (a registry entry) and [`Level`] (a level
-//! of any game), both written once over [`Game`] for every game.
+//! A level of any game, as front ends hold it: [`AnyGame`] (a game of the registry as a
+//! trait object) and [`Level`] (a level of some game, named, its parameters applied), both
+//! written once over [`Game`] for every game. Behind a [`Level`] is a [`DynLevel`], the
+//! game's own level ([`LevelOf`]) with its type erased.
 
-use super::ops::{self, SolveOptions, Verdict};
-use super::report::{AnalyzeReport, Move, ParamValues, SolveReport, SpaceReport, Verified};
-use super::{Game, Info, Params};
-use crate::analysis::solvers::{bench_solvers, SolverBench, SolverSpec};
+use super::bench::bench_solvers;
+use super::solve::{self, SolveOptions};
+use super::space::{self, AnalyzeReport};
+use super::verdict::{self, Verdict};
+use super::verify;
+use crate::analysis::solvers::{SolverBench, SolverSpec};
 use crate::error::Error;
+use crate::game::hardest::{HardestOptions, HardestReport};
+use crate::game::{
+    replay, scene_of, story_of, Game, Info, Move, ParamValues, Params, SolveReport, SpaceReport,
+    Verified,
+};
 use crate::play::Session;
 use crate::scene::{Scene, Story};
 use crate::search::Limits;
+use serde::Serialize;
 use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-/// A game as front ends see it: every game of the registry is one (see [`super::all`]).
+/// A game as front ends see it: every game of the registry is one (see
+/// [`crate::games::all`]).
 pub trait AnyGame: Send + Sync + 'static {
     /// Static facts: name, parameters, algorithms, capabilities.
     fn info(&self) -> &'static Info;
@@ -30,10 +41,7 @@ pub trait AnyGame: Send + Sync + 'static {
     /// Levels of this game in one of its formats (`None`: its first).
     fn write(&self, levels: &[Level], format: Option<&str>) -> Result<String, Error>;
     /// The hardest levels of a size ([`crate::generate::hardest`]), each verified.
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error>;
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error>;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -81,7 +89,7 @@ impl<G: Game> AnyGame for G {
                 Ok(Level {
                     game: self,
                     name,
-                    obj: Arc::new(Typed { game: g, level: l }),
+                    obj: Arc::new(LevelOf { game: g, level: l }),
                 })
             })
             .collect()
@@ -114,10 +122,7 @@ impl<G: Game> AnyGame for G {
         }
         self.write(&typed, format)
     }
-    fn hardest(
-        &self,
-        o: &crate::generate::hardest::HardestOptions,
-    ) -> Result<crate::generate::hardest::HardestReport, Error> {
+    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
         Game::hardest(self, o)
     }
 }
@@ -135,9 +140,9 @@ fn base_name(file: &str) -> String {
 /// A level of any game, named, with its parameters applied: what every command works on.
 #[derive(Clone)]
 pub struct Level {
-    game: &'static dyn AnyGame,
-    name: String,
-    obj: Arc<dyn LevelObj>,
+    pub(super) game: &'static dyn AnyGame,
+    pub(super) name: String,
+    pub(super) obj: Arc<dyn DynLevel>,
 }
 
 impl fmt::Debug for Level {
@@ -146,13 +151,14 @@ impl fmt::Debug for Level {
     }
 }
 
-/// What a level does, whatever its game (implemented once, by [`Typed`]).
-trait LevelObj: Send + Sync {
+/// A level of some game with the game's type erased: what [`Level`] asks of the game's own
+/// level, each operation written once over [`Game`] (implemented by [`LevelOf`] alone).
+pub(super) trait DynLevel: Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn title(&self) -> Option<String>;
     fn describe(&self) -> String;
     fn params(&self) -> ParamValues;
-    fn configure(&self, params: &Params) -> Result<Arc<dyn LevelObj>, Error>;
+    fn configure(&self, params: &Params) -> Result<Arc<dyn DynLevel>, Error>;
     fn write(&self, format: Option<&str>) -> Result<String, Error>;
     fn scene(&self, title: &str) -> Scene;
     fn solve(&self, name: &str, o: &SolveOptions) -> Result<SolveReport, Error>;
@@ -181,13 +187,15 @@ trait LevelObj: Send + Sync {
     fn verdict(&self, limits: &Limits) -> Result<Verdict, Error>;
 }
 
-/// A level of game `G`.
-struct Typed<G: Game> {
-    game: G,
-    level: G::Level,
+/// A level of game `G` with its game: the [`DynLevel`] behind every [`Level`] of `G`.
+pub(super) struct LevelOf<G: Game> {
+    /// The game.
+    pub(super) game: G,
+    /// The game's own level.
+    pub(super) level: G::Level,
 }
 
-impl<G: Game> Typed<G> {
+impl<G: Game> LevelOf<G> {
     fn moves(&self, moves: &[Move]) -> Result<Vec<G::Move>, Error> {
         moves
             .iter()
@@ -203,7 +211,7 @@ impl<G: Game> Typed<G> {
     }
 }
 
-impl<G: Game> LevelObj for Typed<G> {
+impl<G: Game> DynLevel for LevelOf<G> {
     fn as_any(&self) -> &dyn Any {
         &self.level
     }
@@ -216,11 +224,11 @@ impl<G: Game> LevelObj for Typed<G> {
     fn params(&self) -> ParamValues {
         ParamValues(self.game.params(&self.level))
     }
-    fn configure(&self, params: &Params) -> Result<Arc<dyn LevelObj>, Error> {
+    fn configure(&self, params: &Params) -> Result<Arc<dyn DynLevel>, Error> {
         params.check(self.game.info())?;
         let mut level = self.level.clone();
         self.game.configure(&mut level, params)?;
-        Ok(Arc::new(Typed {
+        Ok(Arc::new(LevelOf {
             game: self.game,
             level,
         }))
@@ -230,10 +238,10 @@ impl<G: Game> LevelObj for Typed<G> {
     }
     fn scene(&self, title: &str) -> Scene {
         let start = self.game.start(&self.level);
-        ops::scene_of(self.game, &self.level, title, &start)
+        scene_of(self.game, &self.level, title, &start)
     }
     fn solve(&self, name: &str, o: &SolveOptions) -> Result<SolveReport, Error> {
-        ops::solve(self.game, &self.level, name, None, o)
+        solve::solve(self.game, &self.level, name, None, o)
     }
     fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, Error> {
         Ok(self
@@ -244,21 +252,21 @@ impl<G: Game> LevelObj for Typed<G> {
             .collect())
     }
     fn verify(&self, name: &str, moves: &[Move], factor: Option<u64>) -> Result<Verified, Error> {
-        ops::verify(self.game, &self.level, name, &self.moves(moves)?, factor)
+        verify::verify(self.game, &self.level, name, &self.moves(moves)?, factor)
     }
     fn story(&self, title: &str, moves: &[Move]) -> Result<Story, Error> {
         let moves = self.moves(moves)?;
-        let r = ops::replay(self.game, &self.level, &moves).map_err(|(i, why)| {
+        let r = replay(self.game, &self.level, &moves).map_err(|(i, why)| {
             Error::invalid(format!(
                 "the moves do not replay: move {} ({}) is illegal: {why}",
                 i + 1,
                 moves[i]
             ))
         })?;
-        ops::story_of(self.game, &self.level, title, &moves, &r)
+        story_of(self.game, &self.level, title, &moves, &r)
     }
     fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error> {
-        ops::space(self.game, &self.level, name, limits)
+        space::space(self.game, &self.level, name, limits)
     }
     fn space_on(
         &self,
@@ -266,13 +274,13 @@ impl<G: Game> LevelObj for Typed<G> {
         ex: &mut dyn crate::search::dist::Exchange,
         o: &crate::search::dist::DistOptions,
     ) -> Result<SpaceReport, Error> {
-        ops::space_on(self.game, &self.level, name, ex, o)
+        space::space_on(self.game, &self.level, name, ex, o)
     }
     fn estimate(&self) -> Option<crate::search::Estimate> {
-        ops::estimate_typed(self.game, &self.level)
+        space::estimate_typed(self.game, &self.level)
     }
     fn analyze(&self, name: &str, limits: &Limits) -> Result<AnalyzeReport, Error> {
-        ops::analyze(self.game, &self.level, name, limits)
+        space::analyze(self.game, &self.level, name, limits)
     }
     fn bench(
         &self,
@@ -300,19 +308,11 @@ impl<G: Game> LevelObj for Typed<G> {
     }
     fn verdict(&self, limits: &Limits) -> Result<Verdict, Error> {
         let start = self.game.start(&self.level);
-        ops::verdict(self.game, &self.level, &start, limits)
+        verdict::verdict(self.game, &self.level, &start, limits)
     }
 }
 
 impl Level {
-    /// A level of game `g` made in code (not read from a file), named `name`.
-    pub fn new<G: Game>(g: G, level: G::Level, name: impl Into<String>) -> Level {
-        Level {
-            game: super::find(g.info().name).expect("every game is in the registry"),
-            name: name.into(),
-            obj: Arc::new(Typed { game: g, level }),
-        }
-    }
     /// Its game.
     pub fn game(&self) -> &'static dyn AnyGame {
         self.game
@@ -418,5 +418,44 @@ impl Level {
     /// The game's own level, if this is a level of `G`.
     pub fn typed<G: Game>(&self) -> Option<&G::Level> {
         self.obj.as_any().downcast_ref::<G::Level>()
+    }
+}
+
+/// What `floe levels --json` says of one level of a file (the web page's level list and the
+/// Python module's `Level.info()` say the same).
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelEntry {
+    /// 1-based place in its file.
+    pub index: usize,
+    /// Its name (title, else number).
+    pub name: String,
+    /// Its title, if it has one.
+    pub title: Option<String>,
+    /// Its game.
+    pub game: &'static str,
+    /// Rows of its picture.
+    pub rows: usize,
+    /// Columns of its picture.
+    pub cols: usize,
+    /// One line about it.
+    pub description: String,
+    /// The parameters in force.
+    pub params: ParamValues,
+}
+
+impl LevelEntry {
+    /// The entry of `level`, the `i`-th (0-based) of its file.
+    pub fn of(i: usize, level: &Level) -> LevelEntry {
+        let scene = level.scene();
+        LevelEntry {
+            index: i + 1,
+            name: level.name().to_string(),
+            title: level.title(),
+            game: level.game().info().name,
+            rows: scene.rows,
+            cols: scene.cols,
+            description: level.describe(),
+            params: level.params(),
+        }
     }
 }

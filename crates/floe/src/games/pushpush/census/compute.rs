@@ -1,0 +1,544 @@
+//! Computing the census: the tables of one layer built and iterated to their fixpoint
+//! ([`census_layer`]), every layer in turn ([`census`]), and the refusal of a census too
+//! large for its memory before any table is built ([`check_layers`]).
+
+use super::difficulty::DiffState;
+use super::geometry::{Geo, Perm};
+use super::hardest::layer_classes;
+use super::layer::{combine, CensusLayer, LayerDifficulty, LayerHardest, LayerOutcome};
+use super::subsets::Subsets;
+use super::{
+    add, cells, layer_positions, CensusOptions, CensusOutcome, Chunk, StepOut, Tables, CHUNK_BITS,
+    DIFFICULTY_BINS, HARDEST_CAP,
+};
+use crate::error::Error;
+use crate::search::{LimitKind, Limits, Progress, Stats};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Bytes of a layer's tables with `positions` positions over `sets` block sets, without the
+/// optimal-solution counts of the difficulty: the position index, the region and two reach
+/// masks; with the difficulty also two walk counts and the cumulative count.
+fn fixed_bytes(sets: u64, positions: u64, difficulty: bool) -> u64 {
+    (sets + 1) * 4 + positions * (4 * 3 + if difficulty { 8 * 3 } else { 0 })
+}
+
+/// Splits `v` into the slices of positions of each work unit.
+fn split_by_chunks<'a, T>(v: &'a mut [T], offset: &[u32], chunks: &[Chunk]) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(chunks.len());
+    let mut rest = v;
+    for c in chunks {
+        let len = (offset[c.hi] - offset[c.lo]) as usize;
+        let (head, tail) = rest.split_at_mut(len);
+        out.push(head);
+        rest = tail;
+    }
+    out
+}
+
+/// Refuses a census whose largest layer cannot fit `o.max_bytes`, before any table is built:
+/// bounds on the regions of a block set (at least one, at most its free cells) settle most
+/// sizes at once, the others are counted ([`layer_positions`]). Also the `max_states` limit on the census's
+/// positions: `Some(positions)` when the census would stop at it at once.
+pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
+    let n = cells(o)?;
+    let binomials = crate::bits::Binomials::new(32, 32);
+    let need = |k: usize, positions: u64| {
+        fixed_bytes(binomials.get(n, k), positions, o.difficulty)
+            + if o.difficulty { 4 * positions } else { 0 }
+    };
+    // every block set of a layer has a region at least: a refusal without counting
+    if let Some((k, bytes)) = (0..n)
+        .map(|k| (k, need(k, binomials.get(n, k))))
+        .find(|&(_, b)| b > o.max_bytes)
+    {
+        return Err(Error::invalid(format!(
+            "the {k}-block layer of a {}×{} census ({} block sets) would need at least {}{}, more than the memory budget of {}",
+            o.rows,
+            o.cols,
+            crate::render::thousands(binomials.get(n, k)),
+            crate::render::human_bytes(bytes),
+            if o.difficulty { " with the difficulty" } else { "" },
+            crate::render::human_bytes(o.max_bytes)
+        )));
+    }
+    let bounded = (0..n).all(|k| {
+        let sets = binomials.get(n, k);
+        need(k, sets.saturating_mul((n - k) as u64)) <= o.max_bytes
+    });
+    if bounded && o.limits.max_states.is_none() {
+        return Ok(None);
+    }
+    let positions = layer_positions(o)?;
+    let (k, bytes) = (0..n)
+        .map(|k| (k, need(k, positions[k])))
+        .max_by_key(|&(_, b)| b)
+        .expect("a board has two cells");
+    if bytes > o.max_bytes {
+        return Err(Error::invalid(format!(
+            "the largest layer of a {}×{} census ({k} blocks: {} positions over {} block sets) would need {}{}, more than the memory budget of {}",
+            o.rows,
+            o.cols,
+            crate::render::thousands(positions[k]),
+            crate::render::thousands(binomials.get(n, k)),
+            crate::render::human_bytes(bytes),
+            if o.difficulty { " with the difficulty" } else { "" },
+            crate::render::human_bytes(o.max_bytes)
+        )));
+    }
+    let total: u64 = positions.iter().sum();
+    Ok(o.limits.max_states.filter(|&m| total > m).map(|_| total))
+}
+
+/// Runs the census: every layer in turn ([`census_layer`]), then [`combine`]. Only one
+/// layer's tables are held at a time; `o.max_bytes` bounds the largest.
+pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
+    let t0 = Instant::now();
+    let mut o = o.clone();
+    o.began.get_or_insert(t0);
+    let o = &o;
+    let n = cells(o)?;
+    if let Some(positions) = check_layers(o)? {
+        return Ok(CensusOutcome::Limit {
+            kind: LimitKind::MaxStates,
+            steps: 0,
+            positions,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    let mut layers = Vec::with_capacity(n);
+    let mut positions = 0;
+    for k in 0..n {
+        match census_layer(o, k)? {
+            LayerOutcome::Done(l) => {
+                positions += l.positions;
+                layers.push(*l);
+            }
+            LayerOutcome::Limit {
+                kind,
+                steps,
+                positions: p,
+                ..
+            } => {
+                return Ok(CensusOutcome::Limit {
+                    kind,
+                    steps,
+                    positions: positions + p,
+                    seconds: t0.elapsed().as_secs_f64(),
+                })
+            }
+        }
+    }
+    let mut c = combine(o, layers)?;
+    c.seconds = t0.elapsed().as_secs_f64();
+    Ok(CensusOutcome::Done(Box::new(c)))
+}
+
+/// Computes one layer of the census: every board with exactly `blocks` blocks (0 to
+/// cells − 1). Its tables are indexed by the colex rank of the block set among the
+/// `blocks`-subsets of the cells: C(cells, blocks) block sets, each layer at most 2^32
+/// positions.
+pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Error> {
+    let t0 = Instant::now();
+    let late = Late::new(&o.limits, o.limits.deadline_from(o.began.unwrap_or(t0)));
+    let stopped = |kind: LimitKind, steps: u32, positions: u64| {
+        Ok(LayerOutcome::Limit {
+            kind,
+            steps,
+            positions,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    };
+    let (rows, cols) = (o.rows, o.cols);
+    let n = cells(o)?;
+    if blocks >= n {
+        return Err(Error::invalid(format!(
+            "a {rows}×{cols} census has layers of 0 to {} blocks, not {blocks}",
+            n - 1
+        )));
+    }
+    let geo = Geo::new(rows, cols);
+    let subsets = Subsets::new(n, blocks);
+    let sets = subsets.count as usize;
+    let offset_bytes = (sets as u64 + 1) * 4;
+    if offset_bytes > o.max_bytes {
+        return Err(too_big(
+            offset_bytes,
+            o.max_bytes,
+            &format!("the position index of the {blocks}-block layer alone"),
+        ));
+    }
+    let per = 1usize << CHUNK_BITS;
+    let chunks: Vec<Chunk> = (0..sets.div_ceil(per))
+        .map(|c| Chunk {
+            lo: c * per,
+            hi: ((c + 1) * per).min(sets),
+            first: subsets.unrank((c * per) as u64),
+        })
+        .collect();
+
+    // 1. count the regions of every block set
+    let mut offset = vec![0u32; sets + 1];
+    offset[..sets]
+        .par_chunks_mut(per)
+        .zip(&chunks)
+        .for_each(|(out, chunk)| {
+            chunk.for_each(|rank, b| {
+                if late.now(rank) {
+                    return;
+                }
+                let mut count = 0;
+                geo.regions(b, |_| count += 1);
+                out[rank - chunk.lo] = count;
+            });
+        });
+    if let Some(kind) = late.kind() {
+        return stopped(kind, 0, 0);
+    }
+    let mut total: u64 = 0;
+    for o in offset.iter_mut() {
+        let c = *o as u64;
+        *o = total as u32;
+        total += c;
+        if total > u32::MAX as u64 {
+            return Err(Error::invalid(format!(
+                "the {blocks}-block layer of a {rows}×{cols} census has more than 2^32 positions"
+            )));
+        }
+    }
+    let positions = total as usize;
+    let fixed = fixed_bytes(sets as u64, positions as u64, o.difficulty);
+    if fixed > o.max_bytes {
+        return Err(too_big(
+            fixed,
+            o.max_bytes,
+            &format!("the tables of the {blocks}-block layer"),
+        ));
+    }
+    let batch_size = if o.difficulty {
+        let room = (o.max_bytes - fixed) / (4 * positions.max(1) as u64);
+        if room == 0 {
+            return Err(too_big(
+                fixed + 4 * positions as u64,
+                o.max_bytes,
+                &format!("the tables of the {blocks}-block layer with the difficulty"),
+            ));
+        }
+        room.min(n as u64) as usize
+    } else {
+        0
+    };
+    let table_bytes = fixed + 4 * positions as u64 * batch_size as u64;
+    // the targets are split into batches when their counts do not all fit: one pass each
+    let batches: Vec<u32> = if o.difficulty {
+        (0..n)
+            .step_by(batch_size)
+            .map(|lo| (lo..(lo + batch_size).min(n)).fold(0u32, |m, t| m | 1 << t))
+            .collect()
+    } else {
+        vec![0]
+    };
+    if o.limits.max_states.is_some_and(|m| positions as u64 > m) {
+        return Ok(LayerOutcome::Limit {
+            kind: LimitKind::MaxStates,
+            steps: 0,
+            positions: positions as u64,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+
+    // 2. the regions, and the equivalence classes
+    let mut region = vec![0u32; positions];
+    let perms: Vec<Perm> = geo.symmetries().iter().map(|m| Perm::new(m)).collect();
+    let both_fixed: u64 = split_by_chunks(&mut region, &offset, &chunks)
+        .into_par_iter()
+        .zip(&chunks)
+        .map(|(out, chunk)| {
+            let mut k = 0;
+            let mut fixed = 0u64;
+            chunk.for_each(|rank, b| {
+                if late.now(rank) {
+                    return;
+                }
+                let images: Vec<u32> = perms.iter().map(|p| p.apply(b)).collect();
+                geo.regions(b, |r| {
+                    out[k] = r;
+                    k += 1;
+                    for (p, &img) in perms.iter().zip(&images) {
+                        if img == b && p.apply(r) == r {
+                            fixed += u64::from((p.fixed & !r).count_ones());
+                            if r.count_ones() >= 2 {
+                                fixed += u64::from((p.fixed & r).count_ones());
+                            }
+                        }
+                    }
+                });
+            });
+            fixed
+        })
+        .sum();
+    if let Some(kind) = late.kind() {
+        return stopped(kind, 0, positions as u64);
+    }
+    let tables = Tables {
+        geo,
+        variant: o.variant,
+        sets: subsets,
+        offset,
+        region,
+    };
+    let robot_region: u64 = tables
+        .region
+        .par_iter()
+        .map(|r| {
+            if r.count_ones() >= 2 {
+                n as u64
+            } else {
+                n as u64 - 1
+            }
+        })
+        .sum();
+
+    // 3. iterate
+    let mut reach = tables.region.clone();
+    let mut next = vec![0u32; positions];
+    // step 0: targets inside the robot's region
+    let zero: u64 = tables
+        .region
+        .par_iter()
+        .map(|&r| {
+            let s = u64::from(r.count_ones());
+            s * (s - 1)
+        })
+        .sum();
+    let mut by_pushes = vec![zero];
+
+    let mut diff = o.difficulty.then(|| DiffState::new(positions, batch_size));
+    let mut dc = o.difficulty.then(|| LayerDifficulty {
+        by_pushes: vec![vec![0; DIFFICULTY_BINS]],
+        bins: vec![0; DIFFICULTY_BINS],
+        sum_by_pushes: vec![0.0],
+        sum: 0.0,
+        saturated: 0,
+    });
+    let mut next_walks = if o.difficulty {
+        vec![0.0f64; positions]
+    } else {
+        Vec::new()
+    };
+    let mut hardest_candidates: Vec<(u32, u32)> = Vec::new();
+    let mut candidates = 0u64;
+    let mut depth = 0u32;
+    let passes = batches.len() as u64;
+    for (pass, &batch) in batches.iter().enumerate() {
+        let first = pass == 0;
+        let mut steps = 0u32;
+        if !first {
+            reach.copy_from_slice(&tables.region);
+        }
+        if let Some(ds) = diff.as_mut() {
+            ds.start(batch);
+        }
+        loop {
+            let d = steps + 1;
+            if let Some(kind) = late.check() {
+                return stopped(kind, steps, positions as u64);
+            }
+            let slices = split_by_chunks(&mut next, &tables.offset, &chunks);
+            let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
+                split_by_chunks(&mut next_walks, &tables.offset, &chunks)
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            } else {
+                chunks.iter().map(|_| None).collect()
+            };
+            let reach_ref = &reach;
+            let diff_ref = diff.as_ref();
+            let tables_ref = &tables;
+            let out = slices
+                .into_par_iter()
+                .zip(walk_slices)
+                .zip(&chunks)
+                .map(|((out, mut walks_out), chunk)| {
+                    let t = tables_ref;
+                    let mut so = StepOut::new(diff_ref.is_some());
+                    let mut succ: Vec<u32> = Vec::with_capacity(64);
+                    // the successors are kept for the difficulty only
+                    let track = diff_ref.is_some();
+                    let mut i = t.offset[chunk.lo] as usize;
+                    let mut k = 0;
+                    chunk.for_each(|rank, b| {
+                        if late.now(rank) {
+                            return;
+                        }
+                        let end = t.offset[rank + 1] as usize;
+                        while i < end {
+                            let r = t.region[i];
+                            let old = reach_ref[i];
+                            let mut m = old;
+                            succ.clear();
+                            t.successors(b, r, |j| {
+                                m |= reach_ref[j];
+                                if track {
+                                    succ.push(j as u32);
+                                }
+                            });
+                            out[k] = m;
+                            let new = m & !old;
+                            if let (Some(ds), Some(w)) = (diff_ref, walks_out.as_deref_mut()) {
+                                w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
+                                if new != 0 {
+                                    ds.visit(t, reach_ref, &succ, r, i, new, w[k], &mut so);
+                                }
+                            }
+                            if new != 0 {
+                                so.changed = true;
+                                let s = u64::from(r.count_ones());
+                                so.solved += s * u64::from(new.count_ones());
+                                so.candidates += 1;
+                                if so.hardest.len() < HARDEST_CAP {
+                                    so.hardest.push((i as u32, new));
+                                }
+                            }
+                            i += 1;
+                            k += 1;
+                        }
+                    });
+                    so
+                })
+                .reduce(|| StepOut::new(o.difficulty), StepOut::merge);
+            if let Some(kind) = late.kind() {
+                return stopped(kind, steps, positions as u64);
+            }
+            if !out.changed {
+                break;
+            }
+            steps = d;
+            if first {
+                depth = d;
+                by_pushes.push(out.solved);
+                candidates = out.candidates;
+                hardest_candidates = out.hardest;
+            }
+            if let Some(dc) = dc.as_mut() {
+                if dc.by_pushes.len() <= d as usize {
+                    dc.by_pushes.push(vec![0; DIFFICULTY_BINS]);
+                    dc.sum_by_pushes.push(0.0);
+                }
+                add(&mut dc.by_pushes[d as usize], &out.diff_bins);
+                dc.sum_by_pushes[d as usize] += out.diff_sum;
+                add(&mut dc.bins, &out.diff_bins);
+                dc.sum += out.diff_sum;
+                dc.saturated += out.saturated;
+            }
+            if let Some(ds) = diff.as_mut() {
+                for (c, w) in ds.cumulative.iter_mut().zip(&next_walks) {
+                    *c += w;
+                }
+                std::mem::swap(&mut ds.walks, &mut next_walks);
+            }
+            std::mem::swap(&mut reach, &mut next);
+            if let Some(f) = &o.limits.progress {
+                f(&Progress {
+                    stats: Stats {
+                        states: positions as u64,
+                        expanded: positions as u64 * u64::from(steps),
+                        generated: passes,
+                        depth: steps,
+                        elapsed: t0.elapsed(),
+                    },
+                });
+            }
+        }
+    }
+
+    // 4. unsolvable boards
+    let full = tables.geo.full;
+    let unsolvable: u64 = tables
+        .region
+        .par_iter()
+        .zip(&reach)
+        .map(|(r, m)| u64::from(r.count_ones()) * u64::from((full & !m).count_ones()))
+        .sum();
+
+    // 5. the hardest boards' classes
+    let (classes, first) = if depth == 0 {
+        (0, Vec::new())
+    } else {
+        layer_classes(&tables, &perms, &hardest_candidates, o.hardest)
+    };
+    let count = by_pushes[depth as usize];
+    Ok(LayerOutcome::Done(Box::new(CensusLayer {
+        blocks,
+        positions: positions as u64,
+        table_bytes,
+        seconds: t0.elapsed().as_secs_f64(),
+        by_pushes,
+        unsolvable,
+        robot_region,
+        both_fixed,
+        hardest: LayerHardest {
+            pushes: depth,
+            count,
+            candidates,
+            classes,
+            first,
+        },
+        difficulty: dc,
+    })))
+}
+
+/// The limits as the parallel passes of a layer see them: once a pass finds them reached
+/// (looking every 1,024 block sets), every pass skips the rest of its work.
+struct Late<'a> {
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    hit: std::sync::Mutex<Option<LimitKind>>,
+    flag: std::sync::atomic::AtomicBool,
+}
+
+impl<'a> Late<'a> {
+    fn new(limits: &'a Limits, deadline: Option<Instant>) -> Late<'a> {
+        Late {
+            limits,
+            deadline,
+            hit: std::sync::Mutex::new(None),
+            flag: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the work must stop, looking at the limits when `rank` is a multiple of
+    /// 1,024.
+    #[inline]
+    fn now(&self, rank: usize) -> bool {
+        if self.flag.load(std::sync::atomic::Ordering::Relaxed) {
+            return true;
+        }
+        rank % 1024 == 0 && self.check().is_some()
+    }
+
+    /// The limit reached, looking now.
+    fn check(&self) -> Option<LimitKind> {
+        if let Some(k) = self.kind() {
+            return Some(k);
+        }
+        let k = self.limits.check(self.deadline)?;
+        *self.hit.lock().unwrap_or_else(|e| e.into_inner()) = Some(k);
+        self.flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        Some(k)
+    }
+
+    /// The limit a pass found reached.
+    fn kind(&self) -> Option<LimitKind> {
+        *self.hit.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn too_big(need: u64, max: u64, what: &str) -> Error {
+    Error::invalid(format!(
+        "{what} would need {}, more than the memory budget of {}",
+        crate::render::human_bytes(need),
+        crate::render::human_bytes(max)
+    ))
+}
