@@ -1273,3 +1273,50 @@ fn line_ends_of_every_system_read_alike() {
     let out = floe(&["solve", &f.path(), "-l", "y"]).code(2);
     assert!(out.stderr.contains("ends.txt:5:2:"), "{}", out.stderr);
 }
+
+#[test]
+fn astar_with_a_cap_proves_a_bound_on_every_game_that_has_astar() {
+    // OOSSAS needs 9 pushes: capped at 5, A* proves more are needed (exit 1, no solution);
+    // capped at 9 or above, it answers the optimum. Ice blocks' `astar` is the plain A*,
+    // which a cap turns into the bounded one, as on Ice Tower.
+    let doc = on_room(
+        "solve",
+        "OOSSAS",
+        &["--algo", "astar", "--max-moves", "5", "--json"],
+    )
+    .code(1)
+    .json();
+    assert_eq!(doc["status"], "limit", "{doc}");
+    assert_eq!(doc["limit"], "max-moves");
+    assert_eq!(doc["solved"], false);
+    assert!(u(&doc["lower_bound"]) > 5, "{doc}");
+    for cap in ["9", "40"] {
+        let doc = on_room(
+            "solve",
+            "OOSSAS",
+            &["--algo", "astar", "--max-moves", cap, "--json"],
+        )
+        .code(0)
+        .json();
+        assert_eq!(u(&doc["pushes"]), 9, "cap {cap}: {doc}");
+    }
+    let push = bundled("pushpush.txt");
+    // PushPush's walled needs 1 push: capped at 0, a proof that it needs more
+    let doc = floe(&[
+        "solve",
+        &push,
+        "-l",
+        "walled",
+        "--algo",
+        "astar",
+        "--max-moves",
+        "0",
+        "--json",
+    ])
+    .code(1)
+    .json();
+    assert_eq!(doc["limit"], "max-moves", "{doc}");
+    // other exact searches have no cap
+    let r = on_room("solve", "OOSSAS", &["--algo", "bfs", "--max-moves", "5"]).code(2);
+    assert!(r.stderr.contains("--max-moves caps A*"), "{}", r.stderr);
+}

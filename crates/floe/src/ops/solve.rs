@@ -178,7 +178,10 @@ pub(crate) fn solve<G: Game>(
         ))
     })?;
     let method = match (algo.method, o.max_moves) {
-        (AlgoMethod::Search(Method::AStarProving), Some(moves)) => Method::AStarUpTo { moves },
+        // A* with a cap is the proving A* bounded by it, whatever a game's plain `astar`
+        (AlgoMethod::Search(Method::AStarProving | Method::AStar), Some(moves)) => {
+            Method::AStarUpTo { moves }
+        }
         (_, Some(_)) => {
             return Err(Error::invalid(format!(
                 "--max-moves caps A* (astar), random and mc; not {}",
