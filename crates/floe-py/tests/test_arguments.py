@@ -76,3 +76,56 @@ def test_switches_and_words_are_checked():
     import numpy as np
 
     assert floe.space(rows=np.int64(3), cols=3, blocks=np.uint8(1))["states"] > 0
+
+
+def test_every_call_names_a_typo_and_the_nearest_keyword():
+    for call, kw, near in [
+        (lambda **k: floe.load(ZELDA, **k), "levle", "level"),
+        (lambda **k: floe.levels(ZELDA, **k), "gmae", "game"),
+        (lambda **k: floe.census(4, 4, **k), "max_state", "max_states"),
+        (lambda **k: floe.generate(5, 5, **k), "seeds", "seed"),
+        (lambda **k: floe.hardest("icepath", 3, 3, **k), "rock", "rocks"),
+        (lambda **k: floe.experiment("boxoff", **k), "challenge", "challenges"),
+        (lambda **k: floe.reach_table(3, 4, **k), "block", "blocks"),
+        (lambda **k: floe.load(ZELDA, level="OOSSAS").reach(**k), "max_state", "max_states"),
+        (lambda **k: floe.load(ZELDA, level="OOSSAS").svg(**k), "cells", "cell"),
+    ]:
+        with pytest.raises(TypeError, match=rf"got an unexpected keyword argument '{kw}' \(did you mean '{near}'\?\)"):
+            call(**{kw: 1})
+
+
+def test_numbers_of_numpy_count_everywhere():
+    import numpy as np
+
+    assert floe.reach(np.int64(4), 4, 2).shape == (4, 4)
+    r = floe.solve(ZELDA, level="OOSSAS", timeout=np.int64(5), max_memory=np.float32(4))
+    assert r["pushes"] == 9
+    assert floe.space(rows=3, cols=3, blocks=1, force=np.bool_(True))["complete"]
+    moves = [{"row": np.int64(m["row"]), "col": np.int64(m["col"]), "dir": m["dir"]} for m in r["moves"]]
+    assert floe.verify(ZELDA, moves, level="OOSSAS")["error"] is None
+
+
+def test_calls_that_would_compute_nothing_are_refused():
+    with pytest.raises(ValueError, match="^compare: at least one setup"):
+        floe.experiment("boxoff", compare=[], challenges=5)
+    with pytest.raises(ValueError, match="^min_size 5 is more than max_size 3"):
+        floe.reach_table(5, 3, [2])
+    with pytest.raises(ValueError, match="^seed: 0 to 18,446,744,073,709,551,615 "):
+        floe.solve(ZELDA, level="OOSSAS", seed=2**64)
+
+
+def test_wrong_types_name_their_argument():
+    for call, name in [
+        (lambda: floe.load(ZELDA, level=True), "level"),
+        (lambda: floe.load(ZELDA, level=4.5), "level"),
+        (lambda: floe.load(ZELDA, name=3), "name"),
+        (lambda: floe.experiment("boxoff", setup=None), "setup"),
+        (lambda: floe.experiment("boxoff", compare=3), "compare"),
+        (lambda: floe.render(ZELDA, level="OOSSAS", coords="yes"), "coords"),
+        (lambda: floe.solve(ZELDA, level="OOSSAS", svg=3), "svg"),
+        (lambda: floe.verify(ZELDA, None, level="OOSSAS"), "moves"),
+        (lambda: floe.reach(4.5, 4, 2), "rows"),
+        (lambda: floe.space(ZELDA, level="OOSSAS", k=4.5), "k"),
+    ]:
+        with pytest.raises(TypeError, match=rf"^{name}: "):
+            call()

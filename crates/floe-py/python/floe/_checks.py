@@ -7,9 +7,13 @@ the argument, so that ``except ValueError`` catches every bad value (never an
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import numbers
-from typing import Any, Callable, Iterable, List, Mapping, Optional, TypedDict, Union
+import os
+from typing import Any, Callable, Iterable, List, Mapping, Optional, TypedDict, TypeVar, Union, cast
+
+import numpy as np
 
 #: The largest value of the native part's 32- and 64-bit counts.
 U32 = 2**32 - 1
@@ -21,8 +25,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _range(lo: int, hi: int) -> str:
-    if hi >= U64:
+def _range(lo: int, hi: int, v: int) -> str:
+    if hi >= U64 and v < lo:
         return f"{lo} or more"
     return f"{lo:,} to {hi:,}"
 
@@ -34,7 +38,7 @@ def whole(name: str, value: Any, lo: int = 0, hi: int = U64) -> int:
         raise TypeError(f"{name}: a whole number, not {type(value).__name__} {_shown(value)}")
     v = int(value)
     if not lo <= v <= hi:
-        raise ValueError(f"{name}: {_range(lo, hi)} (not {v:,})")
+        raise ValueError(f"{name}: {_range(lo, hi, v)} (not {v:,})")
     return v
 
 
@@ -57,11 +61,36 @@ def wholes(name: str, values: Any, lo: int = 0, hi: int = U64) -> List[int]:
 
 def switch(name: str, value: Any) -> bool:
     """``value`` as a switch: ``True`` or ``False`` (``0`` and ``1`` too, NumPy's booleans)."""
-    if isinstance(value, bool):
-        return value
-    if type(value).__name__ == "bool_" or (isinstance(value, numbers.Integral) and int(value) in (0, 1)):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and int(value) in (0, 1):
         return bool(value)
     raise TypeError(f"{name}: True or False, not {type(value).__name__} {_shown(value)}")
+
+
+def amount(name: str, value: Any, example: str) -> Union[int, float, str, None]:
+    """A duration or a memory size as the native part reads it: a number (NumPy's too) or a
+    text with a unit (``example``), or ``None``."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: a number or a text such as {example!r}, not {type(value).__name__}")
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
+
+
+def path_or_none(name: str, value: Any) -> Optional[str]:
+    """A file's path (``str`` or ``os.PathLike``), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"{name}: a path (str or os.PathLike), not {type(value).__name__} {_shown(value)}")
+
+
+def ordered(lo_name: str, lo: int, hi_name: str, hi: int) -> None:
+    """Refuses a range with nothing in it (``min_size=5, max_size=3``)."""
+    if lo > hi:
+        raise ValueError(f"{lo_name} {lo} is more than {hi_name} {hi}: nothing lies between them")
 
 
 def word(name: str, value: Any, choices: Optional[Iterable[str]] = None) -> str:
@@ -98,22 +127,43 @@ class Pick(TypedDict, total=False):
 PICK = ("level", "game", "format", "rules", "k", "dynamic", "params", "name")
 
 
-def picked(call: Callable[..., Any], pick: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``pick`` checked: a keyword that is not one of :data:`PICK` is a ``TypeError`` that
-    names the call (a public function, never a private one), the keyword, the nearest of
-    the call's keywords and all of them."""
-    own = [
-        p.name
-        for p in inspect.signature(call).parameters.values()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    ]
-    known = own + list(PICK)
-    for key in pick:
-        if key not in PICK:
-            near = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise TypeError(
-                f"{call.__name__}() got an unexpected keyword argument {key!r}{hint}; it takes "
-                + ", ".join(known)
-            )
-    return pick
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def keywords(call: F) -> F:
+    """``call`` with its keywords checked before it runs: a keyword it does not take is a
+    ``TypeError`` that names the call (``solve()``, ``Level.reach()``), the keyword, the
+    nearest one it takes and all of them. A call with ``**pick`` takes the keywords of
+    :data:`PICK` besides its own."""
+    params = inspect.signature(call).parameters.values()
+    own = [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"]
+    picks = any(p.kind is p.VAR_KEYWORD for p in params)
+    known = own + (list(PICK) if picks else [])
+    name = call.__qualname__
+
+    @functools.wraps(call)
+    def checked(*args: Any, **kw: Any) -> Any:
+        for key in kw:
+            if key not in known:
+                near = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise TypeError(
+                    f"{name}() got an unexpected keyword argument {key!r}{hint}; it takes " + ", ".join(known)
+                )
+        return call(*args, **kw)
+
+    return cast(F, checked)
+
+
+def pick_types(pick: Mapping[str, Any]) -> None:
+    """The values of the keywords that pick a level, checked by type."""
+    lv = pick.get("level")
+    if lv is not None and (isinstance(lv, (bool, np.bool_)) or not isinstance(lv, (numbers.Integral, str))):
+        raise TypeError(f"level: a 1-based number or a title, not {type(lv).__name__} {_shown(lv)}")
+    for key in ("game", "format", "rules", "name"):
+        word_or_none(key, pick.get(key))
+    k = pick.get("k")
+    if k is not None and not isinstance(k, str):
+        whole("k", k)
+    if "dynamic" in pick:
+        switch("dynamic", pick["dynamic"])

@@ -9,7 +9,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, c
 
 import numpy as np
 
-from ._checks import U32, switch, whole, whole_or_none, wholes
+from ._checks import U32, amount, switch, whole, whole_or_none, wholes
 
 #: A duration as the command line writes it: seconds (``30``, ``1.5``) or a text with a unit
 #: (``"500ms"``, ``"30s"``, ``"2m"``, ``"1h"``).
@@ -102,10 +102,12 @@ def limits(
     force: bool = False,
 ) -> Limits:
     """The limits as the native part takes them."""
-    for name, v in (("timeout", timeout), ("max_memory", max_memory)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, str))):
-            raise TypeError(f"{name}: a number or a text such as '30s' or '8G', not {type(v).__name__}")
-    return (whole_or_none("max_states", max_states), timeout, max_memory, switch("force", force))
+    return (
+        whole_or_none("max_states", max_states),
+        amount("timeout", timeout, "30s"),
+        amount("max_memory", max_memory, "8G"),
+        switch("force", force),
+    )
 
 
 def array(buffer: bytearray, dtype: str, shape: Iterable[int]) -> np.ndarray:

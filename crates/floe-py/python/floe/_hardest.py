@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _floe
-from ._checks import switch, whole, whole_or_none
+from ._checks import keywords, switch, whole, whole_or_none
 from ._common import Duration, loads
 
 
+@keywords
 def hardest(
     game: str,
     rows: int,

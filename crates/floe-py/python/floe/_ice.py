@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 import numpy as np
 
 from . import _floe
-from ._checks import Pick, picked, switch, whole, whole_or_none, wholes
+from ._checks import Pick, keywords, ordered, switch, whole, whole_or_none, wholes
 from ._common import SVG, Duration, Memory, limits, loads, report, table
 from ._level import Level, Source, _board, _reach
 
@@ -41,6 +41,7 @@ def reach(
     force: bool = False,
     **pick: Unpack[Pick],
 ) -> np.ndarray: ...
+@keywords
 def reach(
     rows: Any,
     cols: Optional[int] = None,
@@ -61,16 +62,17 @@ def reach(
     the left; ``reach(level_or_path, level=…)`` an ice block level. A limit leaves upper
     bounds and may miss cells; :func:`reach_report` says whether the table is complete.
     """
-    picked(reach, pick)
-    if isinstance(rows, int) and not isinstance(rows, bool):
-        lv = _board(None, rows, cols, blocks, **pick)
-    else:
-        if cols is not None or blocks is not None:
-            raise TypeError("reach(rows, cols, blocks) or reach(level); not both")
+    a_level = isinstance(rows, (str, os.PathLike, Level))
+    if a_level and (cols is not None or blocks is not None):
+        raise TypeError("reach(rows, cols, blocks) or reach(level); not both")
+    if a_level:
         lv = _board(rows, None, None, None, **pick)
+    else:
+        lv = _board(None, rows, cols, blocks, **pick)
     return _reach(lv, limits(max_states, timeout, max_memory, force))[1]
 
 
+@keywords
 def reach_report(
     level: Optional[Source] = None,
     /,
@@ -87,11 +89,11 @@ def reach_report(
     """The reach table with its figures: the dict of ``floe reach --json`` (``rows``,
     ``cols``, ``blocks``, ``moves`` with ``None`` for unreachable cells, ``max``, ``mean``,
     ``states``, ``complete``, ``limit``, ``seconds``; ``level`` for a file's level)."""
-    picked(reach_report, pick)
     lv = _board(level, rows, cols, blocks, **pick)
     return _reach(lv, limits(max_states, timeout, max_memory, force))[0]
 
 
+@keywords
 def space_table(
     max_rows: int = 7,
     max_cols: int = 7,
@@ -113,6 +115,7 @@ def space_table(
     )
 
 
+@keywords
 def reach_table(
     min_size: int = 3,
     max_size: int = 10,
@@ -126,6 +129,7 @@ def reach_table(
     """Van den Akker's reach tables of empty square boards (his Tables 1–8, 10, 11): the
     dict of ``floe table reach --json`` (``tables``: one per size and block count with
     ``moves``, ``max``, ``mean``; ``complete``, ``seconds``)."""
+    ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
     return report(
         _floe.reach_table(
             whole("min_size", min_size), whole("max_size", max_size), wholes("blocks", blocks), limits(max_states, timeout, max_memory, force)
@@ -133,6 +137,7 @@ def reach_table(
     )
 
 
+@keywords
 def strip_table(
     heights: Iterable[int] = (2, 3),
     max_width: int = 20,
@@ -158,6 +163,7 @@ def strip_table(
     )
 
 
+@keywords
 def patterns_table(
     min_size: int = 3,
     max_size: int = 8,
@@ -171,6 +177,7 @@ def patterns_table(
     the hardest cells of empty square boards. One row per board (``rows``, ``cols``,
     ``blocks``, ``pushes``, ``cells``, ``train``, ``zigzag``, …: the rows of ``floe table
     patterns --json``), a DataFrame with pandas."""
+    ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
     return table(
         loads(
             _floe.patterns_table(
@@ -197,6 +204,7 @@ class Profile:
         """Whether the whole state graph was built (else a limit stopped it)."""
         return bool(self.report["complete"])
 
+    @keywords
     def svg(self) -> Optional[SVG]:
         """The cumulative curves, one per factor (``floe profile --svg``)."""
         return None if self._svg is None else SVG(self._svg)
@@ -227,6 +235,7 @@ class Profile:
         return self._svg
 
 
+@keywords
 def profile(
     level: Source,
     /,
@@ -239,7 +248,6 @@ def profile(
 ) -> Profile:
     """The least difficulty of every reachable position of an ice block level per
     block-change factor (``floe profile``)."""
-    picked(profile, pick)
     lv = _board(level, None, None, None, **pick)
     return Profile(*_floe.profile(lv._native, wholes("factors", factors), limits(max_states, timeout, max_memory)))
 
@@ -279,6 +287,7 @@ class Generated(Sequence[Level]):
         return f"<floe.Generated: {len(self)} levels from {self.report['candidates']} candidates>"
 
 
+@keywords
 def generate(
     rows: int,
     cols: int,
@@ -319,6 +328,7 @@ def generate(
     )
 
 
+@keywords
 def generate_report(
     sizes: Iterable[Tuple[int, int]] = ((5, 5), (6, 6), (7, 7)),
     targets: Iterable[int] = (1, 2, 3),
@@ -345,6 +355,7 @@ def generate_report(
     )
 
 
+@keywords
 def heatmap(
     values: Any,
     *,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
-from ._checks import U32, Pick, picked, switch, whole, whole_or_none, word, word_or_none
+from ._checks import Pick, U32, keywords, path_or_none, pick_types, switch, whole, whole_or_none, word, word_or_none
 from ._common import (
     SVG,
     report,
@@ -100,11 +100,13 @@ class Level:
         cols, description, params."""
         return report(self._native.info_json())
 
+    @keywords
     def text(self, format: Optional[str] = None) -> str:
         """The level alone as a file of its game (``format``: one of the game's formats,
         e.g. ``kluiver`` for ice blocks; default its first)."""
         return self._native.to_text(format)
 
+    @keywords
     def configure(
         self,
         *,
@@ -116,10 +118,11 @@ class Level:
         """The same level with other parameters (checked against the game's)."""
         return Level(self._native.configure(param_list(rules, k, dynamic, params)))
 
+    @keywords
     def svg(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
         """The start as an SVG picture (``floe render``): ``coords`` draws row and column
         numbers, ``cell`` is the cell size in pixels (4 to 200; default from the size)."""
-        return SVG(self._native.svg(coords, _cell(cell)))
+        return SVG(self._native.svg(switch("coords", coords), _cell(cell)))
 
     def _repr_svg_(self) -> str:
         return self._native.svg(False, 0)
@@ -144,10 +147,12 @@ class Level:
         """:func:`floe.analyze` on this level."""
         return analyze(self, **options)
 
+    @keywords
     def verify(self, moves: Any, *, factor: Optional[int] = None) -> Dict[str, Any]:
         """:func:`floe.verify` on this level."""
         return verify(self, moves, factor=factor)
 
+    @keywords
     def reach(
         self,
         *,
@@ -162,6 +167,15 @@ class Level:
     def bench_solvers(self, **options: Any) -> Dict[str, Any]:
         """:func:`floe.bench_solvers` on this level."""
         return bench_solvers(self, **options)
+
+
+def _json_number(v: Any) -> Any:
+    """NumPy's numbers in a move list as JSON numbers."""
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    raise TypeError(f"moves: {type(v).__name__} {v!r} is not a move's value")
 
 
 def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
@@ -188,6 +202,7 @@ def _level(
     name: Optional[str] = None,
 ) -> Level:
     """The level a call names (as the command line's ``FILE -l LEVEL --game G …``)."""
+    pick_types(dict(level=level, game=game, format=format, rules=rules, k=k, dynamic=dynamic, name=name))
     plist = param_list(rules, k, dynamic, params)
     if isinstance(src, Level):
         if level is not None or game is not None or format is not None:
@@ -212,12 +227,14 @@ def _board(
         return _level(src, **pick)
     if rows is None or cols is None or blocks is None:
         raise TypeError("give a level, or rows, cols and blocks for an empty board")
+    pick_types(pick)
     if any(pick.get(x) is not None for x in ("level", "game", "format", "name")):
         raise TypeError("rows, cols and blocks make an empty ice block board: no level, game or format")
     plist = param_list(pick.get("rules"), pick.get("k"), pick.get("dynamic", False), pick.get("params"))
     return Level(_floe.empty_board(whole("rows", rows, 1), whole("cols", cols, 1), whole("blocks", blocks), plist))
 
 
+@keywords
 def load(
     source: Source,
     *,
@@ -251,6 +268,7 @@ def load(
     return _level(source, level, game, format, rules, k, dynamic, params, name)
 
 
+@keywords
 def levels(
     source: Source,
     *,
@@ -264,6 +282,7 @@ def levels(
 ) -> List[Level]:
     """Every level of a file (``floe levels``), read at once: one error for the whole file
     if any level does not parse. Keywords as in :func:`load`."""
+    pick_types(dict(game=game, format=format, rules=rules, k=k, dynamic=dynamic, name=name))
     path, text = source_of(source)
     _, found = _floe.read(path, text, name, game, format, param_list(rules, k, dynamic, params))
     return [Level(n) for n in found]
@@ -299,6 +318,7 @@ class Solution(dict):  # type: ignore[type-arg]
         random run stopped)."""
         return self._native.note()
 
+    @keywords
     def svg(self, kind: str = "arrows", *, coords: bool = False, cell: Optional[int] = None) -> Optional[SVG]:
         """The solution as a picture: ``arrows`` (the start with numbered arrows),
         ``frames`` (a board per move) or ``animate`` (SMIL, plays in a browser); ``None``
@@ -317,6 +337,7 @@ class Solution(dict):  # type: ignore[type-arg]
         return (dict, (dict(self),))
 
 
+@keywords
 def solve(
     level: Source,
     /,
@@ -360,9 +381,9 @@ def solve(
         a :class:`Solution`: a dict with exactly the keys of ``floe solve --json``. A limit
         is not an error: ``status`` is ``limit`` and ``limit`` says which.
     """
-    picked(solve, pick)
     lv = _level(level, **pick)
     frames, animate, coords = switch("frames", frames), switch("animate", animate), switch("coords", coords)
+    svg = path_or_none("svg", svg)
     if frames and animate:
         raise TypeError("frames and animate are two kinds of picture: give one")
     if (frames or animate or coords) and svg is None:
@@ -378,10 +399,11 @@ def solve(
     )
     if svg is not None:
         kind = "frames" if frames else "animate" if animate else "arrows"
-        native.write_svg(os.fspath(svg), kind, coords, 0)
+        native.write_svg(svg, kind, coords, 0)
     return Solution(native, lv)
 
 
+@keywords
 def space(
     level: Optional[Source] = None,
     /,
@@ -403,11 +425,11 @@ def space(
     does not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force``
     or a ``timeout`` or ``max_states`` bounds it.
     """
-    picked(space, pick)
     lv = _board(level, rows, cols, blocks, **pick)
     return report(lv._native.space(limits(max_states, timeout, max_memory, force)))
 
 
+@keywords
 def analyze(
     level: Optional[Source] = None,
     /,
@@ -422,11 +444,11 @@ def analyze(
 ) -> Dict[str, Any]:
     """Reversibility and dead ends of the whole state graph (``floe analyze``): the dict of
     ``floe analyze --json``."""
-    picked(analyze, pick)
     lv = _board(level, rows, cols, blocks, **pick)
     return report(lv._native.analyze(limits(max_states, timeout, max_memory)))
 
 
+@keywords
 def verify(
     level: Source,
     moves: Any,
@@ -442,15 +464,19 @@ def verify(
     text form with one move per line. Returns the dict of ``floe verify --json``; an illegal
     move is not an exception but ``error`` (``{"move", "index", "reason"}``).
     """
-    picked(verify, pick)
     lv = _level(level, **pick)
     if isinstance(moves, str):
         text = moves
+    elif isinstance(moves, (list, tuple, dict)):
+        text = json.dumps(moves, default=_json_number)
     else:
-        text = json.dumps(moves)
+        raise TypeError(
+            f"moves: a list of moves, a Solution or a solve report, or a text, not {type(moves).__name__}"
+        )
     return report(lv._native.verify(text, whole_or_none("factor", factor)))
 
 
+@keywords
 def bench_solvers(
     level: Source,
     /,
@@ -469,7 +495,6 @@ def bench_solvers(
 ) -> Dict[str, Any]:
     """A randomised solver (``random`` or ``mc``) run ``runs`` times (seeds ``seed``,
     ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict."""
-    picked(bench_solvers, pick)
     lv = _level(level, **pick)
     return report(
         lv._native.bench_solvers(
@@ -485,6 +510,7 @@ def bench_solvers(
     )
 
 
+@keywords
 def render(
     level: Source,
     /,
@@ -494,7 +520,6 @@ def render(
     **pick: Unpack[Pick],
 ) -> SVG:
     """A level of any game as an SVG picture (``floe render``)."""
-    picked(render, pick)
     return _level(level, **pick).svg(coords=coords, cell=cell)
 
 

@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
-from ._checks import switch, whole, whole_or_none
+from ._checks import keywords, switch, whole, whole_or_none, word
 from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report
 from ._level import Level
 
@@ -96,6 +96,7 @@ class Census:
         )
 
 
+@keywords
 def census(
     rows: int,
     cols: int,
@@ -155,6 +156,7 @@ class Experiment:
         return f"<floe.Experiment: {len(self.challenges)} challenges>"
 
 
+@keywords
 def experiment(
     game: str,
     *,
@@ -197,17 +199,21 @@ def experiment(
         cmp = None
     elif isinstance(compare, str):
         cmp = [c.strip() for c in compare.split(",") if c.strip()]
+    elif isinstance(compare, Iterable):
+        cmp = [word(f"compare[{i}]", c) for i, c in enumerate(compare)]
     else:
-        cmp = [str(c) for c in compare]
+        raise TypeError(f"compare: setups (a list, or a text such as 'shuffled,ltiles'), not {type(compare).__name__}")
+    if cmp is not None and not cmp:
+        raise ValueError("compare: at least one setup (or None for the setup alone)")
     return Experiment(
         *_floe.experiment(
-            game,
+            word("game", game),
             whole("rows", rows),
             whole("cols", cols),
             whole("colors", colors),
             whole("suits", suits),
             ranks_of(ranks),
-            setup,
+            word("setup", setup),
             cmp,
             whole("challenges", challenges),
             whole("trials", trials),
@@ -220,6 +226,7 @@ def experiment(
     )
 
 
+@keywords
 def challenges(
     game: str,
     n: int = 1,
@@ -236,5 +243,5 @@ def challenges(
     --generate N``): the very challenges :func:`experiment` solves with the same seed."""
     return [
         Level(x)
-        for x in _floe.challenges(game, whole("rows", rows), whole("cols", cols), whole("colors", colors), whole("suits", suits), ranks_of(ranks), setup, whole("seed", seed), whole("n", n, 1))
+        for x in _floe.challenges(word("game", game), whole("rows", rows), whole("cols", cols), whole("colors", colors), whole("suits", suits), ranks_of(ranks), word("setup", setup), whole("seed", seed), whole("n", n, 1))
     ]
