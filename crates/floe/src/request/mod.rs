@@ -212,25 +212,43 @@ pub mod value {
         }
     }
 
-    /// A whole number of type `T` (the message of Rust's parser: `invalid digit found in
-    /// string`).
-    pub fn number<T: FromStr>(s: &str) -> Result<T, String>
-    where
-        T::Err: Display,
-    {
-        s.parse::<T>().map_err(|e| e.to_string())
+    /// The whole-number types of parameters, with their largest value.
+    pub trait Whole: FromStr<Err = std::num::ParseIntError> + TryFrom<u64> {
+        /// The largest value.
+        const MAX: u64;
+    }
+    impl Whole for u32 {
+        const MAX: u64 = u32::MAX as u64;
+    }
+    impl Whole for u64 {
+        const MAX: u64 = u64::MAX;
+    }
+    impl Whole for usize {
+        const MAX: u64 = usize::MAX as u64;
     }
 
-    /// A whole number in `r`, as `T`.
-    pub fn within<T: TryFrom<u64>>(r: Range) -> impl Fn(&str) -> Result<T, String> {
+    /// A whole number of type `T`, 0 to its largest value.
+    pub fn number<T: Whole>(s: &str) -> Result<T, String> {
+        within(Range::new(0, T::MAX))(s)
+    }
+
+    /// A whole number in `r`, as `T`. A value that is not a number gets Rust's reason
+    /// (`invalid digit found in string`, as the command line says it); one too large or
+    /// outside `r` gets the range.
+    pub fn within<T: Whole>(r: Range) -> impl Fn(&str) -> Result<T, String> {
         move |s| {
-            let n: u64 = s
-                .parse()
-                .map_err(|e: std::num::ParseIntError| e.to_string())?;
+            let range = || format!("a whole number from {} to {}", r.lo, r.hi.min(T::MAX));
+            let n: u64 = s.parse().map_err(|e: std::num::ParseIntError| {
+                if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                    range()
+                } else {
+                    e.to_string()
+                }
+            })?;
             if n < r.lo || n > r.hi {
-                return Err(format!("{n} is not in {}..={}", r.lo, r.hi));
+                return Err(range());
             }
-            T::try_from(n).map_err(|_| format!("{n} is too large"))
+            T::try_from(n).map_err(|_| range())
         }
     }
 
