@@ -256,6 +256,38 @@ mod tests {
     }
 
     #[test]
+    fn the_requests_defaults_are_the_flags_defaults() {
+        let cli = |line: &str| parse_from(line.split_whitespace()).unwrap().command;
+        let Command::Solve(a) = cli("floe solve x.txt") else {
+            panic!("solve")
+        };
+        assert_eq!(a.solve, floe::request::Solve::default());
+        assert_eq!(a.limits, LimitArgs::default());
+        let Command::Generate(a) = cli("floe generate --rows 5 --cols 6") else {
+            panic!("generate")
+        };
+        let want = floe::request::Generate {
+            rows: Some(5),
+            cols: Some(6),
+            ..Default::default()
+        };
+        assert_eq!(a.levels, want);
+        assert_eq!(a.budget, floe::request::GenerateBudget::default());
+        let Command::Experiment(a) = cli("floe experiment pretzel") else {
+            panic!("experiment")
+        };
+        let want = floe::request::Experiment {
+            game: "pretzel".into(),
+            ..Default::default()
+        };
+        assert_eq!(a.run, want);
+        let Command::Render(a) = cli("floe render x.txt") else {
+            panic!("render")
+        };
+        assert_eq!(a.render, floe::request::Render::default());
+    }
+
+    #[test]
     fn game_flags_become_parameters() {
         let g = GameArgs {
             rules: Some("walk".into()),

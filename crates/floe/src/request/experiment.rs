@@ -6,6 +6,18 @@ use crate::generate::Setup;
 use serde::Deserialize;
 use std::str::FromStr;
 
+/// BoxOff's rows, columns and colours by default.
+pub const BOXOFF: (usize, usize, usize) = (4, 6, 4);
+/// Pretzel's suits by default.
+pub const SUITS: usize = 4;
+/// Pretzel's ranks by default.
+pub const RANKS: &str = "4";
+/// The setup by default.
+pub const SETUP: Setup = Setup::Shuffled;
+/// Challenges per setup and size by default.
+pub const DEFAULT_CHALLENGES: u64 = 1000;
+/// Trials by default.
+pub const DEFAULT_TRIALS: u32 = 10;
 /// Challenges per setup and size.
 pub const CHALLENGES: Range = Range::new(1, 100_000_000);
 /// Trials of a run.
@@ -14,31 +26,31 @@ pub const TRIALS: Range = Range::new(1, 1_000_000);
 pub const HORIZON: Range = Range::new(1, 10_000_000);
 
 /// `experiment GAME`: the game, its size, the setups and the run.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct Experiment {
     /// The game: boxoff, pretzel or fujisan.
     pub game: String,
     /// BoxOff: rows h.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "H", default_value_t = 4))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", default_value_t = BOXOFF.0))]
     pub rows: usize,
     /// BoxOff: columns w.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "W", default_value_t = 6))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "W", default_value_t = BOXOFF.1))]
     pub cols: usize,
     /// BoxOff: colours c.
     #[cfg_attr(
         feature = "cli",
-        arg(long, visible_alias = "colours", value_name = "C", default_value_t = 4)
+        arg(long, visible_alias = "colours", value_name = "C", default_value_t = BOXOFF.2)
     )]
     pub colors: usize,
     /// Pretzel: suits k.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "K", default_value_t = 4))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K", default_value_t = SUITS))]
     pub suits: usize,
     /// Pretzel: ranks n: one number, a list (4,6,8) or a range (2-9) for a sweep.
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "N", default_value = "4", value_parser = parse_ranks)
+        arg(long, value_name = "N", default_value = RANKS, value_parser = parse_ranks)
     )]
     #[serde(deserialize_with = "serde_text::parsed")]
     pub ranks: Ranks,
@@ -49,7 +61,7 @@ pub struct Experiment {
         arg(
             long,
             value_name = "NAME",
-            default_value = "shuffled",
+            default_value_t = SETUP,
             conflicts_with = "compare"
         )
     )]
@@ -63,13 +75,13 @@ pub struct Experiment {
     /// Challenges per setup and size.
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "N", default_value_t = 1000, value_parser = CHALLENGES.u64())
+        arg(long, value_name = "N", default_value_t = DEFAULT_CHALLENGES, value_parser = CHALLENGES.u64())
     )]
     pub challenges: u64,
     /// Trials: groups of consecutive challenges for the spread and the t-tests.
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "T", default_value_t = 10, value_parser = TRIALS.u32())
+        arg(long, value_name = "T", default_value_t = DEFAULT_TRIALS, value_parser = TRIALS.u32())
     )]
     pub trials: u32,
     /// Seed: the same seed gives the same challenges and the same numbers.
@@ -100,15 +112,15 @@ impl Default for Experiment {
     fn default() -> Experiment {
         Experiment {
             game: String::new(),
-            rows: 4,
-            cols: 6,
-            colors: 4,
-            suits: 4,
-            ranks: Ranks(vec![4]),
-            setup: Setup::Shuffled,
+            rows: BOXOFF.0,
+            cols: BOXOFF.1,
+            colors: BOXOFF.2,
+            suits: SUITS,
+            ranks: parse_ranks(RANKS).unwrap_or(Ranks(Vec::new())),
+            setup: SETUP,
             compare: None,
-            challenges: 1000,
-            trials: 10,
+            challenges: DEFAULT_CHALLENGES,
+            trials: DEFAULT_TRIALS,
             seed: super::solve::SEED,
             random_horizon: None,
             exact: false,

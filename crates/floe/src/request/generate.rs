@@ -11,6 +11,8 @@ pub const SIDE: Range = Range::new(1, 1024);
 pub const BLOCKS: Range = Range::new(1, 1024);
 /// Levels one run generates.
 pub const COUNT: Range = Range::new(1, 1_000_000);
+/// Levels wanted by default.
+pub const DEFAULT_COUNT: usize = 1;
 /// The fewest pushes a level keeps, by default.
 pub const MIN_PUSHES: u64 = 3;
 /// The block-change factor of the difficulty, by default.
@@ -64,7 +66,7 @@ pub struct Generate {
     /// Levels wanted (1 to 1,000,000).
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "N", default_value_t = 1, value_parser = COUNT.usize())
+        arg(long, value_name = "N", default_value_t = DEFAULT_COUNT, value_parser = COUNT.usize())
     )]
     pub count: usize,
     /// Seed: the same seed gives the same file.
@@ -85,7 +87,7 @@ impl Default for Generate {
             factor: FACTOR,
             unique: false,
             walls: false,
-            count: 1,
+            count: DEFAULT_COUNT,
             seed: super::solve::SEED,
         }
     }
