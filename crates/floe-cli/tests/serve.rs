@@ -499,6 +499,149 @@ fn api_messages_name_query_parameters_never_flags() {
 }
 
 #[test]
+fn a_bad_parameter_is_named_with_what_it_takes() {
+    let s = Server::start(&[]);
+    let a = s.addr.as_str();
+    let lvl = "$--\n--.\n";
+    let big = "99999999999999999999";
+    let u64_range = "a whole number from 0 to 18446744073709551615";
+    let cases: Vec<(String, &str, String)> =
+        vec![
+        // a typo'd parameter: the endpoint's list
+        (
+            "/api/solve?levle=2".into(),
+            lvl,
+            "unknown parameter 'levle' for /api/solve: it takes level, game, format, rules, k, \
+             dynamic, param, algo, max_moves, playouts, seed, count, factor, max_states, timeout, \
+             job"
+                .into(),
+        ),
+        (
+            "/api/space?rows=3&cols=3&blocks=2&bloks=2".into(),
+            "",
+            "unknown parameter 'bloks' for /api/space: it takes rows, cols, blocks, level, game, \
+             format, rules, k, dynamic, param, max_states, timeout, job"
+                .into(),
+        ),
+        (
+            "/api/generate?rows=5&cols=5&min_pushs=3".into(),
+            "",
+            "unknown parameter 'min_pushs' for /api/generate: it takes rows, cols, targets, \
+             max_blocks, min_pushes, max_pushes, min_difficulty, factor, unique, walls, count, \
+             seed, timeout, candidate_states, job"
+                .into(),
+        ),
+        // negative numbers and numbers too large
+        (
+            "/api/solve?max_states=-3".into(),
+            lvl,
+            "invalid value '-3' for 'max_states': invalid digit found in string".into(),
+        ),
+        (
+            format!("/api/solve?max-states={big}"),
+            lvl,
+            format!("invalid value '{big}' for 'max_states': {u64_range}"),
+        ),
+        (
+            "/api/space?rows=-3&cols=3&blocks=2".into(),
+            "",
+            "invalid value '-3' for 'rows': invalid digit found in string".into(),
+        ),
+        (
+            format!("/api/space?rows=3&cols={big}&blocks=2"),
+            "",
+            format!("invalid value '{big}' for 'cols': a whole number from 0 to {}", usize::MAX),
+        ),
+        (
+            "/api/generate?rows=5&cols=5&count=-1".into(),
+            "",
+            "invalid value '-1' for 'count': invalid digit found in string".into(),
+        ),
+        (
+            format!("/api/generate?rows=5&cols=5&seed={big}"),
+            "",
+            format!("invalid value '{big}' for 'seed': {u64_range}"),
+        ),
+        (
+            "/api/generate?rows=5&cols=2000".into(),
+            "",
+            "invalid value '2000' for 'cols': a whole number from 1 to 1024".into(),
+        ),
+        (
+            "/api/render?cell=900".into(),
+            lvl,
+            "invalid value '900' for 'cell': a whole number from 4 to 200".into(),
+        ),
+        // a bad duration
+        (
+            "/api/solve?timeout=soon".into(),
+            lvl,
+            "invalid value 'soon' for 'timeout': 'soon' is not a duration (e.g. 30, 30s, 500ms, \
+             2m, 1h)"
+                .into(),
+        ),
+        (
+            "/api/space?rows=3&cols=3&blocks=2&timeout=2fortnights".into(),
+            "",
+            "invalid value '2fortnights' for 'timeout': unknown time unit 'fortnights' in \
+             '2fortnights': use ms, s, m or h"
+                .into(),
+        ),
+        (
+            "/api/generate?rows=5&cols=5&timeout=-1s".into(),
+            "",
+            "invalid value '-1s' for 'timeout': '-1s' is not a duration: it must be 0 or more"
+                .into(),
+        ),
+        // a switch with a bad value
+        (
+            "/api/solve?dynamic=maybe".into(),
+            lvl,
+            "invalid value 'maybe' for 'dynamic': a switch: true or false (or 1, 0, yes, no, on, \
+             off)"
+                .into(),
+        ),
+        (
+            "/api/space?rows=3&cols=3&blocks=2&dynamic=2".into(),
+            "",
+            "invalid value '2' for 'dynamic': a switch: true or false (or 1, 0, yes, no, on, off)"
+                .into(),
+        ),
+        (
+            "/api/generate?rows=5&cols=5&unique=perhaps".into(),
+            "",
+            "invalid value 'perhaps' for 'unique': a switch: true or false (or 1, 0, yes, no, on, \
+             off)"
+                .into(),
+        ),
+    ];
+    for (path, body, want) in cases {
+        let r = post(a, &path, body);
+        assert_eq!(
+            (r.status, r.header("x-floe-exit")),
+            (400, Some("2")),
+            "{path}: {}",
+            r.body
+        );
+        assert_eq!(r.json()["error"], want.as_str(), "{path}");
+    }
+    // the switches' words, and an empty board's missing sides
+    for on in ["", "true", "1", "yes", "on", "false", "0", "no", "off"] {
+        let r = post(
+            a,
+            &format!("/api/generate?rows=4&cols=4&walls={on}&count=1"),
+            "",
+        );
+        assert_eq!(r.status, 200, "walls={on}: {}", r.body);
+    }
+    let r = post(a, "/api/space?rows=3&cols=3", "");
+    assert_eq!(
+        r.json()["error"],
+        "the following required arguments were not provided: blocks"
+    );
+}
+
+#[test]
 fn the_servers_caps_bound_every_request() {
     let s = Server::start(&["--max-states", "2000", "--timeout", "5s"]);
     let big = big_unsolvable();

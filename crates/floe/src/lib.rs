@@ -17,6 +17,9 @@
 //!   challenge setups of the solitaire puzzles.
 //! - [`scene`]: the one cell model that pictures, play and the web page draw.
 //! - [`render`]: SVG pictures of scenes and solutions, and plots.
+//! - [`request`]: the typed requests of the operations front ends offer (solve, verify,
+//!   render, space, generate, experiment), with their defaults, ranges and messages, read from
+//!   query strings, JSON, or (feature `cli`) command-line flags.
 //! - [`play`]: playing a level of any game: undo, redo, hints and solvability, with no drawing.
 //! - [`bits`]: fixed-width bit sets used as compact states.
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
@@ -37,6 +40,7 @@ pub mod mem;
 pub mod ops;
 pub mod play;
 pub mod render;
+pub mod request;
 pub mod scene;
 pub mod search;
 

@@ -1,7 +1,7 @@
 //! The commands of ice blocks only: reach, profile, patterns, the theses' tables, pictures
 //! drawn with ice blocks, level generation.
 
-use super::{within, BoardArgs, LimitArgs};
+use super::{BoardArgs, LimitArgs};
 use clap::{Args, Subcommand};
 use floe::search::parse_duration;
 use std::path::PathBuf;
@@ -183,57 +183,15 @@ pub struct ImageArgs {
 /// `floe generate`.
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// Board rows (1 to 1,024; at most 1,024 cells).
-    #[arg(long, value_name = "R", required_unless_present = "report",
-          value_parser = within(1, 1024))]
-    pub rows: Option<usize>,
-    /// Board columns (1 to 1,024).
-    #[arg(long, value_name = "C", required_unless_present = "report",
-          value_parser = within(1, 1024))]
-    pub cols: Option<usize>,
-    /// Targets, 1 to 1,024 (each starts the generation with a block on it; default 1).
-    #[arg(long, value_name = "T", value_parser = within(1, 1024))]
-    pub targets: Option<usize>,
-    /// Most blocks on the board, 1 to 1,024: the targets' blocks plus stopper blocks
-    /// (default: targets + 2).
-    #[arg(long, value_name = "B", value_parser = within(1, 1024))]
-    pub max_blocks: Option<usize>,
-    /// Keep levels whose fewest pushes are at least P.
-    #[arg(long, value_name = "P", default_value_t = 3)]
-    pub min_pushes: u64,
-    /// Keep levels whose fewest pushes are at most Q; the intended solutions have P to Q
-    /// pushes (default: P to 2P, no upper bound on the fewest).
-    #[arg(long, value_name = "Q")]
-    pub max_pushes: Option<u64>,
-    /// Keep levels whose least difficulty (at --factor) is at least D.
-    #[arg(long, value_name = "D")]
-    pub min_difficulty: Option<u64>,
-    /// Block-change factor of the difficulty.
-    #[arg(long, value_name = "F", default_value_t = 5)]
-    pub factor: u64,
-    /// Keep only levels whose optimal solution is unique up to move order.
-    #[arg(long)]
-    pub unique: bool,
-    /// Stoppers may also be walls.
-    #[arg(long)]
-    pub walls: bool,
-    /// Levels wanted (1 to 1,000,000).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = within(1, 1_000_000))]
-    pub count: usize,
-    /// Seed: the same seed gives the same file.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
+    /// The levels wanted.
+    #[command(flatten)]
+    pub levels: floe::request::Generate,
     /// Write the levels here (floe format) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Give up after this long (exit code 1 with fewer levels than asked): seconds, or a
-    /// number with ms, s, m or h.
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
-    pub timeout: Option<Duration>,
-    /// Positions one candidate's verification may store; a candidate that needs more is
-    /// dropped (not the run).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = positions)]
-    pub candidate_states: u64,
+    /// How long it may take, what a candidate may store.
+    #[command(flatten)]
+    pub budget: floe::request::GenerateBudget,
     /// One JSON document (the figures of every level) on standard output.
     #[arg(long)]
     pub json: bool,
@@ -247,13 +205,4 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub samples: u64,
-}
-
-/// A number of positions a search may store: 1 or more (0 would drop every candidate).
-fn positions(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(0) => Err("give 1 or more positions (0 would drop every candidate)".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("'{s}' is not a number of positions")),
-    }
 }

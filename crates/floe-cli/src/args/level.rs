@@ -3,7 +3,6 @@
 
 use super::{GameArgs, LevelArgs, LimitArgs};
 use clap::Args;
-use floe::analysis::solvers::CapCount;
 use std::path::PathBuf;
 
 /// The picture options of `floe solve`.
@@ -23,26 +22,8 @@ pub struct SolutionPictureArgs {
     pub coords: bool,
 }
 
-/// Parameters of the randomised solvers.
-#[derive(Args, Debug, Clone)]
-pub struct RandomArgs {
-    /// Move cap of the random algorithm (default: the game's, 1,000,000 for the sliding
-    /// games) or of BasicMC (default 15). With `--algo astar`: look only for solutions of at
-    /// most M moves, keeping only the positions that could lie on one; when there is none,
-    /// the answer is the proof that the fewest moves exceed M (`"limit": "max-moves"`).
-    #[arg(long, value_name = "M")]
-    pub max_moves: Option<u32>,
-    /// BasicMC's random games per candidate move and step.
-    #[arg(long, default_value_t = floe::search::playout::KLUIVER_PLAYOUTS, value_name = "N")]
-    pub playouts: u32,
-    /// Seed of the random generator (the same seed gives the same run).
-    #[arg(long, default_value_t = 1, value_name = "S")]
-    pub seed: u64,
-    /// What a random game's cap counts: moves made (impossible draws are drawn again) or
-    /// every draw, possible or not.
-    #[arg(long, default_value = "pushes", value_name = "pushes|attempts")]
-    pub count: CapCount,
-}
+/// Parameters of the randomised solvers (the library's request).
+pub use floe::request::Random as RandomArgs;
 
 /// `floe solve`.
 #[derive(Args, Debug)]
@@ -50,22 +31,9 @@ pub struct SolveArgs {
     /// The level.
     #[command(flatten)]
     pub level: LevelArgs,
-    /// The algorithm: the game's exact searches (bfs, astar, idastar; ice blocks also
-    /// difficulty: least pushes + factor × block changes; BoxOff dfs) or Kluiver's
-    /// randomised solvers random and mc (BasicMC), which may fail and prove nothing.
-    /// Default: the game's fastest exact search.
-    #[arg(long, value_name = "ALGO")]
-    pub algo: Option<String>,
-    /// Parameters of random and mc.
+    /// The algorithm and its parameters.
     #[command(flatten)]
-    pub random: RandomArgs,
-    /// Ice blocks: block-change factor of the difficulty (0 to 1,000,000,000; default 5).
-    #[arg(long, value_name = "F")]
-    pub factor: Option<u64>,
-    /// Worker threads of A* (astar), 1 to 256: each batch of positions is expanded by all
-    /// of them. The answer (fewest moves, or the bound proved) does not depend on it.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub threads: usize,
+    pub solve: floe::request::Solve,
     /// Print the board after every move.
     #[arg(long)]
     pub boards: bool,
@@ -90,9 +58,9 @@ pub struct VerifyArgs {
     /// one move per line; `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     pub moves: PathBuf,
-    /// Ice blocks: block-change factor for the reported difficulty (default 5).
-    #[arg(long, value_name = "F")]
-    pub factor: Option<u64>,
+    /// How the difficulty is reported.
+    #[command(flatten)]
+    pub verify: floe::request::Verify,
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,
@@ -157,12 +125,9 @@ pub struct RenderArgs {
     /// Where to write the SVG (default: standard output).
     #[arg(long, short = 'o', alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Draw row and column numbers (the coordinates moves use).
-    #[arg(long)]
-    pub coords: bool,
-    /// Cell size in pixels (4 to 200; default: chosen from the board's size).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(4..=200))]
-    pub cell: Option<u32>,
+    /// How it is drawn.
+    #[command(flatten)]
+    pub render: floe::request::Render,
     /// One JSON document on standard output (needs -o).
     #[arg(long)]
     pub json: bool,

@@ -28,10 +28,7 @@ pub use serve::*;
 pub use study::*;
 
 use clap::{Args, Parser, Subcommand};
-use floe::game::Params;
-use floe::search::{parse_duration, Limits};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Solve, generate and analyse sliding-block puzzles.
 #[derive(Parser, Debug)]
@@ -107,71 +104,20 @@ pub enum Command {
     Serve(ServeArgs),
 }
 
-/// The game and its parameters.
-#[derive(Args, Debug, Clone, Default)]
-pub struct GameArgs {
-    /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, icepath: see `floe games`), or a game with its
-    /// parameters such as pushpush(k=2). Default: the file's `Game:` line, else ice blocks.
-    #[arg(long, value_name = "GAME")]
-    pub game: Option<String>,
-    /// Read the file in this format instead of detecting it (ice blocks: floe or kluiver).
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
-    /// Ice blocks: the walking rule, free or walk (default: the level's `Rules:` line, else
-    /// free).
-    #[arg(long, value_name = "free|walk")]
-    pub rules: Option<String>,
-    /// PushPush-k: the robot pushes rows of up to K blocks (0: any row, PushPush-*).
-    #[arg(long, value_name = "K")]
-    pub k: Option<String>,
-    /// Ice Tower: accept arrows and dispensers, with floe's semantics (docs/icetower.md).
-    #[arg(long)]
-    pub dynamic: bool,
-    /// Any parameter of the game, NAME=VALUE (repeatable).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
-}
+/// The game and its parameters (the library's request).
+pub use floe::request::Game as GameArgs;
 
-impl GameArgs {
-    /// The parameters given, named after their flags for messages.
-    pub fn params(&self) -> Result<Params, floe::Error> {
-        let mut p = Params::new();
-        if let Some(r) = &self.rules {
-            p.set("rules", r.clone(), "--rules");
-        }
-        if let Some(k) = &self.k {
-            p.set("k", k.clone(), "--k");
-        }
-        if self.dynamic {
-            p.set("dynamic", "true", "--dynamic");
-        }
-        for kv in &self.params {
-            let (name, value) = kv.split_once('=').unwrap_or((kv.as_str(), "true"));
-            p.set(
-                name.trim(),
-                value.trim(),
-                format!("--param {}", name.trim()),
-            );
-        }
-        Ok(p)
-    }
-}
+/// Resource limits (the library's request).
+pub use floe::request::Limits as LimitArgs;
 
 /// A level from a file.
 #[derive(Args, Debug, Clone)]
 pub struct LevelArgs {
     /// Level file (`-` reads standard input).
     pub file: PathBuf,
-    /// Which level: a 1-based number or a title. Default: the file's only level.
-    #[arg(long, short = 'l', value_name = "N|NAME")]
-    pub level: Option<String>,
-    /// The game and its parameters.
+    /// Which level, the game and its parameters.
     #[command(flatten)]
-    pub game: GameArgs,
-    /// The file's text, when it comes from elsewhere than the file system (a web request):
-    /// then `file` only names it.
-    #[arg(skip)]
-    pub text: Option<String>,
+    pub pick: floe::request::Level,
 }
 
 /// A level from a file, or an empty ice board.
@@ -180,65 +126,12 @@ pub struct BoardArgs {
     /// Level file; or give --rows, --cols and --blocks for an empty ice board.
     #[arg(required_unless_present_all = ["rows", "cols", "blocks"])]
     pub file: Option<PathBuf>,
-    /// Rows of an empty board.
-    #[arg(long, conflicts_with = "file", requires_all = ["cols", "blocks"])]
-    pub rows: Option<usize>,
-    /// Columns of an empty board.
-    #[arg(long, conflicts_with = "file", requires_all = ["rows", "blocks"])]
-    pub cols: Option<usize>,
-    /// Blocks of an empty board, starting in the top row from the left, then clockwise
-    /// along the edge.
-    #[arg(long, conflicts_with = "file", requires_all = ["rows", "cols"])]
-    pub blocks: Option<usize>,
-    /// Which level of the file: a 1-based number or a title.
-    #[arg(long, short = 'l', value_name = "N|NAME", requires = "file")]
-    pub level: Option<String>,
+    /// The empty board's size, or which level of the file.
+    #[command(flatten)]
+    pub empty: floe::request::EmptyBoard,
     /// The game and its parameters.
     #[command(flatten)]
     pub game: GameArgs,
-    /// The file's text, when it comes from elsewhere than the file system (a web request).
-    #[arg(skip)]
-    pub text: Option<String>,
-}
-
-/// Resource limits.
-#[derive(Args, Debug, Clone, Default)]
-pub struct LimitArgs {
-    /// Stop after storing this many states (then exit code 1: no answer).
-    #[arg(long, value_name = "N")]
-    pub max_states: Option<u64>,
-    /// Stop after this long: seconds, or a number with ms, s, m or h (then exit code 1).
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
-    pub timeout: Option<Duration>,
-    /// Stop once floe holds this much memory: GiB, or a number with K, M, G or T (64M to
-    /// 64T; then exit code 1). Default: three quarters of the memory available at the start.
-    #[arg(long, value_name = "SIZE", value_parser = floe::mem::parse_memory)]
-    pub max_memory: Option<u64>,
-    /// Run even when the estimate made before an enumeration (space, reach, table) says it
-    /// will not fit the memory budget; it then stops cleanly at the budget.
-    #[arg(long)]
-    pub force: bool,
-    /// Raised by someone else to stop the work (the web page's stop button).
-    #[arg(skip)]
-    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-}
-
-impl LimitArgs {
-    /// The limits, with the default memory budget when none is given.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            max_states: self.max_states,
-            timeout: self.timeout,
-            max_memory: self.budget(),
-            stop: self.stop.clone(),
-            ..Limits::default()
-        }
-    }
-
-    /// The memory budget: `--max-memory` or the default.
-    pub fn budget(&self) -> Option<u64> {
-        self.max_memory.or_else(floe::mem::default_budget)
-    }
 }
 
 /// A level or an empty ice board, limits and `--json`: `floe space`, `analyze` and `reach`.
@@ -363,14 +256,35 @@ mod tests {
     }
 
     #[test]
-    fn rank_lists() {
-        assert_eq!(parse_ranks("2-9").unwrap().0, (2..=9).collect::<Vec<_>>());
-        assert_eq!(parse_ranks("4,6,8").unwrap().0, vec![4, 6, 8]);
-        assert_eq!(parse_ranks("3..5").unwrap().0, vec![3, 4, 5]);
-        assert!(parse_ranks("9-2").is_err());
-        assert!(parse_ranks("x").is_err());
-        assert!(parse_setups("shuffled,ltiles").is_ok());
-        assert!(parse_setups("shuffled,nope").is_err());
+    fn the_requests_defaults_are_the_flags_defaults() {
+        let cli = |line: &str| parse_from(line.split_whitespace()).unwrap().command;
+        let Command::Solve(a) = cli("floe solve x.txt") else {
+            panic!("solve")
+        };
+        assert_eq!(a.solve, floe::request::Solve::default());
+        assert_eq!(a.limits, LimitArgs::default());
+        let Command::Generate(a) = cli("floe generate --rows 5 --cols 6") else {
+            panic!("generate")
+        };
+        let want = floe::request::Generate {
+            rows: Some(5),
+            cols: Some(6),
+            ..Default::default()
+        };
+        assert_eq!(a.levels, want);
+        assert_eq!(a.budget, floe::request::GenerateBudget::default());
+        let Command::Experiment(a) = cli("floe experiment pretzel") else {
+            panic!("experiment")
+        };
+        let want = floe::request::Experiment {
+            game: "pretzel".into(),
+            ..Default::default()
+        };
+        assert_eq!(a.run, want);
+        let Command::Render(a) = cli("floe render x.txt") else {
+            panic!("render")
+        };
+        assert_eq!(a.render, floe::request::Render::default());
     }
 
     #[test]

@@ -107,61 +107,9 @@ pub fn parse_layers(s: &str) -> Result<Layers, String> {
 /// `floe experiment GAME …`.
 #[derive(Args, Debug)]
 pub struct ExperimentArgs {
-    /// The game: boxoff, pretzel or fujisan.
-    pub game: String,
-    /// BoxOff: rows h.
-    #[arg(long, value_name = "H", default_value_t = 4)]
-    pub rows: usize,
-    /// BoxOff: columns w.
-    #[arg(long, value_name = "W", default_value_t = 6)]
-    pub cols: usize,
-    /// BoxOff: colours c.
-    #[arg(long, visible_alias = "colours", value_name = "C", default_value_t = 4)]
-    pub colors: usize,
-    /// Pretzel: suits k.
-    #[arg(long, value_name = "K", default_value_t = 4)]
-    pub suits: usize,
-    /// Pretzel: ranks n: one number, a list (4,6,8) or a range (2-9) for a sweep.
-    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_ranks)]
-    pub ranks: Ranks,
-    /// The setup: shuffled, ltiles (BoxOff), sequential, banded (Pretzel), piecepack (the
-    /// authors' procedure), piecepack-spec (the spec's wording), engraved, dominoes (Fujisan).
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "shuffled",
-        conflicts_with = "compare"
-    )]
-    pub setup: floe::generate::Setup,
-    /// Run several setups and test them against each other (t-tests on the trials,
-    /// Kruskal–Wallis on solution lengths); `all` for every setup of the game.
-    #[arg(long, value_name = "A,B,…", value_parser = parse_setups)]
-    pub compare: Option<SetupList>,
-    /// Challenges per setup and size.
-    #[arg(long, value_name = "N", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub challenges: u64,
-    /// Trials: groups of consecutive challenges for the spread and the t-tests.
-    #[arg(long, value_name = "T", default_value_t = 10,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub trials: u32,
-    /// Seed: the same seed gives the same challenges and the same numbers.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
-    /// The random player plays on through repeated positions up to M moves. Without it, it
-    /// gives up at the first move onto a position already visited in the game, as the
-    /// authors' published programs do (no horizon).
-    #[arg(long, visible_alias = "playout-cap", value_name = "M",
-          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    pub random_horizon: Option<u32>,
-    /// Enumerate every deal instead of sampling (Pretzel with few cards): the exact
-    /// solvable fraction.
-    #[arg(long, conflicts_with_all = ["challenges", "trials", "svg"])]
-    pub exact: bool,
-    /// Only generate: print the first N challenges of the run (the ones it would solve) in
-    /// the text format, or write them as files into the directory -o DIR.
-    #[arg(long, value_name = "N", conflicts_with_all = ["compare", "exact", "svg"])]
-    pub generate: Option<u64>,
+    /// The game, its size, the setups, the run.
+    #[command(flatten)]
+    pub run: floe::request::Experiment,
     /// With --generate: a directory for one file per challenge.
     #[arg(long, short = 'o', value_name = "DIR", requires = "generate")]
     pub out: Option<PathBuf>,
@@ -178,58 +126,6 @@ pub struct ExperimentArgs {
     /// One JSON document on standard output.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Ranks of a Pretzel run.
-#[derive(Clone, Debug)]
-pub struct Ranks(pub Vec<usize>);
-
-/// Parses `4`, `4,6,8` or `2-9`.
-pub fn parse_ranks(s: &str) -> Result<Ranks, String> {
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let bad = || format!("'{part}' is not a number of ranks or a range like 2-9");
-        if let Some((a, b)) = part.split_once(['-', '.']) {
-            let a: usize = a.trim().parse().map_err(|_| bad())?;
-            let b: usize = b
-                .trim_start_matches('.')
-                .trim()
-                .parse()
-                .map_err(|_| bad())?;
-            if a > b {
-                return Err(bad());
-            }
-            out.extend(a..=b);
-        } else {
-            out.push(part.parse().map_err(|_| bad())?);
-        }
-    }
-    if out.is_empty() {
-        return Err("no ranks given".into());
-    }
-    out.dedup();
-    Ok(Ranks(out))
-}
-
-/// Setups of `--compare`: `None` for all.
-#[derive(Clone, Debug)]
-pub struct SetupList(pub Option<Vec<floe::generate::Setup>>);
-
-/// Parses `all` or a comma-separated list of setups.
-pub fn parse_setups(s: &str) -> Result<SetupList, String> {
-    if s.trim().eq_ignore_ascii_case("all") {
-        return Ok(SetupList(None));
-    }
-    let v: Vec<floe::generate::Setup> = s
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(str::parse)
-        .collect::<Result<_, _>>()?;
-    if v.is_empty() {
-        return Err("no setups given".into());
-    }
-    Ok(SetupList(Some(v)))
 }
 
 /// `floe learn`.

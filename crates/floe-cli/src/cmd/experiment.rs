@@ -1,7 +1,7 @@
 //! `floe experiment`: the Monte Carlo experiments of the physical solitaire puzzles (BoxOff,
 //! Pretzel, Fujisan), their statistics and the paper's figures.
 
-use crate::args::{ExperimentArgs, SetupList};
+use crate::args::ExperimentArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::analysis::solitaire::{
@@ -9,9 +9,12 @@ use floe::analysis::solitaire::{
 };
 use floe::games::solitaire::Kind;
 use floe::generate::{Setup, Size};
+use floe::request::{Experiment, SetupList};
 use floe::search::playout::GiveUp;
+use floe::search::Limits;
 use floe::Error;
 use serde::Serialize;
+use std::path::Path;
 
 /// What an experiment computed.
 pub(crate) enum Outcome {
@@ -38,10 +41,16 @@ impl Outcome {
 
 /// `floe experiment`.
 pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
-    let outcome = compute(&a, progress_bar)?;
+    let outcome = compute(
+        &a.run,
+        a.limits.limits(),
+        a.threads,
+        a.out.as_deref(),
+        progress_bar,
+    )?;
     let mut written = Vec::new();
     if let (Some(dir), Outcome::Runs(docs)) = (&a.svg, &outcome) {
-        let game: Kind = a.game.parse().map_err(Error::invalid)?;
+        let game: Kind = a.run.game.parse().map_err(Error::invalid)?;
         for (name, svg) in figures(game, docs) {
             let path = dir.join(name);
             out::write_file(&path, svg)?;
@@ -49,7 +58,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         }
     }
     if a.json {
-        out::json(&json(&a, &outcome));
+        out::json(&json(&a.run, &outcome));
         for f in &written {
             eprintln!("wrote {}", f.display());
         }
@@ -65,7 +74,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
                 }
             }
             Outcome::Runs(docs) => {
-                print_human(&a, docs);
+                print_human(&a.run, docs);
                 if docs.len() > 1 {
                     print_sweep(docs);
                 }
@@ -79,16 +88,20 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
     Ok(Done::when(!outcome.limited()))
 }
 
-/// The experiment the arguments ask for; `bar` makes a progress bar for so many challenges
+/// The experiment `e` asks for, each challenge's search within `limits`, on `threads` (default:
+/// every core), the generated challenges written into `out` when given; `bar` makes a progress bar for so many challenges
 /// (or none).
 pub(crate) fn compute(
-    a: &ExperimentArgs,
+    e: &Experiment,
+    limits: Limits,
+    threads: Option<usize>,
+    out: Option<&Path>,
     bar: fn(u64) -> Option<indicatif::ProgressBar>,
 ) -> Result<Outcome, Error> {
-    let game: Kind = a.game.parse().map_err(Error::invalid)?;
-    let sizes = sizes(a, game)?;
-    let setups: Vec<Setup> = match &a.compare {
-        None => vec![a.setup],
+    let game: Kind = e.game.parse().map_err(Error::invalid)?;
+    let sizes = sizes(e, game)?;
+    let setups: Vec<Setup> = match &e.compare {
+        None => vec![e.setup],
         Some(SetupList(None)) => Setup::of(game).to_vec(),
         Some(SetupList(Some(v))) => v.clone(),
     };
@@ -97,21 +110,20 @@ pub(crate) fn compute(
             floe::generate::check(size, s)?;
         }
     }
-    if let Some(n) = a.generate {
-        return generate_only(a, &sizes, n).map(Outcome::Generated);
+    if let Some(n) = e.generate {
+        return generate_only(e, out, &sizes, n).map(Outcome::Generated);
     }
-    if a.exact {
-        return solitaire::in_pool(a.threads, || run_exact(game, &sizes, &setups))?
+    if e.exact {
+        return solitaire::in_pool(threads, || run_exact(game, &sizes, &setups))?
             .map(Outcome::Exact);
     }
-    if a.trials as u64 > a.challenges {
+    if e.trials as u64 > e.challenges {
         return Err(Error::invalid(format!(
             "--trials {} needs at least as many challenges (--challenges {})",
-            a.trials, a.challenges
+            e.trials, e.challenges
         )));
     }
-    let limits = a.limits.limits();
-    let total = sizes.len() as u64 * setups.len() as u64 * a.challenges;
+    let total = sizes.len() as u64 * setups.len() as u64 * e.challenges;
     let bar = bar(total);
     let mut docs = Vec::new();
     let mut finished = 0u64;
@@ -121,10 +133,10 @@ pub(crate) fn compute(
             let config = Config {
                 size,
                 setup,
-                challenges: a.challenges,
-                trials: a.trials,
-                seed: a.seed,
-                random_player: a.random_horizon.map_or(GiveUp::Revisit, GiveUp::Horizon),
+                challenges: e.challenges,
+                trials: e.trials,
+                seed: e.seed,
+                random_player: e.random_horizon.map_or(GiveUp::Revisit, GiveUp::Horizon),
                 limits: limits.clone(),
             };
             if let Some(b) = &bar {
@@ -136,16 +148,16 @@ pub(crate) fn compute(
                     b.set_position(base + d);
                 }
             };
-            let s = solitaire::in_pool(a.threads, || solitaire::run(&config, &progress))??;
-            finished += a.challenges;
+            let s = solitaire::in_pool(threads, || solitaire::run(&config, &progress))??;
+            finished += e.challenges;
             runs.push(s);
         }
         let comparison = compare(&runs);
         docs.push(SizeRun {
             game: game.name(),
             size: size.to_string(),
-            seed: a.seed,
-            challenges: a.challenges,
+            seed: e.seed,
+            challenges: e.challenges,
             setups: runs,
             comparison,
         });
@@ -174,7 +186,7 @@ pub(crate) enum Doc<'a> {
 }
 
 /// The document `floe experiment --json` prints for `o`.
-pub(crate) fn json<'a>(a: &ExperimentArgs, o: &'a Outcome) -> Doc<'a> {
+pub(crate) fn json<'a>(a: &Experiment, o: &'a Outcome) -> Doc<'a> {
     match o {
         Outcome::Generated(docs) => Doc::Generated(docs),
         Outcome::Exact(out) if out.len() == 1 => Doc::Exact(&out[0]),
@@ -195,7 +207,8 @@ pub(crate) fn json<'a>(a: &ExperimentArgs, o: &'a Outcome) -> Doc<'a> {
 
 /// `--generate N`: the run's first N challenges as text.
 fn generate_only(
-    a: &ExperimentArgs,
+    a: &Experiment,
+    out: Option<&Path>,
     sizes: &[Size],
     n: u64,
 ) -> Result<Vec<serde_json::Value>, Error> {
@@ -210,7 +223,7 @@ fn generate_only(
                 a.seed
             );
             let text = c.write().replacen('\n', &format!("\nTitle: {title}\n"), 1);
-            match &a.out {
+            match out {
                 Some(dir) => {
                     let path = dir.join(format!(
                         "{}-{}-{}-{i}.txt",
@@ -230,7 +243,7 @@ fn generate_only(
     Ok(docs)
 }
 
-fn sizes(a: &ExperimentArgs, game: Kind) -> Result<Vec<Size>, Error> {
+fn sizes(a: &Experiment, game: Kind) -> Result<Vec<Size>, Error> {
     Ok(match game {
         Kind::BoxOff => vec![Size::BoxOff {
             rows: a.rows,
@@ -269,7 +282,7 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn print_human(a: &ExperimentArgs, docs: &[SizeRun]) {
+fn print_human(a: &Experiment, docs: &[SizeRun]) {
     for d in docs {
         outln!(
             "{}: {} challenges per setup in {} trials, seed {}; the random player {}",

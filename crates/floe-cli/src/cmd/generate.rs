@@ -8,6 +8,7 @@ use floe::games::ice::format::write_floe;
 use floe::generate::retrograde::{
     generate as run_generate, shortcut_report, Batch, GenParams, Request,
 };
+use floe::request::{Generate, GenerateBudget};
 use floe::Error;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -19,7 +20,7 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         return generate_report(&a);
     }
     let start = Instant::now();
-    let batch = run_generate(&request(&a, None)?)?;
+    let batch = run_generate(&request(&a.levels, &a.budget, None)?)?;
     // an interrupted run, or one that found nothing, leaves an existing file as it was
     if let Some(path) = &a.out {
         let why = if floe::search::interrupted() {
@@ -33,7 +34,7 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
             eprintln!(
                 "floe: {why} ({} of {} levels from {} candidates); {} not written",
                 batch.levels.len(),
-                a.count,
+                a.levels.count,
                 thousands(batch.candidates),
                 path.display()
             );
@@ -52,14 +53,14 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         None if !a.json => outp!("{text}"),
         None => {}
     }
-    let complete = batch.levels.len() == a.count;
+    let complete = batch.levels.len() == a.levels.count;
     if a.json {
-        out::json(&json(&batch, a.count));
+        out::json(&json(&batch, a.levels.count));
     } else {
         eprintln!(
             "floe: {} of {} levels from {} candidates [{}]",
             batch.levels.len(),
-            a.count,
+            a.levels.count,
             thousands(batch.candidates),
             human_time(start.elapsed())
         );
@@ -70,19 +71,24 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         eprintln!(
             "floe: found {} of the {} levels asked for within the time and candidate limits",
             batch.levels.len(),
-            a.count
+            a.levels.count
         );
         Ok(Done::NoAnswer)
     }
 }
 
-/// The generator's request from the arguments (with a stop flag, for the web page).
-pub(crate) fn request(a: &GenerateArgs, stop: Option<Arc<AtomicBool>>) -> Result<Request, Error> {
+/// The generator's request for the levels `a` asks for within `budget` (with a stop flag, for
+/// the web page).
+pub(crate) fn request(
+    a: &Generate,
+    budget: &GenerateBudget,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Request, Error> {
     let (Some(rows), Some(cols)) = (a.rows, a.cols) else {
         return Err(Error::invalid("give --rows and --cols"));
     };
     let targets = a.targets.unwrap_or(1);
-    let deadline = a.timeout.and_then(|t| Instant::now().checked_add(t));
+    let deadline = budget.timeout.and_then(|t| Instant::now().checked_add(t));
     if let Some(q) = a.max_pushes {
         if q < a.min_pushes {
             return Err(Error::invalid(format!(
@@ -118,7 +124,7 @@ pub(crate) fn request(a: &GenerateArgs, stop: Option<Arc<AtomicBool>>) -> Result
         count: a.count,
         seed: a.seed,
         deadline,
-        max_states: a.candidate_states,
+        max_states: budget.candidate_states,
         stop,
     })
 }
@@ -135,7 +141,7 @@ pub(crate) fn json(batch: &Batch, count: usize) -> serde_json::Value {
 }
 
 fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {
-    let sizes = match (a.rows, a.cols) {
+    let sizes = match (a.levels.rows, a.levels.cols) {
         (Some(r), Some(c)) => vec![(r, c)],
         (None, None) => vec![(5, 5), (6, 6), (7, 7)],
         _ => {
@@ -144,20 +150,21 @@ fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {
             ))
         }
     };
-    let targets = match a.targets {
+    let targets = match a.levels.targets {
         Some(t) => vec![t],
         None => vec![1, 2, 3],
     };
-    let pushes = match a.max_pushes {
-        Some(q) => (a.min_pushes..=q).map(|p| p as usize).collect(),
-        None if a.rows.is_some() => vec![a.min_pushes as usize],
+    let pushes = match a.levels.max_pushes {
+        Some(q) => (a.levels.min_pushes..=q).map(|p| p as usize).collect(),
+        None if a.levels.rows.is_some() => vec![a.levels.min_pushes as usize],
         None => vec![4, 6, 8],
     };
     let extra = a
+        .levels
         .max_blocks
-        .map_or(2, |b| b.saturating_sub(a.targets.unwrap_or(1)));
+        .map_or(2, |b| b.saturating_sub(a.levels.targets.unwrap_or(1)));
     let start = Instant::now();
-    let rows = shortcut_report(&sizes, &targets, &pushes, extra, a.samples, a.seed)?;
+    let rows = shortcut_report(&sizes, &targets, &pushes, extra, a.samples, a.levels.seed)?;
     if a.json {
         out::json(&rows);
         return Ok(Done::Answered);

@@ -29,6 +29,7 @@ use crate::args::{BoardArgs, GameArgs, LevelArgs};
 use crate::out::thousands;
 use floe::games::ice::{self, Ice, WalkRule};
 use floe::ops::{Level, Request, Source};
+use floe::request::{EmptyBoard, Naming};
 use floe::Error;
 use std::path::Path;
 
@@ -54,20 +55,9 @@ impl<'a> Head<'a> {
 /// The level a command names: the file read once, its game detected, the level picked, the
 /// game's parameters applied and checked.
 pub(crate) fn request(a: &LevelArgs) -> Result<Request, Error> {
-    let src = match &a.text {
-        Some(text) => text_source(text, &a.file, &a.game)?,
-        None => source(&a.file, &a.game)?,
-    };
-    src.level(a.level.as_deref()).resolve()
-}
-
-/// A text that came from elsewhere than the file system, named `name`, with the game flags
-/// applied.
-pub(crate) fn text_source(text: &str, name: &Path, g: &GameArgs) -> Result<Source, Error> {
-    Ok(Request::from_text(text, name.display().to_string())
-        .game(g.game.as_deref())
-        .format(g.format.as_deref())
-        .with_params(g.params()?))
+    source(&a.file, &a.pick.game)?
+        .level(a.pick.level.as_deref())
+        .resolve()
 }
 
 /// A file with the game flags applied.
@@ -80,33 +70,48 @@ pub(crate) fn source(file: &Path, g: &GameArgs) -> Result<Source, Error> {
 
 /// The level of a command that takes a file or an empty ice board.
 pub(crate) fn board_request(a: &BoardArgs) -> Result<Request, Error> {
-    match (&a.file, a.rows, a.cols, a.blocks) {
-        (Some(file), _, _, _) => request(&LevelArgs {
+    match &a.file {
+        Some(file) => request(&LevelArgs {
             file: file.clone(),
-            level: a.level.clone(),
-            game: a.game.clone(),
-            text: a.text.clone(),
+            pick: floe::request::Level {
+                level: a.empty.level.clone(),
+                game: a.game.clone(),
+            },
         }),
-        (None, Some(r), Some(c), Some(k)) => {
-            if a.game.game.is_some() || a.game.format.is_some() {
-                return Err(Error::invalid(
-                    "--rows, --cols and --blocks make an empty ice block board: no --game or --format",
-                ));
-            }
-            let board = ice::Level::empty_board(r, c, k)?;
-            let name = board.title.clone().unwrap_or_default();
-            let level = Level::new(Ice, board, name).configure(&a.game.params()?)?;
-            Ok(Request {
-                game: level.game(),
-                file: "empty board".into(),
-                index: 0,
-                level,
-            })
-        }
-        _ => Err(Error::invalid(
-            "give a level file, or --rows, --cols and --blocks",
-        )),
+        None => empty_board(&a.empty, &a.game, Naming::Flags),
     }
+}
+
+/// The empty ice block board of `b` (rows, columns and blocks), with the parameters of `g`
+/// (its rules); messages name the parameters as `naming` writes them.
+pub(crate) fn empty_board(b: &EmptyBoard, g: &GameArgs, naming: Naming) -> Result<Request, Error> {
+    let (r, c, k) = b.size().map_err(|_| {
+        Error::invalid(format!(
+            "give a level file, or {}, {} and {}",
+            naming.of("rows"),
+            naming.of("cols"),
+            naming.of("blocks")
+        ))
+    })?;
+    if g.game.is_some() || g.format.is_some() {
+        return Err(Error::invalid(format!(
+            "{}, {} and {} make an empty ice block board: no {} or {}",
+            naming.of("rows"),
+            naming.of("cols"),
+            naming.of("blocks"),
+            naming.of("game"),
+            naming.of("format")
+        )));
+    }
+    let board = ice::Level::empty_board(r, c, k)?;
+    let name = board.title.clone().unwrap_or_default();
+    let level = Level::new(Ice, board, name).configure(&g.params_named(naming)?)?;
+    Ok(Request {
+        game: level.game(),
+        file: "empty board".into(),
+        index: 0,
+        level,
+    })
 }
 
 /// The ice block level of a request and its walking rule, for the commands that are about

@@ -3,7 +3,7 @@
 //! reads keys and draws.
 
 use super::{count, plural, request};
-use crate::args::PlayArgs;
+use crate::args::{LimitArgs, PlayArgs};
 use crate::out;
 use crate::Done;
 use floe::game::{Keys, Move};
@@ -47,24 +47,28 @@ pub fn run(a: PlayArgs) -> Result<Done, Error> {
             ));
         }
     }
-    let session = load(&a)?;
+    let session = load(request(&a.level)?, &a.limits, None)?;
     match script {
         Some(actions) => scripted(session, &actions, a.json),
         None => interactive(session),
     }
 }
 
-/// The session of the level the arguments name, with their limits.
-pub(crate) fn load(a: &PlayArgs) -> Result<Session, Error> {
-    let req = request(&a.level)?;
+/// A session of `req`'s level, its solver's questions within `asked` (else the play
+/// defaults) and stopped by `stop`.
+pub(crate) fn load(
+    req: floe::ops::Request,
+    asked: &LimitArgs,
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Result<Session, Error> {
     let mut limits = floe::play::default_limits();
-    if let Some(n) = a.limits.max_states {
+    if let Some(n) = asked.max_states {
         limits.max_states = Some(n);
     }
-    if let Some(t) = a.limits.timeout {
+    if let Some(t) = asked.timeout {
         limits.timeout = Some(t);
     }
-    limits.stop = a.limits.stop.clone();
+    limits.stop = stop;
     Ok(req.level.play()?.with_limits(limits))
 }
 

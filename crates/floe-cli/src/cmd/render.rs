@@ -20,6 +20,14 @@ struct RenderJson<'a> {
     bytes: usize,
 }
 
+/// The style `r` asks for.
+pub(crate) fn style(r: &floe::request::Render) -> Style {
+    Style {
+        coords: r.coords,
+        cell: r.cell.unwrap_or(0),
+    }
+}
+
 /// `floe render FILE [-o board.svg]`.
 pub fn run(a: RenderArgs) -> Result<Done, Error> {
     if a.json && a.out.is_none() {
@@ -29,10 +37,7 @@ pub fn run(a: RenderArgs) -> Result<Done, Error> {
     }
     let req = request(&a.level)?;
     let scene = req.level.scene();
-    let style = Style {
-        coords: a.coords,
-        cell: a.cell.unwrap_or(0),
-    };
+    let style = style(&a.render);
     let svg = board_svg(&scene, &style);
     let Some(path) = &a.out else {
         outp!("{svg}");

@@ -38,7 +38,7 @@ pub(crate) fn level_identity(
         };
         id = id.param(format!("--{k}"), v);
     }
-    if let (Some(r), Some(c), Some(b)) = (board.rows, board.cols, board.blocks) {
+    if let Ok((r, c, b)) = board.empty.size() {
         id = id
             .param("--rows", r)
             .param("--cols", c)

@@ -17,7 +17,7 @@ pub fn run(a: SolveArgs) -> Result<Done, Error> {
     let info = req.game.info();
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("solving {}", req.level.name()));
-    let r = report(&req, &a, limits)?;
+    let r = report(&req, &a.solve, limits)?;
     drop(spinner);
     if a.json {
         out::json(&r);
@@ -29,8 +29,12 @@ pub fn run(a: SolveArgs) -> Result<Done, Error> {
     Ok(Done::when(r.status.answered()))
 }
 
-/// The solve the arguments ask for, within `limits`: what `floe solve --json` prints.
-pub(crate) fn report(req: &Request, a: &SolveArgs, limits: Limits) -> Result<SolveReport, Error> {
+/// The solve `a` asks for, within `limits`: what `floe solve --json` prints.
+pub(crate) fn report(
+    req: &Request,
+    a: &floe::request::Solve,
+    limits: Limits,
+) -> Result<SolveReport, Error> {
     let o = SolveOptions {
         algorithm: a.algo.clone(),
         factor: a.factor,

@@ -2,7 +2,7 @@
 
 use super::shared::{self, computed, level_identity, progress_words};
 use super::{board_request, in_level};
-use crate::args::{BoardJobArgs, SharedJobArgs};
+use crate::args::{LimitArgs, SharedJobArgs};
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
 use crate::Done;
 use floe::game::SpaceReport;
@@ -19,7 +19,7 @@ pub fn run(a: SharedJobArgs) -> Result<Done, Error> {
     let req = board_request(&a.board)?;
     let mut limits = a.limits.limits();
     let spinner = Spinner::attach(&mut limits, &format!("enumerating {}", req.level.name()));
-    let mut e = report(&req, &a, &limits)?;
+    let mut e = report(&req, &a.limits, &limits)?;
     drop(spinner);
     e.peak_rss_bytes = out::peak_rss_bytes();
     if a.json {
@@ -32,13 +32,14 @@ pub fn run(a: SharedJobArgs) -> Result<Done, Error> {
 }
 
 /// Every position reachable from the level's start, within `limits`, once the estimate
-/// allows it: what `floe space --json` prints (but for the peak memory of the process).
+/// allows it (judged against the budget and `--force` of `asked`): what `floe space --json`
+/// prints (but for the peak memory of the process).
 pub(crate) fn report(
     req: &Request,
-    a: &BoardJobArgs,
+    asked: &LimitArgs,
     limits: &Limits,
 ) -> Result<SpaceReport, Error> {
-    super::judge(req.level.name(), req.level.estimate(), &a.limits)?;
+    super::judge(req.level.name(), req.level.estimate(), asked)?;
     req.level
         .space(limits)
         .map_err(|e| in_level(req.level.name(), e))

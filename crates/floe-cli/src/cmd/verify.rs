@@ -17,7 +17,7 @@ pub fn run(a: VerifyArgs) -> Result<Done, Error> {
     let req = request(&a.level)?;
     let (text, file) = floe::input::read_text(&a.moves)?;
     let moves = req.level.parse_moves(&text, &file)?;
-    let v = req.level.verify(&moves, a.factor)?;
+    let v = req.level.verify(&moves, a.verify.factor)?;
     let info = req.game.info();
     if a.json {
         out::json(&v);

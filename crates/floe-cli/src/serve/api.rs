@@ -1,23 +1,24 @@
 //! The JSON API: endpoints that mirror the commands. A request's query parameters are the
 //! command's flags without their dashes (`?algo=difficulty&factor=5`, `?max_states=1000`),
-//! read by the command line's own parser, so that ranges, defaults and messages are the
-//! command's; its body is the level file's text. The answer is what the command prints
-//! with `--json`, with the HTTP status of its exit code (0 and 1: 200, 2: 400) and the exit
-//! code itself in the `x-floe-exit` header.
+//! read into the library's typed requests (`floe::request`), the same the command line
+//! flattens into its commands, so that ranges, defaults and messages are the command's; its
+//! body is the level file's text. The answer is what the command prints with `--json`, with
+//! the HTTP status of its exit code (0 and 1: 200, 2: 400) and the exit code itself in the
+//! `x-floe-exit` header.
 
 use super::guard::Client;
 use super::slots::Filed;
 use super::{App, Caps};
-use crate::args::{Cli, Command, LimitArgs};
-use crate::cmd::{self, request};
+use crate::args::{GameArgs, LimitArgs};
+use crate::cmd;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Extension, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use clap::{CommandFactory, FromArgMatches};
 use floe::play::parse_keys;
-use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
+use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg};
+use floe::request::{self as typed, Fields, Naming};
 use floe::Error;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -46,7 +47,9 @@ pub(crate) fn level_name(q: &Pairs) -> String {
 
 /// A message in the API's words: the command line's flags named as the query parameters
 /// that stand for them (`'--rows <R>'` → `'rows'`, `--max-blocks` → `max_blocks`, `--level N`
-/// → `level N`). Every error an endpoint answers goes through it.
+/// → `level N`). Every error an endpoint answers goes through it: the requests' own messages
+/// name query parameters already, but the commands the endpoints share with the command line
+/// name flags in theirs (`--max-pushes 2 is below --min-pushes 3`).
 pub(crate) fn api_words(msg: &str) -> String {
     let b = msg.as_bytes();
     let mut out = String::with_capacity(msg.len());
@@ -67,7 +70,7 @@ pub(crate) fn api_words(msg: &str) -> String {
             j += 1;
         }
         out.push_str(&msg[i + 2..j].replace('-', "_"));
-        // clap's value name after the flag (`--rows <R>`, `--level <LEVEL>...`)
+        // the value's name after the flag (`--rows <R>`, `--level <LEVEL>...`)
         let rest = &msg[j..];
         if let Some(after) = rest.strip_prefix(" <") {
             if let Some(end) = after.find('>') {
@@ -309,116 +312,29 @@ enum LevelFrom {
     /// The body, always.
     Body,
     /// The body if there is one (`space` also takes `rows`, `cols` and `blocks`).
-    BodyOrFlags,
+    BodyOrSize,
     /// No level (`generate`, `experiment`).
     None,
 }
 
+/// The work a request asks for, once read: run in its lane with the server's caps and a stop
+/// flag.
+type Work = Box<dyn FnOnce(&Caps, Arc<AtomicBool>) -> Result<Reply, Error> + Send>;
+
 /// An endpoint that mirrors a command.
 struct Endpoint {
-    /// The command's words (`["solve"]`).
-    command: &'static [&'static str],
-    /// Whether the command is asked for `--json`.
-    json: bool,
+    /// Its path under `/api/` (`solve`).
+    path: &'static str,
     level: LevelFrom,
-    /// Parameters the server reads itself and the command does not see.
-    own: &'static [&'static str],
-    /// Flags of the command the server does not take (files, pictures, threads, bounds).
-    refused: &'static [&'static str],
-    /// Parameters that are the command's positional arguments, in order (`game`).
-    positional: &'static [&'static str],
     /// The lane its work runs in.
     kind: Kind,
+    /// Reads the query (and the level's text, if any) into the work it asks for.
+    read: fn(&Pairs, Option<String>) -> Result<Work, Reply>,
 }
 
-/// Flags no endpoint takes: output files and directories, help, the memory bound and
-/// `--force` (the server's caps decide), threads (the server shares its cores).
-const NEVER: &[&str] = &[
-    "help",
-    "version",
-    "json",
-    "out",
-    "output",
-    "svg",
-    "force",
-    "max-memory",
-    "threads",
-    "script",
-    "boards",
-];
-
-const SOLVE: Endpoint = Endpoint {
-    command: &["solve"],
-    json: true,
-    level: LevelFrom::Body,
-    own: &["job"],
-    refused: &["frames", "animate", "coords"],
-    positional: &[],
-    kind: Kind::Search,
-};
-const VERIFY: Endpoint = Endpoint {
-    command: &["verify"],
-    json: true,
-    level: LevelFrom::Body,
-    own: &["job", "moves"],
-    refused: &[],
-    positional: &[],
-    kind: Kind::Check,
-};
-const RENDER: Endpoint = Endpoint {
-    command: &["render"],
-    json: false,
-    level: LevelFrom::Body,
-    own: &["job"],
-    refused: &[],
-    positional: &[],
-    kind: Kind::Check,
-};
-const PICTURE: Endpoint = Endpoint {
-    command: &["render"],
-    json: false,
-    level: LevelFrom::Body,
-    own: &["job", "moves", "style"],
-    refused: &[],
-    positional: &[],
-    kind: Kind::Check,
-};
-const HINT: Endpoint = Endpoint {
-    command: &["play"],
-    json: true,
-    level: LevelFrom::Body,
-    own: &["job"],
-    refused: &[],
-    positional: &[],
-    kind: Kind::Check,
-};
-const SPACE: Endpoint = Endpoint {
-    command: &["space"],
-    json: true,
-    level: LevelFrom::BodyOrFlags,
-    own: &["job"],
-    refused: &[],
-    positional: &[],
-    kind: Kind::Search,
-};
-const GENERATE: Endpoint = Endpoint {
-    command: &["generate"],
-    json: true,
-    level: LevelFrom::None,
-    own: &["job"],
-    refused: &["report"],
-    positional: &[],
-    kind: Kind::Search,
-};
-const EXPERIMENT: Endpoint = Endpoint {
-    command: &["experiment"],
-    json: true,
-    level: LevelFrom::None,
-    own: &["job", "game"],
-    refused: &[],
-    positional: &["game"],
-    kind: Kind::Search,
-};
+/// Parameters of the library's requests that no endpoint takes: the memory bound and
+/// `force` (the server's caps decide), threads (the server shares its cores).
+const REFUSED: &[&str] = &["max_memory", "force", "threads"];
 
 /// The value of query parameter `name` (the last one given).
 pub(crate) fn param<'a>(q: &'a Pairs, name: &str) -> Option<&'a str> {
@@ -428,125 +344,15 @@ pub(crate) fn param<'a>(q: &'a Pairs, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-thread_local! {
-    /// The command line's definition, built once per thread (building it costs more than
-    /// reading a request).
-    static CLI: std::cell::RefCell<clap::Command> = std::cell::RefCell::new(Cli::command());
+/// Reads the query of `/api/{path}` into `groups`; `own` are the parameters the endpoint
+/// reads itself.
+fn read(q: &Pairs, path: &str, groups: &mut [&mut dyn Fields], own: &[&str]) -> Result<(), Reply> {
+    typed::read(q, &format!("/api/{path}"), groups, own, REFUSED).map_err(Reply::bad)
 }
 
-/// `argv` read by the command line's parser.
-pub(crate) fn parse_cli(argv: &[String]) -> Result<Cli, clap::Error> {
-    CLI.with(|c| {
-        let mut m = c.borrow_mut().try_get_matches_from_mut(argv)?;
-        Cli::from_arg_matches_mut(&mut m)
-    })
-}
-
-/// The command line an endpoint's request stands for, parsed by the command line's parser.
-fn parse(ep: &Endpoint, q: &Pairs, has_level: bool) -> Result<Command, Reply> {
-    let argv = CLI.with(|c| argv_of(&c.borrow(), ep, q, has_level))?;
-    parse_cli(&argv)
-        .map(|c| c.command)
-        .map_err(|e| Reply::bad(clap_message(&e)))
-}
-
-/// The command line's words for an endpoint's request.
-fn argv_of(
-    cli: &clap::Command,
-    ep: &Endpoint,
-    q: &Pairs,
-    has_level: bool,
-) -> Result<Vec<String>, Reply> {
-    let sub = ep
-        .command
-        .iter()
-        .try_fold(cli, |c, name| c.find_subcommand(name))
-        .ok_or_else(|| Reply::internal(format!("no command {:?}", ep.command)))?;
-    let mut argv: Vec<String> = vec!["floe".into()];
-    argv.extend(ep.command.iter().map(|s| s.to_string()));
-    if has_level {
-        argv.push(LEVEL_NAME.into());
-    }
-    for p in ep.positional {
-        let v = param(q, p).ok_or_else(|| Reply::bad(format!("{p}: required")))?;
-        if v.starts_with('-') {
-            return Err(Reply::bad(format!(
-                "{p}: a name, not '{}'",
-                floe::input::shown_word(v)
-            )));
-        }
-        argv.push(v.to_string());
-    }
-    if ep.json {
-        argv.push("--json".into());
-    }
-    if ep.command == ["verify"] {
-        // the moves come as a parameter; the command only needs a name for them
-        argv.push("--moves=<moves>".into());
-    }
-    for (k, v) in q {
-        let name = k.replace('_', "-");
-        if ep.own.contains(&name.as_str()) {
-            continue;
-        }
-        let taken: Vec<String> = sub
-            .get_arguments()
-            .filter_map(|a| a.get_long())
-            .filter(|l| !NEVER.contains(l) && !ep.refused.contains(l))
-            .filter(|l| !ep.own.contains(l))
-            .map(|l| l.replace('-', "_"))
-            .chain(ep.own.iter().map(|s| s.replace('-', "_")))
-            .collect();
-        let Some(arg) = sub
-            .get_arguments()
-            .find(|a| a.get_long() == Some(name.as_str()))
-            .filter(|_| taken.contains(&name.replace('-', "_")))
-        else {
-            return Err(Reply::bad(format!(
-                "unknown parameter '{}' for /api/{}: it takes {}",
-                floe::input::shown_word(k),
-                ep_path(ep),
-                taken.join(", ")
-            )));
-        };
-        if arg.get_action().takes_values() {
-            argv.push(format!("--{name}={v}"));
-        } else {
-            match v.as_str() {
-                "" | "true" | "1" | "yes" | "on" => argv.push(format!("--{name}")),
-                "false" | "0" | "no" | "off" => {}
-                _ => {
-                    return Err(Reply::bad(format!(
-                        "{k}: a switch, true or false (not '{}')",
-                        floe::input::shown_word(v)
-                    )))
-                }
-            }
-        }
-    }
-    Ok(argv)
-}
-
-/// The path of an endpoint (`solve`).
-fn ep_path(ep: &Endpoint) -> &'static str {
-    match ep.command {
-        ["play"] => "hint",
-        [c, ..] => c,
-        [] => "",
-    }
-}
-
-/// The first line of a command-line error, without `error: `.
-pub(crate) fn clap_message(e: &clap::Error) -> String {
-    let text = e.render().to_string();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("bad parameters");
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    match lines.next() {
-        // "the following required arguments were not provided:" and the list
-        Some(next) if first.ends_with(':') => format!("{first} {next}"),
-        _ => first.to_string(),
-    }
+/// The level of a request's text, as the command line resolves a file's.
+fn resolve(level: &typed::Level, text: &str) -> Result<floe::ops::Request, Error> {
+    level.resolve(text, LEVEL_NAME, Naming::Query)
 }
 
 /// The request's body as the level's text: valid UTF-8 without NUL bytes, at most the
@@ -571,23 +377,34 @@ fn body_text(body: Result<Bytes, BytesRejection>, max: usize) -> Result<Option<S
         .map_err(Reply::from)
 }
 
-/// Bounds `l` by the server's caps (a client may ask for less, never for more); without a
+/// `l` bounded by the server's caps (a client may ask for less, never for more); without a
 /// client's figure, `default` (or the cap) applies.
-pub(crate) fn cap(
-    l: &mut LimitArgs,
-    caps: &Caps,
-    stop: Arc<AtomicBool>,
-    default: Option<(u64, Duration)>,
-) {
+pub(crate) fn cap(l: &LimitArgs, caps: &Caps, default: Option<(u64, Duration)>) -> LimitArgs {
     let (n, t) = default.unwrap_or((caps.max_states, caps.timeout));
-    l.max_states = Some(l.max_states.unwrap_or(n).min(caps.max_states));
-    l.timeout = Some(l.timeout.unwrap_or(t).min(caps.timeout));
-    l.max_memory = caps.max_memory;
-    l.force = false;
-    l.stop = Some(stop);
+    LimitArgs {
+        max_states: Some(l.max_states.unwrap_or(n).min(caps.max_states)),
+        timeout: Some(l.timeout.unwrap_or(t).min(caps.timeout)),
+        max_memory: caps.max_memory,
+        force: false,
+    }
 }
 
-type Work = fn(Command, &Caps, Arc<AtomicBool>, &Pairs) -> Result<Reply, Error>;
+/// The search limits of `l`, stopped by `stop`.
+fn stopped(l: &LimitArgs, stop: Arc<AtomicBool>) -> floe::search::Limits {
+    let mut s = l.limits();
+    s.stop = Some(stop);
+    s
+}
+
+/// The limits of play questions (hints, verdicts): the play defaults within the caps.
+pub(crate) fn play_caps(l: &LimitArgs, caps: &Caps) -> LimitArgs {
+    let play = floe::play::default_limits();
+    let default = (
+        play.max_states.unwrap_or(caps.max_states),
+        play.timeout.unwrap_or(caps.timeout),
+    );
+    cap(l, caps, Some(default))
+}
 
 /// Which lane an endpoint's work runs in (see [`super::slots`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -602,14 +419,13 @@ pub(crate) enum Kind {
     Check,
 }
 
-/// Reads, checks and parses a request, then runs `work` in its lane.
+/// Reads, checks and parses a request, then runs its work in its lane.
 async fn answer(
     app: Arc<App>,
     client: Client,
     ep: &'static Endpoint,
     q: Result<Query<Pairs>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
-    work: Work,
 ) -> Reply {
     let q = match q {
         Ok(Query(q)) => q,
@@ -619,36 +435,30 @@ async fn answer(
         Ok(t) => t,
         Err(r) => return r,
     };
-    let has_level = match (ep.level, &text) {
+    match (ep.level, &text) {
         (LevelFrom::Body, None) => {
             return Reply::bad("the request's body (the level file's text) is empty")
         }
         (LevelFrom::None, Some(_)) => {
             return Reply::bad(format!(
                 "/api/{} takes no body: its options are query parameters",
-                ep_path(ep)
+                ep.path
             ))
         }
-        (LevelFrom::BodyOrFlags, None) if param(&q, "rows").is_none() => {
+        (LevelFrom::BodyOrSize, None) if param(&q, "rows").is_none() => {
             return Reply::bad(
                 "give the level file's text as the body, or rows, cols and blocks (an empty \
                  ice board)",
             )
         }
-        (_, t) => t.is_some(),
-    };
-    let mut command = match parse(ep, &q, has_level) {
-        Ok(c) => c,
+        _ => {}
+    }
+    let work = match (ep.read)(&q, text) {
+        Ok(w) => w,
         Err(r) => return r,
     };
-    if let Some(t) = text {
-        set_text(&mut command, t);
-    }
     let job = param(&q, "job").map(str::to_string);
-    run(&app, &client, ep.kind, job.as_deref(), move |caps, stop| {
-        work(command, caps, stop, &q)
-    })
-    .await
+    run(&app, &client, ep.kind, job.as_deref(), work).await
 }
 
 /// Runs `work` in the lane of `kind` with a stop flag filed under `job`; a panic is a 500.
@@ -725,180 +535,250 @@ pub(crate) fn lower_priority() {
     }
 }
 
-/// Puts the request's text where the command reads its level.
-fn set_text(c: &mut Command, text: String) {
-    match c {
-        Command::Solve(a) => a.level.text = Some(text),
-        Command::Verify(a) => a.level.text = Some(text),
-        Command::Render(a) => a.level.text = Some(text),
-        Command::Play(a) => a.level.text = Some(text),
-        Command::Space(a) => a.job.board.text = Some(text),
-        _ => {}
-    }
-}
-
 macro_rules! endpoint {
-    ($name:ident, $ep:expr, $work:expr) => {
+    ($name:ident, $path:literal, $level:expr, $kind:expr, $read:expr) => {
         pub(crate) async fn $name(
             State(app): State<Arc<App>>,
             Extension(client): Extension<Client>,
             q: Result<Query<Pairs>, QueryRejection>,
             body: Result<Bytes, BytesRejection>,
         ) -> Reply {
-            answer(app, client, &$ep, q, body, $work).await
+            static EP: Endpoint = Endpoint {
+                path: $path,
+                level: $level,
+                kind: $kind,
+                read: $read,
+            };
+            answer(app, client, &EP, q, body).await
         }
     };
 }
 
-endpoint!(solve, SOLVE, |c, caps, stop, _| {
-    let Command::Solve(mut a) = c else {
-        unreachable!("parsed as solve")
-    };
-    cap(&mut a.limits, caps, stop, None);
-    let req = request(&a.level)?;
-    let r = cmd::solve::report(&req, &a, a.limits.limits())?;
-    Ok(Reply::json(&r, if r.status.answered() { 0 } else { 1 }))
+endpoint!(solve, "solve", LevelFrom::Body, Kind::Search, |q, text| {
+    let (mut level, mut solve, mut limits) = Default::default();
+    read(
+        q,
+        "solve",
+        &mut [&mut level, &mut solve, &mut limits],
+        &["job"],
+    )?;
+    let text = text.unwrap_or_default();
+    Ok(Box::new(move |caps, stop| {
+        let limits: LimitArgs = cap(&limits, caps, None);
+        let req = resolve(&level, &text)?;
+        let r = cmd::solve::report(&req, &solve, stopped(&limits, stop))?;
+        Ok(Reply::json(&r, if r.status.answered() { 0 } else { 1 }))
+    }))
 });
 
-endpoint!(verify, VERIFY, |c, _, _, q| {
-    let Command::Verify(a) = c else {
-        unreachable!("parsed as verify")
-    };
-    let moves = param(q, "moves")
-        .ok_or_else(|| Error::invalid("moves: the move list (JSON, or one move per line)"))?;
-    let req = request(&a.level)?;
-    let moves = req.level.parse_moves(moves, "<moves>")?;
-    let v = req.level.verify(&moves, a.factor)?;
-    Ok(Reply::json(&v, if v.error.is_some() { 2 } else { 0 }))
+endpoint!(verify, "verify", LevelFrom::Body, Kind::Check, |q, text| {
+    let (mut level, mut verify) = (typed::Level::default(), typed::Verify::default());
+    read(
+        q,
+        "verify",
+        &mut [&mut level, &mut verify],
+        &["job", "moves"],
+    )?;
+    let moves = param(q, "moves").map(str::to_string);
+    let text = text.unwrap_or_default();
+    Ok(Box::new(move |_, _| {
+        let moves = moves
+            .ok_or_else(|| Error::invalid("moves: the move list (JSON, or one move per line)"))?;
+        let req = resolve(&level, &text)?;
+        let moves = req.level.parse_moves(&moves, "<moves>")?;
+        let v = req.level.verify(&moves, verify.factor)?;
+        Ok(Reply::json(&v, if v.error.is_some() { 2 } else { 0 }))
+    }))
 });
 
-endpoint!(render, RENDER, |c, caps, _, _| {
-    let Command::Render(a) = c else {
-        unreachable!("parsed as render")
-    };
-    let req = request(&a.level)?;
-    if let Err(r) = check_board(&req.level, caps) {
-        return Ok(r);
-    }
-    let style = Style {
-        coords: a.coords,
-        cell: a.cell.unwrap_or(0),
-    };
-    Ok(Reply::svg(board_svg(&req.level.scene(), &style)).within(caps.max_response, "the picture"))
-});
-
-endpoint!(picture, PICTURE, |c, caps, _, q| {
-    let Command::Render(a) = c else {
-        unreachable!("parsed as render")
-    };
-    let moves = param(q, "moves").ok_or_else(|| {
-        Error::invalid("moves: the solution to draw (JSON, or one move per line)")
-    })?;
-    let req = request(&a.level)?;
-    if let Err(r) = check_board(&req.level, caps) {
-        return Ok(r);
-    }
-    let moves = req.level.parse_moves(moves, "<moves>")?;
-    let v = req.level.verify(&moves, None)?;
-    if let Some(e) = v.error {
-        return Err(Error::invalid(format!("<moves>: {e}")));
-    }
-    let story = req.level.story(&moves)?;
-    let style = Style {
-        coords: a.coords,
-        cell: a.cell.unwrap_or(0),
-    };
-    Ok(Reply::svg(match param(q, "style").unwrap_or("arrows") {
-        "arrows" => arrows_svg(&story, &style),
-        "frames" => frames_svg(&story, &style),
-        "animate" | "animation" => animated_svg(&story, &style),
-        other => {
-            return Err(Error::invalid(format!(
-                "style: arrows, frames or animate (not '{}')",
-                floe::input::shown_word(other)
-            )))
+endpoint!(render, "render", LevelFrom::Body, Kind::Check, |q, text| {
+    let (mut level, mut render) = (typed::Level::default(), typed::Render::default());
+    read(q, "render", &mut [&mut level, &mut render], &["job"])?;
+    let text = text.unwrap_or_default();
+    Ok(Box::new(move |caps, _| {
+        let req = resolve(&level, &text)?;
+        if let Err(r) = check_board(&req.level, caps) {
+            return Ok(r);
         }
-    })
-    .within(caps.max_response, "the picture"))
+        let svg = board_svg(&req.level.scene(), &cmd::render::style(&render));
+        Ok(Reply::svg(svg).within(caps.max_response, "the picture"))
+    }))
 });
 
-endpoint!(hint, HINT, |c, caps, stop, q| {
-    let Command::Play(mut a) = c else {
-        unreachable!("parsed as play")
-    };
-    let play = floe::play::default_limits();
-    let default = (
-        play.max_states.unwrap_or(caps.max_states),
-        play.timeout.unwrap_or(caps.timeout),
-    );
-    cap(&mut a.limits, caps, stop, Some(default));
-    let actions = parse_keys(param(q, "keys").unwrap_or("")).map_err(Error::invalid)?;
-    if let Err(r) = check_board(&request(&a.level)?.level, caps) {
-        return Ok(r);
+endpoint!(
+    picture,
+    "picture",
+    LevelFrom::Body,
+    Kind::Check,
+    |q, text| {
+        let (mut level, mut render) = (typed::Level::default(), typed::Render::default());
+        read(
+            q,
+            "picture",
+            &mut [&mut level, &mut render],
+            &["job", "moves", "style"],
+        )?;
+        let moves = param(q, "moves").map(str::to_string);
+        let how = param(q, "style").unwrap_or("arrows").to_string();
+        let text = text.unwrap_or_default();
+        Ok(Box::new(move |caps, _| {
+            let moves = moves.ok_or_else(|| {
+                Error::invalid("moves: the solution to draw (JSON, or one move per line)")
+            })?;
+            let req = resolve(&level, &text)?;
+            if let Err(r) = check_board(&req.level, caps) {
+                return Ok(r);
+            }
+            let moves = req.level.parse_moves(&moves, "<moves>")?;
+            let v = req.level.verify(&moves, None)?;
+            if let Some(e) = v.error {
+                return Err(Error::invalid(format!("<moves>: {e}")));
+            }
+            let story = req.level.story(&moves)?;
+            let style = cmd::render::style(&render);
+            Ok(Reply::svg(match how.as_str() {
+                "arrows" => arrows_svg(&story, &style),
+                "frames" => frames_svg(&story, &style),
+                "animate" | "animation" => animated_svg(&story, &style),
+                other => {
+                    return Err(Error::invalid(format!(
+                        "style: arrows, frames or animate (not '{}')",
+                        floe::input::shown_word(other)
+                    )))
+                }
+            })
+            .within(caps.max_response, "the picture"))
+        }))
     }
-    let mut s = cmd::play::load(&a)?;
-    Ok(Reply::json(&cmd::play::script(&mut s, &actions), 0))
+);
+
+endpoint!(hint, "hint", LevelFrom::Body, Kind::Check, |q, text| {
+    let (mut level, mut limits) = (typed::Level::default(), LimitArgs::default());
+    read(q, "hint", &mut [&mut level, &mut limits], &["job", "keys"])?;
+    let keys = param(q, "keys").unwrap_or("").to_string();
+    let text = text.unwrap_or_default();
+    Ok(Box::new(move |caps, stop| {
+        let limits = play_caps(&limits, caps);
+        let actions = parse_keys(&keys).map_err(Error::invalid)?;
+        let req = resolve(&level, &text)?;
+        if let Err(r) = check_board(&req.level, caps) {
+            return Ok(r);
+        }
+        let mut s = cmd::play::load(req, &limits, Some(stop))?;
+        Ok(Reply::json(&cmd::play::script(&mut s, &actions), 0))
+    }))
 });
 
-endpoint!(space, SPACE, |c, caps, stop, _| {
-    let Command::Space(a) = c else {
-        unreachable!("parsed as space")
-    };
-    if a.cluster.active() {
-        return Err(Error::invalid(
-            "the server does not share enumerations between workers or keep them on disk: \
-             run `floe space` with those flags on the command line",
-        ));
+endpoint!(
+    space,
+    "space",
+    LevelFrom::BodyOrSize,
+    Kind::Search,
+    |q, text| {
+        let (mut empty, mut game, mut limits) = Default::default();
+        read(
+            q,
+            "space",
+            &mut [&mut empty, &mut game, &mut limits],
+            &["job"],
+        )?;
+        let (empty, game): (typed::EmptyBoard, GameArgs) = (empty, game);
+        match &text {
+            Some(_) if empty.given() => {
+                return Err(Reply::bad(
+                    "rows, cols and blocks make an empty ice board: send them without a body",
+                ))
+            }
+            None if empty.level.is_some() => return Err(Reply::bad(
+                "level: which level of the body, and there is none (rows, cols and blocks make \
+                 one board)",
+            )),
+            None => {
+                if let Err(m) = empty.size() {
+                    return Err(Reply::bad(m));
+                }
+            }
+            Some(_) => {}
+        }
+        Ok(Box::new(move |caps, stop| {
+            let limits: LimitArgs = cap(&limits, caps, None);
+            let req = match &text {
+                Some(text) => resolve(
+                    &typed::Level {
+                        level: empty.level.clone(),
+                        game,
+                    },
+                    text,
+                )?,
+                None => cmd::empty_board(&empty, &game, Naming::Query)?,
+            };
+            let r = cmd::space::report(&req, &limits, &stopped(&limits, stop))?;
+            Ok(Reply::json(&r, if r.complete { 0 } else { 1 }))
+        }))
     }
-    let mut a = a.job;
-    cap(&mut a.limits, caps, stop, None);
-    let req = cmd::board_request(&a.board)?;
-    let r = cmd::space::report(&req, &a, &a.limits.limits())?;
-    Ok(Reply::json(&r, if r.complete { 0 } else { 1 }))
-});
+);
 
 /// The most levels one `/api/generate` asks for.
 const MOST_LEVELS: usize = 100;
 
-endpoint!(generate, GENERATE, |c, caps, stop, _| {
-    let Command::Generate(mut a) = c else {
-        unreachable!("parsed as generate")
-    };
-    if a.count > MOST_LEVELS {
-        return Err(Error::invalid(format!(
-            "count: at most {MOST_LEVELS} levels per request"
-        )));
+endpoint!(
+    generate,
+    "generate",
+    LevelFrom::None,
+    Kind::Search,
+    |q, _| {
+        let (mut levels, mut budget) =
+            (typed::Generate::default(), typed::GenerateBudget::default());
+        read(q, "generate", &mut [&mut levels, &mut budget], &["job"])?;
+        if levels.count > MOST_LEVELS {
+            return Err(Reply::bad(format!(
+                "count: at most {MOST_LEVELS} levels per request"
+            )));
+        }
+        Ok(Box::new(move |caps, stop| {
+            budget.timeout = Some(budget.timeout.unwrap_or(caps.timeout).min(caps.timeout));
+            budget.candidate_states = budget.candidate_states.min(caps.max_states);
+            let batch = floe::generate::retrograde::generate(&cmd::generate::request(
+                &levels,
+                &budget,
+                Some(stop),
+            )?)?;
+            let complete = batch.levels.len() == levels.count;
+            Ok(Reply::json(
+                &cmd::generate::json(&batch, levels.count),
+                if complete { 0 } else { 1 },
+            ))
+        }))
     }
-    a.timeout = Some(a.timeout.unwrap_or(caps.timeout).min(caps.timeout));
-    a.candidate_states = a.candidate_states.min(caps.max_states);
-    let batch = floe::generate::retrograde::generate(&cmd::generate::request(&a, Some(stop))?)?;
-    let complete = batch.levels.len() == a.count;
-    Ok(Reply::json(
-        &cmd::generate::json(&batch, a.count),
-        if complete { 0 } else { 1 },
-    ))
-});
+);
 
 /// The most challenges one `/api/experiment` plays per setup, and generates.
 const MOST_CHALLENGES: u64 = 100_000;
 
-endpoint!(experiment, EXPERIMENT, |c, caps, stop, _| {
-    let Command::Experiment(mut a) = c else {
-        unreachable!("parsed as experiment")
-    };
-    if a.challenges > MOST_CHALLENGES || a.generate.is_some_and(|n| n > 1000) {
-        return Err(Error::invalid(format!(
-            "challenges: at most {MOST_CHALLENGES} per request (and generate: at most 1,000)"
-        )));
+endpoint!(
+    experiment,
+    "experiment",
+    LevelFrom::None,
+    Kind::Search,
+    |q, _| {
+        let (mut run, mut limits) = (typed::Experiment::default(), LimitArgs::default());
+        read(q, "experiment", &mut [&mut run, &mut limits], &["job"])?;
+        if run.challenges > MOST_CHALLENGES || run.generate.is_some_and(|n| n > 1000) {
+            return Err(Reply::bad(format!(
+                "challenges: at most {MOST_CHALLENGES} per request (and generate: at most 1,000)"
+            )));
+        }
+        Ok(Box::new(move |caps, stop| {
+            let limits: LimitArgs = cap(&limits, caps, None);
+            let o =
+                cmd::experiment::compute(&run, stopped(&limits, stop), Some(1), None, |_| None)?;
+            Ok(Reply::json(
+                &cmd::experiment::json(&run, &o),
+                if o.limited() { 1 } else { 0 },
+            ))
+        }))
     }
-    cap(&mut a.limits, caps, stop, None);
-    a.threads = Some(1);
-    let o = cmd::experiment::compute(&a, |_| None)?;
-    Ok(Reply::json(
-        &cmd::experiment::json(&a, &o),
-        if o.limited() { 1 } else { 0 },
-    ))
-});
+);
 
 /// `GET /api/health`: the server answers, and how busy it is.
 pub(crate) async fn health(State(app): State<Arc<App>>) -> Reply {

@@ -18,10 +18,10 @@
 //!   solver (a hint, "still solvable?") take a slot of the play lane, which searches never
 //!   take.
 
-use super::api::{self, cap, check_board, param, Kind, Pairs, Reply, LEVEL_NAME};
+use super::api::{self, check_board, param, Kind, Pairs, Reply, LEVEL_NAME};
 use super::guard::Client;
 use super::App;
-use crate::args::{Cli, Command};
+use crate::args::LimitArgs;
 use crate::cmd;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -32,6 +32,7 @@ use floe::ops::{LevelEntry, Request};
 use floe::play::{parse_keys, Action, Event, Learning, Session, Verdict};
 use floe::render::board::{board_svg, Style};
 use floe::render::marked::{geometry, marked_svg, Geometry, Ring};
+use floe::request::{self as typed, Naming};
 use floe::scene::{Ground, PieceKind, Scene};
 use floe::Error;
 use serde::Serialize;
@@ -590,58 +591,37 @@ pub(crate) async fn start(
         },
         Err(e) => return Reply::bad(format!("the request body: {e}")),
     };
-    let mut argv = vec!["floe".to_string(), "play".into(), name, "--keys=".into()];
-    for name in [
-        "level",
-        "game",
-        "format",
-        "rules",
-        "k",
-        "param",
-        "max-states",
-        "timeout",
-    ] {
-        for (_, v) in q.iter().filter(|(k, _)| k.replace('_', "-") == name) {
-            argv.push(format!("--{name}={v}"));
-        }
+    // the level, the game and the limits; other parameters are the page's own and ignored
+    let asked: Pairs = q
+        .iter()
+        .filter(|(k, _)| PLAY_PARAMS.contains(&k.replace('-', "_").as_str()))
+        .cloned()
+        .collect();
+    let (mut level, mut limits) = (typed::Level::default(), LimitArgs::default());
+    if let Err(e) = typed::read(
+        &asked,
+        "/api/play",
+        &mut [&mut level, &mut limits],
+        &[],
+        &[],
+    ) {
+        return Reply::bad(e);
     }
-    if q.iter().any(|(k, v)| k == "dynamic" && v != "false") {
-        argv.push("--dynamic".into());
-    }
-    let mut a = match api::parse_cli(&argv) {
-        Ok(Cli {
-            command: Command::Play(a),
-        }) => a,
-        Ok(_) => return Reply::internal("parsed as another command".into()),
-        Err(e) => return Reply::bad(api::clap_message(&e)),
-    };
-    a.level.text = Some(text);
-    let play = floe::play::default_limits();
-    let default = (
-        play.max_states.unwrap_or(app.caps.max_states),
-        play.timeout.unwrap_or(app.caps.timeout),
-    );
     // a session's questions are short and many: no stop flag of their own
-    cap(
-        &mut a.limits,
-        &app.caps,
-        Arc::new(std::sync::atomic::AtomicBool::new(false)),
-        Some(default),
-    );
-    a.limits.stop = None;
+    let limits = api::play_caps(&limits, &app.caps);
     let moves = param(&q, "moves").map(str::to_string);
     let app2 = Arc::clone(&app);
     let made = api::on_thread(Kind::Play, move || -> Result<Reply, Error> {
-        if a.level.level.is_none() {
-            if let Some(r) = several_levels(&a) {
+        if level.level.is_none() {
+            if let Some(r) = several_levels(&text, &level.game) {
                 return Ok(r);
             }
         }
-        let req = cmd::request(&a.level)?;
+        let req = level.resolve(&text, &name, Naming::Query)?;
         if let Err(r) = check_board(&req.level, &app2.caps) {
             return Ok(r);
         }
-        let mut s = cmd::play::load(&a)?;
+        let mut s = cmd::play::load(req, &limits, None)?;
         if let Some(m) = &moves {
             replay(&mut s, m)?;
         }
@@ -661,11 +641,23 @@ pub(crate) async fn start(
     }
 }
 
+/// The parameters `POST /api/play` reads into its requests.
+const PLAY_PARAMS: &[&str] = &[
+    "level",
+    "game",
+    "format",
+    "rules",
+    "k",
+    "dynamic",
+    "param",
+    "max_states",
+    "timeout",
+];
+
 /// A file of several levels and no `level`: 400 with the list to choose from.
-fn several_levels(a: &crate::args::PlayArgs) -> Option<Reply> {
-    let text = a.level.text.as_deref()?;
+fn several_levels(text: &str, game: &crate::args::GameArgs) -> Option<Reply> {
     let f = Request::from_text(text, LEVEL_NAME)
-        .game(a.level.game.game.as_deref())
+        .game(game.game.as_deref())
         .read()
         .ok()?;
     if f.levels.len() < 2 {

@@ -1,0 +1,244 @@
+//! The requests every operation on a level shares: the game and its parameters, which level
+//! of a file, an empty ice board, the limits of a search.
+
+use super::value::{duration, memory, number, some, switch, text};
+use super::{fields, missing, serde_text, Fields, Naming};
+use crate::game::Params;
+use crate::ops::{Request, Source};
+use serde::Deserialize;
+use std::time::Duration;
+
+/// The game and its parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default)]
+pub struct Game {
+    /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, icepath: see `floe games`), or a game with its
+    /// parameters such as pushpush(k=2). Default: the file's `Game:` line, else ice blocks.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "GAME"))]
+    pub game: Option<String>,
+    /// Read the file in this format instead of detecting it (ice blocks: floe or kluiver).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FORMAT"))]
+    pub format: Option<String>,
+    /// Ice blocks: the walking rule, free or walk (default: the level's `Rules:` line, else
+    /// free).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "free|walk"))]
+    pub rules: Option<String>,
+    /// PushPush-k: the robot pushes rows of up to K blocks (0: any row, PushPush-*).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K"))]
+    pub k: Option<String>,
+    /// Ice Tower: accept arrows and dispensers, with floe's semantics (docs/icetower.md).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub dynamic: bool,
+    /// Any parameter of the game, NAME=VALUE (repeatable).
+    #[cfg_attr(feature = "cli", arg(long = "param", value_name = "NAME=VALUE"))]
+    #[serde(alias = "param")]
+    pub params: Vec<String>,
+}
+
+impl Fields for Game {
+    fn names(&self, out: &mut Vec<&'static str>) {
+        out.extend(["game", "format", "rules", "k", "dynamic", "param"]);
+    }
+    fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        Some(match name {
+            "game" => text(value).map(|v| self.game = v),
+            "format" => text(value).map(|v| self.format = v),
+            "rules" => text(value).map(|v| self.rules = v),
+            "k" => text(value).map(|v| self.k = v),
+            "dynamic" => switch(value).map(|v| self.dynamic = v),
+            "param" | "params" => {
+                self.params.push(value.to_string());
+                Ok(())
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl Game {
+    /// The parameters given, named after their flags for messages (`--k`).
+    pub fn params(&self) -> Result<Params, crate::Error> {
+        self.params_named(Naming::Flags)
+    }
+
+    /// The parameters given, named for messages as `naming` writes them (`--k` or `k`).
+    pub fn params_named(&self, naming: Naming) -> Result<Params, crate::Error> {
+        let mut p = Params::new();
+        if let Some(r) = &self.rules {
+            p.set("rules", r.clone(), naming.of("rules"));
+        }
+        if let Some(k) = &self.k {
+            p.set("k", k.clone(), naming.of("k"));
+        }
+        if self.dynamic {
+            p.set("dynamic", "true", naming.of("dynamic"));
+        }
+        for kv in &self.params {
+            let (name, value) = kv.split_once('=').unwrap_or((kv.as_str(), "true"));
+            p.set(
+                name.trim(),
+                value.trim(),
+                format!("{} {}", naming.of("param"), name.trim()),
+            );
+        }
+        Ok(p)
+    }
+
+    /// A level file's text, named `name` in messages, with the game, its format and its
+    /// parameters applied.
+    pub fn source(&self, text: &str, name: &str, naming: Naming) -> Result<Source, crate::Error> {
+        Ok(Request::from_text(text, name.to_string())
+            .game(self.game.as_deref())
+            .format(self.format.as_deref())
+            .with_params(self.params_named(naming)?))
+    }
+}
+
+/// Which level of a file, and its game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default)]
+pub struct Level {
+    /// Which level: a 1-based number or a title. Default: the file's only level.
+    #[cfg_attr(feature = "cli", arg(long, short = 'l', value_name = "N|NAME"))]
+    pub level: Option<String>,
+    /// The game and its parameters.
+    #[cfg_attr(feature = "cli", command(flatten))]
+    #[serde(flatten)]
+    pub game: Game,
+}
+
+fields!(Level { level: text } + game);
+
+impl Level {
+    /// The level of a file's text (named `name` in messages), resolved: its game detected,
+    /// the level picked, the game's parameters applied and checked.
+    pub fn resolve(&self, text: &str, name: &str, naming: Naming) -> Result<Request, crate::Error> {
+        self.game
+            .source(text, name, naming)?
+            .level(self.level.as_deref())
+            .resolve()
+    }
+}
+
+/// An empty ice block board (rows, columns, blocks), or which level of a file: what `space`,
+/// `analyze` and `reach` take besides the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default)]
+pub struct EmptyBoard {
+    /// Rows of an empty board.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, conflicts_with = "file", requires_all = ["cols", "blocks"])
+    )]
+    pub rows: Option<usize>,
+    /// Columns of an empty board.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, conflicts_with = "file", requires_all = ["rows", "blocks"])
+    )]
+    pub cols: Option<usize>,
+    /// Blocks of an empty board, starting in the top row from the left, then clockwise
+    /// along the edge.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, conflicts_with = "file", requires_all = ["rows", "cols"])
+    )]
+    pub blocks: Option<usize>,
+    /// Which level of the file: a 1-based number or a title.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, short = 'l', value_name = "N|NAME", requires = "file")
+    )]
+    pub level: Option<String>,
+}
+
+fields!(EmptyBoard {
+    rows: some(number),
+    cols: some(number),
+    blocks: some(number),
+    level: text,
+});
+
+impl EmptyBoard {
+    /// Whether any of rows, columns and blocks is given.
+    pub fn given(&self) -> bool {
+        self.rows.is_some() || self.cols.is_some() || self.blocks.is_some()
+    }
+    /// The rows, columns and blocks when all three are given; else the message of those
+    /// missing.
+    pub fn size(&self) -> Result<(usize, usize, usize), String> {
+        match (self.rows, self.cols, self.blocks) {
+            (Some(r), Some(c), Some(k)) => Ok((r, c, k)),
+            _ => {
+                let mut m = Vec::new();
+                for (n, v) in [
+                    ("rows", self.rows),
+                    ("cols", self.cols),
+                    ("blocks", self.blocks),
+                ] {
+                    if v.is_none() {
+                        m.push(n);
+                    }
+                }
+                Err(missing(&m))
+            }
+        }
+    }
+}
+
+/// Resource limits.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default)]
+pub struct Limits {
+    /// Stop after storing this many states (then exit code 1: no answer).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
+    pub max_states: Option<u64>,
+    /// Stop after this long: seconds, or a number with ms, s, m or h (then exit code 1).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "TIME", value_parser = crate::search::parse_duration)
+    )]
+    #[serde(deserialize_with = "serde_text::duration")]
+    pub timeout: Option<Duration>,
+    /// Stop once floe holds this much memory: GiB, or a number with K, M, G or T (64M to
+    /// 64T; then exit code 1). Default: three quarters of the memory available at the start.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "SIZE", value_parser = crate::mem::parse_memory)
+    )]
+    #[serde(deserialize_with = "serde_text::memory")]
+    pub max_memory: Option<u64>,
+    /// Run even when the estimate made before an enumeration (space, reach, table) says it
+    /// will not fit the memory budget; it then stops cleanly at the budget.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub force: bool,
+}
+
+fields!(Limits {
+    max_states: some(number),
+    timeout: duration,
+    max_memory: memory,
+    force: switch,
+});
+
+impl Limits {
+    /// The search's limits, with the default memory budget when none is given (and no stop
+    /// flag: a caller with one sets it).
+    pub fn limits(&self) -> crate::search::Limits {
+        crate::search::Limits {
+            max_states: self.max_states,
+            timeout: self.timeout,
+            max_memory: self.budget(),
+            ..crate::search::Limits::default()
+        }
+    }
+
+    /// The memory budget: the one given or the default.
+    pub fn budget(&self) -> Option<u64> {
+        self.max_memory.or_else(crate::mem::default_budget)
+    }
+}

@@ -1,0 +1,240 @@
+use super::*;
+
+fn pairs(q: &str) -> Vec<(String, String)> {
+    q.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+fn solve(q: &str) -> Result<(Level, Solve, Limits), String> {
+    let (mut l, mut s, mut m) = (Level::default(), Solve::default(), Limits::default());
+    read(
+        &pairs(q),
+        "/api/solve",
+        &mut [&mut l, &mut s, &mut m],
+        &["job"],
+        &["threads", "max_memory", "force"],
+    )?;
+    Ok((l, s, m))
+}
+
+#[test]
+fn parameters_fill_their_fields_with_dashes_or_underscores() {
+    let (l, s, m) = solve("level=3&game=pushpush&k=2&param=x=1&algo=mc&max-states=100&timeout=500ms&seed=7&count=attempts&factor=9&dynamic").unwrap();
+    assert_eq!(l.level.as_deref(), Some("3"));
+    assert_eq!(l.game.game.as_deref(), Some("pushpush"));
+    assert_eq!(l.game.k.as_deref(), Some("2"));
+    assert_eq!(l.game.params, vec!["x=1".to_string()]);
+    assert!(l.game.dynamic);
+    assert_eq!(s.algo.as_deref(), Some("mc"));
+    assert_eq!(s.random.seed, 7);
+    assert_eq!(s.random.count, crate::analysis::solvers::CapCount::Attempts);
+    assert_eq!(s.factor, Some(9));
+    assert_eq!(m.max_states, Some(100));
+    assert_eq!(m.timeout, Some(Duration::from_millis(500)));
+    let (_, s, m) = solve("max_states=5&job=a").unwrap();
+    assert_eq!((m.max_states, s.random.seed), (Some(5), 1));
+    assert_eq!(s.random.playouts, solve::PLAYOUTS);
+}
+
+#[test]
+fn an_unknown_parameter_is_answered_with_those_taken() {
+    let e = solve("levle=2").unwrap_err();
+    assert_eq!(
+        e,
+        "unknown parameter 'levle' for /api/solve: it takes level, game, format, rules, k, \
+         dynamic, param, algo, max_moves, playouts, seed, count, factor, max_states, timeout, \
+         job"
+    );
+    // refused parameters are unknown here
+    assert!(solve("threads=2")
+        .unwrap_err()
+        .starts_with("unknown parameter 'threads'"));
+    assert!(solve("max_memory=1G")
+        .unwrap_err()
+        .starts_with("unknown parameter 'max_memory'"));
+}
+
+#[test]
+fn a_bad_value_names_its_parameter_and_what_it_takes() {
+    assert_eq!(
+        solve("max_states=-3").unwrap_err(),
+        "invalid value '-3' for 'max_states': invalid digit found in string"
+    );
+    assert_eq!(
+        solve("max-states=99999999999999999999").unwrap_err(),
+        "invalid value '99999999999999999999' for 'max_states': a whole number from 0 to \
+         18446744073709551615"
+    );
+    let e = solve("timeout=soon").unwrap_err();
+    assert!(
+        e.starts_with("invalid value 'soon' for 'timeout': 'soon' is not a duration"),
+        "{e}"
+    );
+    let e = solve("dynamic=maybe").unwrap_err();
+    assert!(
+        e.starts_with("invalid value 'maybe' for 'dynamic': a switch"),
+        "{e}"
+    );
+    let e = solve("count=some").unwrap_err();
+    assert!(
+        e.contains("'count'") && e.contains("pushes or attempts"),
+        "{e}"
+    );
+    let mut r = Render::default();
+    let e = read(&pairs("cell=900"), "/api/render", &mut [&mut r], &[], &[]).unwrap_err();
+    assert_eq!(
+        e,
+        "invalid value '900' for 'cell': a whole number from 4 to 200"
+    );
+    read(
+        &pairs("cell=40&coords=off"),
+        "/api/render",
+        &mut [&mut r],
+        &[],
+        &[],
+    )
+    .unwrap();
+    assert_eq!((r.cell, r.coords), (Some(40), false));
+}
+
+#[test]
+fn switches_take_the_usual_words() {
+    for (v, on) in [
+        ("", true),
+        ("true", true),
+        ("1", true),
+        ("yes", true),
+        ("on", true),
+        ("false", false),
+        ("0", false),
+        ("no", false),
+        ("off", false),
+    ] {
+        assert_eq!(value::switch(v), Ok(on), "{v}");
+    }
+    assert!(value::switch("2").is_err());
+}
+
+#[test]
+fn requests_check_what_they_need() {
+    let mut g = Generate::default();
+    let e = read(&pairs("cols=6"), "/api/generate", &mut [&mut g], &[], &[]).unwrap_err();
+    assert_eq!(
+        e,
+        "the following required arguments were not provided: rows"
+    );
+    let mut g = Generate::default();
+    let e = read(
+        &pairs("rows=-5&cols=6"),
+        "/api/generate",
+        &mut [&mut g],
+        &[],
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "invalid value '-5' for 'rows': invalid digit found in string"
+    );
+    let mut g = Generate::default();
+    let e = read(
+        &pairs("rows=5&cols=2000"),
+        "/api/generate",
+        &mut [&mut g],
+        &[],
+        &[],
+    );
+    assert_eq!(
+        e.unwrap_err(),
+        "invalid value '2000' for 'cols': a whole number from 1 to 1024"
+    );
+    let mut g = Generate::default();
+    read(
+        &pairs("rows=5&cols=6&unique"),
+        "/api/generate",
+        &mut [&mut g],
+        &[],
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        (g.rows, g.cols, g.unique, g.count, g.min_pushes),
+        (Some(5), Some(6), true, 1, 3)
+    );
+    let mut e = Experiment::default();
+    let m = read(
+        &pairs("game=pretzel&exact&trials=3"),
+        "/api/experiment",
+        &mut [&mut e],
+        &[],
+        &[],
+    );
+    assert_eq!(
+        m.unwrap_err(),
+        "the argument 'exact' cannot be used with 'trials'"
+    );
+    let mut e = Experiment::default();
+    let m = read(&pairs("seed=2"), "/api/experiment", &mut [&mut e], &[], &[]);
+    assert_eq!(
+        m.unwrap_err(),
+        "the following required arguments were not provided: game"
+    );
+    let b = EmptyBoard {
+        rows: Some(3),
+        ..EmptyBoard::default()
+    };
+    assert_eq!(
+        b.size().unwrap_err(),
+        "the following required arguments were not provided: cols, blocks"
+    );
+}
+
+#[test]
+fn game_parameters_are_named_as_the_front_end_names_them() {
+    let g = Game {
+        k: Some("2".into()),
+        params: vec!["x=1".into()],
+        ..Game::default()
+    };
+    let flags = format!("{:?}", g.params_named(Naming::Flags).unwrap());
+    let query = format!("{:?}", g.params_named(Naming::Query).unwrap());
+    assert!(
+        flags.contains("--k") && flags.contains("--param x"),
+        "{flags}"
+    );
+    assert!(
+        !query.contains("--") && query.contains("param x"),
+        "{query}"
+    );
+}
+
+#[test]
+fn json_requests_take_defaults_and_texts() {
+    let s: Solve = serde_json::from_str(r#"{"algo": "mc", "seed": 4}"#).unwrap();
+    assert_eq!(
+        (s.random.seed, s.random.playouts, s.threads),
+        (4, solve::PLAYOUTS, 1)
+    );
+    let l: Limits = serde_json::from_str(r#"{"timeout": "2s", "max_memory": "1G"}"#).unwrap();
+    assert_eq!(l.timeout, Some(Duration::from_secs(2)));
+    assert_eq!(l.max_memory, Some(1 << 30));
+    let e: Experiment = serde_json::from_str(r#"{"game": "pretzel", "ranks": "2-4"}"#).unwrap();
+    assert_eq!(e.ranks, Ranks(vec![2, 3, 4]));
+    assert_eq!(e.challenges, 1000);
+}
+
+#[test]
+fn rank_lists() {
+    assert_eq!(parse_ranks("2-9").unwrap().0, (2..=9).collect::<Vec<_>>());
+    assert_eq!(parse_ranks("4,6,8").unwrap().0, vec![4, 6, 8]);
+    assert_eq!(parse_ranks("3..5").unwrap().0, vec![3, 4, 5]);
+    assert!(parse_ranks("9-2").is_err());
+    assert!(parse_ranks("x").is_err());
+    assert!(parse_setups("shuffled,ltiles").is_ok());
+    assert!(parse_setups("shuffled,nope").is_err());
+}
