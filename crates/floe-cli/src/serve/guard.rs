@@ -14,7 +14,7 @@
 //!   (the page's: its own script, style and connections only, never in a frame) and
 //!   `Referrer-Policy: no-referrer`.
 
-use super::api::Reply;
+use super::reply::Reply;
 use super::App;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};

@@ -23,6 +23,7 @@ mod api;
 mod guard;
 mod page;
 mod play;
+mod reply;
 mod slots;
 
 use crate::args::ServeArgs;

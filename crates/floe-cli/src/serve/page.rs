@@ -1,7 +1,8 @@
 //! The page (HTML, script and style compiled into the binary: nothing to install) and the
 //! bundled level collections.
 
-use super::api::{level_name, param, Pairs, Reply};
+use super::api::{level_name, param, Pairs};
+use super::reply::Reply;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::Query;

@@ -18,8 +18,9 @@
 //!   solver (a hint, "still solvable?") take a slot of the play lane, which searches never
 //!   take.
 
-use super::api::{self, check_board, param, Kind, Pairs, Reply, LEVEL_NAME};
+use super::api::{self, check_board, param, Kind, Pairs, LEVEL_NAME};
 use super::guard::Client;
+use super::reply::Reply;
 use super::App;
 use crate::args::LimitArgs;
 use crate::cmd;

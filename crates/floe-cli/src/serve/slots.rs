@@ -10,8 +10,8 @@
 //! lane, the questions of games in play (a session's verdict or hint) go before the others
 //! (a level's verdict in the editor, pictures) and have a line of their own.
 
-use super::api::Reply;
 use super::guard::Client;
+use super::reply::Reply;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
