@@ -130,7 +130,8 @@ pub(crate) use fields;
 /// Reads query pairs into `groups`, in order; `path` names the endpoint in messages
 /// (`/api/solve`), `own` are parameters the caller reads itself (skipped here, listed as taken)
 /// and `refused` parameters of the requests the caller does not take (refused as unknown).
-/// The last of repeated parameters counts (each of a list, for lists).
+/// A parameter given twice is refused (but `param`, a list): which of two values counts
+/// is not for the server to guess.
 pub fn read(
     pairs: &[(String, String)],
     path: &str,
@@ -138,6 +139,17 @@ pub fn read(
     own: &[&str],
     refused: &[&str],
 ) -> Result<(), String> {
+    let mut seen: Vec<String> = Vec::new();
+    for (key, _) in pairs {
+        let name = key.replace('-', "_");
+        if name != "param" && seen.contains(&name) {
+            return Err(format!(
+                "'{}' is given twice: give it once",
+                crate::input::shown_word(&name)
+            ));
+        }
+        seen.push(name);
+    }
     let mut given = Vec::new();
     for (key, value) in pairs {
         let name = key.replace('-', "_");

@@ -238,3 +238,21 @@ fn rank_lists() {
     assert!(parse_setups("shuffled,ltiles").is_ok());
     assert!(parse_setups("shuffled,nope").is_err());
 }
+
+#[test]
+fn a_parameter_given_twice_is_refused_but_param_repeats() {
+    for q in [
+        "level=3&level=4",
+        "algo=bfs&algo=astar",
+        "max_states=100&max-states=200",
+        "job=a&job=b",
+    ] {
+        let e = solve(q).unwrap_err();
+        assert!(e.ends_with("is given twice: give it once"), "{q}: {e}");
+    }
+    assert!(solve("level=3&max_states=100&max-states=200")
+        .unwrap_err()
+        .starts_with("'max_states' is given twice"));
+    let (l, _, _) = solve("param=x=1&param=y=2").unwrap();
+    assert_eq!(l.game.params, vec!["x=1".to_string(), "y=2".to_string()]);
+}
