@@ -110,7 +110,10 @@ def space_table(
     ``pandas.DataFrame(t["cells"])`` makes it a frame."""
     return report(
         _floe.space_table(
-            whole("max_rows", max_rows), whole("max_cols", max_cols), whole("max_blocks", max_blocks), limits(max_states, timeout, max_memory, force)
+            whole("max_rows", max_rows),
+            whole("max_cols", max_cols),
+            whole("max_blocks", max_blocks),
+            limits(max_states, timeout, max_memory, force),
         )
     )
 
@@ -132,7 +135,10 @@ def reach_table(
     ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
     return report(
         _floe.reach_table(
-            whole("min_size", min_size), whole("max_size", max_size), wholes("blocks", blocks), limits(max_states, timeout, max_memory, force)
+            whole("min_size", min_size),
+            whole("max_size", max_size),
+            wholes("blocks", blocks),
+            limits(max_states, timeout, max_memory, force),
         )
     )
 
@@ -181,7 +187,10 @@ def patterns_table(
     return table(
         loads(
             _floe.patterns_table(
-                whole("min_size", min_size), whole("max_size", max_size), wholes("blocks", blocks), limits(max_states, timeout, max_memory)
+                whole("min_size", min_size),
+                whole("max_size", max_size),
+                wholes("blocks", blocks),
+                limits(max_states, timeout, max_memory),
             )
         )
     )

@@ -117,7 +117,12 @@ def census(
     """
     return Census(
         *_floe.census(
-            whole("rows", rows, 1), whole("cols", cols, 1), whole("k", k), switch("difficulty", difficulty), whole("hardest", hardest), limits(max_states, timeout, max_memory)
+            whole("rows", rows, 1),
+            whole("cols", cols, 1),
+            whole("k", k),
+            switch("difficulty", difficulty),
+            whole("hardest", hardest),
+            limits(max_states, timeout, max_memory),
         )
     )
 
@@ -243,5 +248,15 @@ def challenges(
     --generate N``): the very challenges :func:`experiment` solves with the same seed."""
     return [
         Level(x)
-        for x in _floe.challenges(word("game", game), whole("rows", rows), whole("cols", cols), whole("colors", colors), whole("suits", suits), ranks_of(ranks), word("setup", setup), whole("seed", seed), whole("n", n, 1))
+        for x in _floe.challenges(
+            word("game", game),
+            whole("rows", rows),
+            whole("cols", cols),
+            whole("colors", colors),
+            whole("suits", suits),
+            ranks_of(ranks),
+            word("setup", setup),
+            whole("seed", seed),
+            whole("n", n, 1),
+        )
     ]
