@@ -6,6 +6,7 @@ pub mod bench_solvers;
 pub mod census;
 pub mod convert;
 pub mod demo;
+pub(crate) mod distributed;
 pub mod experiment;
 pub mod games;
 pub mod generate;
@@ -19,7 +20,6 @@ pub mod predict;
 pub mod profile;
 pub mod reach;
 pub mod render;
-pub(crate) mod shared;
 pub mod solve;
 pub mod space;
 pub mod table;
@@ -130,15 +130,6 @@ pub(crate) fn ice_level(req: &Request, what: &str) -> Result<(ice::Level, WalkRu
 /// `1 push`, `2 pushes`, with thousands separators.
 pub(crate) fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
-}
-
-/// The plural ending of `n` things.
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// Before an enumeration: announces a large one (on standard error) and refuses one whose

@@ -2,13 +2,14 @@
 //! one (`--keys`, `--script`). The game itself is [`floe::play::Session`]; this module only
 //! reads keys and draws.
 
-use super::{count, plural, request};
+use super::{count, request};
 use crate::args::{LimitArgs, PlayArgs};
 use crate::out;
 use crate::Done;
 use floe::game::{Keys, Move};
 use floe::grid::Pos;
 use floe::play::{parse_keys, Action, CellView, Event, Session, Verdict};
+use floe::render::plural;
 use floe::scene::{card_label, Ground, PieceKind};
 use floe::Error;
 use ratatui::crossterm::event::{self, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -158,11 +159,10 @@ fn scripted(mut s: Session, actions: &[Action], json: bool) -> Result<Done, Erro
         return Ok(Done::Answered);
     }
     outln!(
-        "{} ({}): {} key{} played",
+        "{} ({}): {} played",
         s.name(),
         s.info().title,
-        r.steps.len(),
-        plural(r.steps.len())
+        plural(r.steps.len(), "key", "keys")
     );
     for (i, st) in r.steps.iter().enumerate() {
         outln!("{:>4}. {:<7} {}", i + 1, st.key, st.event);

@@ -1,7 +1,7 @@
 //! `floe reach`: fewest pushes after which some block rests on each cell (ice blocks, van den
 //! Akker's tables).
 
-use super::shared::{self, computed, level_identity, progress_words};
+use super::distributed::{self, computed, level_identity, progress_words};
 use super::{board_request, count, ice_level, in_level};
 use crate::args::SharedJobArgs;
 use crate::out::{self, human_time, thousands, Spinner};
@@ -22,8 +22,8 @@ pub fn run(sa: SharedJobArgs) -> Result<Done, Error> {
     let mut how = None;
     let r = if sa.cluster.active() {
         let identity = level_identity("reach", &req, &a.board)?;
-        let space = shared::rankable("reach", req.level.estimate())?;
-        let mut s = shared::prepare("reach", &sa.cluster, &a.limits, identity, space)?;
+        let space = distributed::rankable("reach", req.level.estimate())?;
+        let mut s = distributed::prepare("reach", &sa.cluster, &a.limits, identity, space)?;
         let spinner = (s.layout.process == 0)
             .then(|| Spinner::showing(&mut s.opts.limits.progress, "reach", progress_words(space)));
         let opts = s.opts.clone();

@@ -1,13 +1,14 @@
 //! `floe solve`: any game, any algorithm; the solution replayed by the game's rules, printed
 //! as text or JSON, and drawn when asked.
 
-use super::{count, in_level, indent, plural, request};
+use super::{count, in_level, indent, request};
 use crate::args::{SolutionPictureArgs, SolveArgs};
 use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::game::{SolveReport, Status};
 use floe::ops::{Request, SolveOptions};
 use floe::render::board::{animated_svg, arrows_svg, frames_svg, Style};
+use floe::render::plural;
 use floe::search::Limits;
 use floe::Error;
 
@@ -138,9 +139,8 @@ fn picture(p: &SolutionPictureArgs, r: &SolveReport, json: bool) -> Result<(), E
     out::write_file(path, svg)?;
     if !json {
         outln!(
-            "picture ({what}, {} move{}): {}",
-            story.acts.len(),
-            plural(story.acts.len()),
+            "picture ({what}, {}): {}",
+            plural(story.acts.len(), "move", "moves"),
             path.display()
         );
     }

@@ -1,6 +1,6 @@
 //! `floe space`: every position reachable from a level's start, any game.
 
-use super::shared::{self, computed, level_identity, progress_words};
+use super::distributed::{self, computed, level_identity, progress_words};
 use super::{board_request, in_level};
 use crate::args::{LimitArgs, SharedJobArgs};
 use crate::out::{self, human_bytes, human_time, thousands, Spinner};
@@ -51,8 +51,8 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
     let level = req.level.clone();
     let identity = level_identity("space", &req, &a.job.board)?;
     let what = format!("enumerating {}", level.name());
-    let space = shared::rankable(&what, level.estimate())?;
-    let mut s = shared::prepare(&what, &a.cluster, &a.job.limits, identity, space)?;
+    let space = distributed::rankable(&what, level.estimate())?;
+    let mut s = distributed::prepare(&what, &a.cluster, &a.job.limits, identity, space)?;
     let spinner = (s.layout.process == 0)
         .then(|| Spinner::showing(&mut s.opts.limits.progress, &what, progress_words(space)));
     let opts = s.opts.clone();

@@ -1,7 +1,7 @@
 //! `floe table`: the theses' tables of ice block puzzles, computed exactly.
 
+use super::distributed;
 use super::reach::reach_grid;
-use super::shared;
 use super::{cell_progress, clear_progress};
 use crate::args::{TablePatternsArgs, TableReachArgs, TableSpaceArgs, TableStripArgs};
 use crate::out::{self, human_time, thousands};
@@ -38,7 +38,7 @@ fn cell_options(o: &DistOptions, what: &str, (m, n, k): (usize, usize, usize)) -
 /// process 0; at the others, which say on standard error how many `what` they did, how
 /// they end (answered when `complete` holds for every cell).
 fn on_workers<T, F>(
-    s: &shared::Shared,
+    s: &distributed::Shared,
     what: &str,
     complete: fn(&T) -> bool,
     job: F,
@@ -69,7 +69,7 @@ fn largest_space(rows: usize, cols: usize, blocks: usize) -> Result<Option<u64>,
     let Ok(board) = floe::games::ice::Level::empty_board(rows, cols, k) else {
         return Ok(None);
     };
-    shared::rankable(
+    distributed::rankable(
         &format!("the table's largest cell, {rows}×{cols} with {k} blocks"),
         floe::ops::Level::new(floe::games::ice::Ice, board, "").estimate(),
     )
@@ -98,7 +98,7 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
             .param("--max-rows", rows)
             .param("--max-cols", cols)
             .param("--max-blocks", blocks);
-        let s = shared::prepare(
+        let s = distributed::prepare(
             "the table's largest cell",
             &a.cluster,
             &a.limits,
@@ -181,7 +181,7 @@ pub fn reach(ra: TableReachArgs) -> Result<Done, Error> {
             .param("--min-size", a.min_size)
             .param("--max-size", a.max_size)
             .param("--blocks", blocks.join(","));
-        let s = shared::prepare(
+        let s = distributed::prepare(
             "the table's largest board",
             &ra.cluster,
             &a.limits,

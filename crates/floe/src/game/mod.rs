@@ -257,8 +257,3 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
         )))
     }
 }
-
-/// `n` and the word for one or for many: `1 block`, `3 blocks`.
-pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}

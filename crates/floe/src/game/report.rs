@@ -155,7 +155,7 @@ impl fmt::Display for Difficulty {
             ),
             "push-tree" => {
                 let n = |k: &str, one: &str, many: &str| {
-                    super::plural(self.part_u64(k).unwrap_or(0) as usize, one, many)
+                    crate::render::plural(self.part_u64(k).unwrap_or(0) as usize, one, many)
                 };
                 write!(
                     f,

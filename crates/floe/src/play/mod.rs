@@ -70,7 +70,10 @@ impl Verdict {
         match self {
             Verdict::Solvable { moves: 0, .. } => "solved".into(),
             Verdict::Solvable { moves, .. } => {
-                format!("solvable in {moves} more {}", plural(word, *moves as usize))
+                format!(
+                    "solvable in {moves} more {}",
+                    move_word(word, *moves as usize)
+                )
             }
             Verdict::Unsolvable => "no longer solvable".into(),
             Verdict::Unknown(k) => format!("unknown (the search hit its {k} limit)"),
@@ -78,7 +81,8 @@ impl Verdict {
     }
 }
 
-fn plural(word: &str, n: usize) -> String {
+/// A game's word for a move (`push`, `move`) as `n` of them are said: `push`, `pushes`.
+fn move_word(word: &str, n: usize) -> String {
     match (word, n) {
         (w, 1) => w.to_string(),
         ("push", _) => "pushes".into(),
@@ -182,7 +186,7 @@ impl fmt::Display for Said<'_> {
             }) => write!(
                 f,
                 "hint: {w} {m}; {moves} {} to go at the fewest",
-                plural(w, *moves as usize)
+                move_word(w, *moves as usize)
             ),
             Event::Hint(Verdict::Unsolvable) => write!(
                 f,

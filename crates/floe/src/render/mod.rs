@@ -24,4 +24,15 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` and the word for one or for many, as the level descriptions say it: `1 block`,
+/// `3 blocks` (no separators).
+///
+/// ```
+/// assert_eq!(floe::render::plural(1, "push", "pushes"), "1 push");
+/// assert_eq!(floe::render::plural(3, "block", "blocks"), "3 blocks");
+/// ```
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub use crate::mem::human_bytes;

@@ -30,13 +30,13 @@
 
 mod best_first;
 mod bfs;
+mod bounds;
+mod closures;
 mod cost;
 mod dfs;
 pub mod dist;
 mod estimate;
-mod fns;
 pub mod graph;
-mod hunt;
 mod ida;
 mod iddfs;
 mod learned;
@@ -44,19 +44,19 @@ mod limits;
 mod method;
 mod par;
 pub mod playout;
+mod random_walk;
 mod store;
-mod walk;
 
 pub use best_first::{astar, dijkstra};
 pub use bfs::{bfs, enumerate, Enumeration};
-pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
-pub use dfs::dfs_first;
-pub use estimate::{count_words, estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
-pub use fns::{from_fn, FnPuzzle};
-pub use hunt::{
+pub use bounds::{
     astar_learning, astar_proving, astar_proving_par, astar_proving_upto, beam, Proving,
     PARALLEL_BATCH,
 };
+pub use closures::{from_fn, FnPuzzle};
+pub use cost::{count_changes, ChangePenalty, CostModel, Lex, UnitCost};
+pub use dfs::dfs_first;
+pub use estimate::{count_words, estimate, rough_time, Estimate, POSITIONS_PER_CORE_SECOND};
 pub use ida::ida_star;
 pub use iddfs::iterative_deepening;
 pub use learned::{Informed, Learned, UNSOLVABLE};

@@ -65,7 +65,7 @@
 //! generator: exactly one draw per step. Only a timeout, which depends on the clock, makes two
 //! runs differ.
 
-pub use super::walk::{random_walk, End, GiveUp, Walk};
+pub use super::random_walk::{random_walk, End, GiveUp, Walk};
 use super::{LimitKind, Limits, Progress, Puzzle, Stats};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -531,7 +531,7 @@ pub(in crate::search) mod tests {
 
     /// A token on cells `0..len`; attempts: left, right, and "stay", which is never possible.
     /// `dead` cells have no legal move at all (every attempt fails there). Also the test
-    /// puzzle of `search::walk`.
+    /// puzzle of `search::random_walk`.
     pub(in crate::search) struct Track {
         len: i32,
         start: i32,

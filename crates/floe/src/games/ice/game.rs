@@ -7,10 +7,11 @@ use super::validate::{self, Position, Step};
 use crate::error::Error;
 use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
-    glyph, kluiver, plural, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game,
-    Info, Keys, Param, ParamKind, Params, Task,
+    glyph, kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys,
+    Param, ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
+use crate::render::plural;
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
 

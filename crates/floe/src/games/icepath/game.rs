@@ -6,9 +6,10 @@ use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
 use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
-    glyph, parse_move_words, plural, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
+    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
 };
 use crate::grid::{Dir, Pos};
+use crate::render::plural;
 use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 
 static INFO: Info = Info {

@@ -5,10 +5,10 @@ use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
 use crate::game::{
-    glyph, plural, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Param, ParamKind, Params,
-    Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Param, ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
+use crate::render::plural;
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
 

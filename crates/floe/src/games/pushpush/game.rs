@@ -8,10 +8,11 @@ use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
 use crate::game::hardest::{HardestOptions, HardestReport};
 use crate::game::{
-    glyph, plural, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param,
-    ParamKind, Params, Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param, ParamKind,
+    Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
+use crate::render::plural;
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
 
