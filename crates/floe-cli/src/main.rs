@@ -103,6 +103,7 @@ fn main() -> ExitCode {
         Command::Space(a) => cmd::space::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::BenchSolvers(a) => cmd::bench_solvers::run(a),
+        Command::Op(op) => op.run(),
         Command::Levels(a) => cmd::levels::run(a),
         Command::Games(a) => cmd::games::run(a),
         Command::Render(a) => cmd::render::run(a),

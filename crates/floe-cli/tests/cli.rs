@@ -1320,3 +1320,80 @@ fn astar_with_a_cap_proves_a_bound_on_every_game_that_has_astar() {
     let r = on_room("solve", "OOSSAS", &["--algo", "bfs", "--max-moves", "5"]).code(2);
     assert!(r.stderr.contains("--max-moves caps A*"), "{}", r.stderr);
 }
+
+#[test]
+fn graph_gives_every_position_of_a_room_with_its_distance() {
+    let zelda = zelda();
+    let doc = floe_json(&["graph", &zelda, "--level", "TPIBC3", "--json"], 0);
+    assert_eq!(
+        (
+            u(&doc["states"]),
+            u(&doc["depth"]),
+            u(&doc["nearest_solved"])
+        ),
+        (1242, 17, 11)
+    );
+    let positions = doc["positions"].as_array().unwrap();
+    let distance = doc["distance"].as_array().unwrap();
+    assert_eq!((positions.len(), distance.len()), (1242, 1242));
+    assert!(doc.get("moves").is_none(), "moves only when asked for");
+    // the text says the same figures
+    let text = floe(&["graph", &zelda, "--level", "TPIBC3"]).code(0).stdout;
+    assert!(
+        text.contains("1,242 positions") && text.contains("the farthest is 17 pushes"),
+        "{text}"
+    );
+    assert!(text.contains("the nearest 11 pushes away"), "{text}");
+    // moves on demand, positions left out on demand
+    let doc = floe_json(
+        &[
+            "graph",
+            &zelda,
+            "--level",
+            "TPIBC3",
+            "--moves",
+            "--no-positions",
+            "--json",
+        ],
+        0,
+    );
+    assert_eq!(
+        doc["moves"].as_array().unwrap().len() as u64,
+        u(&doc["edges"])
+    );
+    assert!(doc.get("positions").is_none());
+    // a limit: no graph, exit code 1
+    let doc = floe_json(
+        &[
+            "graph",
+            &zelda,
+            "--level",
+            "TPIBC3",
+            "--max-states",
+            "50",
+            "--json",
+        ],
+        1,
+    );
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["distance"].as_array().unwrap().len(), 0);
+    // a graph beyond the memory budget stops cleanly at it: no graph, exit code 1
+    let doc = floe_json(
+        &[
+            "graph",
+            &zelda,
+            "--level",
+            "MCTOD",
+            "--max-memory",
+            "64M",
+            "--json",
+        ],
+        1,
+    );
+    assert_eq!(
+        (doc["complete"].clone(), doc["limit"].clone()),
+        (false.into(), "max-memory".into())
+    );
+    // a flag of another command is a usage error
+    floe(&["graph", &zelda, "--level", "TPIBC3", "--algo", "bfs"]).code(2);
+}

@@ -195,6 +195,7 @@ fn every_endpoint_answers_what_its_command_prints() {
             vec!["--algo", "idastar", "--max-states", "100"],
         ),
         ("/api/space", "space", vec![]),
+        ("/api/graph?moves=true", "graph", vec!["--moves"]),
         (
             "/api/hint?keys=tab%20right",
             "play",

@@ -1,7 +1,7 @@
 //! What crosses between Python and the library: errors as exceptions, limits from keywords,
 //! reports as JSON text, tables as buffers.
 
-use floe::search::{parse_duration, Limits};
+use floe::search::parse_duration;
 use floe::Error;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -79,21 +79,9 @@ pub fn limit_reached(py: Python<'_>, limit: &str, message: String) -> PyErr {
     )
 }
 
-/// The limits a call takes, as the command line's flags: `--max-states`, `--timeout` (a
-/// number of seconds or a text such as `500ms`, `2m`), `--max-memory` (a number of GiB or a
-/// text such as `512M`; by default three quarters of the memory available at the start) and
-/// `--force`.
-#[derive(Clone, Debug, Default)]
-pub struct LimitArgs {
-    /// `max_states`.
-    pub max_states: Option<u64>,
-    /// `timeout`.
-    pub timeout: Option<std::time::Duration>,
-    /// `max_memory` in bytes.
-    pub max_memory: Option<u64>,
-    /// `force`.
-    pub force: bool,
-}
+/// The limits a call takes: the library's request (`max_states`, `timeout`, `max_memory`,
+/// `force`), as the command line and the server read it.
+pub type LimitArgs = floe::request::Limits;
 
 /// The limits as Python passes them: `(max_states, timeout, max_memory, force)`.
 pub type LimitTuple<'py> = (
@@ -103,62 +91,29 @@ pub type LimitTuple<'py> = (
     bool,
 );
 
-impl LimitArgs {
-    /// Reads the limits, refusing values out of the command line's ranges.
-    pub fn from_py(t: LimitTuple<'_>) -> PyResult<LimitArgs> {
-        let (max_states, timeout, max_memory, force) = t;
-        let timeout = timeout
-            .map(|t| {
-                parse_duration(&t.str()?.to_string())
-                    .map_err(|m| PyValueError::new_err(format!("timeout: {m}")))
-            })
-            .transpose()?;
-        let max_memory = max_memory
-            .map(|m| {
-                floe::mem::parse_memory(&m.str()?.to_string())
-                    .map_err(|e| PyValueError::new_err(format!("max_memory: {e}")))
-            })
-            .transpose()?;
-        Ok(LimitArgs {
-            max_states,
-            timeout,
-            max_memory,
-            force,
+/// Reads the limits, refusing values out of the command line's ranges: `timeout` a number of
+/// seconds or a text such as `500ms`, `2m`; `max_memory` a number of GiB or a text such as
+/// `512M` (by default three quarters of the memory available at the start).
+pub fn limits_from_py(t: LimitTuple<'_>) -> PyResult<LimitArgs> {
+    let (max_states, timeout, max_memory, force) = t;
+    let timeout = timeout
+        .map(|t| {
+            parse_duration(&t.str()?.to_string())
+                .map_err(|m| PyValueError::new_err(format!("timeout: {m}")))
         })
-    }
-
-    /// The memory budget: `max_memory` or the default.
-    pub fn budget(&self) -> Option<u64> {
-        self.max_memory.or_else(floe::mem::default_budget)
-    }
-
-    /// The library's limits, with the default memory budget when none is given.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            max_states: self.max_states,
-            timeout: self.timeout,
-            max_memory: self.budget(),
-            ..Limits::default()
-        }
-    }
-
-    /// Before an enumeration: refuses one whose estimate does not fit the memory budget,
-    /// unless the caller insists (`force`, or a `timeout` or `max_states` that bounds it),
-    /// as the command line does.
-    pub fn judge(&self, what: &str, estimate: Option<floe::search::Estimate>) -> Result<(), Error> {
-        let (Some(e), Some(b)) = (estimate, self.budget()) else {
-            return Ok(());
-        };
-        if e.bytes > b && !self.force && self.timeout.is_none() && self.max_states.is_none() {
-            return Err(Error::invalid(format!(
-                "{what}: {e}; that is more than the memory budget of {}. Give more with \
-                 max_memory, or force=True (or a timeout) to start anyway: the run then stops \
-                 cleanly at the budget",
-                floe::mem::human_bytes(b)
-            )));
-        }
-        Ok(())
-    }
+        .transpose()?;
+    let max_memory = max_memory
+        .map(|m| {
+            floe::mem::parse_memory(&m.str()?.to_string())
+                .map_err(|e| PyValueError::new_err(format!("max_memory: {e}")))
+        })
+        .transpose()?;
+    Ok(LimitArgs {
+        max_states,
+        timeout,
+        max_memory,
+        force,
+    })
 }
 
 /// A report as the JSON text of its command (`floe … --json`).
@@ -209,28 +164,5 @@ mod tests {
         assert_eq!(le_bytes([1.0f64, f64::NAN]).len(), 16);
         assert_eq!(count(u64::MAX), i64::MAX);
         assert_eq!(count(7), 7);
-    }
-
-    #[test]
-    fn estimates_are_judged_as_on_the_command_line() {
-        let e = floe::search::Estimate {
-            positions: 1 << 40,
-            bound: (1u64 << 40) as f64,
-            bytes: 1 << 50,
-            seconds: 1e6,
-            cores: 2,
-        };
-        let mut a = LimitArgs {
-            max_memory: Some(1 << 30),
-            ..LimitArgs::default()
-        };
-        assert!(a.judge("x", Some(e)).is_err());
-        assert!(a.judge("x", None).is_ok());
-        a.force = true;
-        assert!(a.judge("x", Some(e)).is_ok());
-        a.force = false;
-        a.max_states = Some(10);
-        assert!(a.judge("x", Some(e)).is_ok());
-        assert_eq!(a.limits().max_memory, Some(1 << 30));
     }
 }

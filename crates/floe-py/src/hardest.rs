@@ -1,6 +1,6 @@
 //! The hardest levels of a size (`floe hardest`), for every game that has the search.
 
-use crate::convert::{json, LimitArgs};
+use crate::convert::{json, limits_from_py};
 use crate::run::detached;
 use floe::game::hardest::{By, HardestOptions, Method};
 use floe::game::Params;
@@ -42,7 +42,7 @@ fn hardest(
     time: Option<Bound<'_, PyAny>>,
     top: usize,
 ) -> PyResult<String> {
-    let timeout = LimitArgs::from_py((None, time, None, false))?.timeout;
+    let timeout = limits_from_py((None, time, None, false))?.timeout;
     detached(py, || {
         let mut o = HardestOptions::new(rows, cols);
         let mut p = Params::new();

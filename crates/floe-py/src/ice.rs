@@ -2,7 +2,7 @@
 //! boards, the difficulty profile (Kluiver's Figures 19–27), generation (Kluiver's
 //! retrograde generator); and the heat map the notebooks draw reach tables with.
 
-use crate::convert::{buffer, json, le_bytes, to_py_err, LimitArgs, LimitTuple};
+use crate::convert::{buffer, json, le_bytes, limits_from_py, to_py_err, LimitArgs, LimitTuple};
 use crate::level::{ice_board, in_level, NativeLevel};
 use crate::run::detached;
 use floe::analysis::ice::profile::{profile as run_profile, ProfileReport};
@@ -17,6 +17,7 @@ use floe::games::ice::{self, Ice, WalkRule};
 use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
 use floe::ops::Level;
 use floe::render::plot::HeatMap;
+use floe::request::Naming;
 use floe::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
@@ -58,12 +59,12 @@ fn reach<'py>(
     level: &NativeLevel,
     limits: LimitTuple<'py>,
 ) -> PyResult<(String, Bound<'py, PyByteArray>, usize, usize)> {
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     let (l, empty) = (&level.level, level.empty);
     let (report, bytes) = detached(py, || {
         let (board, rule) = ice_level(l, "reach tables")?;
         let name = (!empty).then(|| l.name().to_string());
-        a.judge(l.name(), l.estimate())?;
+        a.judge(l.name(), l.estimate(), Naming::Keywords)?;
         let t = Instant::now();
         let r = reach_of(&board, rule, &a.limits())
             .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), e))?;
@@ -89,7 +90,7 @@ fn profile(
     factors: Vec<u64>,
     limits: LimitTuple<'_>,
 ) -> PyResult<(String, Option<String>, Option<String>)> {
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     let l = &level.level;
     detached(py, || {
         let (board, rule) = ice_level(l, "difficulty profiles")?;
@@ -125,7 +126,9 @@ fn judge_table(rows: usize, cols: usize, blocks: usize, a: &LimitArgs) -> Result
     a.judge(
         &format!("the table's largest cell, {rows}×{cols} with {blocks} blocks"),
         level.estimate(),
+        Naming::Keywords,
     )
+    .map(|_| ())
 }
 
 /// Kluiver's Table 1 and beyond (`floe table space --json`).
@@ -137,7 +140,7 @@ fn space_table(
     max_blocks: usize,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     check_range("max_rows", max_rows, 2, 16)?;
     check_range("max_cols", max_cols, 2, 16)?;
     check_range("max_blocks", max_blocks, 1, 64)?;
@@ -160,7 +163,7 @@ fn reach_table(
     blocks: Vec<usize>,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     check_range("min_size", min_size, 1, 32)?;
     check_range("max_size", max_size, 1, 32)?;
     detached(py, || {
@@ -184,7 +187,7 @@ fn strip_table(
     compare_width: usize,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     check_range("max_width", max_width, 3, 64)?;
     detached(py, || {
         json(&strip_tables(
@@ -208,7 +211,7 @@ fn patterns_table(
     blocks: Vec<usize>,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     check_range("min_size", min_size, 1, 32)?;
     check_range("max_size", max_size, 1, 32)?;
     detached(py, || {
@@ -263,7 +266,7 @@ fn generate(
         check_range("max_blocks", b, 1, 1024)?;
     }
     check_range("count", count, 1, 1_000_000)?;
-    let timeout = LimitArgs::from_py((None, timeout, None, false))?.timeout;
+    let timeout = limits_from_py((None, timeout, None, false))?.timeout;
     let (doc, text, levels) = detached(py, || {
         if let Some(q) = max_pushes {
             if q < min_pushes {

@@ -2,7 +2,7 @@
 //! configured, drawn, and what the face does with them (solve, space, analyze, verify,
 //! bench-solvers). Each report is the JSON text of its command.
 
-use crate::convert::{json, to_py_err, LimitArgs, LimitTuple};
+use crate::convert::{json, limits_from_py, to_py_err, LimitTuple};
 use crate::run::detached;
 use floe::analysis::solvers::{CapCount, SolverSpec, DEFAULT_RANDOM_MAX_MOVES};
 use floe::game::{Params, SolveReport};
@@ -10,6 +10,7 @@ use floe::games;
 use floe::games::ice::{self, Ice};
 use floe::ops::{Level, LevelEntry, Request, SolveOptions, Source};
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
+use floe::request::Naming;
 use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -282,7 +283,7 @@ impl NativeLevel {
         limits: LimitTuple<'_>,
     ) -> PyResult<Solved> {
         let count: CapCount = count.parse().map_err(PyValueError::new_err)?;
-        let limits = LimitArgs::from_py(limits)?;
+        let limits = limits_from_py(limits)?;
         let o = SolveOptions {
             algorithm: algo,
             factor,
@@ -303,10 +304,10 @@ impl NativeLevel {
 
     /// Every position reachable from the start (`floe space --json`).
     fn space(&self, py: Python<'_>, limits: LimitTuple<'_>) -> PyResult<String> {
-        let a = LimitArgs::from_py(limits)?;
+        let a = limits_from_py(limits)?;
         let level = &self.level;
         detached(py, || {
-            a.judge(level.name(), level.estimate())?;
+            a.judge(level.name(), level.estimate(), Naming::Keywords)?;
             let mut r = level
                 .space(&a.limits())
                 .map_err(|e| in_level(level.name(), e))?;
@@ -317,7 +318,7 @@ impl NativeLevel {
 
     /// Reversibility and dead ends (`floe analyze --json`).
     fn analyze(&self, py: Python<'_>, limits: LimitTuple<'_>) -> PyResult<String> {
-        let a = LimitArgs::from_py(limits)?;
+        let a = limits_from_py(limits)?;
         let level = &self.level;
         detached(py, || {
             let mut r = level
@@ -362,7 +363,7 @@ impl NativeLevel {
         limits: LimitTuple<'_>,
     ) -> PyResult<String> {
         let count: CapCount = count.parse().map_err(PyValueError::new_err)?;
-        let a = LimitArgs::from_py(limits)?;
+        let a = limits_from_py(limits)?;
         if !(1..=1_000_000).contains(&runs) {
             return Err(PyValueError::new_err("runs: 1 to 1,000,000"));
         }

@@ -16,7 +16,9 @@
 //!   them (solve, space, analyze, verify, bench);
 //! - [`ice`]: the ice block analyses (reach, the theses' tables, profiles) and generation;
 //! - [`study`]: the PushPush census and the solitaire experiments;
-//! - [`hardest`]: the hardest levels of a size.
+//! - [`hardest`]: the hardest levels of a size;
+//! - [`ops`]: the library's operations by name (`floe.graph`), read from keywords by the
+//!   library's own requests.
 
 use pyo3::prelude::*;
 
@@ -24,6 +26,7 @@ pub mod convert;
 pub mod hardest;
 pub mod ice;
 pub mod level;
+pub mod ops;
 pub mod run;
 pub mod study;
 
@@ -35,5 +38,6 @@ fn _floe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ice::register(m)?;
     study::register(m)?;
     hardest::register(m)?;
+    ops::register(m)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! Monte Carlo experiments of the solitaire puzzles (BoxOff, Pretzel, Fujisan).
 
 use crate::convert::{
-    buffer, count, json, le_bytes, limit_reached, to_py_err, LimitArgs, LimitTuple,
+    buffer, count, json, le_bytes, limit_reached, limits_from_py, to_py_err, LimitTuple,
 };
 use crate::level::NativeLevel;
 use crate::run::detached;
@@ -133,7 +133,7 @@ fn census<'py>(
             )));
         }
     }
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     let mut o = CensusOptions::new(rows, cols);
     o.variant = Variant::new(k);
     o.difficulty = difficulty;
@@ -350,7 +350,7 @@ fn experiment<'py>(
             "random_horizon: 1 to 10,000,000 moves",
         ));
     }
-    let a = LimitArgs::from_py(limits)?;
+    let a = limits_from_py(limits)?;
     let game_kind: Kind = game
         .parse()
         .map_err(|e: String| to_py_err(py, Error::invalid(e)))?;

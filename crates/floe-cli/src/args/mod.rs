@@ -55,6 +55,9 @@ pub enum Command {
     /// Run a randomised solver many times and compare its solutions with the optimum (any
     /// game).
     BenchSolvers(BenchSolversArgs),
+    /// The library's operations, one command each (`floe::operations!`).
+    #[command(flatten)]
+    Op(crate::cmd::op::OpCommand),
     /// List the levels of a file.
     Levels(LevelsArgs),
     /// List the games floe knows: parameters, algorithms, file formats, what each can do.

@@ -14,6 +14,7 @@ pub mod hardest;
 pub mod image;
 pub mod learn;
 pub mod levels;
+pub(crate) mod op;
 pub mod patterns;
 pub mod play;
 pub mod predict;
@@ -140,31 +141,10 @@ pub(crate) fn judge(
     estimate: Option<floe::search::Estimate>,
     limits: &crate::args::LimitArgs,
 ) -> Result<(), Error> {
-    let Some(e) = estimate else {
-        return Ok(());
-    };
-    let budget = limits.budget();
-    match budget {
-        Some(b)
-            if e.bytes > b
-                && !limits.force
-                && limits.timeout.is_none()
-                && limits.max_states.is_none() =>
-        {
-            Err(Error::invalid(format!(
-                "{what}: {e}; that is more than the memory budget of {}. Give more with \
-             --max-memory, or --force (or a --timeout) to start anyway: the run then stops \
-             cleanly at the budget",
-                crate::out::human_bytes(b)
-            )))
-        }
-        _ => {
-            if e.is_large() || budget.is_some_and(|b| e.bytes > b) {
-                eprintln!("floe: {what}: {e} (an estimate before the run)");
-            }
-            Ok(())
-        }
+    if let Some(e) = limits.judge(what, estimate, Naming::Flags)? {
+        eprintln!("floe: {what}: {e} (an estimate before the run)");
     }
+    Ok(())
 }
 
 /// [`judge`] for a table whose largest cell is the empty `rows`×`cols` ice board with

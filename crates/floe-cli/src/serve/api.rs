@@ -18,7 +18,7 @@ use axum::extract::{Extension, Query, State};
 use axum::http::StatusCode;
 use floe::play::parse_keys;
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg};
-use floe::request::{self as typed, Fields, Naming};
+use floe::request::{self as typed, Context, Fields, Naming, Operation};
 use floe::Error;
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
@@ -181,7 +181,7 @@ pub(crate) enum Kind {
 async fn answer(
     app: Arc<App>,
     client: Client,
-    ep: &'static Endpoint,
+    ep: &Endpoint,
     q: Result<Query<Pairs>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Reply {
@@ -475,6 +475,45 @@ endpoint!(
         }))
     }
 );
+
+/// The endpoint of an operation of the library's list ([`floe::operations!`]),
+/// `/api/<name>`: the level file's text as the body, the level's and the operation's
+/// parameters in the query, its limits within the server's caps, its report as JSON (exit
+/// code 1 when a limit stopped it).
+pub(crate) async fn operation<O: Operation>(
+    State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
+    q: Result<Query<Pairs>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Reply {
+    let ep = Endpoint {
+        path: O::NAME,
+        level: LevelFrom::Body,
+        kind: Kind::Search,
+        read: read_operation::<O>,
+    };
+    answer(app, client, &ep, q, body).await
+}
+
+/// The work of `/api/<name>` for operation `O`.
+fn read_operation<O: Operation>(q: &Pairs, text: Option<String>) -> Result<Work, Reply> {
+    let (mut level, mut op) = (typed::Level::default(), O::default());
+    read(q, O::NAME, &mut [&mut level, &mut op], &["job"])?;
+    let text = text.unwrap_or_default();
+    Ok(Box::new(move |caps, stop| {
+        if let Some(l) = op.limits_mut() {
+            *l = cap(l, caps, None);
+        }
+        let req = resolve(&level, &text)?;
+        let cx = Context {
+            stop: Some(stop),
+            progress: None,
+        };
+        let r = req.level.run(&op, &cx)?;
+        let code = if O::complete(&r) { 0 } else { 1 };
+        Ok(Reply::json(&r, code).within(caps.max_response, "the answer"))
+    }))
+}
 
 /// The most levels one `/api/generate` asks for.
 const MOST_LEVELS: usize = 100;

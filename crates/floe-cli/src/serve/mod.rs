@@ -73,10 +73,22 @@ impl App {
     }
 }
 
+/// The routes of the library's operations ([`floe::operations!`]): `POST /api/<name>`.
+macro_rules! operation_routes {
+    ($($name:ident => $ty:path,)*) => {
+        fn operations(r: Router<Arc<App>>) -> Router<Arc<App>> {
+            use floe::request::Operation;
+            r $(.route(&format!("/api/{}", <$ty>::NAME), post(api::operation::<$ty>)))*
+        }
+    };
+}
+
+floe::operations!(operation_routes);
+
 /// The routes (also what the tests serve).
 pub(crate) fn router(app: Arc<App>) -> Router {
     let body = axum::extract::DefaultBodyLimit::max(app.caps.max_body);
-    Router::new()
+    operations(Router::new())
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))

@@ -47,6 +47,7 @@ from ._ice import (
 )
 from ._study import Census, Experiment, census, challenges, experiment
 from ._hardest import hardest
+from ._ops import Graph, graph, operations, run
 
 __all__ = [
     "__version__",
@@ -75,6 +76,10 @@ __all__ = [
     "patterns_table",
     "Profile",
     "profile",
+    "Graph",
+    "graph",
+    "run",
+    "operations",
     "Generated",
     "generate",
     "generate_report",

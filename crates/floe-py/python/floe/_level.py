@@ -28,6 +28,8 @@ from ._common import (
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
 
+    from ._ops import Graph
+
 #: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
 #: break), or a :class:`floe.Level`.
 Source = Union[str, "os.PathLike[str]", "Level"]
@@ -167,6 +169,12 @@ class Level:
     def bench_solvers(self, **options: Any) -> Dict[str, Any]:
         """:func:`floe.bench_solvers` on this level."""
         return bench_solvers(self, **options)
+
+    def graph(self, **options: Any) -> "Graph":
+        """:func:`floe.graph` on this level: its state graph as arrays."""
+        from ._ops import graph
+
+        return graph(self, **options)
 
 
 def _json_number(v: Any) -> Any:

@@ -13,6 +13,7 @@ pub mod solitaire;
 
 use crate::error::Error;
 use crate::game::{split_spec, Params};
+use crate::ops::level::{LevelOf, Visit};
 use crate::ops::AnyGame;
 
 /// Lists the games' faces, in order: the first is the game of files that do not say theirs.
@@ -21,6 +22,17 @@ macro_rules! registry {
     ($($module:ident => $($game:ident),+;)+) => {
         /// Every game, in the order of help texts.
         pub(crate) static REGISTRY: &[&dyn AnyGame] = &[$($(&$module::$game),+),+];
+
+        /// Calls `v` with the level behind `level` (a [`LevelOf`] of some game of the
+        /// registry) and its concrete game; `None` when it is of none.
+        pub(crate) fn visit<V: Visit>(level: &dyn std::any::Any, v: V) -> Option<V::Out> {
+            $($(
+                if let Some(l) = level.downcast_ref::<LevelOf<$module::$game>>() {
+                    return Some(v.visit(l));
+                }
+            )+)+
+            None
+        }
     };
 }
 

@@ -142,7 +142,7 @@ fn base_name(file: &str) -> String {
 pub struct Level {
     pub(super) game: &'static dyn AnyGame,
     pub(super) name: String,
-    pub(super) obj: Arc<dyn DynLevel>,
+    pub(crate) obj: Arc<dyn DynLevel>,
 }
 
 impl fmt::Debug for Level {
@@ -153,8 +153,10 @@ impl fmt::Debug for Level {
 
 /// A level of some game with the game's type erased: what [`Level`] asks of the game's own
 /// level, each operation written once over [`Game`] (implemented by [`LevelOf`] alone).
-pub(super) trait DynLevel: Send + Sync {
+pub(crate) trait DynLevel: Send + Sync {
     fn as_any(&self) -> &dyn Any;
+    /// The [`LevelOf`] itself, for [`crate::games::visit`].
+    fn as_level_of(&self) -> &dyn Any;
     fn title(&self) -> Option<String>;
     fn describe(&self) -> String;
     fn params(&self) -> ParamValues;
@@ -188,11 +190,22 @@ pub(super) trait DynLevel: Send + Sync {
 }
 
 /// A level of game `G` with its game: the [`DynLevel`] behind every [`Level`] of `G`.
-pub(super) struct LevelOf<G: Game> {
+pub(crate) struct LevelOf<G: Game> {
     /// The game.
-    pub(super) game: G,
+    pub(crate) game: G,
     /// The game's own level.
-    pub(super) level: G::Level,
+    pub(crate) level: G::Level,
+}
+
+/// A visitor of the game's own level behind a [`Level`]: the registry's
+/// [`visit`](crate::games::visit) calls it with the level's concrete game, so that an
+/// operation ([`crate::request::Operation`]) is written once over [`Game`] and declared
+/// nowhere else.
+pub(crate) trait Visit {
+    /// What it answers.
+    type Out;
+    /// Visits a level of `G`.
+    fn visit<G: Game>(self, level: &LevelOf<G>) -> Self::Out;
 }
 
 impl<G: Game> LevelOf<G> {
@@ -214,6 +227,9 @@ impl<G: Game> LevelOf<G> {
 impl<G: Game> DynLevel for LevelOf<G> {
     fn as_any(&self) -> &dyn Any {
         &self.level
+    }
+    fn as_level_of(&self) -> &dyn Any {
+        self
     }
     fn title(&self) -> Option<String> {
         self.game.title(&self.level).map(str::to_string)

@@ -15,8 +15,10 @@
 //! - [`verdict`](mod@verdict): the solver's answers in play ([`Verdict`]).
 //! - [`bench`]: [`bench_solvers`], randomised solvers against the optimum.
 //! - [`hardest`](mod@hardest): [`hardest`], the hardest levels of a game named by a spec.
+//! - [`graph`]: the whole state graph as arrays (the work of [`crate::request::Graph`]).
 
 pub mod bench;
+pub mod graph;
 pub mod hardest;
 pub mod level;
 pub mod request;

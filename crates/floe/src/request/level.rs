@@ -241,4 +241,40 @@ impl Limits {
     pub fn budget(&self) -> Option<u64> {
         self.max_memory.or_else(crate::mem::default_budget)
     }
+
+    /// Before a run that `estimate` judges (`what` names it): refuses one that does not fit
+    /// the memory budget, unless the caller insists (`force`, or a `timeout` or `max_states`
+    /// that bounds the run anyway); else the estimate when the run is worth announcing (a
+    /// minute or more, or over the budget). Messages name the parameters as `naming` does.
+    pub fn judge(
+        &self,
+        what: &str,
+        estimate: Option<crate::search::Estimate>,
+        naming: Naming,
+    ) -> Result<Option<crate::search::Estimate>, crate::Error> {
+        let Some(e) = estimate else {
+            return Ok(None);
+        };
+        let budget = self.budget();
+        match budget {
+            Some(b)
+                if e.bytes > b
+                    && !self.force
+                    && self.timeout.is_none()
+                    && self.max_states.is_none() =>
+            {
+                Err(crate::Error::invalid(format!(
+                    "{what}: {e}; that is more than the memory budget of {}. Give more with \
+                     {}, or {} (or a {}) to start anyway: the run then stops cleanly at the \
+                     budget",
+                    crate::mem::human_bytes(b),
+                    naming.of("max_memory"),
+                    naming.on("force"),
+                    naming.of("timeout"),
+                )))
+            }
+            _ if e.is_large() || budget.is_some_and(|b| e.bytes > b) => Ok(Some(e)),
+            _ => Ok(None),
+        }
+    }
 }

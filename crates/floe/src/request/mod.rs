@@ -22,13 +22,30 @@
 
 mod experiment;
 mod generate;
+mod graph;
 mod level;
+pub mod operation;
 mod solve;
 
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
 pub use generate::{Generate, GenerateBudget};
+pub use graph::Graph;
 pub use level::{EmptyBoard, Game, Level, Limits};
+pub use operation::{Context, Operation};
 pub use solve::{Random, Render, Solve, Verify};
+
+/// The operations every front end offers the same way ([`Operation`]): the command line
+/// makes a command of each (`floe graph`), the web server an endpoint (`/api/graph`), the
+/// Python module a call (`floe.graph`). `operations!(m)` expands `m! { Name => Type, … }`;
+/// adding an operation is its module and a line here.
+#[macro_export]
+macro_rules! operations {
+    ($callback:ident) => {
+        $callback! {
+            Graph => $crate::request::Graph,
+        }
+    };
+}
 
 use std::fmt::Display;
 use std::str::FromStr;
@@ -65,8 +82,8 @@ impl Range {
     }
 }
 
-/// How messages name a parameter: as a command-line flag (`--max-states`) or as a query
-/// parameter (`max_states`).
+/// How messages name a parameter: as a command-line flag (`--max-states`), a query
+/// parameter or a Python keyword (`max_states`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Naming {
     /// `--max-states`.
@@ -74,6 +91,8 @@ pub enum Naming {
     Flags,
     /// `max_states`.
     Query,
+    /// `max_states` (Python keywords: a switch is set with `=True`).
+    Keywords,
 }
 
 impl Naming {
@@ -81,7 +100,15 @@ impl Naming {
     pub fn of(self, name: &str) -> String {
         match self {
             Naming::Flags => format!("--{}", name.replace('_', "-")),
-            Naming::Query => name.replace('-', "_"),
+            Naming::Query | Naming::Keywords => name.replace('-', "_"),
+        }
+    }
+    /// Switch `name` turned on: `--force`, `force=true`, `force=True`.
+    pub fn on(self, name: &str) -> String {
+        match self {
+            Naming::Flags => self.of(name),
+            Naming::Query => format!("{}=true", self.of(name)),
+            Naming::Keywords => format!("{}=True", self.of(name)),
         }
     }
 }

@@ -256,3 +256,40 @@ fn a_parameter_given_twice_is_refused_but_param_repeats() {
     let (l, _, _) = solve("param=x=1&param=y=2").unwrap();
     assert_eq!(l.game.params, vec!["x=1".to_string(), "y=2".to_string()]);
 }
+
+#[test]
+fn estimates_are_judged_alike_by_every_front_end() {
+    let e = crate::search::Estimate {
+        positions: 1 << 40,
+        bound: (1u64 << 40) as f64,
+        bytes: 1 << 50,
+        seconds: 1e6,
+        cores: 2,
+    };
+    let mut a = Limits {
+        max_memory: Some(1 << 30),
+        ..Limits::default()
+    };
+    let said = |n: Naming| a.judge("x", Some(e), n).unwrap_err().to_string();
+    assert!(said(Naming::Flags)
+        .contains("Give more with --max-memory, or --force (or a --timeout) to start anyway"));
+    assert!(said(Naming::Query).contains("Give more with max_memory, or force=true (or a timeout)"));
+    assert!(
+        said(Naming::Keywords).contains("Give more with max_memory, or force=True (or a timeout)")
+    );
+    assert!(a.judge("x", None, Naming::Flags).unwrap().is_none());
+    a.force = true;
+    // insisting runs it, and a run this large is announced
+    assert!(a.judge("x", Some(e), Naming::Flags).unwrap().is_some());
+    a.force = false;
+    a.max_states = Some(10);
+    assert!(a.judge("x", Some(e), Naming::Flags).is_ok());
+    assert_eq!(a.limits().max_memory, Some(1 << 30));
+    // a small run within the budget is neither refused nor announced
+    let small = crate::search::Estimate {
+        bytes: 1 << 20,
+        seconds: 0.1,
+        ..e
+    };
+    assert!(a.judge("x", Some(small), Naming::Flags).unwrap().is_none());
+}

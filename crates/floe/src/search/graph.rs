@@ -142,6 +142,10 @@ impl<S, M> StateGraph<S, M> {
     pub fn moves(&self) -> &[M] {
         &self.moves
     }
+    /// The moves of every edge, in the order of [`StateGraph::targets`], the graph dropped.
+    pub fn into_moves(self) -> Vec<M> {
+        self.moves
+    }
     /// Whether state `i` is a goal.
     pub fn is_goal(&self, i: u32) -> bool {
         self.goals[i as usize / 64] >> (i % 64) & 1 == 1

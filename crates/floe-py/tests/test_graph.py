@@ -1,0 +1,100 @@
+"""The state graph of a level as arrays (``floe.graph``), and the library's operations by
+name (``floe.run``, ``floe.operations``): the figures of the command line, arrays that agree
+with each other, networkx and SciPy, pickling, and arguments refused by name."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import floe
+
+from conftest import GAMES, ZELDA
+
+
+def test_a_room_has_its_published_figures_as_arrays():
+    g = floe.graph(ZELDA, level="TPIBC3")
+    assert (len(g), g.depth, g.nearest_solved) == (1242, 17, 11)
+    assert g.complete and g.limit is None
+    assert g.distance.dtype == np.int32 and g.solved.dtype == bool
+    assert g.distance[0] == 0 and g.distance.max() == 17
+    assert g.distance[g.solved].min() == 11
+    # the depth histogram is floe.space's
+    space = floe.space(ZELDA, level="TPIBC3")
+    assert np.bincount(g.distance).tolist() == list(space["histogram"])
+    # compressed rows and the edge list agree
+    assert g.indptr[0] == 0 and g.indptr[-1] == len(g.indices) == g.report["edges"]
+    assert g.edges.shape == (len(g.indices), 2)
+    assert (g.edges[:, 1] == g.indices).all()
+    # a solved position can reach one; the start can
+    assert g.solvable[g.solved].all() and g.solvable[0]
+    assert len(g.positions) == len(set(g.positions)) == 1242
+    assert "1,242 positions" in repr(g) and "nearest solved 11" in repr(g)
+
+
+def test_the_graph_is_the_command_lines(cli):
+    g = floe.graph(ZELDA, level="TPIBC3", moves=True)
+    doc = cli("graph", str(ZELDA), "--level", "TPIBC3", "--moves")
+    assert g.distance.tolist() == doc["distance"] and g.indices.tolist() == doc["indices"]
+    assert g.positions == doc["positions"] and g.moves == doc["moves"]
+    # and floe.run gives the same dict
+    assert floe.run("graph", ZELDA, level="TPIBC3", moves=True)["indices"] == doc["indices"]
+
+
+@pytest.mark.parametrize("game, text, fewest", GAMES)
+def test_every_game_gives_its_graph(game, text, fewest):
+    g = floe.graph(text)
+    assert g.complete and g.game == game
+    # the nearest solved position is as far as the fewest moves
+    assert g.nearest_solved == fewest
+    assert len(g.positions) == len(g) and g.solvable[0]
+
+
+def test_networkx_and_scipy_see_the_same_graph():
+    nx = pytest.importorskip("networkx")
+    g = floe.graph(ZELDA, level="TPIBC3", moves=True)
+    d = g.to_networkx()
+    assert d.number_of_nodes() == len(g)
+    assert d.nodes[0]["distance"] == 0 and d.nodes[0]["position"] == g.positions[0]
+    lengths = nx.single_source_shortest_path_length(d, 0)
+    assert [lengths[i] for i in range(len(g))] == g.distance.tolist()
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    m = g.to_scipy()
+    assert isinstance(m, scipy_sparse.csr_array) and m.shape == (len(g), len(g))
+    assert m.nnz == d.number_of_edges()
+
+
+def test_a_limit_gives_no_graph():
+    g = floe.graph(ZELDA, level="TPIBC3", max_states=50)
+    assert not g.complete and g.limit == "max-states" and len(g) == 0
+    assert "stopped by max-states" in repr(g)
+    g = floe.graph(ZELDA, level="MCTOD", max_memory="64M")
+    assert not g.complete and g.limit == "max-memory"
+
+
+def test_the_graph_travels_and_compares():
+    g = floe.graph(ZELDA, level="TPIBC3", positions=False)
+    assert g.positions is None
+    h = pickle.loads(pickle.dumps(g))
+    assert h == g and (h.distance == g.distance).all()
+    assert floe.load(ZELDA, level="TPIBC3").graph(positions=False) == g
+
+
+def test_arguments_are_refused_by_name():
+    with pytest.raises(TypeError, match="did you mean 'positions'"):
+        floe.graph(ZELDA, level="TPIBC3", postions=False)
+    with pytest.raises(ValueError, match="max_states"):
+        floe.graph(ZELDA, level="TPIBC3", max_states=-1)
+    with pytest.raises(TypeError, match="moves"):
+        floe.graph(ZELDA, level="TPIBC3", moves="yes")
+    with pytest.raises(ValueError, match=r"unknown parameter 'levle' for floe.graph\(\): it takes no_positions"):
+        floe.run("graph", ZELDA, level="TPIBC3", levle=3)
+    with pytest.raises(floe.InvalidInput, match="no operation is called 'grpah'"):
+        floe.run("grpah", ZELDA, level="TPIBC3")
+
+
+def test_operations_lists_what_run_takes():
+    ops = floe.operations()
+    assert "graph" in ops
+    assert ops["graph"]["keywords"][:2] == ["no_positions", "moves"]
+    assert "state graph" in ops["graph"]["about"]

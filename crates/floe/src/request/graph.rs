@@ -1,0 +1,65 @@
+//! The request of `floe graph` (`/api/graph`, `floe.graph`): the whole state graph of a level
+//! as arrays ([`crate::ops::graph`]).
+
+use super::operation::{Context, Operation};
+use super::value::switch;
+use super::{fields, Limits};
+use crate::error::Error;
+use crate::game::Game;
+use crate::ops::graph::{self, GraphReport, Parts};
+use serde::Deserialize;
+
+/// `floe graph`: every reachable position of a level and the moves between them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(default)]
+pub struct Graph {
+    /// Leave out each position's text: only the distances, the masks and the edges.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_positions: bool,
+    /// Add each edge's move, in the form of `floe solve`'s moves.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub moves: bool,
+    /// Limits of the building of the graph (it is built whole or not at all).
+    #[cfg_attr(feature = "cli", command(flatten))]
+    #[serde(flatten)]
+    pub limits: Limits,
+}
+
+fields!(
+    Graph {
+        no_positions: switch,
+        moves: switch,
+    } + limits
+);
+
+impl Operation for Graph {
+    const NAME: &'static str = "graph";
+    const ABOUT: &'static str =
+        "The whole state graph of a level, as arrays: each position's distance \
+         from the start, whether it is solved or can still be, the moves between positions \
+         (compressed rows) and each position's text";
+    type Report = GraphReport;
+
+    fn run<G: Game>(
+        &self,
+        game: G,
+        level: &G::Level,
+        name: &str,
+        cx: &Context,
+    ) -> Result<GraphReport, Error> {
+        let parts = Parts {
+            positions: !self.no_positions,
+            moves: self.moves,
+        };
+        graph::graph(game, level, name, &cx.limits(&self.limits), parts)
+    }
+
+    fn complete(r: &GraphReport) -> bool {
+        r.complete
+    }
+
+    fn limits_mut(&mut self) -> Option<&mut Limits> {
+        Some(&mut self.limits)
+    }
+}
