@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo test --workspace --release
+# `learn`: the learned predictors' commands (a feature of the binary, off in a plain build)
+cargo test --workspace --release --features floe-cli/learn
 
 # The web page in a real headless Chromium (Debian's chromium package), driven by
 # playwright-core from the npm registry; both are installed here when missing.
@@ -29,7 +30,7 @@ else
     if [ ! -d "$web/node_modules/playwright-core" ]; then
         (cd "$web" && npm ci --no-audit --no-fund)
     fi
-    cargo build --release -p floe-cli
+    cargo build --release -p floe-cli --features learn
     (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs hands.test.mjs looks.test.mjs)
     echo "browser tests: screenshots in target/web-screenshots/"
 fi

@@ -27,7 +27,9 @@ mod cmd;
 mod out;
 mod serve;
 
-use args::{CensusCommand, Command, LearnCommand, TableCommand};
+#[cfg(feature = "learn")]
+use args::LearnCommand;
+use args::{CensusCommand, Command, TableCommand};
 use std::process::ExitCode;
 
 /// Outcome of a command: the exit code is derived from it.
@@ -81,6 +83,7 @@ fn threads_from_env() -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    #[cfg(feature = "learn")]
     floe_learn::settle_threads();
     if let Err(e) = threads_from_env() {
         eprintln!("floe: {e}");
@@ -121,10 +124,16 @@ fn main() -> ExitCode {
         Command::Image(a) => cmd::image::run(a),
         Command::Generate(a) => cmd::generate::run(a),
         Command::Hardest(a) => cmd::hardest::run(a),
+        #[cfg(feature = "learn")]
         Command::Learn(LearnCommand::Data(a)) => cmd::learn::data(a),
+        #[cfg(feature = "learn")]
         Command::Learn(LearnCommand::Train(a)) => cmd::learn::train(a),
+        #[cfg(feature = "learn")]
         Command::Learn(LearnCommand::Eval(a)) => cmd::learn::eval(a),
+        #[cfg(feature = "learn")]
         Command::Predict(a) => cmd::predict::run(a),
+        #[cfg(not(feature = "learn"))]
+        Command::Learn(_) | Command::Predict(_) => Err(cmd::without_learn()),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Serve(a) => serve::run(a),
     };

@@ -12,11 +12,13 @@ pub mod games;
 pub mod generate;
 pub mod hardest;
 pub mod image;
+#[cfg(feature = "learn")]
 pub mod learn;
 pub mod levels;
 pub(crate) mod op;
 pub mod patterns;
 pub mod play;
+#[cfg(feature = "learn")]
 pub mod predict;
 pub mod profile;
 pub mod reach;
@@ -164,6 +166,17 @@ pub(crate) fn judge_table(
         &format!("the table's largest cell, {rows}×{cols} with {blocks} blocks"),
         level.estimate(),
         limits,
+    )
+}
+
+/// The answer of `floe learn` and `floe predict` in a binary built without the learned
+/// predictors (the `learn` feature).
+#[cfg(not(feature = "learn"))]
+pub(crate) fn without_learn() -> Error {
+    Error::invalid(
+        "this floe was built without the learned predictors (floe learn, floe predict): \
+         build it with them: cargo install --path crates/floe-cli --features learn (or \
+         cargo run --release --features learn -- …)",
     )
 }
 
