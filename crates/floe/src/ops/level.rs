@@ -151,42 +151,14 @@ impl fmt::Debug for Level {
     }
 }
 
-/// A level of some game with the game's type erased: what [`Level`] asks of the game's own
-/// level, each operation written once over [`Game`] (implemented by [`LevelOf`] alone).
+/// A level of some game with the game's type erased: the [`LevelOf`] behind a [`Level`].
+/// Every operation reaches the game's own level through [`crate::games::visit`] (the macro
+/// [`on_game!`]), so none is declared here.
 pub(crate) trait DynLevel: Send + Sync {
+    /// The game's own level.
     fn as_any(&self) -> &dyn Any;
     /// The [`LevelOf`] itself, for [`crate::games::visit`].
     fn as_level_of(&self) -> &dyn Any;
-    fn title(&self) -> Option<String>;
-    fn describe(&self) -> String;
-    fn params(&self) -> ParamValues;
-    fn configure(&self, params: &Params) -> Result<Arc<dyn DynLevel>, Error>;
-    fn write(&self, format: Option<&str>) -> Result<String, Error>;
-    fn scene(&self, title: &str) -> Scene;
-    fn solve(&self, name: &str, o: &SolveOptions) -> Result<SolveReport, Error>;
-    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, Error>;
-    fn verify(&self, name: &str, moves: &[Move], factor: Option<u64>) -> Result<Verified, Error>;
-    fn story(&self, title: &str, moves: &[Move]) -> Result<Story, Error>;
-    fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error>;
-    fn space_on(
-        &self,
-        name: &str,
-        ex: &mut dyn crate::search::dist::Exchange,
-        o: &crate::search::dist::DistOptions,
-    ) -> Result<SpaceReport, Error>;
-    fn estimate(&self) -> Option<crate::search::Estimate>;
-    fn analyze(&self, name: &str, limits: &Limits) -> Result<AnalyzeReport, Error>;
-    fn bench(
-        &self,
-        name: &str,
-        spec: &SolverSpec,
-        runs: u32,
-        seed: u64,
-        factor: Option<u64>,
-        limits: &Limits,
-    ) -> Result<SolverBench, Error>;
-    fn session(&self, name: &str) -> Result<Session, Error>;
-    fn verdict(&self, limits: &Limits) -> Result<Verdict, Error>;
 }
 
 /// A level of game `G` with its game: the [`DynLevel`] behind every [`Level`] of `G`.
@@ -199,8 +171,8 @@ pub(crate) struct LevelOf<G: Game> {
 
 /// A visitor of the game's own level behind a [`Level`]: the registry's
 /// [`visit`](crate::games::visit) calls it with the level's concrete game, so that an
-/// operation ([`crate::request::Operation`]) is written once over [`Game`] and declared
-/// nowhere else.
+/// operation ([`crate::request::Operation`], or a method of [`Level`] through [`on_game!`])
+/// is written once over [`Game`] and declared nowhere else.
 pub(crate) trait Visit {
     /// What it answers.
     type Out;
@@ -208,7 +180,17 @@ pub(crate) trait Visit {
     fn visit<G: Game>(self, level: &LevelOf<G>) -> Self::Out;
 }
 
+impl<G: Game> DynLevel for LevelOf<G> {
+    fn as_any(&self) -> &dyn Any {
+        &self.level
+    }
+    fn as_level_of(&self) -> &dyn Any {
+        self
+    }
+}
+
 impl<G: Game> LevelOf<G> {
+    /// The game's own moves of `moves`, each checked to be of this game.
     fn moves(&self, moves: &[Move]) -> Result<Vec<G::Move>, Error> {
         moves
             .iter()
@@ -224,108 +206,31 @@ impl<G: Game> LevelOf<G> {
     }
 }
 
-impl<G: Game> DynLevel for LevelOf<G> {
-    fn as_any(&self) -> &dyn Any {
-        &self.level
-    }
-    fn as_level_of(&self) -> &dyn Any {
-        self
-    }
-    fn title(&self) -> Option<String> {
-        self.game.title(&self.level).map(str::to_string)
-    }
-    fn describe(&self) -> String {
-        self.game.describe(&self.level)
-    }
-    fn params(&self) -> ParamValues {
-        ParamValues(self.game.params(&self.level))
-    }
-    fn configure(&self, params: &Params) -> Result<Arc<dyn DynLevel>, Error> {
-        params.check(self.game.info())?;
-        let mut level = self.level.clone();
-        self.game.configure(&mut level, params)?;
-        Ok(Arc::new(LevelOf {
-            game: self.game,
-            level,
-        }))
-    }
-    fn write(&self, format: Option<&str>) -> Result<String, Error> {
-        self.game.write(std::slice::from_ref(&self.level), format)
-    }
-    fn scene(&self, title: &str) -> Scene {
-        let start = self.game.start(&self.level);
-        scene_of(self.game, &self.level, title, &start)
-    }
-    fn solve(&self, name: &str, o: &SolveOptions) -> Result<SolveReport, Error> {
-        solve::solve(self.game, &self.level, name, None, o)
-    }
-    fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, Error> {
-        Ok(self
-            .game
-            .parse_moves(text, file)?
-            .into_iter()
-            .map(Move::new)
-            .collect())
-    }
-    fn verify(&self, name: &str, moves: &[Move], factor: Option<u64>) -> Result<Verified, Error> {
-        verify::verify(self.game, &self.level, name, &self.moves(moves)?, factor)
-    }
-    fn story(&self, title: &str, moves: &[Move]) -> Result<Story, Error> {
-        let moves = self.moves(moves)?;
-        let r = replay(self.game, &self.level, &moves).map_err(|(i, why)| {
-            Error::invalid(format!(
-                "the moves do not replay: move {} ({}) is illegal: {why}",
-                i + 1,
-                moves[i]
-            ))
-        })?;
-        story_of(self.game, &self.level, title, &moves, &r)
-    }
-    fn space(&self, name: &str, limits: &Limits) -> Result<SpaceReport, Error> {
-        space::space(self.game, &self.level, name, limits)
-    }
-    fn space_on(
-        &self,
-        name: &str,
-        ex: &mut dyn crate::search::dist::Exchange,
-        o: &crate::search::dist::DistOptions,
-    ) -> Result<SpaceReport, Error> {
-        space::space_on(self.game, &self.level, name, ex, o)
-    }
-    fn estimate(&self) -> Option<crate::search::Estimate> {
-        space::estimate_typed(self.game, &self.level)
-    }
-    fn analyze(&self, name: &str, limits: &Limits) -> Result<AnalyzeReport, Error> {
-        space::analyze(self.game, &self.level, name, limits)
-    }
-    fn bench(
-        &self,
-        name: &str,
-        spec: &SolverSpec,
-        runs: u32,
-        seed: u64,
-        factor: Option<u64>,
-        limits: &Limits,
-    ) -> Result<SolverBench, Error> {
-        bench_solvers(
-            self.game,
-            &self.level,
-            name,
-            spec,
-            runs,
-            seed,
-            factor,
-            limits,
-        )
-    }
-    fn session(&self, name: &str) -> Result<Session, Error> {
-        self.game.check(&self.level)?;
-        Ok(Session::new(self.game, self.level.clone(), name))
-    }
-    fn verdict(&self, limits: &Limits) -> Result<Verdict, Error> {
-        let start = self.game.start(&self.level);
-        verdict::verdict(self.game, &self.level, &start, limits)
-    }
+/// Runs `$body` on the game's own level behind `$level`, written once over [`Game`]:
+/// `on_game!(level, (a: A, b: B) -> Out, |g, l, lv| body)` binds the game to `g`, its level
+/// to `l`, the [`LevelOf`] to `lv` and the captured `a`, `b` (references) in `body`.
+macro_rules! on_game {
+    ($level:expr, ($($var:ident : $ty:ty),* $(,)?) -> $out:ty, |$g:ident, $l:ident, $lv:ident| $body:expr) => {{
+        struct On<'a> {
+            $($var: &'a $ty,)*
+            _life: std::marker::PhantomData<&'a ()>,
+        }
+        impl Visit for On<'_> {
+            type Out = $out;
+            #[allow(unused_variables)]
+            fn visit<G: Game>(self, $lv: &LevelOf<G>) -> $out {
+                let ($g, $l) = ($lv.game, &$lv.level);
+                $(let $var = self.$var;)*
+                $body
+            }
+        }
+        let on = On {
+            $($var,)*
+            _life: std::marker::PhantomData,
+        };
+        crate::games::visit($level.obj.as_level_of(), on)
+            .expect("every level is of a game of the registry")
+    }};
 }
 
 impl Level {
@@ -345,51 +250,84 @@ impl Level {
     }
     /// Its title in the file, if it has one.
     pub fn title(&self) -> Option<String> {
-        self.obj.title()
+        on_game!(self, () -> Option<String>, |g, l, lv| g.title(l).map(str::to_string))
     }
     /// The level in a few words (size rows×columns, pieces, parameters).
     pub fn describe(&self) -> String {
-        self.obj.describe()
+        on_game!(self, () -> String, |g, l, lv| g.describe(l))
     }
     /// The parameters in force.
     pub fn params(&self) -> ParamValues {
-        self.obj.params()
+        on_game!(self, () -> ParamValues, |g, l, lv| ParamValues(g.params(l)))
     }
     /// The same level with more parameters (checked against the game's).
     pub fn configure(&self, params: &Params) -> Result<Level, Error> {
+        let obj = on_game!(self, (params: Params) -> Result<Arc<dyn DynLevel>, Error>, |g, l, lv| {
+            params.check(g.info())?;
+            let mut level = l.clone();
+            g.configure(&mut level, params)?;
+            Ok(Arc::new(LevelOf { game: g, level }) as Arc<dyn DynLevel>)
+        })?;
         Ok(Level {
             game: self.game,
             name: self.name.clone(),
-            obj: self.obj.configure(params)?,
+            obj,
         })
     }
     /// The level alone as a file of its game (`format`: one of the game's formats).
     pub fn to_text(&self, format: Option<&str>) -> Result<String, Error> {
-        self.obj.write(format)
+        let format = &format;
+        on_game!(self, (format: Option<&'a str>) -> Result<String, Error>, |g, l, lv| {
+            g.write(std::slice::from_ref(l), *format)
+        })
     }
     /// Its start as a scene to draw.
     pub fn scene(&self) -> Scene {
-        self.obj.scene(&self.name)
+        let name = &self.name;
+        on_game!(self, (name: String) -> Scene, |g, l, lv| scene_of(g, l, name, &g.start(l)))
     }
     /// Solves it (see [`SolveOptions`]): every solution replayed by the game's rules.
     pub fn solve(&self, o: &SolveOptions) -> Result<SolveReport, Error> {
-        self.obj.solve(&self.name, o)
+        let name = &self.name;
+        on_game!(self, (name: String, o: SolveOptions) -> Result<SolveReport, Error>, |g, l, lv| {
+            solve::solve(g, l, name, None, o)
+        })
     }
     /// A move list of its game: JSON or the game's text form.
     pub fn parse_moves(&self, text: &str, file: &str) -> Result<Vec<Move>, Error> {
-        self.obj.parse_moves(text, file)
+        on_game!(self, (text: str, file: str) -> Result<Vec<Move>, Error>, |g, l, lv| {
+            Ok(g.parse_moves(text, file)?.into_iter().map(Move::new).collect())
+        })
     }
     /// Replays moves and says whether they are legal and solve it.
     pub fn verify(&self, moves: &[Move], factor: Option<u64>) -> Result<Verified, Error> {
-        self.obj.verify(&self.name, moves, factor)
+        let name = &self.name;
+        let factor = &factor;
+        on_game!(self, (name: String, moves: [Move], factor: Option<u64>) -> Result<Verified, Error>, |g, l, lv| {
+            verify::verify(g, l, name, &lv.moves(moves)?, *factor)
+        })
     }
     /// The story of a move list, to draw (the moves must be legal).
     pub fn story(&self, moves: &[Move]) -> Result<Story, Error> {
-        self.obj.story(&self.name, moves)
+        let name = &self.name;
+        on_game!(self, (name: String, moves: [Move]) -> Result<Story, Error>, |g, l, lv| {
+            let moves = lv.moves(moves)?;
+            let r = replay(g, l, &moves).map_err(|(i, why)| {
+                Error::invalid(format!(
+                    "the moves do not replay: move {} ({}) is illegal: {why}",
+                    i + 1,
+                    moves[i]
+                ))
+            })?;
+            story_of(g, l, name, &moves, &r)
+        })
     }
     /// Every position reachable from the start.
     pub fn space(&self, limits: &Limits) -> Result<SpaceReport, Error> {
-        self.obj.space(&self.name, limits)
+        let name = &self.name;
+        on_game!(self, (name: String, limits: Limits) -> Result<SpaceReport, Error>, |g, l, lv| {
+            space::space(g, l, name, limits)
+        })
     }
     /// [`Level::space`] shared by the workers that `ex` links (each calls this with the same
     /// level and options), out of core and resumable with a work directory
@@ -400,16 +338,38 @@ impl Level {
         ex: &mut dyn crate::search::dist::Exchange,
         o: &crate::search::dist::DistOptions,
     ) -> Result<SpaceReport, Error> {
-        self.obj.space_on(&self.name, ex, o)
+        struct On<'a> {
+            name: &'a str,
+            ex: &'a mut dyn crate::search::dist::Exchange,
+            o: &'a crate::search::dist::DistOptions,
+        }
+        impl Visit for On<'_> {
+            type Out = Result<SpaceReport, Error>;
+            fn visit<G: Game>(self, lv: &LevelOf<G>) -> Self::Out {
+                space::space_on(lv.game, &lv.level, self.name, self.ex, self.o)
+            }
+        }
+        let on = On {
+            name: &self.name,
+            ex,
+            o,
+        };
+        crate::games::visit(self.obj.as_level_of(), on)
+            .expect("every level is of a game of the registry")
     }
     /// What [`Level::space`] (and every exhaustive walk of the level's positions) will
     /// need, judged before it starts, when the game bounds its positions.
     pub fn estimate(&self) -> Option<crate::search::Estimate> {
-        self.obj.estimate()
+        on_game!(self, () -> Option<crate::search::Estimate>, |g, l, lv| {
+            space::estimate_typed(g, l)
+        })
     }
     /// Reversibility and dead ends of the whole state graph.
     pub fn analyze(&self, limits: &Limits) -> Result<AnalyzeReport, Error> {
-        self.obj.analyze(&self.name, limits)
+        let name = &self.name;
+        on_game!(self, (name: String, limits: Limits) -> Result<AnalyzeReport, Error>, |g, l, lv| {
+            space::analyze(g, l, name, limits)
+        })
     }
     /// Runs a randomised solver `runs` times (seeds `seed`, `seed + 1`, …) and compares its
     /// solutions with the optimum.
@@ -421,15 +381,27 @@ impl Level {
         factor: Option<u64>,
         limits: &Limits,
     ) -> Result<SolverBench, Error> {
-        self.obj.bench(&self.name, spec, runs, seed, factor, limits)
+        let (name, runs, seed, factor) = (&self.name, &runs, &seed, &factor);
+        on_game!(
+            self,
+            (name: String, spec: SolverSpec, runs: u32, seed: u64, factor: Option<u64>, limits: Limits)
+                -> Result<SolverBench, Error>,
+            |g, l, lv| bench_solvers(g, l, name, spec, *runs, *seed, *factor, limits)
+        )
     }
     /// A session to play it (refused when its rules cannot be played with its parameters).
     pub fn play(&self) -> Result<Session, Error> {
-        self.obj.session(&self.name)
+        let name = &self.name;
+        on_game!(self, (name: String) -> Result<Session, Error>, |g, l, lv| {
+            g.check(l)?;
+            Ok(Session::new(g, l.clone(), name))
+        })
     }
     /// The solver's answer for the start: fewest moves and the first of them.
     pub fn verdict(&self, limits: &Limits) -> Result<Verdict, Error> {
-        self.obj.verdict(limits)
+        on_game!(self, (limits: Limits) -> Result<Verdict, Error>, |g, l, lv| {
+            verdict::verdict(g, l, &g.start(l), limits)
+        })
     }
     /// The game's own level, if this is a level of `G`.
     pub fn typed<G: Game>(&self) -> Option<&G::Level> {
