@@ -7,7 +7,6 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,27 +14,9 @@ use std::time::{Duration, Instant};
 /// The longest a process of these tests may run.
 const BOUND: Duration = Duration::from_secs(180);
 
-/// `n` free ports on the loopback interface, never the same twice in this test run.
-///
-/// Ports the kernel picks (bind to port 0, then let go) can be picked again for another test
-/// running beside before this test's processes bind them: a process then fails to listen,
-/// or, worse, joins the other test's run. So the ports are dealt from a counter below the
-/// kernel's ephemeral range (which starts at 32768), from a base that depends on the test
-/// process, and each is checked free.
+/// `n` free ports on the loopback interface (common::free_ports, this file's 12 lanes).
 fn free_ports(n: usize) -> Vec<u16> {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let base = 20_000 + (std::process::id() % 600) * 20;
-    let mut ports = Vec::with_capacity(n);
-    while ports.len() < n {
-        let k = NEXT.fetch_add(1, Ordering::Relaxed);
-        assert!(k < 12_000, "no free port left for the tests");
-        let port = (20_000 + (base - 20_000 + k) % 12_000) as u16;
-        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            ports.push(port);
-        }
-    }
-    ports
+    common::free_ports(n, 0, 12)
 }
 
 /// A folder of its own for one test, removed first.
@@ -86,11 +67,7 @@ fn on_processes(n: usize, workers: usize, args: &[&str]) -> Value {
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = scratch(&format!("hosts-{n}-{call}"));
     let hosts = dir.join("hosts");
-    let lines: Vec<String> = free_ports(n)
-        .iter()
-        .map(|p| format!("127.0.0.1:{p}"))
-        .collect();
-    std::fs::write(&hosts, lines.join("\n") + "\n").unwrap();
+    write_hostfile(&hosts, &free_ports(n));
     let deadline = Instant::now() + BOUND;
     let children: Vec<Child> = (0..n)
         .map(|i| {
@@ -437,19 +414,9 @@ fn what_cannot_be_shared_is_refused_clearly() {
     ])
     .code(2);
     assert!(r.stderr.contains("--work-dir"), "{}", r.stderr);
-    let r = floe(&[
-        "space",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--blocks",
-        "2",
-        "--processes",
-        "2",
-        "--process",
-        "2",
-    ])
+    let r = floe(&words(
+        "space --rows 4 --cols 4 --blocks 2 --processes 2 --process 2",
+    ))
     .code(2);
     assert!(r.stderr.contains("numbered 0 to 1"), "{}", r.stderr);
     let dir = scratch("hostfile");
@@ -475,19 +442,9 @@ fn what_cannot_be_shared_is_refused_clearly() {
         r.stderr
     );
     // a run that cannot fit the memory budget in one process is refused before it starts
-    let r = floe(&[
-        "space",
-        "--rows",
-        "9",
-        "--cols",
-        "9",
-        "--blocks",
-        "9",
-        "--workers",
-        "1",
-        "--max-memory",
-        "1G",
-    ])
+    let r = floe(&words(
+        "space --rows 9 --cols 9 --blocks 9 --workers 1 --max-memory 1G",
+    ))
     .code(2);
     assert!(r.stderr.contains("processes or more"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
@@ -538,11 +495,7 @@ fn hostfile(n: usize) -> (PathBuf, PathBuf) {
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = scratch(&format!("pair-{call}"));
     let hosts = dir.join("hosts");
-    let lines: Vec<String> = free_ports(n)
-        .iter()
-        .map(|p| format!("127.0.0.1:{p}"))
-        .collect();
-    std::fs::write(&hosts, lines.join("\n") + "\n").unwrap();
+    write_hostfile(&hosts, &free_ports(n));
     (dir, hosts)
 }
 
@@ -760,13 +713,10 @@ fn a_lost_peer_stops_the_other_cleanly_and_the_run_resumes() {
 fn a_second_run_into_a_folder_in_use_is_refused() {
     let work = scratch("second");
     let w = path_str(&work.join("run"));
-    let first: Vec<String> = words_with(
+    let first: Vec<String> = owned_words(
         "space --rows 7 --cols 7 --blocks 6 --workers 2 --json --work-dir {}",
         &[&w],
-    )
-    .into_iter()
-    .map(String::from)
-    .collect();
+    );
     let first = start(&first);
     let deadline = Instant::now() + BOUND;
     let lock = work.join("run/worker-0/lock");

@@ -14,7 +14,6 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -142,21 +141,10 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// Free loopback ports, never the same twice in this test run (see tests/cluster.rs).
+/// Free loopback ports, never the same twice in this test run (common::free_ports: lanes 6
+/// to 11, beside tests/cluster.rs's).
 fn free_ports(n: usize) -> Vec<u16> {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let base = 20_000 + (std::process::id() % 600) * 20 + 6_000;
-    let mut ports = Vec::with_capacity(n);
-    while ports.len() < n {
-        let k = NEXT.fetch_add(1, Ordering::Relaxed);
-        assert!(k < 6_000, "no free port left for the tests");
-        let port = (20_000 + (base - 20_000 + k) % 12_000) as u16;
-        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            ports.push(port);
-        }
-    }
-    ports
+    common::free_ports(n, 6, 6)
 }
 
 /// What one process did.
@@ -208,8 +196,8 @@ fn wait(mut child: Child, what: &str) -> Outcome {
 impl Target {
     /// The command line of process `i` into `work` (with `more` arguments).
     fn line(&self, work: &Path, hosts: Option<&Path>, i: usize, more: &str) -> Vec<String> {
-        let mut a: Vec<String> = words(self.args).into_iter().map(String::from).collect();
-        a.extend(words(more).into_iter().map(String::from));
+        let mut a = owned_words(self.args, &[]);
+        a.extend(owned_words(more, &[]));
         a.extend(["--work-dir".into(), path_str(work)]);
         if let Some(h) = hosts {
             a.extend([
@@ -234,11 +222,7 @@ impl Target {
     ) -> Vec<Outcome> {
         let hosts = (self.processes > 1).then(|| {
             let h = work.with_extension("hosts");
-            let lines: Vec<String> = free_ports(self.processes)
-                .iter()
-                .map(|p| format!("127.0.0.1:{p}"))
-                .collect();
-            std::fs::write(&h, lines.join("\n") + "\n").unwrap();
+            write_hostfile(&h, &free_ports(self.processes));
             h
         });
         let children: Vec<Child> = (0..self.processes)
@@ -587,26 +571,20 @@ fn temporaries(dir: &Path) -> Vec<PathBuf> {
 fn a_full_disk_leaves_no_temporary_file() {
     let dir = scratch("small disk");
     let w = path_str(&dir.join("w"));
-    let args: Vec<String> = words_with(
+    let args: Vec<String> = owned_words(
         "space --rows 8 --cols 8 --blocks 5 --workers 2 --force --work-dir {}",
         &[&w],
-    )
-    .into_iter()
-    .map(String::from)
-    .collect();
+    );
     let (code, err) = with_small_files(200, &args);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("File too large"), "{err}");
     assert_eq!(temporaries(&dir), Vec::<PathBuf>::new(), "{err}");
     let c = path_str(&dir.join("c"));
     let census = |more: &str| -> Vec<String> {
-        words_with(
+        owned_words(
             &format!("census pushpush --rows 4 --cols 5 --json --work-dir {{}}{more}"),
             &[&c],
         )
-        .into_iter()
-        .map(String::from)
-        .collect()
     };
     let (code, err) = with_small_files(3, &census(""));
     assert_eq!(code, Some(2), "{err}");

@@ -115,7 +115,7 @@ fn solve_json_has_the_same_keys_for_every_game() {
 }
 
 #[test]
-fn space_analyze_and_verify_on_every_game() {
+fn space_analyze_graph_and_verify_on_every_game() {
     for (game, f, n) in files() {
         let p = f.path();
         let s = floe_json(&["space", &p, "--json"], 0);
@@ -150,6 +150,18 @@ fn space_analyze_and_verify_on_every_game() {
             states,
             "{game}"
         );
+
+        // the state graph: as many positions as space counts, the nearest solved one at the
+        // fewest moves, and analyze's solvable positions
+        let g = floe_json(&["graph", &p, "--json"], 0);
+        assert_eq!(g["game"], game);
+        assert_eq!(
+            (g["states"].as_u64(), g["nearest_solved"].as_u64()),
+            (Some(states), Some(n)),
+            "{game}: {g}"
+        );
+        assert_eq!(g["solvable_count"], a["solvable_states"], "{game}");
+        assert_eq!(g["positions"].as_array().unwrap().len() as u64, states);
 
         // the solution verifies; its first move twice does not, with exit 2
         let sol = floe(&["solve", &p, "--json"]).code(0);

@@ -201,47 +201,17 @@ fn estimates_refuse_what_cannot_fit_unless_insisted() {
         "memory budget",
     );
     refused(
-        &[
-            "table",
-            "space",
-            "--max-rows",
-            "9",
-            "--max-cols",
-            "9",
-            "--max-blocks",
-            "9",
-        ],
+        &words("table space --max-rows 9 --max-cols 9 --max-blocks 9"),
         "memory budget",
     );
     // a census whose tables do not fit is refused before they are built
     refused(
-        &[
-            "census",
-            "pushpush",
-            "--rows",
-            "5",
-            "--cols",
-            "6",
-            "--max-memory",
-            "1G",
-        ],
+        &words("census pushpush --rows 5 --cols 6 --max-memory 1G"),
         "memory budget",
     );
     // insisted: it runs, and stops cleanly at the budget
     let w = watched(
-        &[
-            "space",
-            "--rows",
-            "9",
-            "--cols",
-            "9",
-            "--blocks",
-            "9",
-            "--force",
-            "--max-memory",
-            "128M",
-            "--json",
-        ],
+        &words("space --rows 9 --cols 9 --blocks 9 --force --max-memory 128M --json"),
         Duration::from_secs(60),
         None,
     );

@@ -154,6 +154,12 @@ fn space_table(
     })
 }
 
+/// The sizes of a table of square boards, `min_size` to `max_size` (1 to 32 each).
+fn square_sizes(min_size: usize, max_size: usize) -> PyResult<()> {
+    check_range("min_size", min_size, 1, 32)?;
+    check_range("max_size", max_size, 1, 32)
+}
+
 /// Van den Akker's reach tables of empty square boards (`floe table reach --json`).
 #[pyfunction]
 fn reach_table(
@@ -164,8 +170,7 @@ fn reach_table(
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
     let a = limits_from_py(limits)?;
-    check_range("min_size", min_size, 1, 32)?;
-    check_range("max_size", max_size, 1, 32)?;
+    square_sizes(min_size, max_size)?;
     detached(py, || {
         let most = blocks.iter().copied().max().unwrap_or(0);
         judge_table(max_size, max_size, most, &a)?;
@@ -212,8 +217,7 @@ fn patterns_table(
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
     let a = limits_from_py(limits)?;
-    check_range("min_size", min_size, 1, 32)?;
-    check_range("max_size", max_size, 1, 32)?;
+    square_sizes(min_size, max_size)?;
     detached(py, || {
         json(&patterns_tables(
             min_size,

@@ -162,6 +162,14 @@ pub fn words_with<'a>(line: &'a str, values: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
+/// [`words_with`] as owned strings (for a command line kept or started later).
+pub fn owned_words(line: &str, values: &[&str]) -> Vec<String> {
+    words_with(line, values)
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
 /// Runs the binary, asserts the exit code and parses standard output as one JSON document.
 pub fn floe_json(args: &[&str], code: i32) -> Value {
     floe(args).code(code).json()
@@ -208,4 +216,34 @@ pub fn big_unsolvable() -> String {
     rows[12][13] = '#';
     let board: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
     format!("Title: big\n{}\n", board.join("\n"))
+}
+
+/// `n` free ports on the loopback interface, never the same twice in this test run, dealt
+/// from the test file's own `lane` (0 to 11 of 1,000 ports each).
+///
+/// Ports the kernel picks (bind to port 0, then let go) can be picked again for another test
+/// running beside before this test's processes bind them: a process then fails to listen,
+/// or, worse, joins the other test's run. So the ports are dealt from a counter below the
+/// kernel's ephemeral range (which starts at 32768), from a base that depends on the test
+/// process and the lane, and each is checked free.
+pub fn free_ports(n: usize, lane: u32, lanes: u32) -> Vec<u16> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let base = 20_000 + (std::process::id() % 600) * 20 + lane * 1_000;
+    let mut ports = Vec::with_capacity(n);
+    while ports.len() < n {
+        let k = NEXT.fetch_add(1, Ordering::Relaxed);
+        assert!(k < lanes * 1_000, "no free port left for the tests");
+        let port = (20_000 + (base - 20_000 + k) % 12_000) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            ports.push(port);
+        }
+    }
+    ports
+}
+
+/// Writes a hostfile of `ports` on the loopback interface to `path`.
+pub fn write_hostfile(path: &Path, ports: &[u16]) {
+    let lines: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
