@@ -348,35 +348,13 @@ mod tests {
     }
 
     #[test]
-    fn every_game_gives_its_graph_whose_nearest_solved_position_is_the_optimum() {
-        // (game, level, fewest moves): the small levels of every game of the front ends' tests
-        let cases = [
-            ("ice", "$---\n---.\n", 2),
-            ("pushpush", "@$--\n##-.\n", 1),
-            (
-                "icetower",
-                "########\n#@ %  *#\n#  $  -#\n#     *#\n########\n",
-                3,
-            ),
-            ("boxoff", "1 2 2 1\n3 3 4 4\n", 4),
-            ("pretzel", "2S -- 3S\n-- 3H 2H\n", 2),
-            (
-                "fujisan",
-                "0 4 0 2 5 1 1 5 5 3 0 3\n4 1 2 4 4 5 2 3 2 2 3 1\n",
-                9,
-            ),
-            ("icepath", "@---#\n-#---\n---=.\n", 3),
-        ];
-        for (game, text, fewest) in cases {
-            let level = level_of(game, text);
-            let r = level.run(&Graph::default(), &Context::default()).unwrap();
-            assert!(r.complete && r.states >= 2, "{game}: {r}");
-            assert_eq!(r.nearest_solved, Some(fewest), "{game}");
-            let texts = r.positions.as_ref().unwrap();
-            assert_eq!(texts.len() as u64, r.states, "{game}");
-            let distinct: std::collections::HashSet<&String> = texts.iter().collect();
-            assert_eq!(distinct.len(), texts.len(), "{game}");
-        }
+    fn a_game_of_moves_gives_its_graph_too() {
+        // every game's graph is checked against space and analyze in floe-cli/tests/games.rs
+        let r = level_of("pushpush", "@$--\n##-.\n")
+            .run(&Graph::default(), &Context::default())
+            .unwrap();
+        assert_eq!((r.complete, r.nearest_solved), (true, Some(1)));
+        assert_eq!(r.positions.as_ref().unwrap()[0], "@$--\n##-.\n");
     }
 
     #[test]
