@@ -21,6 +21,7 @@ from ._common import SVG
 from ._level import (
     Level,
     Solution,
+    Space,
     analyze,
     bench_solvers,
     games,
@@ -59,6 +60,7 @@ __all__ = [
     "SVG",
     "Level",
     "Solution",
+    "Space",
     "load",
     "levels",
     "games",

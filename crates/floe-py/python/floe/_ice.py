@@ -243,6 +243,13 @@ class Profile:
     def _repr_svg_(self) -> Optional[str]:
         return self._svg
 
+    def __repr__(self) -> str:
+        r = self.report
+        if not r["complete"]:
+            return f"<floe.Profile {r['level']!r}: incomplete, stopped by {r['limit']}>"
+        most = ", ".join(f"{f['max']:,} at factor {f['factor']}" for f in r["factors"])
+        return f"<floe.Profile {r['level']!r}: {r['states']:,} positions, least difficulty up to {most}>"
+
 
 @keywords
 def profile(

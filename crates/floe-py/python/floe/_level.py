@@ -141,7 +141,7 @@ class Level:
         """:func:`floe.solve` on this level."""
         return solve(self, **options)
 
-    def space(self, **options: Any) -> Dict[str, Any]:
+    def space(self, **options: Any) -> "Space":
         """:func:`floe.space` on this level."""
         return space(self, **options)
 
@@ -411,6 +411,21 @@ def solve(
     return Solution(native, lv)
 
 
+class Space(dict):  # type: ignore[type-arg]
+    """Every position reachable from a level's start: a ``dict`` with exactly the keys of
+    ``floe space --json`` (``histogram`` is the JSON's list, as it always was), which also
+    gives the histogram as a NumPy array, :attr:`by_moves`, as the census gives its counts.
+    """
+
+    __slots__ = ()
+
+    @property
+    def by_moves(self) -> np.ndarray:
+        """``by_moves[m]``: positions first reached after ``m`` moves (the ``histogram``
+        list as an ``int64`` array, made when asked for)."""
+        return np.asarray(self["histogram"], dtype=np.int64)
+
+
 @keywords
 def space(
     level: Optional[Source] = None,
@@ -424,17 +439,18 @@ def space(
     max_memory: Optional[Memory] = None,
     force: bool = False,
     **pick: Unpack[Pick],
-) -> Dict[str, Any]:
+) -> Space:
     """Every position reachable from a level's start (``floe space``), any game, or an
     empty ice board given by ``rows``, ``cols`` and ``blocks``.
 
-    Returns the dict of ``floe space --json``: ``states``, ``depth``, ``histogram`` (positions
-    per number of moves from the start), ``complete``, ``limit``, … A run whose estimate
-    does not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force``
-    or a ``timeout`` or ``max_states`` bounds it.
+    Returns a :class:`Space`, the dict of ``floe space --json``: ``states``, ``depth``,
+    ``histogram`` (positions per number of moves from the start, a list; ``.by_moves`` is
+    the same as an ``int64`` array), ``complete``, ``limit``, … A run whose estimate does
+    not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force`` or a
+    ``timeout`` or ``max_states`` bounds it.
     """
     lv = _board(level, rows, cols, blocks, **pick)
-    return report(lv._native.space(limits(max_states, timeout, max_memory, force)))
+    return Space(report(lv._native.space(limits(max_states, timeout, max_memory, force))))
 
 
 @keywords

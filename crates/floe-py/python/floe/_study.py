@@ -158,7 +158,16 @@ class Experiment:
         return self._drawn
 
     def __repr__(self) -> str:
-        return f"<floe.Experiment: {len(self.challenges)} challenges>"
+        exact = self.report if isinstance(self.report, list) else [self.report]
+        if exact and all(isinstance(x, dict) and "deals" in x for x in exact):
+            runs = "; ".join(f"{x['size']} {x['setup']}, {x['deals']:,} deals" for x in exact)
+            return f"<floe.Experiment exact: {runs}>"
+        rows = self.challenges
+        column = rows["setup"] if hasattr(rows, "columns") else [r["setup"] for r in rows]
+        setups = ", ".join(sorted({str(s) for s in column}))
+        game = str(self.report.get("game", "")) if isinstance(self.report, dict) else ""
+        what = " ".join(w for w in (game, setups) if w)
+        return f"<floe.Experiment {what}: {len(rows):,} challenges>"
 
 
 @keywords
