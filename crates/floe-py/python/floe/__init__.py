@@ -8,7 +8,8 @@ command line prints with ``--json`` (same keys, same values). The studies give a
 frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as arrays),
 :func:`experiment` (solitaire, a pandas DataFrame per challenge); :func:`hardest` finds the
 levels of a size whose optimal solution is the longest. Levels, solutions and
-figures draw themselves in Jupyter.
+figures draw themselves in Jupyter; they and every report pickle and compare, so they travel
+to other processes (``concurrent.futures``).
 
 Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``) within a second.
 Errors are exceptions: :class:`ParseError` (with ``file``, ``line``, ``col``),

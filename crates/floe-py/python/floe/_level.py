@@ -24,6 +24,7 @@ from ._common import (
     param_list,
     source_of,
 )
+from ._travel import Kept, level_key, level_state, rebuilt_level, rebuilt_solution, solution_state
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
@@ -46,7 +47,9 @@ class Level:
 
     Made by :func:`floe.load`, :func:`floe.levels`, the census (its hardest boards) and the
     generators; drawn inline in Jupyter. ``str(level)`` is the level alone as a file of its
-    game, which :func:`floe.load` reads back.
+    game, which :func:`floe.load` reads back. Levels are equal (and hash alike) when their
+    game, name, text and parameters are; a level pickles (to another process, to disk) as
+    its text, game, name, parameters, file and index.
     """
 
     __slots__ = ("_native",)
@@ -134,6 +137,17 @@ class Level:
 
     def __repr__(self) -> str:
         return repr(self._native)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Level):
+            return NotImplemented
+        return level_key(self) == level_key(other)
+
+    def __hash__(self) -> int:
+        return hash(level_key(self))
+
+    def __reduce__(self) -> Any:
+        return (rebuilt_level, level_state(self))
 
     # What the game face does, with the keywords of the module's functions.
 
@@ -302,11 +316,13 @@ class Solution(dict):  # type: ignore[type-arg]
     ``length``, ``pushes``, ``difficulty``, ``lower_bound``, ``states``, ``expanded``,
     ``depth``, ``seconds``, ``details``), which also draws itself in Jupyter (the start with
     each move as a numbered arrow) and keeps the replayed solution for pictures and boards.
+    It pickles as itself (to another process, to disk): the same dict, level, boards and
+    pictures.
     """
 
     __slots__ = ("_native", "level")
 
-    def __init__(self, native: "_floe.Solved", level: Level) -> None:
+    def __init__(self, native: "Union[_floe.Solved, Kept]", level: Level) -> None:
         super().__init__(report(native.json()))
         self._native = native
         #: The level that was solved.
@@ -342,7 +358,7 @@ class Solution(dict):  # type: ignore[type-arg]
         return self._native.json()
 
     def __reduce__(self) -> Any:
-        return (dict, (dict(self),))
+        return (rebuilt_solution, solution_state(self))
 
 
 @keywords
