@@ -9,7 +9,8 @@ frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as a
 :func:`experiment` (solitaire, a pandas DataFrame per challenge); :func:`hardest` finds the
 levels of a size whose optimal solution is the longest. Levels, solutions and
 figures draw themselves in Jupyter; they and every report pickle and compare, so they travel
-to other processes (``concurrent.futures``).
+to other processes (``concurrent.futures``). :func:`collections` names the level files that
+come with the package.
 
 Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``) within a second.
 Errors are exceptions: :class:`ParseError` (with ``file``, ``line``, ``col``),
@@ -50,6 +51,7 @@ from ._ice import (
 from ._study import Census, Experiment, census, challenges, experiment
 from ._hardest import hardest
 from ._ops import Graph, graph, operations, run
+from ._bundled import collections
 
 __all__ = [
     "__version__",
@@ -62,6 +64,7 @@ __all__ = [
     "Level",
     "Solution",
     "Space",
+    "collections",
     "load",
     "levels",
     "games",
