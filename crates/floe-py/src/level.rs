@@ -11,6 +11,7 @@ use floe::games::ice::{self, Ice};
 use floe::ops::{Level, LevelEntry, Request, SolveOptions, Source};
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
 use floe::request::Naming;
+use floe::scene::Story;
 use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -180,18 +181,21 @@ fn story_svg(
     let Some(story) = r.story() else {
         return Ok(None);
     };
-    let story = story?;
-    let style = Style { coords, cell };
-    Ok(Some(match kind {
-        "arrows" => arrows_svg(&story, &style),
-        "frames" => frames_svg(&story, &style),
-        "animate" | "animation" => animated_svg(&story, &style),
+    drawn(&story?, kind, &Style { coords, cell }).map(Some)
+}
+
+/// A solution's story drawn as `arrows`, `frames` or `animate`.
+pub fn drawn(story: &Story, kind: &str, style: &Style) -> Result<String, Error> {
+    Ok(match kind {
+        "arrows" => arrows_svg(story, style),
+        "frames" => frames_svg(story, style),
+        "animate" | "animation" => animated_svg(story, style),
         other => {
             return Err(Error::invalid(format!(
                 "a solution is drawn as arrows, frames or animate, not {other}"
             )))
         }
-    }))
+    })
 }
 
 #[pymethods]

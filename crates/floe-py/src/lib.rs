@@ -18,7 +18,8 @@
 //! - [`study`]: the PushPush census and the solitaire experiments;
 //! - [`hardest`]: the hardest levels of a size;
 //! - [`ops`]: the library's operations by name (`floe.graph`), read from keywords by the
-//!   library's own requests.
+//!   library's own requests;
+//! - [`travel`]: levels and solutions rebuilt after pickling.
 
 use pyo3::prelude::*;
 
@@ -29,6 +30,7 @@ pub mod level;
 pub mod ops;
 pub mod run;
 pub mod study;
+pub mod travel;
 
 /// The native module `floe._floe`.
 #[pymodule]
@@ -39,5 +41,6 @@ fn _floe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     study::register(m)?;
     hardest::register(m)?;
     ops::register(m)?;
+    travel::register(m)?;
     Ok(())
 }

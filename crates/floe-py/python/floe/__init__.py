@@ -8,7 +8,9 @@ command line prints with ``--json`` (same keys, same values). The studies give a
 frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as arrays),
 :func:`experiment` (solitaire, a pandas DataFrame per challenge); :func:`hardest` finds the
 levels of a size whose optimal solution is the longest. Levels, solutions and
-figures draw themselves in Jupyter.
+figures draw themselves in Jupyter; they and every report pickle and compare, so they travel
+to other processes (``concurrent.futures``). :func:`collections` names the level files that
+come with the package.
 
 Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``) within a second.
 Errors are exceptions: :class:`ParseError` (with ``file``, ``line``, ``col``),
@@ -21,6 +23,7 @@ from ._common import SVG
 from ._level import (
     Level,
     Solution,
+    Space,
     analyze,
     bench_solvers,
     games,
@@ -48,6 +51,7 @@ from ._ice import (
 from ._study import Census, Experiment, census, challenges, experiment
 from ._hardest import hardest
 from ._ops import Graph, graph, operations, run
+from ._bundled import collections
 
 __all__ = [
     "__version__",
@@ -59,6 +63,8 @@ __all__ = [
     "SVG",
     "Level",
     "Solution",
+    "Space",
+    "collections",
     "load",
     "levels",
     "games",

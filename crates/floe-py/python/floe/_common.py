@@ -115,6 +115,23 @@ def array(buffer: bytearray, dtype: str, shape: Iterable[int]) -> np.ndarray:
     return np.frombuffer(buffer, dtype=dtype).reshape(tuple(shape))
 
 
+def same_arrays(a: Optional[np.ndarray], b: Optional[np.ndarray]) -> bool:
+    """Whether two tables (or two absent ones) are the same: shape, type and values."""
+    if a is None or b is None:
+        return a is None and b is None
+    return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def same_rows(a: Any, b: Any) -> bool:
+    """Whether two tables of rows (DataFrames, or lists of dicts without pandas) are the
+    same: columns, types and values, NaN where NaN is."""
+    if hasattr(a, "equals") and hasattr(b, "equals"):
+        return bool(a.equals(b)) and list(a.columns) == list(b.columns)
+    if hasattr(a, "equals") or hasattr(b, "equals"):
+        return False
+    return bool(a == b)
+
+
 def table(rows: List[Dict[str, Any]]) -> Any:
     """Rows as a pandas DataFrame when pandas is installed, else as they are."""
     try:

@@ -198,7 +198,8 @@ def patterns_table(
 
 class Profile:
     """The least difficulty of every reachable position per block-change factor (Kluiver's
-    Figures 19–27). Draws its figure in Jupyter."""
+    Figures 19–27). Draws its figure in Jupyter; pickles and compares (equal when the
+    reports, figures and tables are)."""
 
     __slots__ = ("report", "_svg", "_csv")
 
@@ -243,6 +244,18 @@ class Profile:
     def _repr_svg_(self) -> Optional[str]:
         return self._svg
 
+    def __repr__(self) -> str:
+        r = self.report
+        if not r["complete"]:
+            return f"<floe.Profile {r['level']!r}: incomplete, stopped by {r['limit']}>"
+        most = ", ".join(f"{f['max']:,} at factor {f['factor']}" for f in r["factors"])
+        return f"<floe.Profile {r['level']!r}: {r['states']:,} positions, least difficulty up to {most}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return (self.report, self._svg, self._csv) == (other.report, other._svg, other._csv)
+
 
 @keywords
 def profile(
@@ -263,7 +276,8 @@ def profile(
 
 class Generated(Sequence[Level]):
     """Levels made by Kluiver's retrograde generator: a sequence of :class:`Level`, with the
-    report and the file's text."""
+    report and the file's text. Pickles and compares (equal when the reports, texts and
+    levels are)."""
 
     def __init__(self, doc: str, text: str, levels: List["_floe.Level"]) -> None:
         #: The dict of ``floe generate --json``: ``complete``, ``count``, ``candidates``,
@@ -294,6 +308,11 @@ class Generated(Sequence[Level]):
 
     def __repr__(self) -> str:
         return f"<floe.Generated: {len(self)} levels from {self.report['candidates']} candidates>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Generated):
+            return NotImplemented
+        return (self.report, self.text, self.levels) == (other.report, other.text, other.levels)
 
 
 @keywords

@@ -24,6 +24,7 @@ from ._common import (
     param_list,
     source_of,
 )
+from ._travel import Kept, level_key, level_state, rebuilt_level, rebuilt_solution, solution_state
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
@@ -46,7 +47,9 @@ class Level:
 
     Made by :func:`floe.load`, :func:`floe.levels`, the census (its hardest boards) and the
     generators; drawn inline in Jupyter. ``str(level)`` is the level alone as a file of its
-    game, which :func:`floe.load` reads back.
+    game, which :func:`floe.load` reads back. Levels are equal (and hash alike) when their
+    game, name, text and parameters are; a level pickles (to another process, to disk) as
+    its text, game, name, parameters, file and index.
     """
 
     __slots__ = ("_native",)
@@ -135,13 +138,24 @@ class Level:
     def __repr__(self) -> str:
         return repr(self._native)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Level):
+            return NotImplemented
+        return level_key(self) == level_key(other)
+
+    def __hash__(self) -> int:
+        return hash(level_key(self))
+
+    def __reduce__(self) -> Any:
+        return (rebuilt_level, level_state(self))
+
     # What the game face does, with the keywords of the module's functions.
 
     def solve(self, **options: Any) -> "Solution":
         """:func:`floe.solve` on this level."""
         return solve(self, **options)
 
-    def space(self, **options: Any) -> Dict[str, Any]:
+    def space(self, **options: Any) -> "Space":
         """:func:`floe.space` on this level."""
         return space(self, **options)
 
@@ -302,11 +316,13 @@ class Solution(dict):  # type: ignore[type-arg]
     ``length``, ``pushes``, ``difficulty``, ``lower_bound``, ``states``, ``expanded``,
     ``depth``, ``seconds``, ``details``), which also draws itself in Jupyter (the start with
     each move as a numbered arrow) and keeps the replayed solution for pictures and boards.
+    It pickles as itself (to another process, to disk): the same dict, level, boards and
+    pictures.
     """
 
     __slots__ = ("_native", "level")
 
-    def __init__(self, native: "_floe.Solved", level: Level) -> None:
+    def __init__(self, native: "Union[_floe.Solved, Kept]", level: Level) -> None:
         super().__init__(report(native.json()))
         self._native = native
         #: The level that was solved.
@@ -342,7 +358,7 @@ class Solution(dict):  # type: ignore[type-arg]
         return self._native.json()
 
     def __reduce__(self) -> Any:
-        return (dict, (dict(self),))
+        return (rebuilt_solution, solution_state(self))
 
 
 @keywords
@@ -411,6 +427,21 @@ def solve(
     return Solution(native, lv)
 
 
+class Space(dict):  # type: ignore[type-arg]
+    """Every position reachable from a level's start: a ``dict`` with exactly the keys of
+    ``floe space --json`` (``histogram`` is the JSON's list, as it always was), which also
+    gives the histogram as a NumPy array, :attr:`by_moves`, as the census gives its counts.
+    """
+
+    __slots__ = ()
+
+    @property
+    def by_moves(self) -> np.ndarray:
+        """``by_moves[m]``: positions first reached after ``m`` moves (the ``histogram``
+        list as an ``int64`` array, made when asked for)."""
+        return np.asarray(self["histogram"], dtype=np.int64)
+
+
 @keywords
 def space(
     level: Optional[Source] = None,
@@ -424,17 +455,18 @@ def space(
     max_memory: Optional[Memory] = None,
     force: bool = False,
     **pick: Unpack[Pick],
-) -> Dict[str, Any]:
+) -> Space:
     """Every position reachable from a level's start (``floe space``), any game, or an
     empty ice board given by ``rows``, ``cols`` and ``blocks``.
 
-    Returns the dict of ``floe space --json``: ``states``, ``depth``, ``histogram`` (positions
-    per number of moves from the start), ``complete``, ``limit``, … A run whose estimate
-    does not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force``
-    or a ``timeout`` or ``max_states`` bounds it.
+    Returns a :class:`Space`, the dict of ``floe space --json``: ``states``, ``depth``,
+    ``histogram`` (positions per number of moves from the start, a list; ``.by_moves`` is
+    the same as an ``int64`` array), ``complete``, ``limit``, … A run whose estimate does
+    not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force`` or a
+    ``timeout`` or ``max_states`` bounds it.
     """
     lv = _board(level, rows, cols, blocks, **pick)
-    return report(lv._native.space(limits(max_states, timeout, max_memory, force)))
+    return Space(report(lv._native.space(limits(max_states, timeout, max_memory, force))))
 
 
 @keywords

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _floe
 from ._checks import keywords, switch, whole, whole_or_none, word
-from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report
+from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report, same_arrays, same_rows
 from ._level import Level
 
 #: The width of the census's difficulty bins over [0, 5] (the last bin includes 5).
@@ -19,8 +19,19 @@ class Census:
     """Every PushPush board of one size, classified by its fewest pushes (van der Velden's
     census, exact). The counts are NumPy ``int64`` arrays; the hardest boards are levels;
     the figures are the thesis's (Figures 11 and 13–15). Draws Figure 14 (boards by fewest
-    pushes and blocks) in Jupyter.
+    pushes and blocks) in Jupyter. Pickles (its figures drawn) and compares: equal when the
+    reports, the tables and the hardest boards are.
     """
+
+    #: The tables, compared by :meth:`__eq__`.
+    TABLES = (
+        "by_pushes",
+        "by_blocks",
+        "solvable_by_blocks",
+        "unsolvable_by_blocks",
+        "difficulty_by_pushes",
+        "difficulty_by_blocks",
+    )
 
     def __init__(
         self,
@@ -47,7 +58,7 @@ class Census:
         self.difficulty_by_blocks: Optional[np.ndarray] = a.get("difficulty_by_blocks")
         #: Representatives of the hardest classes, each a PushPush level.
         self.hardest: List[Level] = [Level(n) for n in hardest]
-        self._figures = figures
+        self._figures: Optional[_floe.Figures] = figures
         self._drawn: Optional[Dict[str, SVG]] = None
 
     @property
@@ -56,7 +67,8 @@ class Census:
         ``pushes-by-blocks``: Figure 14, and with ``difficulty`` ``difficulty-by-pushes`` and
         ``difficulty-by-blocks``: Figures 13 and 15), drawn when first asked for."""
         if self._drawn is None:
-            self._drawn = {(s.lstrip("-") or "blocks"): SVG(svg) for s, svg in self._figures.draw()}
+            drawn = self._figures.draw() if self._figures is not None else []
+            self._drawn = {(s.lstrip("-") or "blocks"): SVG(svg) for s, svg in drawn}
         return self._drawn
 
     @property
@@ -95,6 +107,24 @@ class Census:
             f"{r['unsolvable']:,} unsolvable, hardest {r['hardest']['pushes']} pushes>"
         )
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Census):
+            return NotImplemented
+        return (
+            self.report == other.report
+            and self.hardest == other.hardest
+            and all(same_arrays(getattr(self, t), getattr(other, t)) for t in self.TABLES)
+        )
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # the figures travel drawn: what draws them is native and stays in this process
+        state = dict(self.__dict__)
+        state["_drawn"], state["_figures"] = self.figures, None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
 
 @keywords
 def census(
@@ -129,7 +159,8 @@ def census(
 
 class Experiment:
     """A Monte Carlo experiment on solitaire challenge setups (Goadrich and Droscha's
-    protocol): the command line's report, one row per challenge, and the paper's figures."""
+    protocol): the command line's report, one row per challenge, and the paper's figures.
+    Pickles (its figures drawn) and compares: equal when the reports and the rows are."""
 
     def __init__(self, doc: str, cols: List[Tuple[str, List[Any]]], figures: "_floe.Figures") -> None:
         #: The dict of ``floe experiment --json`` (one setup: its summary; ``compare``: the
@@ -144,7 +175,7 @@ class Experiment:
         #: ``distinct_steps``). A pandas DataFrame when pandas is installed, else a list of
         #: dicts.
         self.challenges: Any = columns(cols)
-        self._figures = figures
+        self._figures: Optional[_floe.Figures] = figures
         self._drawn: Optional[Dict[str, SVG]] = None
 
     @property
@@ -153,12 +184,35 @@ class Experiment:
         histograms of the solution lengths, the diagnostics by solvability, the sweeps),
         drawn when first asked for; none for an exact run."""
         if self._drawn is None:
-            drawn = self._figures.draw()
+            drawn = self._figures.draw() if self._figures is not None else []
             self._drawn = {name: SVG(svg) for name, svg in drawn}
         return self._drawn
 
     def __repr__(self) -> str:
-        return f"<floe.Experiment: {len(self.challenges)} challenges>"
+        exact = self.report if isinstance(self.report, list) else [self.report]
+        if exact and all(isinstance(x, dict) and "deals" in x for x in exact):
+            runs = "; ".join(f"{x['size']} {x['setup']}, {x['deals']:,} deals" for x in exact)
+            return f"<floe.Experiment exact: {runs}>"
+        rows = self.challenges
+        column = rows["setup"] if hasattr(rows, "columns") else [r["setup"] for r in rows]
+        setups = ", ".join(sorted({str(s) for s in column}))
+        game = str(self.report.get("game", "")) if isinstance(self.report, dict) else ""
+        what = " ".join(w for w in (game, setups) if w)
+        return f"<floe.Experiment {what}: {len(rows):,} challenges>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Experiment):
+            return NotImplemented
+        return bool(self.report == other.report) and same_rows(self.challenges, other.challenges)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # the figures travel drawn: what draws them is native and stays in this process
+        state = dict(self.__dict__)
+        state["_drawn"], state["_figures"] = self.figures, None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
 
 @keywords

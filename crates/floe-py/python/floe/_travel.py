@@ -1,0 +1,113 @@
+"""What lets floe's objects travel: pickled to disk or to another process (as
+``concurrent.futures.ProcessPoolExecutor`` and ``multiprocessing`` do), and compared.
+
+A level pickles as its text, game, name, parameters, file and index, and is read back from
+them; a solution as its level, its report and what its replay showed (boards, steps, note),
+its pictures drawn again from its moves. The pickles name the functions of this module, so
+they read back wherever the same ``floe`` is installed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+from . import _floe
+from ._common import param_list
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._level import Level, Solution
+
+#: What makes two levels the same level: game, name, text, parameters (as sorted JSON).
+Key = Tuple[str, str, str, str]
+
+
+def level_key(level: "Level") -> Key:
+    """The level's game, name, text and parameters: equal levels have equal keys."""
+    return (level.game, level.name, level.text(), json.dumps(level.params, sort_keys=True))
+
+
+def level_state(level: "Level") -> Tuple[str, str, str, Dict[str, Any], str, int, bool]:
+    """What :func:`rebuilt_level` needs: text, game, name, parameters, file, index, and
+    whether it is an empty board given by its size."""
+    n = level._native
+    return (level.text(), level.game, level.name, level.params, level.file, level.index, n.empty)
+
+
+def rebuilt_level(
+    text: str, game: str, name: str, params: Dict[str, Any], file: str, index: int, empty: bool
+) -> "Level":
+    """A level read back from its text, with its game and parameters, under its name, file
+    and index (the other half of ``Level.__reduce__``)."""
+    from ._level import Level
+
+    native = _floe.resolve(None, text, file, game, None, [], None)
+    # the text carries some parameters (ice blocks' Rules: line), not all (PushPush's k):
+    # those it does not are set again, and only those, so that the text stays as it was
+    read = json.loads(native.params_json())
+    differ = {k: v for k, v in params.items() if v is not None and read.get(k) != v}
+    if differ:
+        native = native.configure(param_list(params=differ))
+    return Level(_floe.placed(native, name, index, empty))
+
+
+class Kept:
+    """What a solution's replay showed, kept when it travelled, in place of the native
+    part: the report's text, the boards, the steps and the note; pictures are drawn again
+    from the moves."""
+
+    __slots__ = ("_level", "_doc", "_boards", "_steps", "_note", "_moves", "_solved")
+
+    def __init__(
+        self, level: "Level", doc: str, boards: List[str], steps: List[str], note: Optional[str]
+    ) -> None:
+        self._level = level
+        self._doc = doc
+        self._boards = list(boards)
+        self._steps = list(steps)
+        self._note = note
+        r = json.loads(doc)
+        self._moves: str = json.dumps(r.get("moves", []))
+        self._solved = bool(r.get("solved"))
+
+    def json(self) -> str:
+        return self._doc
+
+    def boards(self) -> List[str]:
+        return list(self._boards)
+
+    def steps(self) -> List[str]:
+        return list(self._steps)
+
+    def note(self) -> Optional[str]:
+        return self._note
+
+    def svg(self, kind: str = "arrows", coords: bool = False, cell: int = 0) -> Optional[str]:
+        if not self._solved:
+            return None
+        return _floe.story_svg(self._level._native, self._moves, kind, coords, cell)
+
+
+def solution_state(s: "Solution") -> Tuple["Level", Dict[str, Any], str, List[str], List[str], Optional[str]]:
+    """What :func:`rebuilt_solution` needs: the level, the dict, the report's text, the
+    boards, the steps and the note."""
+    n = s._native
+    return (s.level, dict(s), n.json(), n.boards(), n.steps(), n.note())
+
+
+def rebuilt_solution(
+    level: "Level",
+    items: Dict[str, Any],
+    doc: str,
+    boards: List[str],
+    steps: List[str],
+    note: Optional[str],
+) -> "Solution":
+    """A solution as it was before it travelled (the other half of
+    ``Solution.__reduce__``): the same dict, level, boards, steps, note and pictures."""
+    from ._level import Solution
+
+    s = Solution(Kept(level, doc, boards, steps, note), level)
+    s.clear()
+    s.update(items)
+    return s
