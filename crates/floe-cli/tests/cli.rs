@@ -1377,6 +1377,10 @@ fn graph_gives_every_position_of_a_room_with_its_distance() {
     );
     assert_eq!(doc["complete"], false);
     assert_eq!(doc["distance"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        (doc["depth"].clone(), doc["indptr"].clone()),
+        (Value::Null, serde_json::json!([0]))
+    );
     // a graph beyond the memory budget stops cleanly at it: no graph, exit code 1
     let doc = floe_json(
         &[

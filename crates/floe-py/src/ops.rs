@@ -18,6 +18,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// The keywords that pick the level, read by the Python part (listed as taken in messages).
+const PICK: &[&str] = &[
+    "level", "game", "format", "rules", "k", "dynamic", "params", "name",
+];
+
 /// Runs `O` on `level` with the keywords `options`.
 fn run<O: Operation>(
     py: Python<'_>,
@@ -25,7 +30,7 @@ fn run<O: Operation>(
     options: &[(String, String)],
 ) -> PyResult<String> {
     let what = format!("floe.{}()", O::NAME);
-    let op = O::from_pairs(options, &what).map_err(PyValueError::new_err)?;
+    let op = O::from_pairs(options, &what, PICK).map_err(PyValueError::new_err)?;
     let level = &level.level;
     detached(py, || {
         let r = level
@@ -48,7 +53,12 @@ macro_rules! by_name {
             $(if name == <$ty as Operation>::NAME {
                 return run::<$ty>(py, level, &options);
             })*
-            Err(to_py_err(py, Error::invalid(format!("no operation is called '{name}'"))))
+            let names: Vec<&str> = vec![$(<$ty as Operation>::NAME,)*];
+            Err(to_py_err(py, Error::invalid(format!(
+                "no operation is called '{}': the operations are {}",
+                floe::input::shown_word(name),
+                names.join(", ")
+            ))))
         }
 
         /// Every operation: its name, what it does and the keywords it takes.

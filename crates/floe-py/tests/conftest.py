@@ -70,6 +70,21 @@ def game_files(tmp_path):
     return out
 
 
+@pytest.fixture
+def no_pandas(monkeypatch):
+    """An interpreter where ``import pandas`` fails."""
+    import builtins
+
+    real = builtins.__import__
+
+    def refuse(name, *a, **k):
+        if name == "pandas" or name.startswith("pandas."):
+            raise ImportError("no pandas here")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+
+
 def without_time(doc):
     """A report without the fields that measure the run (seconds, memory)."""
     if isinstance(doc, dict):

@@ -67,6 +67,7 @@ def test_networkx_and_scipy_see_the_same_graph():
 def test_a_limit_gives_no_graph():
     g = floe.graph(ZELDA, level="TPIBC3", max_states=50)
     assert not g.complete and g.limit == "max-states" and len(g) == 0
+    assert g.depth is None and g.indptr.tolist() == [0] and g.edges.shape == (0, 2)
     assert "stopped by max-states" in repr(g)
     g = floe.graph(ZELDA, level="MCTOD", max_memory="64M")
     assert not g.complete and g.limit == "max-memory"
@@ -87,14 +88,16 @@ def test_arguments_are_refused_by_name():
         floe.graph(ZELDA, level="TPIBC3", max_states=-1)
     with pytest.raises(TypeError, match="moves"):
         floe.graph(ZELDA, level="TPIBC3", moves="yes")
-    with pytest.raises(ValueError, match=r"unknown parameter 'levle' for floe.graph\(\): it takes no_positions"):
+    with pytest.raises(ValueError, match=r"unknown parameter 'levle' for floe.graph\(\): it takes positions, moves, .*, level, game"):
         floe.run("graph", ZELDA, level="TPIBC3", levle=3)
-    with pytest.raises(floe.InvalidInput, match="no operation is called 'grpah'"):
+    with pytest.raises(floe.InvalidInput, match="no operation is called 'grpah': the operations are graph"):
         floe.run("grpah", ZELDA, level="TPIBC3")
+    # the same keywords as floe.graph's
+    assert floe.run("graph", ZELDA, level="TPIBC3", positions=False).get("positions") is None
 
 
 def test_operations_lists_what_run_takes():
     ops = floe.operations()
     assert "graph" in ops
-    assert ops["graph"]["keywords"][:2] == ["no_positions", "moves"]
+    assert ops["graph"]["keywords"][:2] == ["positions", "moves"]
     assert "state graph" in ops["graph"]["about"]

@@ -4,7 +4,6 @@ reference figures."""
 
 from __future__ import annotations
 
-import builtins
 import math
 
 import numpy as np
@@ -109,15 +108,7 @@ def test_experiment_compare_and_sweep(cli):
         floe.experiment("chess")
 
 
-def test_without_pandas_the_challenges_are_plain_lists(monkeypatch):
-    real = builtins.__import__
-
-    def no_pandas(name, *a, **k):
-        if name == "pandas" or name.startswith("pandas."):
-            raise ImportError("no pandas here")
-        return real(name, *a, **k)
-
-    monkeypatch.setattr(builtins, "__import__", no_pandas)
+def test_without_pandas_the_challenges_are_plain_lists(no_pandas):
     e = floe.experiment("boxoff", challenges=10, trials=2)
     assert isinstance(e.challenges, list) and len(e.challenges) == 10
     assert set(e.challenges[0]) >= {"size", "setup", "challenge", "solvable", "length"}

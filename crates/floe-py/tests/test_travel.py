@@ -166,17 +166,7 @@ def test_the_reports_pickle_and_compare():
     assert type(back) is floe.Space and back == s and np.array_equal(back.by_moves, s.by_moves)
 
 
-def test_an_experiment_without_pandas_pickles_and_compares(monkeypatch):
-    import builtins
-
-    real = builtins.__import__
-
-    def no_pandas(name, *a, **k):
-        if name == "pandas" or name.startswith("pandas."):
-            raise ImportError("no pandas here")
-        return real(name, *a, **k)
-
-    monkeypatch.setattr(builtins, "__import__", no_pandas)
+def test_an_experiment_without_pandas_pickles_and_compares(no_pandas):
     e = floe.experiment("boxoff", challenges=6, trials=2)
     assert isinstance(e.challenges, list)
     assert travelled(e) == e and "boxoff" in repr(e)

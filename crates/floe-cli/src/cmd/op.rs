@@ -48,8 +48,11 @@ macro_rules! commands {
 floe::operations!(commands);
 
 /// `floe <name>`: the level read, a spinner while it runs, the report as text or JSON.
-fn run<O: Operation + clap::Args>(a: OpArgs<O>) -> Result<Done, Error> {
+fn run<O: Operation + clap::Args>(mut a: OpArgs<O>) -> Result<Done, Error> {
     let req = request(&a.level)?;
+    if !a.json {
+        a.request.for_text();
+    }
     let level = &req.level;
     let mut cx = Context::default();
     let spinner = Spinner::showing(

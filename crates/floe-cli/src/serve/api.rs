@@ -7,7 +7,7 @@
 //! `x-floe-exit` header.
 
 use super::guard::Client;
-use super::reply::Reply;
+use super::reply::{human_size, Reply};
 use super::slots::Filed;
 use super::{App, Caps};
 use crate::args::{GameArgs, LimitArgs};
@@ -511,7 +511,18 @@ fn read_operation<O: Operation>(q: &Pairs, text: Option<String>) -> Result<Work,
         };
         let r = req.level.run(&op, &cx)?;
         let code = if O::complete(&r) { 0 } else { 1 };
-        Ok(Reply::json(&r, code).within(caps.max_response, "the answer"))
+        let reply = Reply::json(&r, code);
+        if reply.len() > caps.max_response {
+            return Ok(Reply::too_big(format!(
+                "the answer would be {}, more than the server sends ({} at most): ask for \
+                 less (the operation's parameters: {}), a smaller level, or start the server \
+                 with a larger --max-response",
+                human_size(reply.len()),
+                human_size(caps.max_response),
+                O::parameters().join(", ")
+            )));
+        }
+        Ok(reply)
     }))
 }
 

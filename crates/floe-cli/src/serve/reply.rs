@@ -180,11 +180,15 @@ impl Reply {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+    /// The body's length in bytes.
+    pub fn len(&self) -> usize {
+        match &self.body {
+            Body::Json(t) | Body::Svg(t) => t.len(),
+        }
+    }
     /// Refuses an answer larger than `max` bytes (`what` names it: "the picture").
     pub fn within(self, max: usize, what: &str) -> Reply {
-        let len = match &self.body {
-            Body::Json(t) | Body::Svg(t) => t.len(),
-        };
+        let len = self.len();
         if len <= max {
             return self;
         }

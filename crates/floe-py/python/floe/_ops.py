@@ -54,7 +54,7 @@ def run(operation: str, level: Source, /, **options: Any) -> Dict[str, Any]:
     operation's. Returns the dict of ``floe <operation> --json``.
 
     >>> import floe
-    >>> floe.run("graph", "$---\\n---.\\n", no_positions=True)["nearest_solved"]
+    >>> floe.run("graph", "$---\\n---.\\n", positions=False)["nearest_solved"]
     2
     """
     if not isinstance(operation, str):
@@ -79,8 +79,9 @@ class Graph:
     - ``indptr``, ``indices``: the moves in compressed rows (the moves out of position ``i``
       lead to ``indices[indptr[i]:indptr[i + 1]]``); ``edges``: the same as an ``(E, 2)``
       array of (from, to);
-    - ``positions``: each position in the game's text notation (``None`` with
-      ``positions=False``); ``moves``: each edge's move as ``floe.solve`` gives moves (with
+    - ``positions``: each position in the game's text notation, as ``floe play`` shows it
+      (``None`` with ``positions=False``; not always a level file: a Fujisan position marks
+      its pawns, and a text has no ``Game:`` line); ``moves``: each edge's move as ``floe.solve`` gives moves (with
       ``moves=True``);
     - ``depth``, ``nearest_solved``, ``complete``, ``limit``, ``report`` (the whole dict of
       ``floe graph --json`` without its arrays).
@@ -101,7 +102,7 @@ class Graph:
         self.level: str = doc["level"]
         self.complete: bool = doc["complete"]
         self.limit: Optional[str] = doc["limit"]
-        self.depth: int = doc["depth"]
+        self.depth: Optional[int] = doc["depth"]
         self.nearest_solved: Optional[int] = doc["nearest_solved"]
 
     def __len__(self) -> int:
@@ -168,7 +169,8 @@ class Graph:
 
     def __repr__(self) -> str:
         if not self.complete:
-            return f"<floe.Graph {self.level}: stopped by {self.limit} after {self.report['states']:,} positions>"
+            n = self.report["states"]
+            return f"<floe.Graph {self.level}: stopped by {self.limit} after {n:,} position{'' if n == 1 else 's'}>"
         nearest = "none solvable" if self.nearest_solved is None else f"nearest solved {self.nearest_solved}"
         return (
             f"<floe.Graph {self.level} ({self.game}): {len(self):,} positions, "
@@ -195,8 +197,9 @@ def graph(
     texts out; ``moves=True`` keeps each edge's move).
 
     The graph is built whole or not at all: a limit (``max_states``, ``timeout``,
-    ``max_memory``, by default three quarters of the memory available) that stops it gives a
-    graph with ``complete`` False, ``limit`` saying which, and no arrays. (It is not refused
+    ``max_memory``, by default three quarters of the memory available; the position texts
+    are judged against it before they are made) that stops it gives a graph with
+    ``complete`` False, ``limit`` saying which, ``depth`` None and empty arrays. (It is not refused
     before it starts: the games bound their positions by ranks, often a thousand times more
     than are reachable, and a graph's memory follows the positions reached.)
 
@@ -206,7 +209,7 @@ def graph(
     (2, '$---\\n---.\\n')
     """
     options: Dict[str, Any] = dict(
-        no_positions=not switch("positions", positions),
+        positions=switch("positions", positions),
         moves=switch("moves", moves),
         max_states=max_states,
         timeout=timeout,

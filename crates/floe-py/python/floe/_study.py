@@ -15,7 +15,20 @@ from ._level import Level
 DIFFICULTY_BIN = 0.1
 
 
-class Census:
+class _Drawn:
+    """A report whose figures travel drawn when it is pickled: what draws them is native and
+    stays in this process."""
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_drawn"], state["_figures"] = getattr(self, "figures"), None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+class Census(_Drawn):
     """Every PushPush board of one size, classified by its fewest pushes (van der Velden's
     census, exact). The counts are NumPy ``int64`` arrays; the hardest boards are levels;
     the figures are the thesis's (Figures 11 and 13–15). Draws Figure 14 (boards by fewest
@@ -116,15 +129,6 @@ class Census:
             and all(same_arrays(getattr(self, t), getattr(other, t)) for t in self.TABLES)
         )
 
-    def __getstate__(self) -> Dict[str, Any]:
-        # the figures travel drawn: what draws them is native and stays in this process
-        state = dict(self.__dict__)
-        state["_drawn"], state["_figures"] = self.figures, None
-        return state
-
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
 
 @keywords
 def census(
@@ -157,7 +161,7 @@ def census(
     )
 
 
-class Experiment:
+class Experiment(_Drawn):
     """A Monte Carlo experiment on solitaire challenge setups (Goadrich and Droscha's
     protocol): the command line's report, one row per challenge, and the paper's figures.
     Pickles (its figures drawn) and compares: equal when the reports and the rows are."""
@@ -204,15 +208,6 @@ class Experiment:
         if not isinstance(other, Experiment):
             return NotImplemented
         return bool(self.report == other.report) and same_rows(self.challenges, other.challenges)
-
-    def __getstate__(self) -> Dict[str, Any]:
-        # the figures travel drawn: what draws them is native and stays in this process
-        state = dict(self.__dict__)
-        state["_drawn"], state["_figures"] = self.figures, None
-        return state
-
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        self.__dict__.update(state)
 
 
 @keywords

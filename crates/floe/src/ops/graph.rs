@@ -39,7 +39,8 @@ pub struct GraphReport {
     pub level: String,
     /// The parameters in force.
     pub params: ParamValues,
-    /// Whether the whole graph was built (else the arrays are empty).
+    /// Whether the whole graph was built, its position texts included (else the arrays are
+    /// empty: a limit stopped it, `limit` says which).
     pub complete: bool,
     /// The limit that stopped it.
     pub limit: Option<&'static str>,
@@ -47,8 +48,8 @@ pub struct GraphReport {
     pub states: u64,
     /// Moves between positions (stored when a limit stopped it).
     pub edges: u64,
-    /// The farthest position's distance from the start.
-    pub depth: u32,
+    /// The farthest position's distance from the start (`None` when a limit stopped it).
+    pub depth: Option<u32>,
     /// The nearest solved position's distance from the start (`None`: none is reachable).
     pub nearest_solved: Option<u32>,
     /// How many positions are solved.
@@ -62,7 +63,8 @@ pub struct GraphReport {
     pub solved: Vec<bool>,
     /// Whether a solved position can be reached from each position.
     pub solvable: Vec<bool>,
-    /// Row offsets: the moves out of position `i` are `indptr[i]..indptr[i + 1]`.
+    /// Row offsets: the moves out of position `i` are `indptr[i]..indptr[i + 1]` (`[0]`
+    /// when a limit stopped it: no rows).
     pub indptr: Vec<u64>,
     /// The position each move leads to.
     pub indices: Vec<u32>,
@@ -101,7 +103,7 @@ impl fmt::Display for GraphReport {
             self.level,
             n(self.states, "position", "positions"),
             n(self.edges, one, many),
-            n(self.depth.into(), one, many)
+            n(self.depth.unwrap_or(0).into(), one, many)
         )?;
         match self.nearest_solved {
             Some(d) => write!(
@@ -169,14 +171,14 @@ pub(crate) fn graph<G: Game>(
         limit: None,
         states: 0,
         edges: 0,
-        depth: 0,
+        depth: None,
         nearest_solved: None,
         solved_count: 0,
         solvable_count: 0,
         distance: Vec::new(),
         solved: Vec::new(),
         solvable: Vec::new(),
-        indptr: Vec::new(),
+        indptr: vec![0],
         indices: Vec::new(),
         moves: None,
         positions: None,
@@ -194,12 +196,28 @@ pub(crate) fn graph<G: Game>(
         }
     };
     if parts.positions {
+        // the texts come after the graph's search, which watched the budget: they are
+        // judged against it before they are made (the positions replayed, then their texts)
+        let n = shape.solved.len() as u64;
+        let text = g.position_text(level, &g.start(level)).len() as u64;
+        let need = n.saturating_mul(text + 24 + std::mem::size_of::<G::Position>() as u64);
+        let held = crate::mem::resident_bytes().unwrap_or(0);
+        if limits
+            .max_memory
+            .is_some_and(|b| held.saturating_add(need) > b)
+        {
+            r.limit = Some(crate::search::LimitKind::MaxMemory.name());
+            r.states = n;
+            r.edges = shape.targets.len() as u64;
+            r.seconds = began.elapsed().as_secs_f64();
+            return Ok(r);
+        }
         r.positions = Some(positions(g, level, &shape)?);
     }
     r.complete = true;
     r.states = shape.solved.len() as u64;
     r.edges = shape.targets.len() as u64;
-    r.depth = shape.distance.last().copied().unwrap_or(0);
+    r.depth = shape.distance.last().copied();
     r.nearest_solved = shape
         .solved
         .iter()
@@ -274,13 +292,16 @@ mod tests {
             .run(&Graph::default(), &Context::default())
             .unwrap();
         assert!(r.complete);
-        assert_eq!((r.states, r.depth, r.nearest_solved), (1242, 17, Some(11)));
+        assert_eq!(
+            (r.states, r.depth, r.nearest_solved),
+            (1242, Some(17), Some(11))
+        );
         // the space's figures agree with the enumeration's
         let space = zelda("TPIBC3")
             .space(&crate::search::Limits::none())
             .unwrap();
         assert_eq!(r.states, space.states);
-        let mut histogram = vec![0u64; r.depth as usize + 1];
+        let mut histogram = vec![0u64; r.depth.unwrap() as usize + 1];
         for &d in &r.distance {
             histogram[d as usize] += 1;
         }
@@ -344,6 +365,8 @@ mod tests {
         assert!(!r.complete && !Graph::complete(&r));
         assert_eq!(r.limit, Some("max-states"));
         assert!(r.distance.is_empty() && r.positions.is_none());
+        // no rows, and no farthest position to speak of
+        assert_eq!((r.indptr.clone(), r.depth), (vec![0], None));
         assert!(r.to_string().contains("no graph"), "{r}");
     }
 
@@ -364,21 +387,26 @@ mod tests {
                 .map(|(a, b)| (a.to_string(), b.to_string()))
                 .collect()
         };
-        let op = Graph::from_pairs(&pairs(&[("moves", "true"), ("max_states", "5")]), "x").unwrap();
-        assert!(op.moves && !op.no_positions);
+        let op =
+            Graph::from_pairs(&pairs(&[("moves", "true"), ("max_states", "5")]), "x", &[]).unwrap();
+        assert!(op.moves && op.positions);
         assert_eq!(op.limits.max_states, Some(5));
-        let e = Graph::from_pairs(&pairs(&[("levle", "1")]), "floe.graph()").unwrap_err();
+        let e =
+            Graph::from_pairs(&pairs(&[("levle", "1")]), "floe.graph()", &["level"]).unwrap_err();
         assert!(
             e.contains("unknown parameter 'levle' for floe.graph()"),
             "{e}"
         );
-        assert!(e.contains("no_positions, moves, max_states"), "{e}");
-        let e = Graph::from_pairs(&pairs(&[("max_states", "-1")]), "x").unwrap_err();
+        assert!(e.contains("positions, moves, max_states"), "{e}");
+        assert!(e.ends_with(", level"), "{e}");
+        let op = Graph::from_pairs(&pairs(&[("positions", "false")]), "x", &[]).unwrap();
+        assert!(!op.positions);
+        let e = Graph::from_pairs(&pairs(&[("max_states", "-1")]), "x", &[]).unwrap_err();
         assert!(e.contains("'max_states'"), "{e}");
         assert_eq!(
             Graph::parameters(),
             [
-                "no_positions",
+                "positions",
                 "moves",
                 "max_states",
                 "timeout",

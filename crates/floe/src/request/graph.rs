@@ -10,13 +10,17 @@ use crate::ops::graph::{self, GraphReport, Parts};
 use serde::Deserialize;
 
 /// `floe graph`: every reachable position of a level and the moves between them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct Graph {
-    /// Leave out each position's text: only the distances, the masks and the edges.
-    #[cfg_attr(feature = "cli", arg(long))]
-    pub no_positions: bool,
+    /// Each position's text (`--no-positions`, `positions=false`: only the distances, the
+    /// masks and the edges). Text output shows none.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "no-positions", action = clap::ArgAction::SetFalse)
+    )]
+    pub positions: bool,
     /// Add each edge's move, in the form of `floe solve`'s moves.
     #[cfg_attr(feature = "cli", arg(long))]
     pub moves: bool,
@@ -26,9 +30,19 @@ pub struct Graph {
     pub limits: Limits,
 }
 
+impl Default for Graph {
+    fn default() -> Graph {
+        Graph {
+            positions: true,
+            moves: false,
+            limits: Limits::default(),
+        }
+    }
+}
+
 fields!(
     Graph {
-        no_positions: switch,
+        positions: switch,
         moves: switch,
     } + limits
 );
@@ -49,7 +63,7 @@ impl Operation for Graph {
         cx: &Context,
     ) -> Result<GraphReport, Error> {
         let parts = Parts {
-            positions: !self.no_positions,
+            positions: self.positions,
             moves: self.moves,
         };
         graph::graph(game, level, name, &cx.limits(&self.limits), parts)
@@ -61,5 +75,10 @@ impl Operation for Graph {
 
     fn limits_mut(&mut self) -> Option<&mut Limits> {
         Some(&mut self.limits)
+    }
+
+    fn for_text(&mut self) {
+        self.positions = false;
+        self.moves = false;
     }
 }

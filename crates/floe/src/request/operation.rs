@@ -75,6 +75,9 @@ pub trait Operation: Fields + Default + Clone + fmt::Debug + Send + Sync + 'stat
     fn limits_mut(&mut self) -> Option<&mut LimitRequest> {
         None
     }
+    /// Leaves out what the command's text does not show (the command line calls it before a
+    /// run whose report is printed as text).
+    fn for_text(&mut self) {}
     /// The names of the parameters it takes, in order.
     fn parameters() -> Vec<&'static str> {
         let mut names = Vec::new();
@@ -82,10 +85,11 @@ pub trait Operation: Fields + Default + Clone + fmt::Debug + Send + Sync + 'stat
         names
     }
     /// The request read from named text values (query parameters, Python keywords: `_` or
-    /// `-` in names); `what` names the caller in messages (`/api/graph`, `floe.graph()`).
-    fn from_pairs(pairs: &[(String, String)], what: &str) -> Result<Self, String> {
+    /// `-` in names); `what` names the caller in messages (`/api/graph`, `floe.graph()`),
+    /// `own` the parameters the caller reads itself (listed as taken, never given here).
+    fn from_pairs(pairs: &[(String, String)], what: &str, own: &[&str]) -> Result<Self, String> {
         let mut op = Self::default();
-        super::read(pairs, what, &mut [&mut op], &[], &[])?;
+        super::read(pairs, what, &mut [&mut op], own, &[])?;
         Ok(op)
     }
 }

@@ -119,10 +119,7 @@ impl Board {
             }
         }
         let rows = doc.rows.len();
-        Board::new(rows, cols.unwrap_or(0), cells).map_err(|e| match e {
-            Error::Invalid(m) => doc.err(doc.rows[0].0, 1, m),
-            e => e,
-        })
+        Board::new(rows, cols.unwrap_or(0), cells).map_err(|e| doc.at_board(e))
     }
 
     /// Parses a board from a file's text (see the module documentation).
@@ -132,18 +129,10 @@ impl Board {
 
     /// The board rows (no headers): cells separated by spaces.
     pub fn write(&self) -> String {
-        let mut s = String::new();
-        for r in 0..self.rows {
-            let row: Vec<String> = (0..self.cols)
-                .map(|c| match self.get(r, c) {
-                    0 => ".".to_string(),
-                    x => x.to_string(),
-                })
-                .collect();
-            s.push_str(&row.join(" "));
-            s.push('\n');
-        }
-        s
+        super::write_rows(self.rows, self.cols, |r, c| match self.get(r, c) {
+            0 => ".".to_string(),
+            x => x.to_string(),
+        })
     }
 
     /// Rows.

@@ -113,10 +113,7 @@ impl Mountain {
             }
             values.extend(row);
         }
-        Mountain::new(width.unwrap_or(0), values).map_err(|e| match e {
-            Error::Invalid(m) => doc.err(doc.rows[0].0, 1, m),
-            e => e,
-        })
+        Mountain::new(width.unwrap_or(0), values).map_err(|e| doc.at_board(e))
     }
 
     /// Parses a mountain from a file's text (see the module documentation).
@@ -126,13 +123,7 @@ impl Mountain {
 
     /// The two rows (no headers).
     pub fn write(&self) -> String {
-        let mut s = String::new();
-        for r in 0..2 {
-            let row: Vec<String> = (0..self.cols).map(|c| self.get(r, c).to_string()).collect();
-            s.push_str(&row.join(" "));
-            s.push('\n');
-        }
-        s
+        super::write_rows(2, self.cols, |r, c| self.get(r, c).to_string())
     }
 
     /// Columns.

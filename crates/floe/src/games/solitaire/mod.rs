@@ -302,6 +302,31 @@ impl<'a> Document<'a> {
     pub(crate) fn err(&self, line: usize, col: usize, message: impl Into<String>) -> Error {
         Error::Parse(perr(self.file, line, col, message))
     }
+
+    /// A sheet's refusal of the whole board (`Error::Invalid`) placed at the board's first
+    /// line; other errors as they are.
+    pub(crate) fn at_board(&self, e: Error) -> Error {
+        match e {
+            Error::Invalid(m) => self.err(self.rows[0].0, 1, m),
+            e => e,
+        }
+    }
+}
+
+/// A sheet's rows as its files write them: `rows` lines of `cols` cells, each cell's text
+/// from `cell(row, col)`, separated by spaces.
+pub(crate) fn write_rows(
+    rows: usize,
+    cols: usize,
+    cell: impl Fn(usize, usize) -> String,
+) -> String {
+    let mut s = String::new();
+    for r in 0..rows {
+        let row: Vec<String> = (0..cols).map(|c| cell(r, c)).collect();
+        s.push_str(&row.join(" "));
+        s.push('\n');
+    }
+    s
 }
 
 pub(crate) fn perr(file: &str, line: usize, col: usize, message: impl Into<String>) -> ParseError {

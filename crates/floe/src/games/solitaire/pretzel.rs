@@ -285,10 +285,7 @@ impl Deal {
                 ));
             }
         }
-        Deal::new(suits, ranks, cells).map_err(|e| match e {
-            Error::Invalid(m) => doc.err(first, 1, m),
-            e => e,
-        })
+        Deal::new(suits, ranks, cells).map_err(|e| doc.at_board(e))
     }
 
     /// Parses a deal from a file's text (see the module documentation).
@@ -298,18 +295,12 @@ impl Deal {
 
     /// The board rows (no headers).
     pub fn write(&self) -> String {
-        let mut s = String::new();
-        for r in 0..self.suits {
-            let row: Vec<String> = (0..self.ranks)
-                .map(|c| match self.cells[r * self.ranks + c] {
-                    0 => "--".to_string(),
-                    x => format!("{:>2}", card_of(x, self.ranks).to_string()),
-                })
-                .collect();
-            s.push_str(&row.join(" "));
-            s.push('\n');
-        }
-        s
+        super::write_rows(self.suits, self.ranks, |r, c| {
+            match self.cells[r * self.ranks + c] {
+                0 => "--".to_string(),
+                x => format!("{:>2}", card_of(x, self.ranks).to_string()),
+            }
+        })
     }
 
     /// Suits (rows).
