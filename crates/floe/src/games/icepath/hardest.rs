@@ -242,9 +242,10 @@ fn combinations(n: usize, k: usize, from: usize, mut f: impl FnMut(u64) -> bool)
         if !f(x << from) {
             return;
         }
-        // Gosper's hack: the next larger number with the same count of ones
+        // Gosper's hack: the next larger number with the same count of ones (`r` wraps to 0
+        // past the 64th bit, which ends the loop)
         let c = x & x.wrapping_neg();
-        let r = x + c;
+        let r = x.wrapping_add(c);
         x = (((r ^ x) >> 2) / c) | r;
         if m < 64 && x >> m != 0 || r == 0 {
             return;
