@@ -2,7 +2,7 @@
 
 use crate::convert::{json, limits_from_py};
 use crate::run::detached;
-use floe::game::hardest::{By, HardestOptions, Method};
+use floe::game::hardest::{By, Counts, HardestOptions, Method};
 use floe::game::Params;
 use floe::ops::hardest as run_hardest;
 use floe::search::Limits;
@@ -53,11 +53,12 @@ fn hardest(
             p.set("k", k, "k");
         }
         o.params = p;
-        o.rocks = rocks;
-        o.blocks = blocks;
-        o.targets = targets;
-        o.walls = walls;
-        o.floor = floor;
+        let mut counts = Counts::new();
+        counts.set_given("rocks", rocks);
+        counts.set_given("blocks", blocks);
+        counts.set_given("targets", targets);
+        counts.set_given("walls", walls);
+        counts.set_given("floor", floor);
         o.by = match by.trim().to_ascii_lowercase().as_str() {
             "length" => By::Length,
             "difficulty" => By::Difficulty,
@@ -81,6 +82,6 @@ fn hardest(
             timeout,
             ..Limits::none()
         };
-        json(&run_hardest(&game, &o)?)
+        json(&run_hardest(&game, &o, &counts)?)
     })
 }

@@ -5,14 +5,15 @@ use super::indent;
 use crate::args::HardestArgs;
 use crate::out::{self, thousands};
 use crate::Done;
-use floe::game::hardest::{By, HardestOptions, HardestReport, Method};
+use floe::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
 use floe::game::Params;
 use floe::ops::hardest;
 use floe::search::Limits;
 use floe::Error;
 
-/// The options of a `floe hardest` command line.
-pub fn options(a: &HardestArgs) -> Result<HardestOptions, Error> {
+/// The options of a `floe hardest` command line: those every game shares, and the game's
+/// counts by flag name (the game refuses one it does not have).
+pub fn options(a: &HardestArgs) -> Result<(HardestOptions, Counts), Error> {
     let mut o = HardestOptions::new(a.rows, a.cols);
     let mut p = Params::new();
     if let Some(r) = &a.rules {
@@ -22,11 +23,12 @@ pub fn options(a: &HardestArgs) -> Result<HardestOptions, Error> {
         p.set("k", k.clone(), "--k");
     }
     o.params = p;
-    o.rocks = a.rocks;
-    o.blocks = a.blocks;
-    o.targets = a.targets;
-    o.walls = a.walls;
-    o.floor = a.floor;
+    let mut counts = Counts::new();
+    counts.set_given("rocks", a.rocks);
+    counts.set_given("blocks", a.blocks);
+    counts.set_given("targets", a.targets);
+    counts.set_given("walls", a.walls);
+    counts.set_given("floor", a.floor);
     o.by = match a.by.trim().to_ascii_lowercase().as_str() {
         "length" | "moves" | "pushes" => By::Length,
         "difficulty" => By::Difficulty,
@@ -51,13 +53,13 @@ pub fn options(a: &HardestArgs) -> Result<HardestOptions, Error> {
         stop: a.stop.clone(),
         ..Limits::none()
     };
-    Ok(o)
+    Ok((o, counts))
 }
 
 /// `floe hardest`.
 pub fn run(a: HardestArgs) -> Result<Done, Error> {
-    let o = options(&a)?;
-    let r = hardest(&a.game, &o)?;
+    let (o, counts) = options(&a)?;
+    let r = hardest(&a.game, &o, &counts)?;
     if let Some(dir) = &a.out {
         for (i, l) in r.levels.iter().enumerate() {
             let file = dir.join(format!(

@@ -1,9 +1,12 @@
 //! What `floe hardest` is asked and answers, for every game that has such a search
-//! ([`Game::hardest`](super::Game::hardest)): the options ([`HardestOptions`]: the size, the
-//! counts, exact or annealing, what is maximised) and the verified report
-//! ([`HardestReport`]). The searches themselves are in [`crate::generate::hardest`].
+//! ([`Game::hardest`](super::Game::hardest)): the options every game shares
+//! ([`HardestOptions`]: the size, exact or annealing, what is maximised), the counts of the
+//! game's own options by name ([`Counts`], the form the erased face carries) and the
+//! verified report ([`HardestReport`]). Each game's typed options (its counts, their defaults
+//! and ranges) are beside its search: `IceHardest` and `PushPushHardest` in
+//! [`crate::generate::hardest`], the ice path's in its folder.
 
-use super::{Move, ParamValues, Params};
+use super::{Info, Move, ParamValues, Params};
 use crate::error::Error;
 use crate::search::Limits;
 use serde::Serialize;
@@ -55,8 +58,8 @@ impl By {
     }
 }
 
-/// What to search for. Counts a game does not use must stay `None` (each game refuses the
-/// others by their flag names).
+/// What every game's search is asked (the game's own counts are its typed options, or
+/// [`Counts`] through the erased face).
 #[derive(Clone, Debug)]
 pub struct HardestOptions {
     /// Rows of the board.
@@ -65,16 +68,6 @@ pub struct HardestOptions {
     pub cols: usize,
     /// The game's parameters (`rules`, `k`).
     pub params: Params,
-    /// Ice path: rocks on the board.
-    pub rocks: Option<usize>,
-    /// Ice blocks: blocks.
-    pub blocks: Option<usize>,
-    /// Ice blocks: targets (default 1).
-    pub targets: Option<usize>,
-    /// Ice blocks: at most this many walls inside the room.
-    pub walls: Option<usize>,
-    /// Ice blocks: at most this many normal floor cells inside the room.
-    pub floor: Option<usize>,
     /// What is maximised.
     pub by: By,
     /// Block-change factor of the difficulty (default [`DEFAULT_FACTOR`](super::DEFAULT_FACTOR)).
@@ -103,11 +96,6 @@ impl HardestOptions {
             rows,
             cols,
             params: Params::new(),
-            rocks: None,
-            blocks: None,
-            targets: None,
-            walls: None,
-            floor: None,
             by: By::Length,
             factor: None,
             method: Method::Exact,
@@ -120,12 +108,18 @@ impl HardestOptions {
         }
     }
 
-    /// Refuses a count that this game does not use, by its flag.
-    pub fn refuse(&self, game: &str, unused: &[(&str, bool)]) -> Result<(), Error> {
-        for &(flag, given) in unused {
-            if given {
-                return Err(Error::invalid(format!("--{flag} does not apply to {game}")));
-            }
+    /// Refuses what no game's search takes: parameters that are not the game's (`info`), no
+    /// level to list, an annealing without a restart or a step. Every search checks it
+    /// first, so a typed call is checked as [`crate::ops::hardest()`] is.
+    pub fn check(&self, info: &Info) -> Result<(), Error> {
+        self.params.check(info)?;
+        if self.top == 0 {
+            return Err(Error::invalid("--top must list at least one level"));
+        }
+        if self.method == Method::Anneal && (self.restarts == 0 || self.steps == 0) {
+            return Err(Error::invalid(
+                "the annealing needs at least one restart and one step",
+            ));
         }
         Ok(())
     }
@@ -141,6 +135,85 @@ impl HardestOptions {
             )));
         }
         Ok(())
+    }
+}
+
+/// A game's counts by name (`rocks`; `blocks`, `targets`, `walls`, `floor`), as the front ends
+/// give them to [`crate::ops::hardest()`] and [`Game::hardest`](super::Game::hardest)
+/// carries them: each game reads the names it knows into its own typed options (defaults
+/// for the counts not given) and refuses the first other one by its flag, in the order they
+/// were given.
+///
+/// ```
+/// use floe::game::hardest::Counts;
+/// let c = Counts::new().with("blocks", 3).with("walls", 2);
+/// assert_eq!(c.get("blocks"), Some(3));
+/// let [blocks, walls, floor] = c.read("a room", ["blocks", "walls", "floor"]).unwrap();
+/// assert_eq!((blocks, walls, floor), (Some(3), Some(2), None));
+/// let e = c.read("a game of blocks (it counts --blocks)", ["blocks"]).unwrap_err();
+/// assert_eq!(e.to_string(), "--walls does not apply to a game of blocks (it counts --blocks)");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    given: Vec<(String, usize)>,
+}
+
+impl Counts {
+    /// No count given: every game's defaults.
+    pub fn new() -> Counts {
+        Counts::default()
+    }
+    /// `name` set to `value`, for chaining.
+    pub fn with(mut self, name: &str, value: usize) -> Counts {
+        self.set(name, value);
+        self
+    }
+    /// Sets `name` to `value` (a name given again keeps its place, with the new value).
+    pub fn set(&mut self, name: &str, value: usize) {
+        match self.given.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.given.push((name.to_string(), value)),
+        }
+    }
+    /// Sets `name` when a value is given (a flag or keyword left out sets nothing).
+    pub fn set_given(&mut self, name: &str, value: Option<usize>) {
+        if let Some(v) = value {
+            self.set(name, v);
+        }
+    }
+    /// The value given for `name`.
+    pub fn get(&self, name: &str) -> Option<usize> {
+        self.given.iter().find(|(n, _)| n == name).map(|&(_, v)| v)
+    }
+    /// Whether no count is given.
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty()
+    }
+    /// The counts in the order they were given: name and value.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.given.iter().map(|(n, v)| (n.as_str(), *v))
+    }
+    /// The values of the names `known` (each `None` when not given), or the refusal of the
+    /// first count given that is not one of them: `--NAME does not apply to GAME`.
+    pub fn read<const N: usize>(
+        &self,
+        game: &str,
+        known: [&str; N],
+    ) -> Result<[Option<usize>; N], Error> {
+        if let Some((name, _)) = self
+            .given
+            .iter()
+            .find(|(n, _)| !known.contains(&n.as_str()))
+        {
+            return Err(Error::invalid(format!("--{name} does not apply to {game}")));
+        }
+        Ok(known.map(|name| self.get(name)))
+    }
+    /// The counts as the report's `counts` map (name → number).
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.iter()
+            .map(|(n, v)| (n.to_string(), Value::from(v)))
+            .collect()
     }
 }
 
@@ -170,7 +243,8 @@ pub struct HardestReport {
     pub rows: usize,
     /// Columns.
     pub cols: usize,
-    /// The counts searched (`rocks`; `blocks`, `targets`, `walls`, `floor`).
+    /// The counts searched (`rocks`; `blocks`, `targets`, `walls`, `floor`; PushPush's census:
+    /// `boards`, `hardest_boards`).
     pub counts: Map<String, Value>,
     /// The game's parameters.
     pub params: ParamValues,
@@ -199,4 +273,52 @@ pub struct HardestReport {
     pub seconds: f64,
     /// The levels, hardest first.
     pub levels: Vec<HardLevel>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_keep_the_order_they_were_given_in() {
+        let mut c = Counts::new();
+        assert!(c.is_empty());
+        c.set_given("walls", Some(2));
+        c.set_given("rocks", None);
+        c.set("blocks", 3);
+        c.set("walls", 1);
+        assert_eq!(c.iter().collect::<Vec<_>>(), [("walls", 1), ("blocks", 3)]);
+        assert_eq!((c.get("walls"), c.get("rocks")), (Some(1), None));
+        assert_eq!(c, Counts::new().with("walls", 1).with("blocks", 3));
+        let map = c.to_map();
+        assert_eq!(
+            (map["walls"].as_u64(), map["blocks"].as_u64()),
+            (Some(1), Some(3))
+        );
+        assert_eq!(map.len(), 2);
+    }
+
+    #[test]
+    fn a_game_reads_its_counts_and_refuses_the_first_other() {
+        let c = Counts::new().with("blocks", 2).with("floor", 1);
+        assert_eq!(
+            c.read("g", ["blocks", "targets", "floor"]).unwrap(),
+            [Some(2), None, Some(1)]
+        );
+        assert_eq!(Counts::new().read("g", ["rocks"]).unwrap(), [None]);
+        // the first count given that the game does not know, by its flag
+        let two = Counts::new()
+            .with("floor", 1)
+            .with("blocks", 2)
+            .with("rocks", 3);
+        let e = two
+            .read("the toy (it counts --rocks)", ["rocks"])
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--floor does not apply to the toy (it counts --rocks)"
+        );
+        let e = two.read("PushPush", []).unwrap_err();
+        assert_eq!(e.to_string(), "--floor does not apply to PushPush");
+    }
 }

@@ -248,9 +248,14 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     }
 
     /// The hardest levels of a size (`floe hardest`, [`crate::generate::hardest`]): the
-    /// game's own search, whose levels [`crate::generate::hardest::report`] verifies. Default:
-    /// refused, for a game that has no such search.
-    fn hardest(&self, _o: &hardest::HardestOptions) -> Result<hardest::HardestReport, Error> {
+    /// game's own search, whose levels [`crate::generate::hardest::report`] verifies, with the
+    /// game's counts read from `counts` into its typed options (a count it does not have is
+    /// refused). Default: refused, for a game that has no such search.
+    fn hardest(
+        &self,
+        _o: &hardest::HardestOptions,
+        _counts: &hardest::Counts,
+    ) -> Result<hardest::HardestReport, Error> {
         Err(Error::invalid(format!(
             "floe hardest searches ice blocks, PushPush and the ice path, not {}",
             self.info().title

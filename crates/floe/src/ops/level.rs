@@ -10,7 +10,7 @@ use super::verdict::{self, Verdict};
 use super::verify;
 use crate::analysis::solvers::{SolverBench, SolverSpec};
 use crate::error::Error;
-use crate::game::hardest::{HardestOptions, HardestReport};
+use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     replay, scene_of, story_of, Game, Info, Move, ParamValues, Params, SolveReport, SpaceReport,
     Verified,
@@ -41,7 +41,7 @@ pub trait AnyGame: Send + Sync + 'static {
     /// Levels of this game in one of its formats (`None`: its first).
     fn write(&self, levels: &[Level], format: Option<&str>) -> Result<String, Error>;
     /// The hardest levels of a size ([`crate::generate::hardest`]), each verified.
-    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error>;
+    fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error>;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -122,8 +122,8 @@ impl<G: Game> AnyGame for G {
         }
         self.write(&typed, format)
     }
-    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
-        Game::hardest(self, o)
+    fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error> {
+        Game::hardest(self, o, counts)
     }
 }
 

@@ -5,7 +5,7 @@ use super::format::{self, Format};
 use super::level::{Cell, Ice, Level, WalkRule};
 use super::validate::{self, Position, Step};
 use crate::error::Error;
-use crate::game::hardest::{HardestOptions, HardestReport};
+use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     glyph, kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys,
     Param, ParamKind, Params, Task,
@@ -264,8 +264,9 @@ impl Game for Ice {
         Some(m.pos())
     }
 
-    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
-        crate::generate::hardest::ice::hardest(o)
+    fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error> {
+        let room = crate::generate::hardest::ice::IceHardest::from_counts(counts)?;
+        crate::generate::hardest::ice::hardest(o, &room)
     }
 }
 

@@ -4,7 +4,7 @@ use super::engine::Engine;
 use super::level::{self, Cell, Level};
 use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
-use crate::game::hardest::{HardestOptions, HardestReport};
+use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
 };
@@ -188,8 +188,8 @@ impl Game for IcePath {
         }
     }
 
-    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
-        super::hardest::hardest(o)
+    fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error> {
+        super::hardest::hardest(o, &super::hardest::IcePathHardest::from_counts(counts)?)
     }
 }
 

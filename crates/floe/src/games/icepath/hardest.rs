@@ -10,10 +10,15 @@
 //! symmetries of the rectangle, and the starts and exits likewise under the symmetries that
 //! keep the rocks (and the start). The annealing moves a rock or the start, one cell or
 //! anywhere, on boards of any size.
+//!
+//! What varies is [`IcePathHardest`] (the rocks: default and range); a program calls
+//! [`hardest`] with it (both re-exported by the game's module), the erased face reads it from
+//! named counts.
 
 use super::level::{Cell, IcePath, Level, MAX_CELLS};
 use crate::error::Error;
-use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
+use crate::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
+use crate::game::Game;
 use crate::generate::hardest::{
     self, binomial, report, symmetries, Best, Candidate, Found, MaskPerm,
 };
@@ -137,42 +142,79 @@ fn pass_counts(rows: usize, cols: usize, rocks: &[bool], start: usize) -> Vec<Op
     pass
 }
 
-/// `floe hardest` for the ice path.
-pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
+/// What an ice path search varies beside the size: the `rocks` on the board (default 0; a
+/// start and an exit need two cells of the rest).
+///
+/// ```
+/// use floe::game::hardest::{Counts, HardestOptions};
+/// use floe::games::icepath::{hardest, IcePathHardest};
+/// let r = hardest(&HardestOptions::new(4, 4), &IcePathHardest { rocks: 2 }).unwrap();
+/// assert_eq!((r.levels[0].length, r.best_count), (7, Some(1)));
+/// let named = Counts::new().with("rocks", 2);
+/// assert_eq!(IcePathHardest::from_counts(&named).unwrap(), IcePathHardest { rocks: 2 });
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IcePathHardest {
+    /// Rocks on the board (default 0).
+    pub rocks: usize,
+}
+
+impl IcePathHardest {
+    /// The names of its counts, as the erased face and the report's `counts` give them.
+    pub const COUNTS: [&'static str; 1] = ["rocks"];
+
+    /// The options named in `counts`, the default for a count not given; a count of another
+    /// game (`blocks`, `targets`, `walls`, `floor`) is refused by its flag.
+    pub fn from_counts(counts: &Counts) -> Result<IcePathHardest, Error> {
+        let [rocks] = counts.read("the ice path (it counts --rocks)", Self::COUNTS)?;
+        Ok(IcePathHardest {
+            rocks: rocks.unwrap_or(IcePathHardest::default().rocks),
+        })
+    }
+
+    /// The counts by name, as the report gives them.
+    pub fn counts(&self) -> Counts {
+        Counts::new().with(Self::COUNTS[0], self.rocks)
+    }
+
+    /// Refuses a board these options cannot make on `rows × cols` (rows and columns from 1, at
+    /// most [`MAX_CELLS`] cells, room for the rocks, a start and an exit).
+    pub fn check(&self, rows: usize, cols: usize) -> Result<(), Error> {
+        let n = rows.saturating_mul(cols);
+        if rows == 0 || cols == 0 {
+            return Err(Error::invalid(
+                "a board needs at least one row and one column",
+            ));
+        }
+        if n > MAX_CELLS {
+            return Err(Error::invalid(format!(
+                "a {rows}×{cols} board has more than {MAX_CELLS} cells"
+            )));
+        }
+        let k = self.rocks;
+        if n < 2 || k > n - 2 {
+            return Err(Error::invalid(format!(
+                "{k} rocks do not fit a {rows}×{cols} board: at most {} (a start and an exit need two cells)",
+                n.saturating_sub(2)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `floe hardest` for the ice path: the hardest levels of `o.rows × o.cols` with `board`'s
+/// rocks, each verified (see [`IcePathHardest`] for an example).
+pub fn hardest(o: &HardestOptions, board: &IcePathHardest) -> Result<HardestReport, Error> {
     let t0 = Instant::now();
-    o.refuse(
-        "the ice path (it counts --rocks)",
-        &[
-            ("blocks", o.blocks.is_some()),
-            ("targets", o.targets.is_some()),
-            ("walls", o.walls.is_some()),
-            ("floor", o.floor.is_some()),
-        ],
-    )?;
+    o.check(IcePath.info())?;
     if o.by == By::Difficulty {
         return Err(Error::invalid(
             "the ice path has no difficulty measure: its levels are ranked by their fewest moves",
         ));
     }
     let (rows, cols) = (o.rows, o.cols);
-    let n = rows.saturating_mul(cols);
-    if rows == 0 || cols == 0 {
-        return Err(Error::invalid(
-            "a board needs at least one row and one column",
-        ));
-    }
-    if n > MAX_CELLS {
-        return Err(Error::invalid(format!(
-            "a {rows}×{cols} board has more than {MAX_CELLS} cells"
-        )));
-    }
-    let k = o.rocks.unwrap_or(0);
-    if n < 2 || k > n - 2 {
-        return Err(Error::invalid(format!(
-            "{k} rocks do not fit a {rows}×{cols} board: at most {} (a start and an exit need two cells)",
-            n.saturating_sub(2)
-        )));
-    }
+    board.check(rows, cols)?;
+    let (n, k) = (rows * cols, board.rocks);
     let found = match o.method {
         Method::Exact => {
             if n > 64 {
@@ -188,9 +230,7 @@ pub(super) fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
         Method::Anneal => anneal(o, k, t0),
     }?;
     let found = found.try_map(|c| level_of(rows, cols, c))?;
-    let mut counts = Map::new();
-    counts.insert("rocks".into(), json!(k));
-    report(IcePath, o, found, counts, t0)
+    report(IcePath, o, found, board.counts().to_map(), t0)
 }
 
 /// A level found: its rocks, start and exit as cell lists, and its fewest moves.
@@ -242,9 +282,10 @@ fn combinations(n: usize, k: usize, from: usize, mut f: impl FnMut(u64) -> bool)
         if !f(x << from) {
             return;
         }
-        // Gosper's hack: the next larger number with the same count of ones
+        // Gosper's hack: the next larger number with the same count of ones (`r` wraps to 0
+        // past the 64th bit, which ends the loop)
         let c = x & x.wrapping_neg();
-        let r = x + c;
+        let r = x.wrapping_add(c);
         x = (((r ^ x) >> 2) / c) | r;
         if m < 64 && x >> m != 0 || r == 0 {
             return;
@@ -556,6 +597,82 @@ mod tests {
             let r = req.level.solve(&SolveOptions::default()).unwrap();
             assert_eq!(r.length.map(|l| l as u32), pass[e], "exit {e}");
         }
+    }
+
+    #[test]
+    fn the_options_default_to_no_rock_and_refuse_ice_blocks_counts() {
+        assert_eq!(IcePathHardest::default().rocks, 0);
+        assert_eq!(
+            IcePathHardest::from_counts(&Counts::new()).unwrap(),
+            IcePathHardest::default()
+        );
+        let board = IcePathHardest::from_counts(&Counts::new().with("rocks", 5)).unwrap();
+        assert_eq!(board.rocks, 5);
+        assert_eq!(board.counts().iter().collect::<Vec<_>>(), [("rocks", 5)]);
+        for name in ["blocks", "targets", "walls", "floor"] {
+            let c = Counts::new().with("rocks", 1).with(name, 2);
+            let e = IcePathHardest::from_counts(&c).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("--{name} does not apply to the ice path (it counts --rocks)")
+            );
+        }
+    }
+
+    #[test]
+    fn the_options_ranges() {
+        let err = |rocks, rows, cols| {
+            IcePathHardest { rocks }
+                .check(rows, cols)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(IcePathHardest { rocks: 7 }.check(3, 3).is_ok());
+        assert!(IcePathHardest { rocks: 0 }.check(1, 2).is_ok());
+        assert_eq!(
+            err(8, 3, 3),
+            "8 rocks do not fit a 3×3 board: at most 7 (a start and an exit need two cells)"
+        );
+        assert!(err(0, 1, 1).starts_with("0 rocks do not fit a 1×1 board: at most 0"));
+        assert_eq!(
+            err(0, 0, 4),
+            "a board needs at least one row and one column"
+        );
+        assert_eq!(
+            err(0, MAX_CELLS, 2),
+            format!("a {MAX_CELLS}×2 board has more than {MAX_CELLS} cells")
+        );
+    }
+
+    #[test]
+    fn a_typed_call_is_checked_and_answers_as_the_named_counts_do() {
+        let mut o = HardestOptions::new(4, 4);
+        o.top = 3;
+        let typed = hardest(&o, &IcePathHardest { rocks: 2 }).unwrap();
+        let named = Counts::new().with("rocks", 2);
+        let erased = crate::ops::hardest("icepath", &o, &named).unwrap();
+        let levels = |r: &HardestReport| -> Vec<(String, u64)> {
+            r.levels
+                .iter()
+                .map(|l| (l.level.clone(), l.length))
+                .collect()
+        };
+        assert_eq!(levels(&typed), levels(&erased));
+        assert_eq!((typed.levels[0].length, typed.best_count), (7, Some(1)));
+        assert_eq!(typed.counts["rocks"].as_u64(), Some(2));
+        assert_eq!(typed.counts, erased.counts);
+        o.by = By::Difficulty;
+        let e = hardest(&o, &IcePathHardest::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no difficulty measure"), "{e}");
+        o.by = By::Length;
+        o.method = Method::Anneal;
+        o.steps = 0;
+        let e = hardest(&o, &IcePathHardest::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "the annealing needs at least one restart and one step");
     }
 
     #[test]

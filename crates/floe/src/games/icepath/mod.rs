@@ -29,11 +29,13 @@
 //!   slides.
 //! - [`engine`]: the slides precomputed per cell and direction; a position is one cell.
 //! - [`game`](mod@game): the rules on plain coordinates and the game face.
-//! - `hardest`: the hardest levels of a size (`floe hardest`), reached through the game face.
+//! - `hardest`: the hardest levels of a size (`floe hardest`), reached through the game face,
+//!   or called with its typed options: [`hardest()`] with an [`IcePathHardest`].
 
 pub mod engine;
 pub mod game;
 mod hardest;
 pub mod level;
 
+pub use hardest::{hardest, IcePathHardest};
 pub use level::{Cell, IcePath, Level, Move, Slide};

@@ -6,7 +6,7 @@ use super::level::{Level, PushPush};
 use super::solve::difficulty;
 use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
-use crate::game::hardest::{HardestOptions, HardestReport};
+use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param, ParamKind,
     Params, Task,
@@ -230,8 +230,9 @@ impl Game for PushPush {
         }
     }
 
-    fn hardest(&self, o: &HardestOptions) -> Result<HardestReport, Error> {
-        crate::generate::hardest::pushpush::hardest(o)
+    fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error> {
+        let census = crate::generate::hardest::pushpush::PushPushHardest::from_counts(counts)?;
+        crate::generate::hardest::pushpush::hardest(o, &census)
     }
 }
 

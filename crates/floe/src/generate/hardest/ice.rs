@@ -9,12 +9,15 @@
 //! gives every set's least difficulty (pushes + factor × block changes) the same way. The
 //! exact search enumerates the rooms and block sets that are the least of their images under
 //! the symmetries of the rectangle; the annealing moves a block, a wall or a floor cell.
+//!
+//! What varies is [`IceHardest`] (blocks, targets, walls, floor: defaults and ranges); a
+//! program calls [`hardest`] with it, the erased face reads it from named counts.
 
 use super::{binomial, report, symmetries, Best, Candidate, Found, MaskPerm};
 use crate::bits::Bits;
 use crate::error::Error;
-use crate::game::factor_of;
-use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
+use crate::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
+use crate::game::{factor_of, Game};
 use crate::games::ice::engine::NONE;
 use crate::games::ice::{with_puzzle, Cell, Ice, IcePuzzle, IceTask, Level, WalkRule, Walking};
 use crate::grid::Pos;
@@ -24,7 +27,7 @@ use rand::{Rng, RngExt};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use serde_json::{json, Map};
+use serde_json::Map;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -68,20 +71,118 @@ struct Eval {
     mean: f64,
 }
 
-/// `floe hardest ice`.
-pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
-    let t0 = Instant::now();
-    o.refuse(
-        "ice blocks (it counts --blocks)",
-        &[("rocks", o.rocks.is_some())],
-    )?;
-    let (rows, cols) = (o.rows, o.cols);
-    let n = rows.saturating_mul(cols);
-    if rows == 0 || cols == 0 || n > 1 << 12 {
-        return Err(Error::invalid(format!(
-            "a {rows}×{cols} room: rows and columns from 1, at most 4,096 cells"
-        )));
+/// What an ice block room search varies, beside the size: the room's `blocks`, the `targets`
+/// they cover, and at most `walls` walls and `floor` normal floor cells inside the room.
+///
+/// ```
+/// use floe::game::hardest::{Counts, HardestOptions};
+/// use floe::generate::hardest::ice::{hardest, IceHardest};
+/// let room = IceHardest { blocks: 2, walls: 1, ..IceHardest::default() };
+/// let r = hardest(&HardestOptions::new(3, 3), &room).unwrap();
+/// assert_eq!(r.counts["blocks"], 2);
+/// assert!(r.exhaustive && r.levels[0].length >= 2);
+/// // the erased face's named counts give the same options
+/// let named = Counts::new().with("blocks", 2).with("walls", 1);
+/// assert_eq!(IceHardest::from_counts(&named).unwrap(), room);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IceHardest {
+    /// Blocks in the room (default 1).
+    pub blocks: usize,
+    /// Targets, covered together (default 1; from 1 to the blocks, at most [`MAX_TARGETS`]).
+    pub targets: usize,
+    /// At most this many walls inside the room (default 0).
+    pub walls: usize,
+    /// At most this many normal floor cells inside the room (default 0).
+    pub floor: usize,
+}
+
+impl Default for IceHardest {
+    /// One block, one target, an empty room.
+    fn default() -> IceHardest {
+        IceHardest {
+            blocks: 1,
+            targets: 1,
+            walls: 0,
+            floor: 0,
+        }
     }
+}
+
+impl IceHardest {
+    /// The names of its counts, as the erased face and the report's `counts` give them.
+    pub const COUNTS: [&'static str; 4] = ["blocks", "targets", "walls", "floor"];
+
+    /// The options named in `counts`, the defaults for those not given; a count of another
+    /// game (`rocks`) is refused by its flag.
+    pub fn from_counts(counts: &Counts) -> Result<IceHardest, Error> {
+        let [blocks, targets, walls, floor] =
+            counts.read("ice blocks (it counts --blocks)", Self::COUNTS)?;
+        let d = IceHardest::default();
+        Ok(IceHardest {
+            blocks: blocks.unwrap_or(d.blocks),
+            targets: targets.unwrap_or(d.targets),
+            walls: walls.unwrap_or(d.walls),
+            floor: floor.unwrap_or(d.floor),
+        })
+    }
+
+    /// The counts by name, as the report gives them.
+    pub fn counts(&self) -> Counts {
+        let [b, t, w, f] = Self::COUNTS;
+        Counts::new()
+            .with(b, self.blocks)
+            .with(t, self.targets)
+            .with(w, self.walls)
+            .with(f, self.floor)
+    }
+
+    /// Refuses a room these options cannot make on `rows × cols` (rows and columns from 1,
+    /// at most 4,096 cells): no block, targets out of range, more than fits.
+    pub fn check(&self, rows: usize, cols: usize) -> Result<(), Error> {
+        let n = rows.saturating_mul(cols);
+        if rows == 0 || cols == 0 || n > 1 << 12 {
+            return Err(Error::invalid(format!(
+                "a {rows}×{cols} room: rows and columns from 1, at most 4,096 cells"
+            )));
+        }
+        if self.blocks == 0 {
+            return Err(Error::invalid("a room needs at least one block"));
+        }
+        if self.targets == 0 || self.targets > self.blocks || self.targets > MAX_TARGETS {
+            return Err(Error::invalid(format!(
+                "--targets {}: from 1 to the blocks ({}), at most {MAX_TARGETS}",
+                self.targets, self.blocks
+            )));
+        }
+        if self.blocks > n {
+            return Err(Error::invalid(format!(
+                "{} blocks do not fit a {rows}×{cols} room of {n} cells",
+                self.blocks
+            )));
+        }
+        if self
+            .walls
+            .saturating_add(self.floor)
+            .saturating_add(self.blocks)
+            > n
+        {
+            return Err(Error::invalid(format!(
+                "{} walls, {} floor cells and {} blocks do not fit a {rows}×{cols} room of {n} cells",
+                self.walls, self.floor, self.blocks
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `floe hardest ice`: the hardest rooms of `o.rows × o.cols` with `room`'s counts, each
+/// level verified (see [`IceHardest`] for an example).
+pub fn hardest(o: &HardestOptions, room: &IceHardest) -> Result<HardestReport, Error> {
+    let t0 = Instant::now();
+    o.check(Ice.info())?;
+    let (rows, cols) = (o.rows, o.cols);
+    room.check(rows, cols)?;
     let rule = match o.params.get("rules") {
         Some(r) => r.parse::<WalkRule>().map_err(Error::invalid)?,
         None => WalkRule::Free,
@@ -89,46 +190,20 @@ pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
     let s = Spec {
         rows,
         cols,
-        blocks: o.blocks.unwrap_or(1),
-        targets: o.targets.unwrap_or(1),
-        walls: o.walls.unwrap_or(0),
-        floor: o.floor.unwrap_or(0),
+        blocks: room.blocks,
+        targets: room.targets,
+        walls: room.walls,
+        floor: room.floor,
         rule,
         by: o.by,
         factor: factor_of(Ice, o.factor)?,
     };
-    if s.blocks == 0 {
-        return Err(Error::invalid("a room needs at least one block"));
-    }
-    if s.targets == 0 || s.targets > s.blocks || s.targets > MAX_TARGETS {
-        return Err(Error::invalid(format!(
-            "--targets {}: from 1 to the blocks ({}), at most {MAX_TARGETS}",
-            s.targets, s.blocks
-        )));
-    }
-    if s.blocks > n {
-        return Err(Error::invalid(format!(
-            "{} blocks do not fit a {rows}×{cols} room of {n} cells",
-            s.blocks
-        )));
-    }
-    if s.walls + s.floor + s.blocks > n {
-        return Err(Error::invalid(format!(
-            "{} walls, {} floor cells and {} blocks do not fit a {rows}×{cols} room of {n} cells",
-            s.walls, s.floor, s.blocks
-        )));
-    }
     let found = match o.method {
         Method::Exact => exact(o, &s, t0)?,
         Method::Anneal => anneal(o, &s, t0)?,
     };
     let found = found.try_map(|c| level_of(&s, c))?;
-    let mut counts = Map::new();
-    counts.insert("blocks".into(), json!(s.blocks));
-    counts.insert("targets".into(), json!(s.targets));
-    counts.insert("walls".into(), json!(s.walls));
-    counts.insert("floor".into(), json!(s.floor));
-    report(Ice, o, found, counts, t0)
+    report(Ice, o, found, room.counts().to_map(), t0)
 }
 
 /// The level of a key, titled with its figures; `length` is what the search measured (the
@@ -619,6 +694,108 @@ mod tests {
         assert_eq!(Some(e.value as u32), r.max());
         assert_eq!(e.value, 10);
         assert_eq!(e.sets, vec![vec![13]]);
+    }
+
+    #[test]
+    fn the_options_default_to_one_block_and_one_target_in_an_empty_room() {
+        let d = IceHardest::default();
+        assert_eq!((d.blocks, d.targets, d.walls, d.floor), (1, 1, 0, 0));
+        assert_eq!(IceHardest::from_counts(&Counts::new()).unwrap(), d);
+        let named = Counts::new().with("floor", 2).with("blocks", 3);
+        let room = IceHardest::from_counts(&named).unwrap();
+        assert_eq!(
+            (room.blocks, room.targets, room.walls, room.floor),
+            (3, 1, 0, 2)
+        );
+        // the report's counts: every one, the defaults included, and they read back
+        let c = room.counts();
+        let names: Vec<&str> = c.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, IceHardest::COUNTS);
+        assert_eq!(IceHardest::from_counts(&c).unwrap(), room);
+    }
+
+    #[test]
+    fn the_options_refuse_the_ice_paths_count() {
+        let rocks = Counts::new().with("blocks", 2).with("rocks", 3);
+        let e = IceHardest::from_counts(&rocks).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--rocks does not apply to ice blocks (it counts --blocks)"
+        );
+    }
+
+    #[test]
+    fn the_options_ranges() {
+        let room = |blocks, targets, walls, floor| IceHardest {
+            blocks,
+            targets,
+            walls,
+            floor,
+        };
+        let err = |r: IceHardest, rows, cols| r.check(rows, cols).unwrap_err().to_string();
+        assert!(room(1, 1, 0, 0).check(1, 1).is_ok());
+        assert!(room(3, 3, 4, 2).check(3, 3).is_ok());
+        assert!(room(6, 6, 0, 0).check(4, 4).is_ok());
+        assert!(room(1, 1, 0, 0).check(64, 64).is_ok());
+        assert_eq!(
+            err(room(1, 1, 0, 0), 0, 3),
+            "a 0×3 room: rows and columns from 1, at most 4,096 cells"
+        );
+        assert!(err(room(1, 1, 0, 0), 64, 65).contains("at most 4,096 cells"));
+        assert_eq!(
+            err(room(0, 0, 0, 0), 3, 3),
+            "a room needs at least one block"
+        );
+        assert_eq!(
+            err(room(2, 3, 0, 0), 3, 3),
+            "--targets 3: from 1 to the blocks (2), at most 6"
+        );
+        assert!(err(room(2, 0, 0, 0), 3, 3).starts_with("--targets 0: "));
+        assert!(err(room(7, 7, 0, 0), 4, 4).starts_with("--targets 7: "));
+        assert_eq!(
+            err(room(10, 1, 0, 0), 3, 3),
+            "10 blocks do not fit a 3×3 room of 9 cells"
+        );
+        assert_eq!(
+            err(room(3, 1, 4, 3), 3, 3),
+            "4 walls, 3 floor cells and 3 blocks do not fit a 3×3 room of 9 cells"
+        );
+        assert!(err(room(1, 1, usize::MAX, 1), 3, 3).contains("do not fit"));
+    }
+
+    #[test]
+    fn a_typed_call_is_checked_and_answers_as_the_named_counts_do() {
+        let mut o = HardestOptions::new(3, 3);
+        let room = IceHardest {
+            blocks: 2,
+            walls: 1,
+            ..IceHardest::default()
+        };
+        let typed = hardest(&o, &room).unwrap();
+        let named = Counts::new().with("blocks", 2).with("walls", 1);
+        let erased = crate::ops::hardest("ice", &o, &named).unwrap();
+        let levels = |r: &HardestReport| -> Vec<(String, u64)> {
+            r.levels
+                .iter()
+                .map(|l| (l.level.clone(), l.length))
+                .collect()
+        };
+        assert_eq!(levels(&typed), levels(&erased));
+        assert_eq!(
+            (typed.searched, typed.best_count),
+            (erased.searched, erased.best_count)
+        );
+        assert_eq!(typed.counts, erased.counts);
+        assert_eq!(typed.counts, room.counts().to_map());
+        // the options every game shares and the room's ranges are checked on a typed call too
+        o.top = 0;
+        let e = hardest(&o, &room).unwrap_err().to_string();
+        assert_eq!(e, "--top must list at least one level");
+        let e = hardest(
+            &HardestOptions::new(2, 2),
+            &IceHardest { blocks: 5, ..room },
+        );
+        assert!(e.unwrap_err().to_string().contains("do not fit"));
     }
 
     #[test]

@@ -4,12 +4,13 @@
 //!
 //! Each game that has such a search implements [`Game::hardest`](crate::game::Game::hardest)
 //! (the ice path in its own folder, ice blocks in [`ice`], PushPush from its census in
-//! [`pushpush`]); what is written once is here (the options and the report are in
-//! [`crate::game::hardest`]): the symmetries, the list of the
-//! best levels, the annealing schedule, and [`report`], which writes every level found as a
-//! level file with its figures in the header, reads that text back and solves it with the
-//! exact solver through the game face: a level whose length is not the one the search
-//! claimed is an internal error, never printed.
+//! [`pushpush`]), and declares its typed options beside its search ([`ice::IceHardest`],
+//! [`pushpush::PushPushHardest`]); what is written once is here (the options every game
+//! shares, the named counts and the report are in [`crate::game::hardest`]): the symmetries,
+//! the list of the best levels, the annealing schedule, and [`report`], which writes every
+//! level found as a level file with its figures in the header, reads that text back and
+//! solves it with the exact solver through the game face: a level whose length is not the
+//! one the search claimed is an internal error, never printed.
 
 pub mod ice;
 pub mod pushpush;

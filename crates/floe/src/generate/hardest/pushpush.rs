@@ -1,29 +1,54 @@
 //! The hardest PushPush boards of a size: the census ([`census`]) classifies every board of
 //! the size at once and keeps the classes of the boards that need the most pushes; their
 //! representatives are the answer, each solved again by [`report`](super::report).
+//!
+//! The census counts every number of blocks at once, so [`PushPushHardest`] has no count: a
+//! program calls [`hardest`] with it, and the erased face refuses every named count.
 
 use super::{report, Candidate, Found};
 use crate::error::Error;
-use crate::game::hardest::{By, HardestOptions, HardestReport, Method};
+use crate::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
+use crate::game::Game;
 use crate::games::pushpush::census::{census, CensusOptions, CensusOutcome};
 use crate::games::pushpush::level::{Level, PushPush};
 use crate::games::pushpush::Variant;
 use serde_json::{json, Map};
 use std::time::Instant;
 
-/// `floe hardest pushpush`: the census's hardest classes.
-pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
+/// What a PushPush search varies beside the size and the variant (`k`, a parameter): nothing.
+/// Its census classifies every board of the size, whatever its number of blocks, so it takes
+/// no count (`--blocks` and the others are refused by [`PushPushHardest::from_counts`]).
+///
+/// ```
+/// use floe::game::hardest::{Counts, HardestOptions};
+/// use floe::generate::hardest::pushpush::{hardest, PushPushHardest};
+/// let r = hardest(&HardestOptions::new(3, 3), &PushPushHardest).unwrap();
+/// assert_eq!((r.levels[0].length, r.counts["boards"].as_u64()), (3, Some(18_432)));
+/// assert!(PushPushHardest::from_counts(&Counts::new().with("blocks", 2)).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PushPushHardest;
+
+impl PushPushHardest {
+    /// The names of its counts: none.
+    pub const COUNTS: [&'static str; 0] = [];
+
+    /// The options, when `counts` names none: every count is refused by its flag.
+    pub fn from_counts(counts: &Counts) -> Result<PushPushHardest, Error> {
+        let [] = counts.read(
+            "PushPush (its census counts every number of blocks at once)",
+            Self::COUNTS,
+        )?;
+        Ok(PushPushHardest)
+    }
+}
+
+/// `floe hardest pushpush`: the census's hardest classes (exact, by fewest pushes), each
+/// representative verified; the report's counts are the census's `boards` and
+/// `hardest_boards`.
+pub fn hardest(o: &HardestOptions, _census: &PushPushHardest) -> Result<HardestReport, Error> {
     let t0 = Instant::now();
-    o.refuse(
-        "PushPush (its census counts every number of blocks at once)",
-        &[
-            ("rocks", o.rocks.is_some()),
-            ("blocks", o.blocks.is_some()),
-            ("targets", o.targets.is_some()),
-            ("walls", o.walls.is_some()),
-            ("floor", o.floor.is_some()),
-        ],
-    )?;
+    o.check(PushPush.info())?;
     if o.method == Method::Anneal {
         return Err(Error::invalid(
             "PushPush's hardest boards come from its exact census; --anneal does not apply",
@@ -99,4 +124,51 @@ pub fn hardest(o: &HardestOptions) -> Result<HardestReport, Error> {
         counts,
         t0,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_census_takes_no_count() {
+        assert_eq!(
+            PushPushHardest::from_counts(&Counts::new()).unwrap(),
+            PushPushHardest
+        );
+        for name in ["rocks", "blocks", "targets", "walls", "floor"] {
+            let e = PushPushHardest::from_counts(&Counts::new().with(name, 1)).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "--{name} does not apply to PushPush (its census counts every number of \
+                     blocks at once)"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_typed_call_is_checked_and_answers_as_the_erased_one() {
+        let mut o = HardestOptions::new(3, 4);
+        o.top = 2;
+        let typed = hardest(&o, &PushPushHardest).unwrap();
+        let erased = crate::ops::hardest("pushpush", &o, &Counts::new()).unwrap();
+        assert_eq!(typed.counts["boards"].as_u64(), Some(270_336));
+        assert_eq!(typed.counts, erased.counts);
+        let levels = |r: &HardestReport| -> Vec<(String, u64)> {
+            r.levels
+                .iter()
+                .map(|l| (l.level.clone(), l.length))
+                .collect()
+        };
+        assert_eq!(levels(&typed), levels(&erased));
+        assert_eq!(typed.levels[0].length, 5);
+        o.method = Method::Anneal;
+        let e = hardest(&o, &PushPushHardest).unwrap_err().to_string();
+        assert!(e.contains("--anneal does not apply"), "{e}");
+        o.params.set("rules", "walk", "--rules");
+        let e = hardest(&o, &PushPushHardest).unwrap_err().to_string();
+        assert!(e.starts_with("--rules does not apply to PushPush"), "{e}");
+    }
 }
