@@ -1255,6 +1255,28 @@ fn randomised_solvers_are_seeded() {
 }
 
 #[test]
+fn a_randomised_run_in_words_counts_the_draws_and_games_of_its_details() {
+    // the text is read from the same details the JSON prints
+    for (room, rest) in [
+        ("TPIBC1", "--algo mc --playouts 200 --seed 3"),
+        ("TPIBC2", "--algo random --seed 3"),
+    ] {
+        let text = on_room("solve", room, &words(rest)).stdout;
+        let doc = on_room("solve", room, &words(&format!("{rest} --json"))).json();
+        let d = &doc["details"];
+        let (draws, games) = (u(&d["attempts"]), u(&d["playouts"]));
+        assert!(draws > 0 && games > 0, "{d}");
+        let line = format!(
+            "{} random draws, {} game{} in ",
+            floe::render::thousands(draws),
+            floe::render::thousands(games),
+            if games == 1 { "" } else { "s" }
+        );
+        assert!(text.contains(&line), "{line:?} not in\n{text}");
+    }
+}
+
+#[test]
 fn line_ends_of_every_system_read_alike() {
     // Unix, Windows and classic Mac line ends: the same level, the same answer
     let mut answers = Vec::new();

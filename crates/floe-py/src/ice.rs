@@ -308,12 +308,7 @@ fn generate(
         let batch = run_generate(&req)?;
         let boards: Vec<ice::Level> = batch.levels.iter().map(|e| e.level.clone()).collect();
         let text = write_floe(&boards);
-        let doc = json(&serde_json::json!({
-            "complete": batch.levels.len() == count,
-            "count": batch.levels.len(),
-            "candidates": batch.candidates,
-            "levels": batch.levels,
-        }))?;
+        let doc = json(&batch.report(count))?;
         let levels: Vec<NativeLevel> = boards
             .into_iter()
             .enumerate()

@@ -8,7 +8,7 @@ use crate::level::NativeLevel;
 use crate::run::detached;
 use floe::analysis::solitaire::{
     self, exact_pretzel, figures as solitaire_figures, run_records, summarise, Config, Diagnostic,
-    Exact, Record, SizeRun, Summary,
+    Exact, ExperimentReport, GeneratedChallenge, Record, SizeRun, Summary,
 };
 use floe::games::pushpush::census::{
     census as run_census, figures as census_figures, hardest_solutions, Census, CensusOptions,
@@ -24,7 +24,6 @@ use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList};
-use serde::Serialize;
 use std::time::Instant;
 
 /// Registers the functions of this file.
@@ -285,32 +284,6 @@ fn push_records(cols: &mut Vec<Column>, size: &str, setup: Setup, trials: u64, r
     }
 }
 
-/// An experiment's JSON document, as `floe experiment --json` prints it.
-fn experiment_doc(
-    game: Kind,
-    seed: u64,
-    compared: bool,
-    docs: &[SizeRun],
-) -> Result<String, Error> {
-    #[derive(Serialize)]
-    struct Sweep<'a> {
-        game: &'static str,
-        seed: u64,
-        sweep: &'a [SizeRun],
-    }
-    if docs.len() == 1 && docs[0].setups.len() == 1 && !compared {
-        json(&docs[0].setups[0])
-    } else if docs.len() == 1 {
-        json(&docs[0])
-    } else {
-        json(&Sweep {
-            game: game.name(),
-            seed,
-            sweep: docs,
-        })
-    }
-}
-
 /// The Monte Carlo experiments (`floe experiment`): `(the --json document, the per-challenge
 /// table as columns, the figures to draw)`. With `exact`, Pretzel deals are
 /// enumerated (`--exact`) and the table is empty.
@@ -419,7 +392,7 @@ fn experiment<'py>(
                 comparison,
             });
         }
-        let doc = experiment_doc(game, seed, compare.is_some(), &docs)?;
+        let doc = json(&ExperimentReport::runs(&docs, compare.is_some(), seed))?;
         Ok((doc, columns, docs))
     })?;
     let columns = columns
@@ -479,11 +452,7 @@ fn run_exact(
         }
         Ok::<_, Error>(out)
     })??;
-    if out.len() == 1 {
-        json(&out[0])
-    } else {
-        json(&out)
-    }
+    json(&ExperimentReport::exact(&out))
 }
 
 /// The first `n` challenges of an experiment (`floe experiment --generate N`), as levels:
@@ -510,10 +479,8 @@ fn challenges(
         for size in sizes(game, rows, cols, colors, suits, &ranks) {
             floe::generate::check(size, setup)?;
             for i in 0..n {
-                let c = solitaire::challenge(size, setup, seed, i)?;
-                let title = format!("{size}, {}, seed {seed}, challenge {i}", setup.label());
-                let text = c.write().replacen('\n', &format!("\nTitle: {title}\n"), 1);
-                let r = Request::from_text(text, title).resolve()?;
+                let c = GeneratedChallenge::new(size, setup, seed, i)?;
+                let r = Request::from_text(c.text.unwrap_or_default(), c.title).resolve()?;
                 out.push(NativeLevel::of(r.level, &r.file, out.len()));
             }
         }

@@ -210,7 +210,8 @@ fn unsolvable_positions() {
     // more fires than blocks
     let r = run(&text("######\n#@%**#\n######\n"), "astar");
     assert_eq!(pushes(&r), None);
-    assert!(r.details.contains_key("dead"), "proved at the start");
+    let dead = r.details.exact().and_then(|d| d.dead.as_ref());
+    assert!(dead.is_some(), "proved at the start");
     // a fire in a pocket no block can enter
     let r = run(&text("#####\n#*###\n# % #\n##@ #\n#####\n"), "astar");
     assert_eq!(pushes(&r), None);
@@ -369,7 +370,7 @@ proptest! {
             let r = run(t, a);
             prop_assert_eq!(pushes(&r), want, "{}", a);
             if let Some(n) = want {
-                let bound = r.details["start_bound"].as_u64().unwrap() as usize;
+                let bound = r.details.exact().expect("an exact search").start_bound as usize;
                 prop_assert!(bound <= n, "bound {} > {}", bound, n);
             }
         }

@@ -5,7 +5,8 @@ use crate::args::ExperimentArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::analysis::solitaire::{
-    self, compare, exact_pretzel, figures, size_key, Config, Exact, Metrics, SizeRun, Summary,
+    self, compare, exact_pretzel, figures, size_key, Config, Exact, ExperimentReport,
+    GeneratedChallenge, Metrics, SizeRun,
 };
 use floe::games::solitaire::Kind;
 use floe::generate::{Setup, Size};
@@ -13,13 +14,12 @@ use floe::request::{Experiment, SetupList};
 use floe::search::playout::GiveUp;
 use floe::search::Limits;
 use floe::Error;
-use serde::Serialize;
 use std::path::Path;
 
 /// What an experiment computed.
 pub(crate) enum Outcome {
-    /// `--generate N`: the challenges, as `{title, text}` or `{title, file}`.
-    Generated(Vec<serde_json::Value>),
+    /// `--generate N`: the challenges, as text or written to files.
+    Generated(Vec<GeneratedChallenge>),
     /// The Monte Carlo runs, one document per size.
     Runs(Vec<SizeRun>),
     /// `--exact`: every Pretzel deal.
@@ -66,9 +66,9 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         match &outcome {
             Outcome::Generated(docs) => {
                 for d in docs {
-                    match (d.get("text"), d.get("file")) {
-                        (Some(t), _) => outln!("{}", t.as_str().unwrap_or_default()),
-                        (_, Some(f)) => outln!("wrote {}", f.as_str().unwrap_or_default()),
+                    match (&d.text, &d.file) {
+                        (Some(t), _) => outln!("{t}"),
+                        (_, Some(f)) => outln!("wrote {f}"),
                         _ => {}
                     }
                 }
@@ -168,40 +168,12 @@ pub(crate) fn compute(
     Ok(Outcome::Runs(docs))
 }
 
-/// What `floe experiment --json` prints: one setup's summary, one size's runs, a sweep
-/// over sizes, the exact counts, or the generated challenges.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub(crate) enum Doc<'a> {
-    Generated(&'a [serde_json::Value]),
-    Exact(&'a Exact),
-    Exacts(&'a [Exact]),
-    Setup(&'a Summary),
-    Size(&'a SizeRun),
-    Sweep {
-        game: &'static str,
-        seed: u64,
-        sweep: &'a [SizeRun],
-    },
-}
-
-/// The document `floe experiment --json` prints for `o`.
-pub(crate) fn json<'a>(a: &Experiment, o: &'a Outcome) -> Doc<'a> {
+/// The report `floe experiment --json` prints for `o`.
+pub(crate) fn json<'a>(a: &Experiment, o: &'a Outcome) -> ExperimentReport<'a> {
     match o {
-        Outcome::Generated(docs) => Doc::Generated(docs),
-        Outcome::Exact(out) if out.len() == 1 => Doc::Exact(&out[0]),
-        Outcome::Exact(out) => Doc::Exacts(out),
-        Outcome::Runs(docs)
-            if docs.len() == 1 && docs[0].setups.len() == 1 && a.compare.is_none() =>
-        {
-            Doc::Setup(&docs[0].setups[0])
-        }
-        Outcome::Runs(docs) if docs.len() == 1 => Doc::Size(&docs[0]),
-        Outcome::Runs(docs) => Doc::Sweep {
-            game: docs.first().map_or("", |d| d.game),
-            seed: a.seed,
-            sweep: docs,
-        },
+        Outcome::Generated(docs) => ExperimentReport::Generated(docs),
+        Outcome::Exact(out) => ExperimentReport::exact(out),
+        Outcome::Runs(docs) => ExperimentReport::runs(docs, a.compare.is_some(), a.seed),
     }
 }
 
@@ -211,33 +183,23 @@ fn generate_only(
     out: Option<&Path>,
     sizes: &[Size],
     n: u64,
-) -> Result<Vec<serde_json::Value>, Error> {
+) -> Result<Vec<GeneratedChallenge>, Error> {
     let mut docs = Vec::new();
     for &size in sizes {
         for i in 0..n {
-            let c = solitaire::challenge(size, a.setup, a.seed, i)?;
-            let title = format!(
-                "{}, {}, seed {}, challenge {i}",
-                size,
-                a.setup.label(),
-                a.seed
-            );
-            let text = c.write().replacen('\n', &format!("\nTitle: {title}\n"), 1);
-            match out {
-                Some(dir) => {
-                    let path = dir.join(format!(
-                        "{}-{}-{}-{i}.txt",
-                        size_key(&size.to_string()),
-                        a.setup.name(),
-                        a.seed
-                    ));
-                    out::write_file(&path, &text)?;
-                    docs.push(
-                        serde_json::json!({"title": title, "file": path.display().to_string()}),
-                    );
-                }
-                None => docs.push(serde_json::json!({"title": title, "text": text})),
+            let mut c = GeneratedChallenge::new(size, a.setup, a.seed, i)?;
+            if let Some(dir) = out {
+                let text = c.text.take().unwrap_or_default();
+                let path = dir.join(format!(
+                    "{}-{}-{}-{i}.txt",
+                    size_key(&size.to_string()),
+                    a.setup.name(),
+                    a.seed
+                ));
+                out::write_file(&path, &text)?;
+                c.file = Some(path.display().to_string());
             }
+            docs.push(c);
         }
     }
     Ok(docs)

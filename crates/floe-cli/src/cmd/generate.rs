@@ -5,9 +5,7 @@ use crate::args::GenerateArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::games::ice::format::write_floe;
-use floe::generate::retrograde::{
-    generate as run_generate, shortcut_report, Batch, GenParams, Request,
-};
+use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
 use floe::request::{Generate, GenerateBudget};
 use floe::Error;
 use std::sync::atomic::AtomicBool;
@@ -55,7 +53,7 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
     }
     let complete = batch.levels.len() == a.levels.count;
     if a.json {
-        out::json(&json(&batch, a.levels.count));
+        out::json(&batch.report(a.levels.count));
     } else {
         eprintln!(
             "floe: {} of {} levels from {} candidates [{}]",
@@ -126,17 +124,6 @@ pub(crate) fn request(
         deadline,
         max_states: budget.candidate_states,
         stop,
-    })
-}
-
-/// What `floe generate --json` prints: whether all `count` levels were found, and each with
-/// its figures and its text.
-pub(crate) fn json(batch: &Batch, count: usize) -> serde_json::Value {
-    serde_json::json!({
-        "complete": batch.levels.len() == count,
-        "count": batch.levels.len(),
-        "candidates": batch.candidates,
-        "levels": batch.levels,
     })
 }
 

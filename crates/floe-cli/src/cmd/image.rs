@@ -49,10 +49,7 @@ pub fn run(a: ImageArgs) -> Result<Done, Error> {
                 stopped.searches
             );
             if a.json {
-                out::json(&serde_json::json!({
-                    "creatable": null,
-                    "searches": stopped.searches,
-                }));
+                out::json(&stopped);
             }
             return Ok(Done::NoAnswer);
         }

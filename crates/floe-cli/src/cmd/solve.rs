@@ -63,7 +63,7 @@ fn print_report(r: &SolveReport, info: &floe::game::Info, boards: bool) {
     let how = info
         .algorithm(&r.algorithm)
         .map_or_else(|| r.algorithm.clone(), |a| a.about.to_string());
-    let random = matches!(r.algorithm.as_str(), "random" | "mc");
+    let random = r.details.random();
     match r.status {
         Status::Solved => {
             let n = r.length.unwrap_or(0);
@@ -82,7 +82,7 @@ fn print_report(r: &SolveReport, info: &floe::game::Info, boards: bool) {
                     outp!("{}", indent(b));
                 }
             }
-            if !random {
+            if random.is_none() {
                 outln!("{explored}");
             }
         }
@@ -90,7 +90,7 @@ fn print_report(r: &SolveReport, info: &floe::game::Info, boards: bool) {
             Some(n) => outln!("no solution: {n}"),
             None => outln!("no solution: every reachable position was explored ({explored})"),
         },
-        Status::Limit if !random => outln!(
+        Status::Limit if random.is_none() => outln!(
             "no answer: stopped {} at depth {}; at least {} are needed ({explored})",
             out::by(r.limit.unwrap_or("limit")),
             r.depth,
@@ -100,12 +100,11 @@ fn print_report(r: &SolveReport, info: &floe::game::Info, boards: bool) {
             outln!("{}", r.note.as_deref().unwrap_or("no solution found"))
         }
     }
-    if random {
-        let n = |k: &str| r.details.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
+    if let Some(d) = random {
         outln!(
             "{} random draws, {} in {}",
-            thousands(n("attempts")),
-            count(n("playouts"), "game", "games"),
+            thousands(d.attempts),
+            count(d.playouts, "game", "games"),
             human_time(std::time::Duration::from_secs_f64(r.seconds))
         );
     }

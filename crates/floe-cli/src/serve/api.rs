@@ -551,11 +551,8 @@ endpoint!(
                 &budget,
                 Some(stop),
             )?)?;
-            let complete = batch.levels.len() == levels.count;
-            Ok(Reply::json(
-                &cmd::generate::json(&batch, levels.count),
-                if complete { 0 } else { 1 },
-            ))
+            let report = batch.report(levels.count);
+            Ok(Reply::json(&report, if report.complete { 0 } else { 1 }))
         }))
     }
 );

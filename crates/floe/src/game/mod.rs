@@ -36,8 +36,9 @@ pub use moves::{parse_move_list, parse_move_words};
 pub(crate) use replay::KeptReplay;
 pub use replay::{replay, scene_of, story_of, Replayed};
 pub use report::{
-    factor_of, kluiver, Computed, Difficulty, IllegalMove, Move, ParamValues, SolveReport,
-    SpaceReport, Status, Verified, DEFAULT_FACTOR, MAX_FACTOR,
+    factor_of, kluiver, Computed, Difficulty, ExactDetails, IllegalMove, Move, ParamValues,
+    RandomDetails, SolveDetails, SolveReport, SpaceReport, Status, Verified, DEFAULT_FACTOR,
+    MAX_FACTOR,
 };
 
 use crate::error::Error;

@@ -4,6 +4,7 @@
 use super::Game;
 use crate::error::Error;
 use crate::scene::Story;
+use crate::search::playout::SolverSpec;
 use crate::search::{LimitKind, Stats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -244,8 +245,8 @@ pub struct SolveReport {
     pub depth: u32,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// What only this game or algorithm reports (the engine, the seed of a random run, …).
-    pub details: Map<String, Value>,
+    /// What only this kind of solver reports (the engine, the seed of a random run, …).
+    pub details: SolveDetails,
     /// A sentence about the outcome for people (why the start is dead, why a random run
     /// stopped).
     #[serde(skip)]
@@ -293,6 +294,77 @@ impl SolveReport {
         self.depth = s.depth;
         self.seconds = s.elapsed.as_secs_f64();
     }
+}
+
+/// What only one kind of solver adds to a solve's report (`details` in `floe solve --json`):
+/// an exact search's engine and bounds, or a randomised solver's run. The keys of each are in
+/// alphabetical order, the order the contract has always had.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum SolveDetails {
+    /// An exact search on the game's engine.
+    Exact(ExactDetails),
+    /// A run of a randomised solver (`random`, `mc`).
+    Random(RandomDetails),
+}
+
+impl SolveDetails {
+    /// An exact search's details.
+    pub fn exact(&self) -> Option<&ExactDetails> {
+        match self {
+            SolveDetails::Exact(d) => Some(d),
+            SolveDetails::Random(_) => None,
+        }
+    }
+    /// A randomised solver's details.
+    pub fn random(&self) -> Option<&RandomDetails> {
+        match self {
+            SolveDetails::Random(d) => Some(d),
+            SolveDetails::Exact(_) => None,
+        }
+    }
+}
+
+/// What an exact search reports beside the common figures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExactDetails {
+    /// Why the start is dead, when it is: the search did not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead: Option<String>,
+    /// The engine that ran ([`Engine::kind`](super::Engine::kind): `fast`, or `plain`).
+    pub engine: &'static str,
+    /// The engine's lower bound at the start (0 when the start is dead).
+    pub start_bound: u32,
+    /// The level's symmetries, the identity counted, when A* kept one position of each class
+    /// (absent when there was nothing to fold).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symmetries: Option<usize>,
+}
+
+/// What a run of a randomised solver reports beside the common figures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RandomDetails {
+    /// Random attempts made, possible or not.
+    pub attempts: u64,
+    /// BasicMC's moves chosen at random because no candidate scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blind_steps: Option<u32>,
+    /// Moves made (the solution's length when solved).
+    pub moves_made: u64,
+    /// Random games played (BasicMC; 1 for the random algorithm).
+    pub playouts: u64,
+    /// The seed of the run.
+    pub seed: u64,
+    /// The solver and its parameters (`{"count", "max_moves", "name", "playouts"}`).
+    #[serde(serialize_with = "keys_sorted")]
+    pub solver: SolverSpec,
+}
+
+/// `v` with its keys in alphabetical order (as a JSON value holds them), at every depth.
+fn keys_sorted<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(v)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
 }
 
 impl fmt::Debug for SolveReport {

@@ -5,11 +5,10 @@
 use crate::analysis::solvers::{run_once, CapCount, SolverSpec};
 use crate::error::Error;
 use crate::game::{
-    factor_of, replay, AlgoMethod, Engine, Game, KeptReplay, Move, ParamValues, SolveReport,
-    Status, Task,
+    factor_of, replay, AlgoMethod, Engine, ExactDetails, Game, KeptReplay, Move, ParamValues,
+    RandomDetails, SolveDetails, SolveReport, Status, Task,
 };
 use crate::search::{self, Found, LimitKind, Limits, Method, Outcome, Stats};
-use serde_json::{json, Map};
 use std::sync::Arc;
 
 /// Most worker threads a solve may ask for.
@@ -82,8 +81,14 @@ pub(super) fn limit_name(l: Option<LimitKind>) -> Option<&'static str> {
     l.map(LimitKind::name)
 }
 
-/// An empty report to fill in.
-pub(super) fn report<G: Game>(g: G, level: &G::Level, name: &str, algorithm: &str) -> SolveReport {
+/// An empty report with the solver's `details`, to fill in.
+pub(super) fn report<G: Game>(
+    g: G,
+    level: &G::Level,
+    name: &str,
+    algorithm: &str,
+    details: SolveDetails,
+) -> SolveReport {
     SolveReport {
         game: g.info().name,
         level: name.to_string(),
@@ -101,7 +106,7 @@ pub(super) fn report<G: Game>(g: G, level: &G::Level, name: &str, algorithm: &st
         expanded: 0,
         depth: 0,
         seconds: 0.0,
-        details: Map::new(),
+        details,
         note: None,
         steps: Vec::new(),
         replay: None,
@@ -212,19 +217,18 @@ pub(crate) fn solve<G: Game>(
             threads: o.threads,
         },
     )??;
-    let mut r = report(g, level, name, algo.name);
+    let note = dead.as_ref().map(|d| format!("{d} (at the start)"));
+    let details = ExactDetails {
+        dead,
+        engine: kind,
+        start_bound,
+        // the level's symmetries (the identity counted): A* kept one position of each class
+        symmetries: (folded > 1).then_some(folded),
+    };
+    let mut r = report(g, level, name, algo.name, SolveDetails::Exact(details));
     r.fill_stats(&found.stats);
     r.lower_bound = Some(found.proved);
-    r.details.insert("engine".into(), json!(kind));
-    r.details.insert("start_bound".into(), json!(start_bound));
-    if folded > 1 {
-        // the level's symmetries (the identity counted): A* kept one position of each class
-        r.details.insert("symmetries".into(), json!(folded));
-    }
-    if let Some(d) = &dead {
-        r.details.insert("dead".into(), json!(d));
-        r.note = Some(format!("{d} (at the start)"));
-    }
+    r.note = note;
     match found.outcome {
         Outcome::Solved(moves) => {
             // least difficulty is checked against the difficulty: it is always measured then
@@ -266,28 +270,39 @@ pub(super) fn accept_from<G: Game>(
     let Some(from) = from else {
         return accept(g, level, r, moves, factor);
     };
-    let mut pos = from.clone();
-    for (i, m) in moves.iter().enumerate() {
-        g.apply(level, &mut pos, m).map_err(|why| {
-            Error::Internal(format!(
-                "the {} solution does not replay: move {} ({m}) is illegal: {why}",
-                r.algorithm,
-                i + 1
-            ))
-        })?;
-    }
-    if !g.solved(level, &pos) {
-        return Err(Error::Internal(format!(
-            "the {} solution replays but does not solve the level",
-            r.algorithm
-        )));
-    }
+    check_from(g, level, from, &moves, &r.algorithm)?;
     let n = moves.len() as u64;
     r.solved = true;
     r.status = Status::Solved;
     r.length = Some(n);
     r.pushes = g.info().moves_are_pushes().then_some(n);
     r.moves = moves.into_iter().map(Move::new).collect();
+    Ok(())
+}
+
+/// Replays the solution `algorithm` found from `from`: a solution that does not replay or
+/// does not solve is a bug, reported as [`Error::Internal`].
+pub(super) fn check_from<G: Game>(
+    g: G,
+    level: &G::Level,
+    from: &G::Position,
+    moves: &[G::Move],
+    algorithm: &str,
+) -> Result<(), Error> {
+    let mut pos = from.clone();
+    for (i, m) in moves.iter().enumerate() {
+        g.apply(level, &mut pos, m).map_err(|why| {
+            Error::Internal(format!(
+                "the {algorithm} solution does not replay: move {} ({m}) is illegal: {why}",
+                i + 1
+            ))
+        })?;
+    }
+    if !g.solved(level, &pos) {
+        return Err(Error::Internal(format!(
+            "the {algorithm} solution replays but does not solve the level"
+        )));
+    }
     Ok(())
 }
 
@@ -389,17 +404,17 @@ fn random<G: Game>(
         }
     };
     let run = run_once(g, level, &spec, o.seed, &o.limits)?;
-    let mut r = report(g, level, name, spec.name());
+    let details = RandomDetails {
+        attempts: run.attempts,
+        blind_steps: run.blind_steps,
+        moves_made: run.length,
+        playouts: run.playouts,
+        seed: o.seed,
+        solver: spec,
+    };
+    let mut r = report(g, level, name, spec.name(), SolveDetails::Random(details));
     r.states = run.attempts;
     r.seconds = run.elapsed_secs;
-    r.details.insert("solver".into(), json!(spec));
-    r.details.insert("seed".into(), json!(o.seed));
-    r.details.insert("attempts".into(), json!(run.attempts));
-    r.details.insert("playouts".into(), json!(run.playouts));
-    r.details.insert("moves_made".into(), json!(run.length));
-    if let Some(b) = run.blind_steps {
-        r.details.insert("blind_steps".into(), json!(b));
-    }
     if run.solved {
         accept(g, level, &mut r, run.moves, o.difficulty.then_some(factor))?;
     } else if let Some(l) = run.limit {
@@ -452,11 +467,57 @@ mod tests {
     }
 
     #[test]
+    fn the_details_are_typed_with_the_contracts_keys() {
+        let level = tiny();
+        // an exact search: the engine and the start's bound
+        let r = solve_typed(PushPush, &level, &SolveOptions::default()).unwrap();
+        let d = r.details.exact().expect("an exact search");
+        assert!(r.details.random().is_none());
+        assert_eq!((d.engine, &d.dead, d.symmetries), ("fast", &None, None));
+        assert!(u64::from(d.start_bound) <= r.length.unwrap());
+        assert_eq!(
+            serde_json::to_string(&r.details).unwrap(),
+            format!(r#"{{"engine":"fast","start_bound":{}}}"#, d.start_bound)
+        );
+        // a randomised run: the seed and the solver asked for, what it did
+        for algo in ["random", "mc"] {
+            let o = SolveOptions {
+                seed: 7,
+                playouts: 10,
+                ..SolveOptions::default()
+            };
+            let r = solve_typed(PushPush, &level, &o.algorithm(algo)).unwrap();
+            let d = r.details.random().expect("a randomised run");
+            assert!(r.details.exact().is_none());
+            assert_eq!((d.seed, d.solver.name(), d.attempts), (7, algo, r.states));
+            assert_eq!(d.blind_steps.is_some(), algo == "mc");
+            if r.solved {
+                assert_eq!(Some(d.moves_made), r.length);
+            }
+            // the keys in alphabetical order at every depth, as a JSON value orders them
+            let json = serde_json::to_string(&r.details).unwrap();
+            let sorted = serde_json::to_value(&r.details).unwrap().to_string();
+            assert_eq!(json, sorted);
+            assert!(json.starts_with(r#"{"attempts":"#), "{json}");
+            assert!(
+                json.contains(r#""solver":{"count":"pushes","max_moves":"#),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
     fn an_answer_the_rules_reject_is_an_internal_error() {
         // What a lying engine would hand over: an illegal push, then a legal one that does
         // not solve. Neither may reach a report.
         let level = tiny();
-        let mut r = report(PushPush, &level, "tiny", "bfs");
+        let details = SolveDetails::Exact(ExactDetails {
+            dead: None,
+            engine: "fast",
+            start_bound: 0,
+            symmetries: None,
+        });
+        let mut r = report(PushPush, &level, "tiny", "bfs", details);
         let e = accept(PushPush, &level, &mut r, vec![push(1, 0, Dir::Up)], None).unwrap_err();
         assert!(
             matches!(&e, Error::Internal(m) if m.contains("does not replay: move 1")),

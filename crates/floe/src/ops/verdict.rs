@@ -2,7 +2,7 @@
 //! (fewest moves still needed and the first of them), verdicts that learn from each other
 //! ([`VerdictMemory`]), and the legal moves of a position.
 
-use super::solve::{accept_from, report, solve, SolveOptions};
+use super::solve::{check_from, solve, SolveOptions};
 use crate::error::Error;
 use crate::game::{AlgoMethod, Engine, Game, Move, Status, Task};
 use crate::search::{self, LimitKind, Limits, Method, Outcome};
@@ -147,11 +147,10 @@ pub(crate) fn verdict_with<G: Game>(
     let found = g.engine(level, Some(pos), Learning { limits, memory })?;
     Ok(match found {
         Outcome::Solved(moves) => {
-            let mut r = report(g, level, "", g.info().default_algorithm().name);
-            accept_from(g, level, Some(pos), &mut r, moves, None)?;
+            check_from(g, level, pos, &moves, g.info().default_algorithm().name)?;
             Verdict::Solvable {
-                moves: r.moves.len() as u32,
-                next: r.moves.first().cloned(),
+                moves: moves.len() as u32,
+                next: moves.into_iter().next().map(Move::new),
             }
         }
         Outcome::Unsolvable => Verdict::Unsolvable,

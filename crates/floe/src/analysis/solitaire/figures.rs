@@ -1,9 +1,98 @@
-//! The runs of one size, as `floe experiment` reports them, and the paper's figures.
+//! What `floe experiment` reports (the runs of one size, the report of a whole experiment,
+//! the challenges as text), and the paper's figures.
 
-use super::{Comparison, Metrics, Summary};
+use super::{challenge, Comparison, Exact, Metrics, Summary};
+use crate::error::Error;
 use crate::games::solitaire::Kind;
+use crate::generate::{Setup, Size};
 use crate::render::plot::{BarChart, BarSeries, BoxPlot, Dash, LinePlot, Series, Whiskers};
 use serde::Serialize;
+
+/// What `floe experiment --json` prints, `/api/experiment` answers and Python's `experiment`
+/// returns: one setup's summary, one size's runs, a sweep over sizes, the exact counts, or
+/// the challenges as text.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ExperimentReport<'a> {
+    /// `--generate N`: the challenges.
+    Generated(&'a [GeneratedChallenge]),
+    /// `--exact` on one size and setup.
+    Exact(&'a Exact),
+    /// `--exact` on several.
+    Exacts(&'a [Exact]),
+    /// The runs of one size and one setup.
+    Setup(&'a Summary),
+    /// The runs of one size and several setups (or one, compared).
+    Size(&'a SizeRun),
+    /// The runs of several sizes.
+    Sweep {
+        /// The game's name.
+        game: &'static str,
+        /// The seed.
+        seed: u64,
+        /// One entry per size.
+        sweep: &'a [SizeRun],
+    },
+}
+
+impl<'a> ExperimentReport<'a> {
+    /// The report of the exact counts: the one, or the list of them.
+    pub fn exact(counts: &'a [Exact]) -> ExperimentReport<'a> {
+        match counts {
+            [one] => ExperimentReport::Exact(one),
+            _ => ExperimentReport::Exacts(counts),
+        }
+    }
+    /// The report of the Monte Carlo runs (one per size) under `seed`; `compared`: the
+    /// setups were compared (`--compare`), so one size is reported with its tests even when
+    /// it has one setup.
+    pub fn runs(runs: &'a [SizeRun], compared: bool, seed: u64) -> ExperimentReport<'a> {
+        match runs {
+            [one] if one.setups.len() == 1 && !compared => ExperimentReport::Setup(&one.setups[0]),
+            [one] => ExperimentReport::Size(one),
+            _ => ExperimentReport::Sweep {
+                game: runs.first().map_or("", |d| d.game),
+                seed,
+                sweep: runs,
+            },
+        }
+    }
+}
+
+/// A challenge of an experiment as text (`floe experiment --generate N`): its title, and its
+/// text or the file it was written to. The keys are in alphabetical order, as the contract
+/// has them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GeneratedChallenge {
+    /// The file the text was written to (then the text is not repeated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The challenge in the game's format, with its `Title:` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The size, the setup, the seed and the challenge's number.
+    pub title: String,
+}
+
+impl GeneratedChallenge {
+    /// Challenge `index` of `size` and `setup` under `seed` (the one the experiment solves),
+    /// as text.
+    pub fn new(
+        size: Size,
+        setup: Setup,
+        seed: u64,
+        index: u64,
+    ) -> Result<GeneratedChallenge, Error> {
+        let c = challenge(size, setup, seed, index)?;
+        let title = format!("{size}, {}, seed {seed}, challenge {index}", setup.label());
+        let text = c.write().replacen('\n', &format!("\nTitle: {title}\n"), 1);
+        Ok(GeneratedChallenge {
+            file: None,
+            text: Some(text),
+            title,
+        })
+    }
+}
 
 /// The runs of one size: per setup, and the tests between them (the JSON of `floe
 /// experiment --compare`).

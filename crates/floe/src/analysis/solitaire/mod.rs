@@ -41,7 +41,7 @@ mod exact;
 mod figures;
 
 pub use exact::{exact_pretzel, Exact, EXACT_LIMIT};
-pub use figures::{figures, size_key, SizeRun};
+pub use figures::{figures, size_key, ExperimentReport, GeneratedChallenge, SizeRun};
 
 use super::stats::{self, KruskalWallis, TTest};
 use crate::error::Error;

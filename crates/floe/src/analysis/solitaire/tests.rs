@@ -230,6 +230,63 @@ fn comparisons_have_every_pair() {
     assert!(c.kruskal_wallis_counter_intuitive.is_none());
 }
 
+#[test]
+fn the_experiment_report_takes_the_shape_of_what_ran() {
+    let size = Size::Pretzel { suits: 4, ranks: 4 };
+    let summary = |s| run(&config(size, s, 20), &|_| {}).unwrap();
+    let size_run = |setups: Vec<Summary>| SizeRun {
+        game: "pretzel",
+        size: size.to_string(),
+        seed: 1,
+        challenges: 20,
+        comparison: compare(&setups),
+        setups,
+    };
+    let one = [size_run(vec![summary(Setup::Shuffled)])];
+    assert!(matches!(
+        ExperimentReport::runs(&one, false, 1),
+        ExperimentReport::Setup(_)
+    ));
+    // compared, one setup still reports its size's run
+    assert!(matches!(
+        ExperimentReport::runs(&one, true, 1),
+        ExperimentReport::Size(_)
+    ));
+    let two = [one[0].clone(), one[0].clone()];
+    let sweep = serde_json::to_value(ExperimentReport::runs(&two, false, 7)).unwrap();
+    assert_eq!(sweep["game"], "pretzel");
+    assert_eq!(sweep["seed"], 7);
+    assert_eq!(sweep["sweep"].as_array().map(Vec::len), Some(2));
+    let e = exact_pretzel(3, 3, Setup::Shuffled).unwrap();
+    let exacts = [e.clone(), e];
+    assert!(matches!(
+        ExperimentReport::exact(&exacts[..1]),
+        ExperimentReport::Exact(_)
+    ));
+    assert!(matches!(
+        ExperimentReport::exact(&exacts),
+        ExperimentReport::Exacts(_)
+    ));
+    // a challenge as text: titled, and the challenge the experiment solves
+    let g = GeneratedChallenge::new(size, Setup::Banded, 3, 2).unwrap();
+    assert_eq!(
+        g.title,
+        format!("{size}, {}, seed 3, challenge 2", Setup::Banded.label())
+    );
+    let text = g.text.as_deref().unwrap();
+    assert!(text.contains(&format!("\nTitle: {}\n", g.title)), "{text}");
+    let plain = challenge(size, Setup::Banded, 3, 2).unwrap().write();
+    assert_eq!(
+        text.replacen(&format!("Title: {}\n", g.title), "", 1),
+        plain
+    );
+    assert_eq!(
+        serde_json::to_string(&g).unwrap(),
+        serde_json::to_value(&g).unwrap().to_string(),
+        "the keys in alphabetical order"
+    );
+}
+
 /// Every shuffled deal solved one by one: (solvable, all), for checking the enumeration.
 fn brute_force_shuffled(k: usize, n: usize) -> (u64, u64) {
     use super::exact::next_permutation;

@@ -335,7 +335,9 @@ mod tests {
             .unwrap();
         assert_eq!(r.status, Status::Unsolvable);
         assert_eq!(r.states, 1);
-        assert!(r.details.contains_key("dead"), "{:?}", r.details);
+        let d = r.details.exact().expect("an exact search");
+        assert!(d.dead.is_some(), "{d:?}");
+        assert_eq!(d.start_bound, 0);
     }
 
     #[test]
@@ -357,7 +359,7 @@ mod tests {
             .solve(&SolveOptions::default().algorithm("bfs"))
             .unwrap();
         assert_eq!(r.length, Some(1));
-        assert_eq!(r.details["engine"], "plain");
+        assert_eq!(r.details.exact().map(|d| d.engine), Some("plain"));
     }
 
     #[test]

@@ -121,11 +121,22 @@ impl std::fmt::Debug for DrawLimits {
     }
 }
 
-/// Stopped by a limit: how many placement searches ran.
+/// Stopped by a limit: how many placement searches ran. Its JSON (`floe image --json`) says
+/// that the answer is not known: `{"creatable": null, "searches": N}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
     /// Searches run.
     pub searches: u64,
+}
+
+impl Serialize for Stopped {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut m = s.serialize_struct("Stopped", 2)?;
+        m.serialize_field("creatable", &None::<bool>)?;
+        m.serialize_field("searches", &self.searches)?;
+        m.end()
+    }
 }
 
 /// What is known about the pixels placeable on one drawn set.

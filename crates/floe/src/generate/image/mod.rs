@@ -287,6 +287,12 @@ mod tests {
             max_searches: Some(0),
             ..DrawLimits::default()
         };
-        assert!(draw(&pic("##\n#.\n"), limits).unwrap().is_err());
+        let stopped = draw(&pic("##\n#.\n"), limits).unwrap().unwrap_err();
+        assert_eq!(stopped.searches, 0);
+        // no answer: `creatable` is null in the report
+        assert_eq!(
+            serde_json::to_string(&stopped).unwrap(),
+            r#"{"creatable":null,"searches":0}"#
+        );
     }
 }

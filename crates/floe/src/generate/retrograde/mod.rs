@@ -533,21 +533,22 @@ pub fn optimal_solutions(
     with_puzzle(level, rule, CountTask(limits))
 }
 
-/// What exact search says about a level.
+/// What exact search says about a level (its fields in the order of the JSON contract,
+/// alphabetical).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Verified {
-    /// Fewest pushes (breadth-first search).
-    pub pushes: u64,
     /// Least difficulty at `factor` (pushes + factor × block changes).
     pub difficulty: u64,
     /// The block-change factor.
     pub factor: u64,
     /// Optimal push sequences.
     pub optimal: u64,
-    /// Whether the optimal solution is unique up to move order.
-    pub unique: bool,
+    /// Fewest pushes (breadth-first search).
+    pub pushes: u64,
     /// Reachable positions (blocks indistinguishable).
     pub states: u64,
+    /// Whether the optimal solution is unique up to move order.
+    pub unique: bool,
 }
 
 /// Verifies `level` under the `free` rule by exact search. `None` when a search hits
@@ -613,7 +614,7 @@ pub struct Request {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
-/// One emitted level.
+/// One emitted level (its fields in the order of the JSON contract, alphabetical).
 #[derive(Clone, Debug, Serialize)]
 pub struct Emitted {
     /// Number of the candidate that gave it (its random generator is derived from the seed
@@ -621,11 +622,11 @@ pub struct Emitted {
     pub candidate: u64,
     /// Pushes of the intended solution.
     pub intended: u64,
-    /// The exact figures.
-    pub verified: Verified,
     /// The level (written as its text in the floe format, with its comment header).
     #[serde(serialize_with = "level_text")]
     pub level: Level,
+    /// The exact figures.
+    pub verified: Verified,
 }
 
 /// A level as the text of its file.
@@ -635,13 +636,40 @@ fn level_text<S: serde::Serializer>(l: &Level, s: S) -> Result<S::Ok, S::Error> 
     ))
 }
 
-/// The answer of [`generate`].
-#[derive(Clone, Debug, Serialize)]
+/// The answer of [`generate`] (serialised as its [`report`](Batch::report)).
+#[derive(Clone, Debug)]
 pub struct Batch {
     /// Levels that meet the request, at most `count`.
     pub levels: Vec<Emitted>,
     /// Candidates generated.
     pub candidates: u64,
+}
+
+impl Batch {
+    /// The report of this batch when `asked` levels were asked for.
+    pub fn report(&self, asked: usize) -> GenerateReport<'_> {
+        GenerateReport {
+            candidates: self.candidates,
+            complete: self.levels.len() == asked,
+            count: self.levels.len(),
+            levels: &self.levels,
+        }
+    }
+}
+
+/// What `floe generate --json` prints, `/api/generate` answers and Python's `generate`
+/// returns: whether all the levels asked for were found, and each with its figures and its
+/// text. Its keys, and its levels', are in alphabetical order, as the contract has them.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GenerateReport<'a> {
+    /// Candidates generated.
+    pub candidates: u64,
+    /// Whether every level asked for was found.
+    pub complete: bool,
+    /// Levels found.
+    pub count: usize,
+    /// The levels.
+    pub levels: &'a [Emitted],
 }
 
 /// The random generator of candidate `i` under `seed`.

@@ -177,3 +177,47 @@ fn same_seed_same_levels() {
     let c = pool.install(|| generate(&req)).unwrap();
     assert_eq!(text(&a), text(&c));
 }
+
+#[test]
+fn the_report_keeps_the_contracts_keys_in_alphabetical_order() {
+    let req = Request {
+        params: params(4, 4, 1, 3, 0),
+        min_pushes: 2,
+        max_pushes: Some(4),
+        min_difficulty: None,
+        factor: 5,
+        unique: false,
+        count: 2,
+        seed: 1,
+        deadline: None,
+        stop: None,
+        max_states: 1_000_000,
+    };
+    let batch = generate(&req).unwrap();
+    assert_eq!(batch.levels.len(), 2);
+    let r = batch.report(2);
+    assert!(r.complete && r.count == 2 && r.candidates >= 2);
+    assert!(!batch.report(3).complete);
+    let json = serde_json::to_string(&r).unwrap();
+    // a JSON value orders its keys alphabetically at every depth: the same text, so the
+    // report's keys are in that order (the key lists below check which keys there are)
+    assert_eq!(json, serde_json::to_value(r).unwrap().to_string());
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&doc), ["candidates", "complete", "count", "levels"]);
+    let level = &doc["levels"][0];
+    assert_eq!(keys(level), ["candidate", "intended", "level", "verified"]);
+    assert_eq!(
+        keys(&level["verified"]),
+        [
+            "difficulty",
+            "factor",
+            "optimal",
+            "pushes",
+            "states",
+            "unique"
+        ]
+    );
+    let one = std::slice::from_ref(&batch.levels[0].level);
+    assert_eq!(level["level"].as_str(), Some(write_floe(one).as_str()));
+}
