@@ -17,6 +17,7 @@
 mod hardest;
 mod ice;
 mod level;
+pub(crate) mod op;
 mod rules;
 mod serve;
 mod study;
@@ -57,7 +58,7 @@ pub enum Command {
     BenchSolvers(BenchSolversArgs),
     /// The library's operations, one command each (`floe::operations!`).
     #[command(flatten)]
-    Op(crate::cmd::op::OpCommand),
+    Op(op::OpCommand),
     /// List the levels of a file.
     Levels(LevelsArgs),
     /// List the games floe knows: parameters, algorithms, file formats, what each can do.

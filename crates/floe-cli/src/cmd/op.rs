@@ -3,37 +3,14 @@
 //! whose JSON is the report.
 
 use super::{in_level, request};
-use crate::args::LevelArgs;
+use crate::args::op::{OpArgs, OpCommand};
 use crate::out::{self, Spinner};
 use crate::Done;
 use floe::request::{Context, Operation};
 use floe::Error;
 
-/// A level and the operation's own request.
-#[derive(clap::Args, Debug)]
-pub struct OpArgs<O: clap::Args> {
-    /// The level.
-    #[command(flatten)]
-    pub level: LevelArgs,
-    /// The operation's parameters.
-    #[command(flatten)]
-    pub request: O,
-    /// One JSON document on standard output.
-    #[arg(long)]
-    pub json: bool,
-}
-
-macro_rules! commands {
+macro_rules! dispatch {
     ($($name:ident => $ty:path,)*) => {
-        /// One command per operation of the library's list.
-        #[derive(clap::Subcommand, Debug)]
-        pub enum OpCommand {
-            $(
-                #[command(about = <$ty as Operation>::ABOUT)]
-                $name(OpArgs<$ty>),
-            )*
-        }
-
         impl OpCommand {
             /// Runs the command.
             pub fn run(self) -> Result<Done, Error> {
@@ -45,7 +22,7 @@ macro_rules! commands {
     };
 }
 
-floe::operations!(commands);
+floe::operations!(dispatch);
 
 /// `floe <name>`: the level read, a spinner while it runs, the report as text or JSON.
 fn run<O: Operation + clap::Args>(mut a: OpArgs<O>) -> Result<Done, Error> {

@@ -50,7 +50,8 @@ from ._ice import (
 )
 from ._study import Census, Experiment, census, challenges, experiment
 from ._hardest import hardest
-from ._ops import Graph, graph, operations, run
+from ._graph import Graph
+from ._ops import graph, operations, run
 from ._bundled import collections
 
 __all__ = [

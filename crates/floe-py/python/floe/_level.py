@@ -24,12 +24,11 @@ from ._common import (
     param_list,
     source_of,
 )
-from ._travel import Kept, level_key, level_state, rebuilt_level, rebuilt_solution, solution_state
+from ._graph import Graph, graph_of
+from ._travel import Kept, level_key, level_state, solution_state
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
-
-    from ._ops import Graph
 
 #: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
 #: break), or a :class:`floe.Level`.
@@ -184,11 +183,19 @@ class Level:
         """:func:`floe.bench_solvers` on this level."""
         return bench_solvers(self, **options)
 
-    def graph(self, **options: Any) -> "Graph":
+    @keywords
+    def graph(
+        self,
+        *,
+        positions: bool = True,
+        moves: bool = False,
+        max_states: Optional[int] = None,
+        timeout: Optional[Duration] = None,
+        max_memory: Optional[Memory] = None,
+        force: bool = False,
+    ) -> Graph:
         """:func:`floe.graph` on this level: its state graph as arrays."""
-        from ._ops import graph
-
-        return graph(self, **options)
+        return graph_of(self._native, positions, moves, max_states, timeout, max_memory, force)
 
 
 def _json_number(v: Any) -> Any:
@@ -568,3 +575,34 @@ def games() -> List[Dict[str, Any]]:
     algorithms, formats, capabilities."""
     games: List[Dict[str, Any]] = loads(_floe.games_json())
     return games
+
+
+def rebuilt_level(
+    text: str, game: str, name: str, params: Dict[str, Any], file: str, index: int, empty: bool
+) -> "Level":
+    """A level read back from its text, with its game and parameters, under its name, file
+    and index (the other half of ``Level.__reduce__``)."""
+    native = _floe.resolve(None, text, file, game, None, [], None)
+    # the text carries some parameters (ice blocks' Rules: line), not all (PushPush's k):
+    # those it does not are set again, and only those, so that the text stays as it was
+    read = json.loads(native.params_json())
+    differ = {k: v for k, v in params.items() if v is not None and read.get(k) != v}
+    if differ:
+        native = native.configure(param_list(params=differ))
+    return Level(_floe.placed(native, name, index, empty))
+
+
+def rebuilt_solution(
+    level: "Level",
+    items: Dict[str, Any],
+    doc: str,
+    boards: List[str],
+    steps: List[str],
+    note: Optional[str],
+) -> "Solution":
+    """A solution as it was before it travelled (the other half of
+    ``Solution.__reduce__``): the same dict, level, boards, steps, note and pictures."""
+    s = Solution(Kept(level, doc, boards, steps, note), level)
+    s.clear()
+    s.update(items)
+    return s

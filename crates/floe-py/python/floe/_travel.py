@@ -4,51 +4,31 @@
 A level pickles as its text, game, name, parameters, file and index, and is read back from
 them; a solution as its level, its report and what its replay showed (boards, steps, note),
 its pictures drawn again from its moves. The pickles name the functions of this module, so
-they read back wherever the same ``floe`` is installed.
+they read back wherever the same ``floe`` is installed. (The two functions that rebuild a
+level and a solution are in ``_level``, beside the classes they make.)
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _floe
-from ._common import param_list
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._level import Level, Solution
 
 #: What makes two levels the same level: game, name, text, parameters (as sorted JSON).
 Key = Tuple[str, str, str, str]
 
 
-def level_key(level: "Level") -> Key:
+def level_key(level: Any) -> Key:
     """The level's game, name, text and parameters: equal levels have equal keys."""
     return (level.game, level.name, level.text(), json.dumps(level.params, sort_keys=True))
 
 
-def level_state(level: "Level") -> Tuple[str, str, str, Dict[str, Any], str, int, bool]:
-    """What :func:`rebuilt_level` needs: text, game, name, parameters, file, index, and
+def level_state(level: Any) -> Tuple[str, str, str, Dict[str, Any], str, int, bool]:
+    """What ``_level.rebuilt_level`` needs: text, game, name, parameters, file, index, and
     whether it is an empty board given by its size."""
     n = level._native
     return (level.text(), level.game, level.name, level.params, level.file, level.index, n.empty)
-
-
-def rebuilt_level(
-    text: str, game: str, name: str, params: Dict[str, Any], file: str, index: int, empty: bool
-) -> "Level":
-    """A level read back from its text, with its game and parameters, under its name, file
-    and index (the other half of ``Level.__reduce__``)."""
-    from ._level import Level
-
-    native = _floe.resolve(None, text, file, game, None, [], None)
-    # the text carries some parameters (ice blocks' Rules: line), not all (PushPush's k):
-    # those it does not are set again, and only those, so that the text stays as it was
-    read = json.loads(native.params_json())
-    differ = {k: v for k, v in params.items() if v is not None and read.get(k) != v}
-    if differ:
-        native = native.configure(param_list(params=differ))
-    return Level(_floe.placed(native, name, index, empty))
 
 
 class Kept:
@@ -59,7 +39,7 @@ class Kept:
     __slots__ = ("_level", "_doc", "_boards", "_steps", "_note", "_moves", "_solved")
 
     def __init__(
-        self, level: "Level", doc: str, boards: List[str], steps: List[str], note: Optional[str]
+        self, level: Any, doc: str, boards: List[str], steps: List[str], note: Optional[str]
     ) -> None:
         self._level = level
         self._doc = doc
@@ -88,26 +68,8 @@ class Kept:
         return _floe.story_svg(self._level._native, self._moves, kind, coords, cell)
 
 
-def solution_state(s: "Solution") -> Tuple["Level", Dict[str, Any], str, List[str], List[str], Optional[str]]:
-    """What :func:`rebuilt_solution` needs: the level, the dict, the report's text, the
+def solution_state(s: Any) -> Tuple[Any, Dict[str, Any], str, List[str], List[str], Optional[str]]:
+    """What ``_level.rebuilt_solution`` needs: the level, the dict, the report's text, the
     boards, the steps and the note."""
     n = s._native
     return (s.level, dict(s), n.json(), n.boards(), n.steps(), n.note())
-
-
-def rebuilt_solution(
-    level: "Level",
-    items: Dict[str, Any],
-    doc: str,
-    boards: List[str],
-    steps: List[str],
-    note: Optional[str],
-) -> "Solution":
-    """A solution as it was before it travelled (the other half of
-    ``Solution.__reduce__``): the same dict, level, boards, steps, note and pictures."""
-    from ._level import Solution
-
-    s = Solution(Kept(level, doc, boards, steps, note), level)
-    s.clear()
-    s.update(items)
-    return s

@@ -21,6 +21,7 @@ pub mod bench;
 pub mod graph;
 pub mod hardest;
 pub mod level;
+mod level_ops;
 pub mod request;
 pub mod solve;
 pub mod space;
