@@ -275,6 +275,17 @@ pub struct HardestReport {
     pub levels: Vec<HardLevel>,
 }
 
+impl HardestReport {
+    /// Each level's text and fewest moves, hardest first (what two searches that should
+    /// agree are compared by).
+    pub fn level_lengths(&self) -> Vec<(String, u64)> {
+        self.levels
+            .iter()
+            .map(|l| (l.level.clone(), l.length))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

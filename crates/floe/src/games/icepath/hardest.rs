@@ -651,13 +651,7 @@ mod tests {
         let typed = hardest(&o, &IcePathHardest { rocks: 2 }).unwrap();
         let named = Counts::new().with("rocks", 2);
         let erased = crate::ops::hardest("icepath", &o, &named).unwrap();
-        let levels = |r: &HardestReport| -> Vec<(String, u64)> {
-            r.levels
-                .iter()
-                .map(|l| (l.level.clone(), l.length))
-                .collect()
-        };
-        assert_eq!(levels(&typed), levels(&erased));
+        assert_eq!(typed.level_lengths(), erased.level_lengths());
         assert_eq!((typed.levels[0].length, typed.best_count), (7, Some(1)));
         assert_eq!(typed.counts["rocks"].as_u64(), Some(2));
         assert_eq!(typed.counts, erased.counts);

@@ -774,13 +774,7 @@ mod tests {
         let typed = hardest(&o, &room).unwrap();
         let named = Counts::new().with("blocks", 2).with("walls", 1);
         let erased = crate::ops::hardest("ice", &o, &named).unwrap();
-        let levels = |r: &HardestReport| -> Vec<(String, u64)> {
-            r.levels
-                .iter()
-                .map(|l| (l.level.clone(), l.length))
-                .collect()
-        };
-        assert_eq!(levels(&typed), levels(&erased));
+        assert_eq!(typed.level_lengths(), erased.level_lengths());
         assert_eq!(
             (typed.searched, typed.best_count),
             (erased.searched, erased.best_count)

@@ -156,13 +156,7 @@ mod tests {
         let erased = crate::ops::hardest("pushpush", &o, &Counts::new()).unwrap();
         assert_eq!(typed.counts["boards"].as_u64(), Some(270_336));
         assert_eq!(typed.counts, erased.counts);
-        let levels = |r: &HardestReport| -> Vec<(String, u64)> {
-            r.levels
-                .iter()
-                .map(|l| (l.level.clone(), l.length))
-                .collect()
-        };
-        assert_eq!(levels(&typed), levels(&erased));
+        assert_eq!(typed.level_lengths(), erased.level_lengths());
         assert_eq!(typed.levels[0].length, 5);
         o.method = Method::Anneal;
         let e = hardest(&o, &PushPushHardest).unwrap_err().to_string();
