@@ -210,6 +210,22 @@ class Experiment(_Drawn):
         return bool(self.report == other.report) and same_rows(self.challenges, other.challenges)
 
 
+def _sheet(
+    game: Any, rows: Any, cols: Any, colors: Any, suits: Any, ranks: Any, setup: Any
+) -> Tuple[str, int, int, int, int, List[int], str]:
+    """The game, board and setup of an experiment or its challenges, checked, as the native
+    part takes them."""
+    return (
+        word("game", game),
+        whole("rows", rows),
+        whole("cols", cols),
+        whole("colors", colors),
+        whole("suits", suits),
+        ranks_of(ranks),
+        word("setup", setup),
+    )
+
+
 @keywords
 def experiment(
     game: str,
@@ -261,13 +277,7 @@ def experiment(
         raise ValueError("compare: at least one setup (or None for the setup alone)")
     return Experiment(
         *_floe.experiment(
-            word("game", game),
-            whole("rows", rows),
-            whole("cols", cols),
-            whole("colors", colors),
-            whole("suits", suits),
-            ranks_of(ranks),
-            word("setup", setup),
+            *_sheet(game, rows, cols, colors, suits, ranks, setup),
             cmp,
             whole("challenges", challenges),
             whole("trials", trials),
@@ -298,13 +308,7 @@ def challenges(
     return [
         Level(x)
         for x in _floe.challenges(
-            word("game", game),
-            whole("rows", rows),
-            whole("cols", cols),
-            whole("colors", colors),
-            whole("suits", suits),
-            ranks_of(ranks),
-            word("setup", setup),
+            *_sheet(game, rows, cols, colors, suits, ranks, setup),
             whole("seed", seed),
             whole("n", n, 1),
         )
