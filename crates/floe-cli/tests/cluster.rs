@@ -513,16 +513,7 @@ fn process_of_two(i: usize, args: &[&str], hosts: &Path, env: &[(&str, &str)]) -
     if !a.iter().any(|x| x == "--workers") {
         a.extend(["--workers".into(), "1".into()]);
     }
-    let mut c = Command::new(FLOE);
-    c.args(&a)
-        .env("FLOE_CONNECT_TIMEOUT", "60")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.spawn().unwrap()
+    spawn_floe(&a, env, 60)
 }
 
 /// Two processes, each with its own arguments: their exit codes, outputs and errors (no

@@ -155,16 +155,7 @@ struct Outcome {
 }
 
 fn spawn(args: &[String], env: &[(String, String)]) -> Child {
-    let mut c = Command::new(FLOE);
-    c.args(args)
-        .env("FLOE_CONNECT_TIMEOUT", "30")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.spawn().unwrap()
+    spawn_floe(args, env, 30)
 }
 
 fn wait(mut child: Child, what: &str) -> Outcome {

@@ -154,10 +154,19 @@ fn space_table(
     })
 }
 
-/// The sizes of a table of square boards, `min_size` to `max_size` (1 to 32 each).
-fn square_sizes(min_size: usize, max_size: usize) -> PyResult<()> {
+/// A table of square boards, `min_size` to `max_size` (1 to 32 each) under `limits`: the
+/// sizes and limits checked, then `work` run with the GIL released.
+fn square_table(
+    py: Python<'_>,
+    min_size: usize,
+    max_size: usize,
+    limits: LimitTuple<'_>,
+    work: impl FnOnce(&LimitArgs) -> Result<String, floe::Error> + Send,
+) -> PyResult<String> {
+    let a = limits_from_py(limits)?;
     check_range("min_size", min_size, 1, 32)?;
-    check_range("max_size", max_size, 1, 32)
+    check_range("max_size", max_size, 1, 32)?;
+    detached(py, || work(&a))
 }
 
 /// Van den Akker's reach tables of empty square boards (`floe table reach --json`).
@@ -169,11 +178,9 @@ fn reach_table(
     blocks: Vec<usize>,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    let a = limits_from_py(limits)?;
-    square_sizes(min_size, max_size)?;
-    detached(py, || {
+    square_table(py, min_size, max_size, limits, |a| {
         let most = blocks.iter().copied().max().unwrap_or(0);
-        judge_table(max_size, max_size, most, &a)?;
+        judge_table(max_size, max_size, most, a)?;
         let t = Instant::now();
         let boards: Vec<(usize, usize)> = (min_size..=max_size).map(|s| (s, s)).collect();
         let tables = reach_tables(&boards, &blocks, &a.limits(), |_| {})?;
@@ -216,9 +223,7 @@ fn patterns_table(
     blocks: Vec<usize>,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    let a = limits_from_py(limits)?;
-    square_sizes(min_size, max_size)?;
-    detached(py, || {
+    square_table(py, min_size, max_size, limits, |a| {
         json(&patterns_tables(
             min_size,
             max_size,

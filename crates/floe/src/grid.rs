@@ -58,11 +58,7 @@ impl Dir {
     }
 }
 
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Dir);
 
 impl FromStr for Dir {
     type Err = String;

@@ -28,6 +28,18 @@
 
 #![warn(missing_docs)]
 
+/// `Display` for a type that has a `name(self) -> &'static str`: it is written as its name
+/// (a direction, a limit, a setup, a walking rule, a solitaire game).
+macro_rules! display_by_name {
+    ($t:ty) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
 pub mod analysis;
 pub mod bits;
 mod error;

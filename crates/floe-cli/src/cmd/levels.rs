@@ -10,12 +10,7 @@ use floe::Error;
 /// `floe levels`.
 pub fn run(a: LevelsArgs) -> Result<Done, Error> {
     let file = source(&a.file, &a.game)?.read()?;
-    let infos: Vec<LevelEntry> = file
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| LevelEntry::of(i, l))
-        .collect();
+    let infos = LevelEntry::all(&file.levels);
     if a.json {
         out::json(&infos);
     } else {

@@ -258,34 +258,22 @@ mod tests {
             loopback: true,
             origins: vec!["http://example.org:8000".into()],
         };
-        let ok = |p: &[(&'static str, &str)]| g.check(&headers(p)).is_ok();
-        assert!(ok(&[("host", "127.0.0.1:8080")]));
-        assert!(ok(&[
-            ("host", "localhost:8080"),
-            ("origin", "http://localhost:8080")
-        ]));
-        assert!(ok(&[
-            ("host", "[::1]:8080"),
-            ("origin", "http://[::1]:8080")
-        ]));
-        assert!(ok(&[
-            ("host", "127.0.0.1:8080"),
-            ("origin", "http://example.org:8000")
-        ]));
-        assert!(ok(&[
-            ("host", "example.org:8000"),
-            ("origin", "http://example.org:8000")
-        ]));
-        assert!(!ok(&[
-            ("host", "127.0.0.1:8080"),
-            ("origin", "http://127.0.0.1:9")
-        ]));
-        assert!(!ok(&[("host", "127.0.0.1:8080"), ("origin", "null")]));
-        assert!(!ok(&[
-            ("host", "evil.example"),
-            ("origin", "http://evil.example")
-        ]));
-        assert!(!ok(&[("host", "127.0.0.1.evil.example:80")]));
+        // (host, origin, allowed)
+        for (host, origin, allowed) in [
+            ("127.0.0.1:8080", None, true),
+            ("localhost:8080", Some("http://localhost:8080"), true),
+            ("[::1]:8080", Some("http://[::1]:8080"), true),
+            ("127.0.0.1:8080", Some("http://example.org:8000"), true),
+            ("example.org:8000", Some("http://example.org:8000"), true),
+            ("127.0.0.1:8080", Some("http://127.0.0.1:9"), false),
+            ("127.0.0.1:8080", Some("null"), false),
+            ("evil.example", Some("http://evil.example"), false),
+            ("127.0.0.1.evil.example:80", None, false),
+        ] {
+            let mut h = vec![("host", host)];
+            h.extend(origin.map(|o| ("origin", o)));
+            assert_eq!(g.check(&headers(&h)).is_ok(), allowed, "{host} {origin:?}");
+        }
         let open = Guard {
             loopback: false,
             origins: vec![],

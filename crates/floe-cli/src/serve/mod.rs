@@ -29,7 +29,7 @@ mod slots;
 use crate::args::ServeArgs;
 use crate::Done;
 use axum::extract::ConnectInfo;
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use floe::Error;
 use std::net::SocketAddr;
@@ -88,26 +88,31 @@ floe::operations!(operation_routes);
 /// The routes (also what the tests serve).
 pub(crate) fn router(app: Arc<App>) -> Router {
     let body = axum::extract::DefaultBodyLimit::max(app.caps.max_body);
-    operations(Router::new())
-        .route("/", get(page::index))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
-        .route("/favicon.svg", get(page::icon))
-        .route("/api/health", get(api::health))
-        .route("/api/games", get(api::games))
-        .route("/api/levels", get(page::levels).post(page::read_levels))
-        .route("/api/solve", post(api::solve))
-        .route("/api/verify", post(api::verify))
-        .route("/api/render", post(api::render))
-        .route("/api/picture", post(api::picture))
-        .route("/api/hint", post(api::hint))
-        .route("/api/space", post(api::space))
-        .route("/api/generate", post(api::generate))
-        .route("/api/experiment", post(api::experiment))
-        .route("/api/stop", post(api::stop))
-        .route("/api/play", post(play::start))
-        .route("/api/play/{id}", post(play::act))
-        .route("/api/play/{id}/verdict", post(play::verdict))
+    let routes: [(&str, MethodRouter<Arc<App>>); 19] = [
+        ("/", get(page::index)),
+        ("/app.js", get(page::script)),
+        ("/style.css", get(page::style)),
+        ("/favicon.svg", get(page::icon)),
+        ("/api/health", get(api::health)),
+        ("/api/games", get(api::games)),
+        ("/api/levels", get(page::levels).post(page::read_levels)),
+        ("/api/solve", post(api::solve)),
+        ("/api/verify", post(api::verify)),
+        ("/api/render", post(api::render)),
+        ("/api/picture", post(api::picture)),
+        ("/api/hint", post(api::hint)),
+        ("/api/space", post(api::space)),
+        ("/api/generate", post(api::generate)),
+        ("/api/experiment", post(api::experiment)),
+        ("/api/stop", post(api::stop)),
+        ("/api/play", post(play::start)),
+        ("/api/play/{id}", post(play::act)),
+        ("/api/play/{id}/verdict", post(play::verdict)),
+    ];
+    let routes = routes
+        .into_iter()
+        .fold(operations(Router::new()), |r, (path, to)| r.route(path, to));
+    routes
         .fallback(api::not_found)
         .layer(body)
         .layer(axum::middleware::from_fn_with_state(

@@ -664,12 +664,7 @@ fn several_levels(text: &str, game: &crate::args::GameArgs) -> Option<Reply> {
     if f.levels.len() < 2 {
         return None;
     }
-    let levels: Vec<LevelEntry> = f
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| LevelEntry::of(i, l))
-        .collect();
+    let levels = LevelEntry::all(&f.levels);
     Some(Reply::bad_with(
         format!(
             "the file holds {} levels: choose one with the level parameter (a number from 1 \

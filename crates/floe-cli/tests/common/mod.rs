@@ -247,3 +247,22 @@ pub fn write_hostfile(path: &Path, ports: &[u16]) {
     let lines: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
+
+/// Starts `floe ARGS` with its own environment (pairs added to this one) and
+/// `FLOE_CONNECT_TIMEOUT` set to `connect_secs`: standard input closed, the outputs piped.
+pub fn spawn_floe<K: AsRef<std::ffi::OsStr>, V: AsRef<std::ffi::OsStr>>(
+    args: &[String],
+    env: &[(K, V)],
+    connect_secs: u32,
+) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(FLOE)
+        .args(args)
+        .env("FLOE_CONNECT_TIMEOUT", connect_secs.to_string())
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}

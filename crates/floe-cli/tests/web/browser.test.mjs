@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setup, newPage, until as waitUntil, shot, closed } from "./lib.mjs";
+import { setup, newPage, until as waitUntil, shot, closed, generateIce } from "./lib.mjs";
 
 const env = setup();
 
@@ -130,11 +130,7 @@ test("generated ice block and solitaire levels are verified and playable", async
   const p = await page();
   await p.goto(env.server.base);
   await p.waitForSelector("#board svg");
-  await p.click("[data-tab=generate]");
-  await p.fill("#g-rows", "5");
-  await p.fill("#g-cols", "5");
-  await p.fill("#g-pushes", "4");
-  await p.click("#gen-ice");
+  await generateIce(p, { rows: 5, cols: 5, pushes: 4 });
   await p.waitForSelector("#gen-results .load-result", { timeout: 30000 });
   const first = await p.textContent("#gen-results li");
   assert.match(first, /^(\d+) pushes, difficulty \d+/);

@@ -126,6 +126,16 @@ export async function closed(p) {
 export const counted = (p, re, opts) =>
   until(p, (src) => new RegExp(src).test(document.querySelector("#moves").textContent), re.source, opts);
 
+/// Asks the Generate tab for ice block levels of a `rows` × `cols` room needing at least
+/// `pushes` pushes (the results come later).
+export async function generateIce(p, { rows, cols, pushes }) {
+  await p.click("[data-tab=generate]");
+  await p.fill("#g-rows", String(rows));
+  await p.fill("#g-cols", String(cols));
+  await p.fill("#g-pushes", String(pushes));
+  await p.click("#gen-ice");
+}
+
 /// The centre of an element, in the page's CSS pixels.
 export async function centre(p, selector) {
   const b = await p.locator(selector).boundingBox();

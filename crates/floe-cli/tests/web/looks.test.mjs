@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   setup, startServer, newPage, until, shown, text, centre, fingerDrag, line, sleep, shot,
-  PHONE, DESKTOP, opened, closed,
+  PHONE, DESKTOP, opened, closed, generateIce,
 } from "./lib.mjs";
 
 const env = setup();
@@ -165,11 +165,7 @@ test("generated levels come with a preview; each level with a legend", async () 
     assert.ok(legend.includes(want), `${want}: ${legend}`);
   }
   assert.ok(await p.$$eval("#legend img", (i) => i.every((x) => x.complete && x.naturalWidth > 0)));
-  await p.click("[data-tab=generate]");
-  await p.fill("#g-rows", "5");
-  await p.fill("#g-cols", "5");
-  await p.fill("#g-pushes", "4");
-  await p.click("#gen-ice");
+  await generateIce(p, { rows: 5, cols: 5, pushes: 4 });
   await p.waitForSelector("#gen-results li img", { timeout: 30000 });
   await until(p, () => [...document.querySelectorAll("#gen-results img")].some((i) => i.complete && i.naturalWidth > 0));
   await shot(p, "generate-previews");

@@ -195,6 +195,18 @@ pub struct Capabilities {
     pub keys: Keys,
 }
 
+impl Capabilities {
+    /// A game the player walks with the arrow keys, without a perfect hash, a difficulty
+    /// measure or block changes: what a game has unless it says otherwise
+    /// (`..Capabilities::PLAIN`).
+    pub const PLAIN: Capabilities = Capabilities {
+        perfect_hash: false,
+        difficulty: None,
+        block_changes: false,
+        keys: Keys::Walk,
+    };
+}
+
 /// How a player moves with the keys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -416,12 +428,7 @@ mod tests {
         move_word: "move",
         algorithms: &[],
         random_moves: 10,
-        capabilities: Capabilities {
-            perfect_hash: false,
-            difficulty: None,
-            block_changes: false,
-            keys: Keys::Walk,
-        },
+        capabilities: Capabilities::PLAIN,
         cells: Cells {
             glyphs: &[glyph("-", "floor")],
             separator: "",

@@ -34,7 +34,7 @@ pub use info::{
 };
 pub use moves::{parse_move_list, parse_move_words};
 pub(crate) use replay::KeptReplay;
-pub use replay::{replay, scene_of, story_of, Replayed};
+pub use replay::{illegal_replay, replay, scene_of, story_of, Replayed};
 pub use report::{
     factor_of, kluiver, Computed, Difficulty, ExactDetails, IllegalMove, Move, ParamValues,
     RandomDetails, SolveDetails, SolveReport, SpaceReport, Status, Verified, DEFAULT_FACTOR,

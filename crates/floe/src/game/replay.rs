@@ -6,6 +6,7 @@ use super::report::ReplayObj;
 use super::Game;
 use crate::error::Error;
 use crate::scene::{Scene, Story};
+use std::fmt;
 
 /// A move list replayed on a game's plain rules.
 #[derive(Clone, Debug)]
@@ -40,6 +41,16 @@ pub fn replay<G: Game>(
         steps,
         solved,
     })
+}
+
+/// Why `moves` do not replay, as messages say it: `"{what} does not replay: move N (M) is
+/// illegal: WHY"` (`i` is the 0-based index [`replay`] gives).
+pub fn illegal_replay<M: fmt::Display>(what: &str, moves: &[M], i: usize, why: &str) -> String {
+    format!(
+        "{what} does not replay: move {} ({}) is illegal: {why}",
+        i + 1,
+        moves[i]
+    )
 }
 
 /// A solution kept, replayed, behind a [`SolveReport`](super::SolveReport): its pictures

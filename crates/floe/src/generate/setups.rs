@@ -106,11 +106,7 @@ impl Setup {
     }
 }
 
-impl fmt::Display for Setup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Setup);
 
 impl std::str::FromStr for Setup {
     type Err = String;

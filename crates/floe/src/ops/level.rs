@@ -252,4 +252,12 @@ impl LevelEntry {
             params: level.params(),
         }
     }
+    /// The entries of every level of `levels`, a file's, in order.
+    pub fn all(levels: &[Level]) -> Vec<LevelEntry> {
+        levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| LevelEntry::of(i, l))
+            .collect()
+    }
 }

@@ -12,7 +12,8 @@ use super::verify;
 use crate::analysis::solvers::{SolverBench, SolverSpec};
 use crate::error::Error;
 use crate::game::{
-    replay, scene_of, story_of, Game, Move, ParamValues, Params, SolveReport, SpaceReport, Verified,
+    illegal_replay, replay, scene_of, story_of, Game, Move, ParamValues, Params, SolveReport,
+    SpaceReport, Verified,
 };
 use crate::play::Session;
 use crate::scene::{Scene, Story};
@@ -111,13 +112,8 @@ impl Level {
         let name = &self.name;
         on_game!(self, (name: String, moves: [Move]) -> Result<Story, Error>, |g, l, lv| {
             let moves = lv.moves(moves)?;
-            let r = replay(g, l, &moves).map_err(|(i, why)| {
-                Error::invalid(format!(
-                    "the moves do not replay: move {} ({}) is illegal: {why}",
-                    i + 1,
-                    moves[i]
-                ))
-            })?;
+            let r = replay(g, l, &moves)
+                .map_err(|(i, why)| Error::invalid(illegal_replay("the moves", &moves, i, &why)))?;
             story_of(g, l, name, &moves, &r)
         })
     }

@@ -5,8 +5,8 @@
 use crate::analysis::solvers::{run_once, CapCount, SolverSpec};
 use crate::error::Error;
 use crate::game::{
-    factor_of, replay, AlgoMethod, Engine, ExactDetails, Game, KeptReplay, Move, ParamValues,
-    RandomDetails, SolveDetails, SolveReport, Status, Task,
+    factor_of, illegal_replay, replay, AlgoMethod, Engine, ExactDetails, Game, KeptReplay, Move,
+    ParamValues, RandomDetails, SolveDetails, SolveReport, Status, Task,
 };
 use crate::search::{self, Found, LimitKind, Limits, Method, Outcome, Stats};
 use std::sync::Arc;
@@ -124,10 +124,11 @@ fn accept<G: Game>(
 ) -> Result<(), Error> {
     let who = r.algorithm.clone();
     let replayed = replay(g, level, &moves).map_err(|(i, why)| {
-        Error::Internal(format!(
-            "the {who} solution does not replay: move {} ({}) is illegal: {why}",
-            i + 1,
-            moves[i]
+        Error::Internal(illegal_replay(
+            &format!("the {who} solution"),
+            &moves,
+            i,
+            &why,
         ))
     })?;
     if !replayed.solved {
@@ -292,9 +293,11 @@ pub(super) fn check_from<G: Game>(
     let mut pos = from.clone();
     for (i, m) in moves.iter().enumerate() {
         g.apply(level, &mut pos, m).map_err(|why| {
-            Error::Internal(format!(
-                "the {algorithm} solution does not replay: move {} ({m}) is illegal: {why}",
-                i + 1
+            Error::Internal(illegal_replay(
+                &format!("the {algorithm} solution"),
+                moves,
+                i,
+                &why,
             ))
         })?;
     }

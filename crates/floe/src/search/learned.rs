@@ -17,7 +17,7 @@
 //! from a goal, so the table keeps one position of each class: its keys are the puzzle's
 //! [`Puzzle::canonical`] positions, and [`Informed`] searches them as A* does the puzzle.
 
-use super::Puzzle;
+use super::{forward_puzzle, Puzzle};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
@@ -108,17 +108,11 @@ pub struct Informed<'a, P: Puzzle> {
 impl<P: Puzzle> Puzzle for Informed<'_, P> {
     type State = P::State;
     type Move = P::Move;
-    fn start(&self) -> P::State {
-        self.puzzle.start()
-    }
     fn successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
         self.puzzle.successors(s, out);
         if !self.learned.is_empty() {
             out.retain(|(_, t)| self.learned.get(&self.puzzle.canonical(t)) != Some(UNSOLVABLE));
         }
-    }
-    fn is_goal(&self, s: &P::State) -> bool {
-        self.puzzle.is_goal(s)
     }
     fn lower_bound(&self, s: &P::State) -> u32 {
         let own = self.puzzle.lower_bound(s);
@@ -127,26 +121,12 @@ impl<P: Puzzle> Puzzle for Informed<'_, P> {
             None => own,
         }
     }
-    fn symmetries(&self) -> usize {
-        self.puzzle.symmetries()
-    }
-    fn canonical(&self, s: &P::State) -> P::State {
-        self.puzzle.canonical(s)
-    }
+    forward_puzzle!(puzzle: start, is_goal, symmetries, canonical, packed_len, pack, unpack);
     fn canonical_successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
         self.puzzle.canonical_successors(s, out);
         if !self.learned.is_empty() {
             out.retain(|(_, t)| self.learned.get(t) != Some(UNSOLVABLE));
         }
-    }
-    fn packed_len(&self) -> usize {
-        self.puzzle.packed_len()
-    }
-    fn pack(&self, s: &P::State, out: &mut [u8]) {
-        self.puzzle.pack(s, out)
-    }
-    fn unpack(&self, bytes: &[u8]) -> Option<P::State> {
-        self.puzzle.unpack(bytes)
     }
 }
 

@@ -49,11 +49,7 @@ impl LimitKind {
     }
 }
 
-impl fmt::Display for LimitKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(LimitKind);
 
 /// A snapshot handed to the progress callback.
 #[derive(Clone, Copy, Debug)]

@@ -295,65 +295,71 @@ pub struct StartAt<'a, P: Puzzle> {
     pub start: P::State,
 }
 
+/// The methods of [`Puzzle`] that a puzzle wrapping another (in its field `$inner`) hands to
+/// it unchanged, named one by one: a wrapper states which it forwards, and a method it does
+/// not name keeps the trait's default (so a forgotten one is seen in the list, not lost).
+macro_rules! forward_puzzle {
+    ($inner:ident: $($m:ident),* $(,)?) => { $( forward_puzzle!(@ $inner $m); )* };
+    (@ $i:ident start) => { fn start(&self) -> Self::State { self.$i.start() } };
+    (@ $i:ident successors) => {
+        fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
+            self.$i.successors(s, out)
+        }
+    };
+    (@ $i:ident for_each_next) => {
+        fn for_each_next<F: FnMut(Self::State)>(&self, s: &Self::State, f: F) {
+            self.$i.for_each_next(s, f)
+        }
+    };
+    (@ $i:ident is_goal) => { fn is_goal(&self, s: &Self::State) -> bool { self.$i.is_goal(s) } };
+    (@ $i:ident lower_bound) => {
+        fn lower_bound(&self, s: &Self::State) -> u32 { self.$i.lower_bound(s) }
+    };
+    (@ $i:ident rank_space) => { fn rank_space(&self) -> Option<u64> { self.$i.rank_space() } };
+    (@ $i:ident rank) => { fn rank(&self, s: &Self::State) -> Option<u64> { self.$i.rank(s) } };
+    (@ $i:ident state_bound) => { fn state_bound(&self) -> Option<f64> { self.$i.state_bound() } };
+    (@ $i:ident unrank) => { fn unrank(&self, r: u64) -> Option<Self::State> { self.$i.unrank(r) } };
+    (@ $i:ident piece_moved) => {
+        fn piece_moved(&self, m: &Self::Move) -> Option<(u32, u32)> { self.$i.piece_moved(m) }
+    };
+    (@ $i:ident random_move) => {
+        fn random_move<G: rand::Rng + ?Sized>(
+            &self,
+            state: &Self::State,
+            rng: &mut G,
+        ) -> Option<(Self::Move, Self::State)> {
+            self.$i.random_move(state, rng)
+        }
+    };
+    (@ $i:ident symmetries) => { fn symmetries(&self) -> usize { self.$i.symmetries() } };
+    (@ $i:ident canonical) => {
+        fn canonical(&self, s: &Self::State) -> Self::State { self.$i.canonical(s) }
+    };
+    (@ $i:ident canonical_successors) => {
+        fn canonical_successors(&self, s: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
+            self.$i.canonical_successors(s, out)
+        }
+    };
+    (@ $i:ident packed_len) => { fn packed_len(&self) -> usize { self.$i.packed_len() } };
+    (@ $i:ident pack) => {
+        fn pack(&self, s: &Self::State, out: &mut [u8]) { self.$i.pack(s, out) }
+    };
+    (@ $i:ident unpack) => {
+        fn unpack(&self, bytes: &[u8]) -> Option<Self::State> { self.$i.unpack(bytes) }
+    };
+}
+pub(crate) use forward_puzzle;
+
 impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     type State = P::State;
     type Move = P::Move;
     fn start(&self) -> P::State {
         self.start.clone()
     }
-    fn successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
-        self.puzzle.successors(s, out)
-    }
-    fn for_each_next<F: FnMut(P::State)>(&self, s: &P::State, f: F) {
-        self.puzzle.for_each_next(s, f)
-    }
-    fn is_goal(&self, s: &P::State) -> bool {
-        self.puzzle.is_goal(s)
-    }
-    fn lower_bound(&self, s: &P::State) -> u32 {
-        self.puzzle.lower_bound(s)
-    }
-    fn rank_space(&self) -> Option<u64> {
-        self.puzzle.rank_space()
-    }
-    fn rank(&self, s: &P::State) -> Option<u64> {
-        self.puzzle.rank(s)
-    }
-    fn state_bound(&self) -> Option<f64> {
-        self.puzzle.state_bound()
-    }
-    fn unrank(&self, r: u64) -> Option<P::State> {
-        self.puzzle.unrank(r)
-    }
-    fn piece_moved(&self, m: &P::Move) -> Option<(u32, u32)> {
-        self.puzzle.piece_moved(m)
-    }
-    fn random_move<G: rand::Rng + ?Sized>(
-        &self,
-        state: &P::State,
-        rng: &mut G,
-    ) -> Option<(P::Move, P::State)> {
-        self.puzzle.random_move(state, rng)
-    }
     const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
-    fn symmetries(&self) -> usize {
-        self.puzzle.symmetries()
-    }
-    fn canonical(&self, s: &P::State) -> P::State {
-        self.puzzle.canonical(s)
-    }
-    fn canonical_successors(&self, s: &P::State, out: &mut Vec<(P::Move, P::State)>) {
-        self.puzzle.canonical_successors(s, out)
-    }
-    fn packed_len(&self) -> usize {
-        self.puzzle.packed_len()
-    }
-    fn pack(&self, s: &P::State, out: &mut [u8]) {
-        self.puzzle.pack(s, out)
-    }
-    fn unpack(&self, bytes: &[u8]) -> Option<P::State> {
-        self.puzzle.unpack(bytes)
-    }
+    forward_puzzle!(puzzle: successors, for_each_next, is_goal, lower_bound, rank_space, rank,
+        state_bound, unrank, piece_moved, random_move, symmetries, canonical,
+        canonical_successors, packed_len, pack, unpack);
 }
 
 /// What a search explored.

@@ -2,7 +2,6 @@
 
 use crate::grid::{Dir, Pos};
 use crate::Error;
-use std::fmt;
 use std::str::FromStr;
 
 /// Zelda-style ice blocks (spec `ice-blocks.md`): push the blocks, which slide until
@@ -53,11 +52,7 @@ impl WalkRule {
     }
 }
 
-impl fmt::Display for WalkRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(WalkRule);
 
 impl FromStr for WalkRule {
     type Err = String;

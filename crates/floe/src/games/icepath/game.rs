@@ -5,9 +5,7 @@ use super::level::{self, Cell, Level};
 use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
-use crate::game::{
-    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Task,
-};
+use crate::game::{glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Task};
 use crate::grid::{Dir, Pos};
 use crate::render::plural;
 use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
@@ -29,9 +27,7 @@ static INFO: Info = Info {
     random_moves: 100_000,
     capabilities: Capabilities {
         perfect_hash: true,
-        difficulty: None,
-        block_changes: false,
-        keys: Keys::Walk,
+        ..Capabilities::PLAIN
     },
     cells: Cells {
         glyphs: &[

@@ -5,7 +5,7 @@ use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
 use crate::game::{
-    glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Keys, Param, ParamKind, Params, Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Param, ParamKind, Params, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::render::plural;
@@ -45,12 +45,7 @@ static INFO: Info = Info {
         Algo::idastar(1 << 22, "fewest pushes, IDA*"),
     ],
     random_moves: 1_000_000,
-    capabilities: Capabilities {
-        perfect_hash: false,
-        difficulty: None,
-        block_changes: false,
-        keys: Keys::Walk,
-    },
+    capabilities: Capabilities::PLAIN,
     cells: Cells {
         glyphs: &[
             glyph(" ", "floor"),

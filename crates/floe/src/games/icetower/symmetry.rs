@@ -107,17 +107,22 @@ mod tests {
     use super::*;
     use crate::games::icetower::level::parse;
 
-    fn of(text: &str) -> Vec<&'static str> {
-        let t = parse(text, "t", "t").unwrap();
-        let cols = t.cols();
-        let mut open = vec![u16::MAX; t.rows() * cols];
+    /// Each cell's number among the open cells, row by row (`u16::MAX` for a wall).
+    fn open_cells(t: &Tower) -> Vec<u16> {
+        let mut open = vec![u16::MAX; t.rows() * t.cols()];
         let mut n = 0;
         for p in t.positions() {
             if t.tile(p) != Tile::Wall {
-                open[p.row * cols + p.col] = n;
+                open[p.row * t.cols() + p.col] = n;
                 n += 1;
             }
         }
+        open
+    }
+
+    fn of(text: &str) -> Vec<&'static str> {
+        let t = parse(text, "t", "t").unwrap();
+        let open = open_cells(&t);
         symmetries(&t, &open, &t.fires())
             .into_iter()
             .map(|s| s.name)
@@ -170,14 +175,7 @@ mod tests {
         )
         .unwrap();
         let cols = t.cols();
-        let mut open = vec![u16::MAX; t.rows() * cols];
-        let mut n = 0;
-        for p in t.positions() {
-            if t.tile(p) != Tile::Wall {
-                open[p.row * cols + p.col] = n;
-                n += 1;
-            }
-        }
+        let open = open_cells(&t);
         let s = symmetries(&t, &open, &t.fires());
         // the open cells are a square that every map of a square keeps; the star's centre is
         // not the square's, and only the mirror through the star keeps the fires

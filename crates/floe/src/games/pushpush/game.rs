@@ -8,8 +8,8 @@ use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
-    glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys, Param, ParamKind,
-    Params, Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Param, ParamKind, Params,
+    Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push};
 use crate::render::plural;
@@ -35,10 +35,8 @@ static INFO: Info = Info {
     ],
     random_moves: 1_000_000,
     capabilities: Capabilities {
-        perfect_hash: false,
         difficulty: Some("push-tree"),
-        block_changes: false,
-        keys: Keys::Walk,
+        ..Capabilities::PLAIN
     },
     cells: Cells {
         glyphs: &[

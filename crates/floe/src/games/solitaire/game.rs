@@ -46,10 +46,8 @@ fn sheet_text<T>(kind: Kind, levels: &[Sheet<T>], rows: impl Fn(&T) -> String) -
 
 /// What the three puzzles can do: no difficulty measure; played by picking a legal move.
 const CAPS: Capabilities = Capabilities {
-    perfect_hash: false,
-    difficulty: None,
-    block_changes: false,
     keys: Keys::PickMove,
+    ..Capabilities::PLAIN
 };
 
 /// Moves of a random game (`floe solve --algo random`) before it gives up: Fujisan positions

@@ -38,7 +38,6 @@ use crate::ops::{solve_typed, SolveOptions};
 use crate::search::playout::{random_walk, GiveUp, Walk};
 use crate::search::Limits;
 use rand::{Rng, RngExt};
-use std::fmt;
 use std::str::FromStr;
 
 /// The three puzzles.
@@ -73,11 +72,7 @@ impl Kind {
     }
 }
 
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Kind);
 
 impl FromStr for Kind {
     type Err = String;

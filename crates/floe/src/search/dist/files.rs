@@ -51,9 +51,9 @@ const OLD_CHECKPOINT: &str = "progress.json";
 /// What a worker's files are: the run, the worker, the kind of file and its layer.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Files {
-    pub run: u64,
-    pub worker: u32,
-    pub width: u8,
+    pub(super) run: u64,
+    pub(super) worker: u32,
+    pub(super) width: u8,
 }
 
 impl Files {
@@ -80,7 +80,7 @@ impl Files {
 /// (a layer, or a bucket of the visited bits on disk).
 pub(super) struct LayerWriter {
     out: SealedWriter,
-    pub path: PathBuf,
+    pub(super) path: PathBuf,
     width: usize,
 }
 
@@ -209,20 +209,20 @@ impl<'a> LayerCursor<'a> {
 /// A worker's checkpoint: what it has finished, and what for.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub(super) struct Checkpoint {
-    pub format: u32,
-    pub identity: RunIdentity,
-    pub peers: usize,
-    pub index: usize,
-    pub rank_space: u64,
+    pub(super) format: u32,
+    pub(super) identity: RunIdentity,
+    pub(super) peers: usize,
+    pub(super) index: usize,
+    pub(super) rank_space: u64,
     /// Layers `0..=layer` are complete and in their files.
-    pub layer: u32,
+    pub(super) layer: u32,
     /// Positions per layer, over every worker, through `layer`.
-    pub histogram: Vec<u64>,
+    pub(super) histogram: Vec<u64>,
     /// This worker's positions per layer (those of its files), through `layer`.
-    pub counts: Vec<u64>,
+    pub(super) counts: Vec<u64>,
     /// Whether the enumeration is over (no position at `layer + 1`), as this worker saw it:
     /// the run is over only when every worker's checkpoint says so at the same layer.
-    pub done: bool,
+    pub(super) done: bool,
 }
 
 impl Checkpoint {
