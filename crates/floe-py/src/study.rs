@@ -204,11 +204,7 @@ fn sizes(
     ranks: &[usize],
 ) -> Vec<Size> {
     match game {
-        Kind::BoxOff => vec![Size::BoxOff {
-            rows,
-            cols,
-            colours,
-        }],
+        Kind::BoxOff => vec![Size::boxoff(rows, cols, colours)],
         Kind::Pretzel => ranks
             .iter()
             .map(|&ranks| Size::Pretzel { suits, ranks })

@@ -15,11 +15,7 @@ use std::time::Duration;
 
 /// BoxOff with `rows` × `cols` tiles of `colours` colours.
 fn boxoff(rows: usize, cols: usize, colours: usize) -> Size {
-    Size::BoxOff {
-        rows,
-        cols,
-        colours,
-    }
+    Size::boxoff(rows, cols, colours)
 }
 
 /// Challenges 0..n of the run with seed 1.

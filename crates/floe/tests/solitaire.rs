@@ -17,11 +17,7 @@ fn config(size: Size, setup: Setup, challenges: u64) -> Config {
 /// unsolvable and 26% when solvable; L-Tiles 32% and 34%.
 #[test]
 fn boxoff_pair_equality() {
-    let size = Size::BoxOff {
-        rows: 4,
-        cols: 6,
-        colours: 4,
-    };
+    let size = Size::boxoff(4, 6, 4);
     let s = run(&config(size, Setup::Shuffled, 3000), &|_| {}).unwrap();
     let Metrics::BoxOff { pair_equality: p } = &s.metrics else {
         panic!()

@@ -207,11 +207,7 @@ fn generate_only(
 
 fn sizes(a: &Experiment, game: Kind) -> Result<Vec<Size>, Error> {
     Ok(match game {
-        Kind::BoxOff => vec![Size::BoxOff {
-            rows: a.rows,
-            cols: a.cols,
-            colours: a.colors,
-        }],
+        Kind::BoxOff => vec![Size::boxoff(a.rows, a.cols, a.colors)],
         Kind::Pretzel => a
             .ranks
             .0

@@ -161,6 +161,14 @@ pub enum Size {
 }
 
 impl Size {
+    /// BoxOff on `rows` × `cols` with `colours` colours.
+    pub const fn boxoff(rows: usize, cols: usize, colours: usize) -> Size {
+        Size::BoxOff {
+            rows,
+            cols,
+            colours,
+        }
+    }
     /// The game.
     pub fn game(self) -> Kind {
         match self {
@@ -515,11 +523,7 @@ mod tests {
     fn sizes_whose_cell_count_wraps_are_refused() {
         // 2^63 + 1 rows of 2 columns: the product wraps to 2 cells in plain arithmetic
         let rows = (1usize << 63) + 1;
-        let size = Size::BoxOff {
-            rows,
-            cols: 2,
-            colours: 2,
-        };
+        let size = Size::boxoff(rows, 2, 2);
         let e = check(size, Setup::Shuffled).unwrap_err().to_string();
         assert!(e.contains("BoxOff boards have 1 to 64 cells"), "{e}");
     }
@@ -527,14 +531,7 @@ mod tests {
     #[test]
     fn same_seed_same_challenge() {
         for (size, setup) in [
-            (
-                Size::BoxOff {
-                    rows: 4,
-                    cols: 6,
-                    colours: 4,
-                },
-                Setup::LTiles,
-            ),
+            (Size::boxoff(4, 6, 4), Setup::LTiles),
             (Size::Pretzel { suits: 4, ranks: 5 }, Setup::Banded),
             (Size::Fujisan, Setup::Engraved),
         ] {
@@ -548,11 +545,7 @@ mod tests {
 
     #[test]
     fn setups_check_sizes() {
-        let b = |rows, cols, colours| Size::BoxOff {
-            rows,
-            cols,
-            colours,
-        };
+        let b = |rows, cols, colours| Size::boxoff(rows, cols, colours);
         assert!(check(b(4, 6, 4), Setup::LTiles).is_ok());
         assert!(check(b(6, 6, 6), Setup::LTiles).is_ok());
         assert!(check(b(6, 8, 3), Setup::LTiles).is_err());

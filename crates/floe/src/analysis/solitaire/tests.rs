@@ -26,15 +26,7 @@ fn runs_are_deterministic_and_thread_independent() {
 
 #[test]
 fn summaries_add_up() {
-    let c = config(
-        Size::BoxOff {
-            rows: 4,
-            cols: 6,
-            colours: 4,
-        },
-        Setup::LTiles,
-        50,
-    );
+    let c = config(Size::boxoff(4, 6, 4), Setup::LTiles, 50);
     let s = run(&c, &|_| {}).unwrap();
     assert_eq!(s.trials.len(), 10);
     assert!(s.trials.iter().all(|t| t.challenges == 5));
@@ -88,14 +80,7 @@ fn the_random_player_gives_up_on_a_revisit() {
     // BoxOff positions never repeat and these Pretzel games never met one again: the
     // rule changes no game
     for (size, setup) in [
-        (
-            Size::BoxOff {
-                rows: 4,
-                cols: 6,
-                colours: 4,
-            },
-            Setup::LTiles,
-        ),
+        (Size::boxoff(4, 6, 4), Setup::LTiles),
         (Size::Pretzel { suits: 4, ranks: 5 }, Setup::Shuffled),
     ] {
         let c = config(size, setup, 200);
@@ -109,11 +94,7 @@ fn the_random_player_gives_up_on_a_revisit() {
 fn the_first_solution_found_depth_first() {
     // BoxOff: every solution has h·w/2 moves, so the first one a depth-first search finds
     // (the exact solver) has as few moves as breadth-first search finds
-    let size = Size::BoxOff {
-        rows: 4,
-        cols: 6,
-        colours: 4,
-    };
+    let size = Size::boxoff(4, 6, 4);
     let c = config(size, Setup::LTiles, 40);
     for (i, r) in run_records(&c, &|_| {}).unwrap().iter().enumerate() {
         assert_eq!(r.dfs_length, r.length);
