@@ -1,30 +1,24 @@
 //! The studies of one game each: the PushPush census (every board of a size at once) and the
 //! Monte Carlo experiments of the solitaire puzzles (BoxOff, Pretzel, Fujisan).
 
-use crate::convert::{
-    buffer, count, json, le_bytes, limit_reached, limits_from_py, to_py_err, LimitTuple,
-};
+use crate::convert::{buffer, count, json, le_bytes, limit_reached, limits_from_py, LimitTuple};
 use crate::level::NativeLevel;
 use crate::run::detached;
-use floe::analysis::solitaire::{
-    self, exact_pretzel, figures as solitaire_figures, run_records, summarise, Config, Diagnostic,
-    Exact, ExperimentReport, GeneratedChallenge, Record, SizeRun, Summary,
-};
+use floe::analysis::solitaire::{figures as solitaire_figures, Diagnostic, Record, SizeRun};
 use floe::games::pushpush::census::{
     census as run_census, figures as census_figures, hardest_solutions, Census, CensusOptions,
     CensusOutcome, Report,
 };
 use floe::games::pushpush::{level as pushpush, PushPush, Variant};
 use floe::games::solitaire::Kind;
-use floe::generate::{Setup, Size};
-use floe::ops::{Level, Request};
-use floe::search::playout::GiveUp;
+use floe::generate::Setup;
+use floe::ops::{experiment as run_experiment, ExperimentOutcome, ExperimentRun, Level, Request};
+use floe::request::{Experiment, Naming};
 use floe::search::Status;
 use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList};
-use std::time::Instant;
 
 /// Registers the functions of this file.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -194,29 +188,6 @@ fn census<'py>(
     }
 }
 
-/// The sizes of an experiment.
-fn sizes(
-    game: Kind,
-    rows: usize,
-    cols: usize,
-    colours: usize,
-    suits: usize,
-    ranks: &[usize],
-) -> Vec<Size> {
-    match game {
-        Kind::BoxOff => vec![Size::boxoff(rows, cols, colours)],
-        Kind::Pretzel => ranks
-            .iter()
-            .map(|&ranks| Size::Pretzel { suits, ranks })
-            .collect(),
-        Kind::Fujisan => vec![Size::Fujisan],
-    }
-}
-
-fn parse_setup(s: &str) -> Result<Setup, Error> {
-    s.parse().map_err(Error::invalid)
-}
-
 /// One column of the per-challenge table.
 struct Column {
     name: &'static str,
@@ -280,116 +251,56 @@ fn push_records(cols: &mut Vec<Column>, size: &str, setup: Setup, trials: u64, r
     }
 }
 
-/// The Monte Carlo experiments (`floe experiment`): `(the --json document, the per-challenge
-/// table as columns, the figures to draw)`. With `exact`, Pretzel deals are
-/// enumerated (`--exact`) and the table is empty.
+/// The request of an experiment read from the keywords' texts, as the library's table
+/// reads them (the Python part has checked their types).
+fn experiment_request(pairs: &[(String, String)]) -> Result<Experiment, Error> {
+    let mut e = Experiment::default();
+    floe::request::read(pairs, "experiment()", &mut [&mut e], &[], &[]).map_err(Error::invalid)?;
+    Ok(e)
+}
+
+/// The Monte Carlo experiments (`floe experiment`), the library's operation on the request
+/// the keyword texts `pairs` make: `(the --json document, the per-challenge table as
+/// columns, the figures to draw)`. With `exact`, Pretzel deals are enumerated and the table
+/// is empty.
 #[pyfunction]
-#[pyo3(signature = (game, rows, cols, colors, suits, ranks, setup, compare, challenges,
-    trials, seed, random_horizon, threads, exact, limits))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[pyo3(signature = (pairs, threads, limits))]
+#[allow(clippy::type_complexity)]
 fn experiment<'py>(
     py: Python<'py>,
-    game: &str,
-    rows: usize,
-    cols: usize,
-    colors: usize,
-    suits: usize,
-    ranks: Vec<usize>,
-    setup: &str,
-    compare: Option<Vec<String>>,
-    challenges: u64,
-    trials: u32,
-    seed: u64,
-    random_horizon: Option<u32>,
+    pairs: Vec<(String, String)>,
     threads: Option<usize>,
-    exact: bool,
     limits: LimitTuple<'py>,
 ) -> PyResult<(String, Vec<(String, Bound<'py, PyList>)>, Figures)> {
-    if !(1..=100_000_000).contains(&challenges) {
-        return Err(PyValueError::new_err("challenges: 1 to 100,000,000"));
-    }
-    if !(1..=1_000_000).contains(&trials) {
-        return Err(PyValueError::new_err("trials: 1 to 1,000,000"));
-    }
     if threads.is_some_and(|t| !(1..=256).contains(&t)) {
         return Err(PyValueError::new_err("threads: 1 to 256"));
     }
-    if random_horizon.is_some_and(|h| !(1..=10_000_000).contains(&h)) {
-        return Err(PyValueError::new_err(
-            "random_horizon: 1 to 10,000,000 moves",
-        ));
-    }
     let a = limits_from_py(limits)?;
-    let game_kind: Kind = game
-        .parse()
-        .map_err(|e: String| to_py_err(py, Error::invalid(e)))?;
-    let (doc, columns, docs) = detached(py, || {
-        let game: Kind = game.parse().map_err(Error::invalid)?;
-        let sizes = sizes(game, rows, cols, colors, suits, &ranks);
-        if sizes.is_empty() {
-            return Err(Error::invalid("give at least one number of ranks"));
-        }
-        let setups: Vec<Setup> = match &compare {
-            None => vec![parse_setup(setup)?],
-            Some(v) if v.len() == 1 && v[0].trim().eq_ignore_ascii_case("all") => {
-                Setup::of(game).to_vec()
-            }
-            Some(v) => v.iter().map(|s| parse_setup(s)).collect::<Result<_, _>>()?,
+    let (doc, columns, game, docs) = detached(py, || {
+        let e = experiment_request(&pairs)?;
+        let game: Kind = e.game.parse().map_err(Error::invalid)?;
+        let run = ExperimentRun {
+            limits: a.limits(),
+            threads,
+            naming: Naming::Keywords,
+            progress: &|_, _, _| {},
         };
-        for &size in &sizes {
-            for &s in &setups {
-                floe::generate::check(size, s)?;
-            }
-        }
-        if exact {
-            return run_exact(game, threads, &sizes, &setups).map(|d| (d, Vec::new(), Vec::new()));
-        }
-        if u64::from(trials) > challenges {
-            return Err(Error::invalid(format!(
-                "trials {trials} needs at least as many challenges (challenges {challenges})"
-            )));
-        }
-        let mut docs = Vec::new();
         let mut columns: Vec<Column> = Vec::new();
-        for &size in &sizes {
-            let mut runs: Vec<Summary> = Vec::new();
-            for &setup in &setups {
-                let config = Config {
-                    size,
-                    setup,
-                    challenges,
-                    trials,
-                    seed,
-                    random_player: random_horizon.map_or(GiveUp::Revisit, GiveUp::Horizon),
-                    limits: a.limits(),
-                };
-                let (s, records) = solitaire::in_pool(threads, || {
-                    let start = Instant::now();
-                    let records = run_records(&config, &|_| {})?;
-                    let s = summarise(&config, &records, start.elapsed().as_secs_f64());
-                    Ok::<_, Error>((s, records))
-                })??;
-                push_records(
-                    &mut columns,
-                    &size.to_string(),
-                    setup,
-                    u64::from(trials),
-                    &records,
-                );
-                runs.push(s);
-            }
-            let comparison = solitaire::compare(&runs);
-            docs.push(SizeRun {
-                game: game.name(),
-                size: size.to_string(),
-                seed,
-                challenges,
-                setups: runs,
-                comparison,
-            });
-        }
-        let doc = json(&ExperimentReport::runs(&docs, compare.is_some(), seed))?;
-        Ok((doc, columns, docs))
+        let outcome = run_experiment(&e, &run, &mut |size, setup, records| {
+            push_records(
+                &mut columns,
+                &size.to_string(),
+                setup,
+                u64::from(e.trials),
+                records,
+            )
+        })?;
+        let doc = json(&outcome.report(&e))?;
+        let docs = match outcome {
+            ExperimentOutcome::Runs(docs) => docs,
+            _ => Vec::new(),
+        };
+        Ok((doc, columns, game, docs))
     })?;
     let columns = columns
         .into_iter()
@@ -403,7 +314,7 @@ fn experiment<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     let figures = Figures {
-        what: Drawn::Experiment(game_kind, docs),
+        what: Drawn::Experiment(game, docs),
     };
     Ok((doc, columns, figures))
 }
@@ -424,61 +335,29 @@ fn value_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'p
     })
 }
 
-/// `--exact`: every Pretzel deal enumerated.
-fn run_exact(
-    game: Kind,
-    threads: Option<usize>,
-    sizes: &[Size],
-    setups: &[Setup],
-) -> Result<String, Error> {
-    if game != Kind::Pretzel {
-        return Err(Error::invalid(
-            "exact enumerates Pretzel deals; BoxOff and Fujisan setups have far too many challenges",
-        ));
-    }
-    let out: Vec<Exact> = solitaire::in_pool(threads, || {
-        let mut out = Vec::new();
-        for size in sizes {
-            let Size::Pretzel { suits, ranks } = *size else {
-                continue;
-            };
-            for &s in setups {
-                out.push(exact_pretzel(suits, ranks, s)?);
-            }
-        }
-        Ok::<_, Error>(out)
-    })??;
-    json(&ExperimentReport::exact(&out))
-}
-
-/// The first `n` challenges of an experiment (`floe experiment --generate N`), as levels:
-/// the same challenges the experiment solves.
+/// The first challenges of an experiment (`floe experiment --generate N`), as levels: the
+/// same challenges the experiment solves; `pairs` are the keyword texts of its request.
 #[pyfunction]
-#[pyo3(signature = (game, rows, cols, colors, suits, ranks, setup, seed, n))]
-#[allow(clippy::too_many_arguments)]
-fn challenges(
-    py: Python<'_>,
-    game: &str,
-    rows: usize,
-    cols: usize,
-    colors: usize,
-    suits: usize,
-    ranks: Vec<usize>,
-    setup: &str,
-    seed: u64,
-    n: u64,
-) -> PyResult<Vec<NativeLevel>> {
+#[pyo3(signature = (pairs))]
+fn challenges(py: Python<'_>, pairs: Vec<(String, String)>) -> PyResult<Vec<NativeLevel>> {
     detached(py, || {
-        let game: Kind = game.parse().map_err(Error::invalid)?;
-        let setup = parse_setup(setup)?;
+        let e = experiment_request(&pairs)?;
+        let run = ExperimentRun {
+            limits: floe::search::Limits::none(),
+            threads: None,
+            naming: Naming::Keywords,
+            progress: &|_, _, _| {},
+        };
+        let ExperimentOutcome::Generated(made) = run_experiment(&e, &run, &mut |_, _, _| {})?
+        else {
+            return Err(Error::Internal(
+                "an experiment asked to generate ran".into(),
+            ));
+        };
         let mut out = Vec::new();
-        for size in sizes(game, rows, cols, colors, suits, &ranks) {
-            floe::generate::check(size, setup)?;
-            for i in 0..n {
-                let c = GeneratedChallenge::new(size, setup, seed, i)?;
-                let r = Request::from_text(c.text.unwrap_or_default(), c.title).resolve()?;
-                out.push(NativeLevel::of(r.level, &r.file, out.len()));
-            }
+        for c in made {
+            let r = Request::from_text(c.text.unwrap_or_default(), c.title).resolve()?;
+            out.push(NativeLevel::of(r.level, &r.file, out.len()));
         }
         Ok(out)
     })

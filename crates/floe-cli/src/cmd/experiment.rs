@@ -4,40 +4,13 @@
 use crate::args::ExperimentArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
-use floe::analysis::solitaire::{
-    self, compare, exact_pretzel, figures, size_key, Config, Exact, ExperimentReport,
-    GeneratedChallenge, Metrics, SizeRun,
-};
+use floe::analysis::solitaire::{self, figures, size_key, Exact, Metrics, SizeRun};
 use floe::games::solitaire::Kind;
-use floe::generate::{Setup, Size};
-use floe::request::{Experiment, SetupList};
-use floe::search::playout::GiveUp;
+use floe::ops::{experiment, ExperimentOutcome as Outcome, ExperimentRun};
+use floe::request::{Experiment, Naming};
 use floe::search::Limits;
 use floe::Error;
 use std::path::Path;
-
-/// What an experiment computed.
-pub(crate) enum Outcome {
-    /// `--generate N`: the challenges, as text or written to files.
-    Generated(Vec<GeneratedChallenge>),
-    /// The Monte Carlo runs, one document per size.
-    Runs(Vec<SizeRun>),
-    /// `--exact`: every Pretzel deal.
-    Exact(Vec<Exact>),
-}
-
-impl Outcome {
-    /// Whether a limit stopped some of the work.
-    pub(crate) fn limited(&self) -> bool {
-        match self {
-            Outcome::Runs(docs) => docs
-                .iter()
-                .flat_map(|d| &d.setups)
-                .any(|s| s.limit_hits > 0),
-            _ => false,
-        }
-    }
-}
 
 /// `floe experiment`.
 pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
@@ -58,7 +31,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         }
     }
     if a.json {
-        out::json(&json(&a.run, &outcome));
+        out::json(&outcome.report(&a.run));
         for f in &written {
             eprintln!("wrote {}", f.display());
         }
@@ -89,8 +62,8 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
 }
 
 /// The experiment `e` asks for, each challenge's search within `limits`, on `threads` (default:
-/// every core), the generated challenges written into `out` when given; `bar` makes a progress bar for so many challenges
-/// (or none).
+/// every core), the generated challenges written into `out` when given; `bar` makes a
+/// progress bar for so many challenges (or none).
 pub(crate) fn compute(
     e: &Experiment,
     limits: Limits,
@@ -98,127 +71,45 @@ pub(crate) fn compute(
     out: Option<&Path>,
     bar: fn(u64) -> Option<indicatif::ProgressBar>,
 ) -> Result<Outcome, Error> {
-    let game: Kind = e.game.parse().map_err(Error::invalid)?;
-    let sizes = sizes(e, game)?;
-    let setups: Vec<Setup> = match &e.compare {
-        None => vec![e.setup],
-        Some(SetupList(None)) => Setup::of(game).to_vec(),
-        Some(SetupList(Some(v))) => v.clone(),
-    };
-    for &size in &sizes {
-        for &s in &setups {
-            floe::generate::check(size, s)?;
-        }
-    }
-    if let Some(n) = e.generate {
-        return generate_only(e, out, &sizes, n).map(Outcome::Generated);
-    }
-    if e.exact {
-        return solitaire::in_pool(threads, || run_exact(game, &sizes, &setups))?
-            .map(Outcome::Exact);
-    }
-    if e.trials as u64 > e.challenges {
-        return Err(Error::invalid(format!(
-            "--trials {} needs at least as many challenges (--challenges {})",
-            e.trials, e.challenges
-        )));
-    }
-    let total = sizes.len() as u64 * setups.len() as u64 * e.challenges;
-    let bar = bar(total);
-    let mut docs = Vec::new();
-    let mut finished = 0u64;
-    for &size in &sizes {
-        let mut runs = Vec::new();
-        for &setup in &setups {
-            let config = Config {
-                size,
-                setup,
-                challenges: e.challenges,
-                trials: e.trials,
-                seed: e.seed,
-                random_player: e.random_horizon.map_or(GiveUp::Revisit, GiveUp::Horizon),
-                limits: limits.clone(),
-            };
-            if let Some(b) = &bar {
-                b.set_message(format!("{size}, {}", setup.label()));
+    let made = std::sync::OnceLock::new();
+    let progress = |done: u64, total: u64, what: &str| {
+        if let Some(b) = made.get_or_init(|| bar(total)) {
+            if b.message() != what {
+                b.set_message(what.to_string());
             }
-            let base = finished;
-            let progress = |d: u64| {
-                if let Some(b) = &bar {
-                    b.set_position(base + d);
-                }
-            };
-            let s = solitaire::in_pool(threads, || solitaire::run(&config, &progress))??;
-            finished += e.challenges;
-            runs.push(s);
+            b.set_position(done);
         }
-        let comparison = compare(&runs);
-        docs.push(SizeRun {
-            game: game.name(),
-            size: size.to_string(),
-            seed: e.seed,
-            challenges: e.challenges,
-            setups: runs,
-            comparison,
-        });
-    }
-    if let Some(b) = bar {
+    };
+    let run = ExperimentRun {
+        limits,
+        threads,
+        naming: Naming::Flags,
+        progress: &progress,
+    };
+    let mut outcome = experiment(e, &run, &mut |_, _, _| {})?;
+    if let Some(Some(b)) = made.get() {
         b.finish_and_clear();
     }
-    Ok(Outcome::Runs(docs))
-}
-
-/// The report `floe experiment --json` prints for `o`.
-pub(crate) fn json<'a>(a: &Experiment, o: &'a Outcome) -> ExperimentReport<'a> {
-    match o {
-        Outcome::Generated(docs) => ExperimentReport::Generated(docs),
-        Outcome::Exact(out) => ExperimentReport::exact(out),
-        Outcome::Runs(docs) => ExperimentReport::runs(docs, a.compare.is_some(), a.seed),
-    }
-}
-
-/// `--generate N`: the run's first N challenges as text.
-fn generate_only(
-    a: &Experiment,
-    out: Option<&Path>,
-    sizes: &[Size],
-    n: u64,
-) -> Result<Vec<GeneratedChallenge>, Error> {
-    let mut docs = Vec::new();
-    for &size in sizes {
-        for i in 0..n {
-            let mut c = GeneratedChallenge::new(size, a.setup, a.seed, i)?;
-            if let Some(dir) = out {
-                let text = c.text.take().unwrap_or_default();
-                let path = dir.join(format!(
-                    "{}-{}-{}-{i}.txt",
-                    size_key(&size.to_string()),
-                    a.setup.name(),
-                    a.seed
-                ));
-                out::write_file(&path, &text)?;
-                c.file = Some(path.display().to_string());
-            }
-            docs.push(c);
+    if let (Outcome::Generated(docs), Some(dir)) = (&mut outcome, out) {
+        let game: Kind = e.game.parse().map_err(Error::invalid)?;
+        let n = e.generate.unwrap_or(0);
+        let names = e
+            .sizes(game)
+            .into_iter()
+            .flat_map(|size| (0..n).map(move |i| (size, i)));
+        for (c, (size, i)) in docs.iter_mut().zip(names) {
+            let text = c.text.take().unwrap_or_default();
+            let path = dir.join(format!(
+                "{}-{}-{}-{i}.txt",
+                size_key(&size.to_string()),
+                e.setup.name(),
+                e.seed
+            ));
+            out::write_file(&path, &text)?;
+            c.file = Some(path.display().to_string());
         }
     }
-    Ok(docs)
-}
-
-fn sizes(a: &Experiment, game: Kind) -> Result<Vec<Size>, Error> {
-    Ok(match game {
-        Kind::BoxOff => vec![Size::boxoff(a.rows, a.cols, a.colors)],
-        Kind::Pretzel => a
-            .ranks
-            .0
-            .iter()
-            .map(|&ranks| Size::Pretzel {
-                suits: a.suits,
-                ranks,
-            })
-            .collect(),
-        Kind::Fujisan => vec![Size::Fujisan],
-    })
+    Ok(outcome)
 }
 
 pub(crate) fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
@@ -419,24 +310,6 @@ fn sci(p: f64) -> String {
     } else {
         format!("{p:.3}")
     }
-}
-
-fn run_exact(game: Kind, sizes: &[Size], setups: &[Setup]) -> Result<Vec<Exact>, Error> {
-    if game != Kind::Pretzel {
-        return Err(Error::invalid(
-            "--exact enumerates Pretzel deals; BoxOff and Fujisan setups have far too many challenges",
-        ));
-    }
-    let mut out: Vec<Exact> = Vec::new();
-    for size in sizes {
-        let Size::Pretzel { suits, ranks } = *size else {
-            continue;
-        };
-        for &s in setups {
-            out.push(exact_pretzel(suits, ranks, s)?);
-        }
-    }
-    Ok(out)
 }
 
 fn print_exact(out: &[Exact]) {

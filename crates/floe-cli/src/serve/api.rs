@@ -578,7 +578,7 @@ endpoint!(
             let o =
                 cmd::experiment::compute(&run, stopped(&limits, stop), Some(1), None, |_| None)?;
             Ok(Reply::json(
-                &cmd::experiment::json(&run, &o),
+                &o.report(&run),
                 if o.limited() { 1 } else { 0 },
             ))
         }))

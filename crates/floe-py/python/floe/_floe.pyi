@@ -94,14 +94,9 @@ def census(
     rows: int, cols: int, k: int, difficulty: bool, hardest: int, limits: _Limits,
 ) -> Tuple[str, List[Tuple[str, bytearray, List[int]]], List[Level], Figures]: ...
 def experiment(
-    game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,
-    compare: Optional[List[str]], challenges: int, trials: int, seed: int,
-    random_horizon: Optional[int], threads: Optional[int], exact: bool, limits: _Limits,
+    pairs: List[Tuple[str, str]], threads: Optional[int], limits: _Limits,
 ) -> Tuple[str, List[Tuple[str, List[Any]]], Figures]: ...
-def challenges(
-    game: str, rows: int, cols: int, colors: int, suits: int, ranks: List[int], setup: str,
-    seed: int, n: int,
-) -> List[Level]: ...
+def challenges(pairs: List[Tuple[str, str]]) -> List[Level]: ...
 def hardest(
     game: str, rows: int, cols: int, rocks: Optional[int], blocks: Optional[int],
     targets: Optional[int], walls: Optional[int], floor: Optional[int], rules: Optional[str],

@@ -212,18 +212,18 @@ class Experiment(_Drawn):
 
 def _sheet(
     game: Any, rows: Any, cols: Any, colors: Any, suits: Any, ranks: Any, setup: Any
-) -> Tuple[str, int, int, int, int, List[int], str]:
-    """The game, board and setup of an experiment or its challenges, checked, as the native
-    part takes them."""
-    return (
-        word("game", game),
-        whole("rows", rows),
-        whole("cols", cols),
-        whole("colors", colors),
-        whole("suits", suits),
-        ranks_of(ranks),
-        word("setup", setup),
-    )
+) -> List[Tuple[str, str]]:
+    """The game, board and setup of an experiment or its challenges, checked by type here and
+    by range by the library's request, as the keyword texts it reads."""
+    return [
+        ("game", word("game", game)),
+        ("rows", str(whole("rows", rows))),
+        ("cols", str(whole("cols", cols))),
+        ("colors", str(whole("colors", colors))),
+        ("suits", str(whole("suits", suits))),
+        ("ranks", ",".join(str(r) for r in ranks_of(ranks))),
+        ("setup", word("setup", setup)),
+    ]
 
 
 @keywords
@@ -275,18 +275,19 @@ def experiment(
         raise TypeError(f"compare: setups (a list, or a text such as 'shuffled,ltiles'), not {type(compare).__name__}")
     if cmp is not None and not cmp:
         raise ValueError("compare: at least one setup (or None for the setup alone)")
+    pairs = _sheet(game, rows, cols, colors, suits, ranks, setup)
+    if cmp is not None:
+        pairs = [p for p in pairs if p[0] != "setup"] + [("compare", ",".join(cmp))]
+    if switch("exact", exact):
+        pairs.append(("exact", "true"))
+    else:
+        pairs += [("challenges", str(whole("challenges", challenges))), ("trials", str(whole("trials", trials)))]
+    pairs.append(("seed", str(whole("seed", seed))))
+    horizon = whole_or_none("random_horizon", random_horizon)
+    if horizon is not None:
+        pairs.append(("random_horizon", str(horizon)))
     return Experiment(
-        *_floe.experiment(
-            *_sheet(game, rows, cols, colors, suits, ranks, setup),
-            cmp,
-            whole("challenges", challenges),
-            whole("trials", trials),
-            whole("seed", seed),
-            whole_or_none("random_horizon", random_horizon),
-            whole_or_none("threads", threads, 1, 1024),
-            switch("exact", exact),
-            limits(max_states, timeout, max_memory),
-        )
+        *_floe.experiment(pairs, whole_or_none("threads", threads, 1, 1024), limits(max_states, timeout, max_memory))
     )
 
 
@@ -305,11 +306,6 @@ def challenges(
 ) -> List[Level]:
     """The first ``n`` challenges of an experiment as levels (``floe experiment
     --generate N``): the very challenges :func:`experiment` solves with the same seed."""
-    return [
-        Level(x)
-        for x in _floe.challenges(
-            *_sheet(game, rows, cols, colors, suits, ranks, setup),
-            whole("seed", seed),
-            whole("n", n, 1),
-        )
-    ]
+    pairs = _sheet(game, rows, cols, colors, suits, ranks, setup)
+    pairs += [("seed", str(whole("seed", seed))), ("generate", str(whole("n", n, 1)))]
+    return [Level(x) for x in _floe.challenges(pairs)]

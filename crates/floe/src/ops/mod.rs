@@ -14,10 +14,13 @@
 //!   ([`AnalyzeReport`]).
 //! - [`verdict`](mod@verdict): the solver's answers in play ([`Verdict`]).
 //! - [`bench`]: [`bench_solvers`], randomised solvers against the optimum.
+//! - [`experiment`](mod@experiment): the solitaire puzzles' Monte Carlo experiments from
+//!   their request ([`experiment()`]).
 //! - [`hardest`](mod@hardest): [`hardest`], the hardest levels of a game named by a spec.
 //! - [`graph`]: the whole state graph as arrays (the work of [`crate::request::Graph`]).
 
 pub mod bench;
+pub mod experiment;
 pub mod graph;
 pub mod hardest;
 pub mod level;
@@ -29,6 +32,7 @@ pub mod verdict;
 pub mod verify;
 
 pub use bench::bench_solvers;
+pub use experiment::{experiment, ExperimentOutcome, ExperimentRun};
 pub use hardest::hardest;
 pub use level::{AnyGame, Level, LevelEntry};
 pub use request::{LevelFile, Request, Source};

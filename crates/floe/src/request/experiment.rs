@@ -2,7 +2,8 @@
 
 use super::value::{number, parsed, some, switch, within};
 use super::{conflict, fields, missing, serde_text, Range};
-use crate::generate::Setup;
+use crate::games::solitaire::Kind;
+use crate::generate::{Setup, Size};
 use serde::Deserialize;
 use std::str::FromStr;
 
@@ -125,6 +126,35 @@ impl Default for Experiment {
             random_horizon: None,
             exact: false,
             generate: None,
+        }
+    }
+}
+
+impl Experiment {
+    /// The sizes it runs on `game`: BoxOff's rows, columns and colours; Pretzel's suits with
+    /// each number of ranks; Fujisan's mountain.
+    pub fn sizes(&self, game: Kind) -> Vec<Size> {
+        match game {
+            Kind::BoxOff => vec![Size::boxoff(self.rows, self.cols, self.colors)],
+            Kind::Pretzel => self
+                .ranks
+                .0
+                .iter()
+                .map(|&ranks| Size::Pretzel {
+                    suits: self.suits,
+                    ranks,
+                })
+                .collect(),
+            Kind::Fujisan => vec![Size::Fujisan],
+        }
+    }
+    /// The setups it runs on `game`: those of `compare` (every setup of the game for
+    /// `all`), else the setup.
+    pub fn setups(&self, game: Kind) -> Vec<Setup> {
+        match &self.compare {
+            None => vec![self.setup],
+            Some(SetupList(None)) => Setup::of(game).to_vec(),
+            Some(SetupList(Some(v))) => v.clone(),
         }
     }
 }
