@@ -14,14 +14,14 @@ use floe::analysis::ice::tables::{
 use floe::game::Params;
 use floe::games::ice::format::write_floe;
 use floe::games::ice::{self, Ice, WalkRule};
-use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
+use floe::generate::retrograde::{generate as run_generate, shortcut_report};
 use floe::ops::Level;
 use floe::render::plot::HeatMap;
-use floe::request::Naming;
+use floe::request::{Generate, GenerateBudget, Naming};
 use floe::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Registers the functions of this file.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -246,74 +246,26 @@ fn check_range(name: &str, v: usize, lo: usize, hi: usize) -> PyResult<()> {
 }
 
 /// Levels by Kluiver's retrograde generator, each verified by exact search (`floe
-/// generate`): `(the --json document, the level file's text, the levels)`.
+/// generate`), as the library's request reads the keyword texts `pairs` (the Python part has
+/// checked their types) with `timeout`: `(the --json document, the level file's text, the
+/// levels)`.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, targets, max_blocks, min_pushes, max_pushes, min_difficulty,
-    factor, unique, walls, count, seed, timeout, candidate_states))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (pairs, timeout))]
 fn generate(
     py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    targets: usize,
-    max_blocks: Option<usize>,
-    min_pushes: u64,
-    max_pushes: Option<u64>,
-    min_difficulty: Option<u64>,
-    factor: u64,
-    unique: bool,
-    walls: bool,
-    count: usize,
-    seed: u64,
+    pairs: Vec<(String, String)>,
     timeout: Option<Bound<'_, PyAny>>,
-    candidate_states: u64,
 ) -> PyResult<(String, String, Vec<NativeLevel>)> {
-    for (name, v) in [("rows", rows), ("cols", cols), ("targets", targets)] {
-        check_range(name, v, 1, 1024)?;
-    }
-    if let Some(b) = max_blocks {
-        check_range("max_blocks", b, 1, 1024)?;
-    }
-    check_range("count", count, 1, 1_000_000)?;
     let timeout = limits_from_py((None, timeout, None, false))?.timeout;
     let (doc, text, levels) = detached(py, || {
-        if let Some(q) = max_pushes {
-            if q < min_pushes {
-                return Err(Error::invalid(format!(
-                    "max_pushes {q} is below min_pushes {min_pushes}"
-                )));
-            }
-        }
-        if factor > floe::game::MAX_FACTOR {
-            return Err(Error::invalid(format!(
-                "factor {factor}: at most {}",
-                floe::game::MAX_FACTOR
-            )));
-        }
-        let req = Request {
-            params: GenParams {
-                rows,
-                cols,
-                targets,
-                max_blocks: max_blocks.unwrap_or(targets + 2),
-                pushes: 0,
-                walls,
-            },
-            min_pushes,
-            max_pushes,
-            min_difficulty,
-            factor,
-            unique,
-            count,
-            seed,
-            deadline: timeout.and_then(|t: Duration| Instant::now().checked_add(t)),
-            max_states: candidate_states,
-            stop: None,
-        };
-        let batch = run_generate(&req)?;
+        let (mut levels, mut budget) = (Generate::default(), GenerateBudget::default());
+        floe::request::read(&pairs, "generate()", &mut [&mut levels, &mut budget], &[], &[])
+            .map_err(Error::invalid)?;
+        budget.timeout = timeout;
+        let batch = run_generate(&levels.request(&budget, None, Naming::Keywords)?)?;
         let boards: Vec<ice::Level> = batch.levels.iter().map(|e| e.level.clone()).collect();
         let text = write_floe(&boards);
-        let doc = json(&batch.report(count))?;
+        let doc = json(&batch.report(levels.count))?;
         let levels: Vec<NativeLevel> = boards
             .into_iter()
             .enumerate()

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 
 import floe
 
-from conftest import ROOT, ZELDA
+from conftest import ROOT, ZELDA, without_time
 
 
 def test_every_report_says_what_it_is():
@@ -59,3 +60,19 @@ def test_the_statuses_of_a_solve_are_documented():
         floe.solve(ZELDA, level="OOSSAS", algo="random", max_moves=1)["status"],
     }
     assert seen == set(names)
+
+
+def test_generate_reads_the_request_the_command_line_reads(cli):
+    # the same request, defaults included (most blocks: the targets and two more, never more
+    # than the cells), gives the same levels
+    for kw, flags in [
+        (dict(count=2, seed=3), ["--count", "2", "--seed", "3"]),
+        (dict(targets=2, min_pushes=1), ["--targets", "2", "--min-pushes", "1"]),
+    ]:
+        g = floe.generate(2 if "targets" in kw else 5, 2 if "targets" in kw else 5, **kw)
+        size = ["--rows", "2", "--cols", "2"] if "targets" in kw else ["--rows", "5", "--cols", "5"]
+        assert without_time(g.report) == without_time(cli("generate", *size, *flags))
+    with pytest.raises(floe.InvalidInput, match="^max_pushes 2 is below min_pushes 3$"):
+        floe.generate(5, 5, max_pushes=2)
+    with pytest.raises(floe.InvalidInput, match=r"^factor 1000000001: at most 1000000000$"):
+        floe.generate(5, 5, factor=10**9 + 1)

@@ -5,11 +5,9 @@ use crate::args::GenerateArgs;
 use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::games::ice::format::write_floe;
-use floe::generate::retrograde::{generate as run_generate, shortcut_report, GenParams, Request};
-use floe::request::{Generate, GenerateBudget};
+use floe::generate::retrograde::{generate as run_generate, shortcut_report};
+use floe::request::Naming;
 use floe::Error;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// `floe generate`.
@@ -18,7 +16,7 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         return generate_report(&a);
     }
     let start = Instant::now();
-    let batch = run_generate(&request(&a.levels, &a.budget, None)?)?;
+    let batch = run_generate(&a.levels.request(&a.budget, None, Naming::Flags)?)?;
     // an interrupted run, or one that found nothing, leaves an existing file as it was
     if let Some(path) = &a.out {
         let why = if floe::search::interrupted() {
@@ -73,58 +71,6 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         );
         Ok(Done::NoAnswer)
     }
-}
-
-/// The generator's request for the levels `a` asks for within `budget` (with a stop flag, for
-/// the web page).
-pub(crate) fn request(
-    a: &Generate,
-    budget: &GenerateBudget,
-    stop: Option<Arc<AtomicBool>>,
-) -> Result<Request, Error> {
-    let (Some(rows), Some(cols)) = (a.rows, a.cols) else {
-        return Err(Error::invalid("give --rows and --cols"));
-    };
-    let targets = a.targets.unwrap_or(1);
-    let deadline = budget.timeout.and_then(|t| Instant::now().checked_add(t));
-    if let Some(q) = a.max_pushes {
-        if q < a.min_pushes {
-            return Err(Error::invalid(format!(
-                "--max-pushes {q} is below --min-pushes {}",
-                a.min_pushes
-            )));
-        }
-    }
-    if a.factor > floe::game::MAX_FACTOR {
-        return Err(Error::invalid(format!(
-            "--factor {}: at most {}",
-            a.factor,
-            floe::game::MAX_FACTOR
-        )));
-    }
-    Ok(Request {
-        params: GenParams {
-            rows,
-            cols,
-            targets,
-            // the default, the targets and two more, is never more than the cells
-            max_blocks: a
-                .max_blocks
-                .unwrap_or((targets + 2).min(rows.saturating_mul(cols))),
-            pushes: 0,
-            walls: a.walls,
-        },
-        min_pushes: a.min_pushes,
-        max_pushes: a.max_pushes,
-        min_difficulty: a.min_difficulty,
-        factor: a.factor,
-        unique: a.unique,
-        count: a.count,
-        seed: a.seed,
-        deadline,
-        max_states: budget.candidate_states,
-        stop,
-    })
 }
 
 fn generate_report(a: &GenerateArgs) -> Result<Done, Error> {

@@ -11,7 +11,7 @@ import functools
 import inspect
 import numbers
 import os
-from typing import Any, Callable, Iterable, List, Mapping, Optional, TypedDict, TypeVar, Union, cast
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple, TypedDict, TypeVar, Union, cast
 
 import numpy as np
 
@@ -167,3 +167,17 @@ def pick_types(pick: Mapping[str, Any]) -> None:
         whole("k", k)
     if "dynamic" in pick:
         switch("dynamic", pick["dynamic"])
+
+
+def texts(*given: Tuple[str, Any]) -> List[Tuple[str, str]]:
+    """Keywords checked by type as the texts the library's request reads: ``None`` left out
+    (the library's default), switches as ``true``/``false``, numbers as digits."""
+    out: List[Tuple[str, str]] = []
+    for name, value in given:
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            out.append((name, "true" if value else "false"))
+        else:
+            out.append((name, str(value)))
+    return out

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 import numpy as np
 
 from . import _floe
-from ._checks import Pick, keywords, ordered, switch, whole, whole_or_none, wholes
+from ._checks import Pick, keywords, ordered, switch, texts, whole, whole_or_none, wholes
 from ._common import SVG, Duration, Memory, limits, loads, report, table
 from ._level import Level, Source, _board, _reach
 
@@ -336,24 +336,22 @@ def generate(
     """Ice block levels by Kluiver's retrograde generator, each verified by exact search
     (``floe generate``); the same seed gives the same levels. With a ``timeout``, fewer
     levels than asked may come back (``complete`` is then false)."""
-    return Generated(
-        *_floe.generate(
-            whole("rows", rows, 1),
-            whole("cols", cols, 1),
-            whole("targets", targets),
-            whole_or_none("max_blocks", max_blocks),
-            whole("min_pushes", min_pushes),
-            whole_or_none("max_pushes", max_pushes),
-            whole_or_none("min_difficulty", min_difficulty),
-            whole("factor", factor),
-            switch("unique", unique),
-            switch("walls", walls),
-            whole("count", count, 1),
-            whole("seed", seed),
-            timeout,
-            whole("candidate_states", candidate_states),
-        )
+    pairs = texts(
+        ("rows", whole("rows", rows, 1)),
+        ("cols", whole("cols", cols, 1)),
+        ("targets", whole("targets", targets)),
+        ("max_blocks", whole_or_none("max_blocks", max_blocks)),
+        ("min_pushes", whole("min_pushes", min_pushes)),
+        ("max_pushes", whole_or_none("max_pushes", max_pushes)),
+        ("min_difficulty", whole_or_none("min_difficulty", min_difficulty)),
+        ("factor", whole("factor", factor)),
+        ("unique", switch("unique", unique)),
+        ("walls", switch("walls", walls)),
+        ("count", whole("count", count, 1)),
+        ("seed", whole("seed", seed)),
+        ("candidate_states", whole("candidate_states", candidate_states)),
     )
+    return Generated(*_floe.generate(pairs, timeout))
 
 
 @keywords

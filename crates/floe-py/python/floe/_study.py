@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
-from ._checks import keywords, switch, whole, whole_or_none, word
+from ._checks import keywords, switch, texts, whole, whole_or_none, word
 from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report, same_arrays, same_rows
 from ._level import Level
 
@@ -215,15 +215,15 @@ def _sheet(
 ) -> List[Tuple[str, str]]:
     """The game, board and setup of an experiment or its challenges, checked by type here and
     by range by the library's request, as the keyword texts it reads."""
-    return [
+    return texts(
         ("game", word("game", game)),
-        ("rows", str(whole("rows", rows))),
-        ("cols", str(whole("cols", cols))),
-        ("colors", str(whole("colors", colors))),
-        ("suits", str(whole("suits", suits))),
+        ("rows", whole("rows", rows)),
+        ("cols", whole("cols", cols)),
+        ("colors", whole("colors", colors)),
+        ("suits", whole("suits", suits)),
         ("ranks", ",".join(str(r) for r in ranks_of(ranks))),
         ("setup", word("setup", setup)),
-    ]
+    )
 
 
 @keywords
@@ -278,14 +278,14 @@ def experiment(
     pairs = _sheet(game, rows, cols, colors, suits, ranks, setup)
     if cmp is not None:
         pairs = [p for p in pairs if p[0] != "setup"] + [("compare", ",".join(cmp))]
-    if switch("exact", exact):
-        pairs.append(("exact", "true"))
-    else:
-        pairs += [("challenges", str(whole("challenges", challenges))), ("trials", str(whole("trials", trials)))]
-    pairs.append(("seed", str(whole("seed", seed))))
-    horizon = whole_or_none("random_horizon", random_horizon)
-    if horizon is not None:
-        pairs.append(("random_horizon", str(horizon)))
+    exact = switch("exact", exact)
+    pairs += texts(
+        ("exact", exact or None),
+        ("challenges", None if exact else whole("challenges", challenges)),
+        ("trials", None if exact else whole("trials", trials)),
+        ("seed", whole("seed", seed)),
+        ("random_horizon", whole_or_none("random_horizon", random_horizon)),
+    )
     return Experiment(
         *_floe.experiment(pairs, whole_or_none("threads", threads, 1, 1024), limits(max_states, timeout, max_memory))
     )
@@ -307,5 +307,5 @@ def challenges(
     """The first ``n`` challenges of an experiment as levels (``floe experiment
     --generate N``): the very challenges :func:`experiment` solves with the same seed."""
     pairs = _sheet(game, rows, cols, colors, suits, ranks, setup)
-    pairs += [("seed", str(whole("seed", seed))), ("generate", str(whole("n", n, 1)))]
+    pairs += texts(("seed", whole("seed", seed)), ("generate", whole("n", n, 1)))
     return [Level(x) for x in _floe.challenges(pairs)]

@@ -1,9 +1,14 @@
 //! `generate`: ice block levels made by Kluiver's retrograde generator.
 
 use super::value::{duration, number, some, switch, within};
-use super::{fields, missing, serde_text, Range};
+use super::{fields, missing, serde_text, Naming, Range};
+use crate::error::Error;
+use crate::game::MAX_FACTOR;
+use crate::generate::retrograde::{self, GenParams};
 use serde::Deserialize;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Rows and columns of a generated board.
 pub const SIDE: Range = Range::new(1, 1024);
@@ -107,6 +112,66 @@ fields!(Generate {
     count: within(COUNT),
     seed: number,
 }; check needs_size);
+
+impl Generate {
+    /// The generator's request for these levels within `budget` (`stop`: a flag that stops
+    /// it, as the web server's Stop does); messages name the parameters as `naming` does.
+    pub fn request(
+        &self,
+        budget: &GenerateBudget,
+        stop: Option<Arc<AtomicBool>>,
+        naming: Naming,
+    ) -> Result<retrograde::Request, Error> {
+        let (Some(rows), Some(cols)) = (self.rows, self.cols) else {
+            return Err(Error::invalid(format!(
+                "give {} and {}",
+                naming.of("rows"),
+                naming.of("cols")
+            )));
+        };
+        let targets = self.targets.unwrap_or(1);
+        if let Some(q) = self.max_pushes {
+            if q < self.min_pushes {
+                return Err(Error::invalid(format!(
+                    "{} {q} is below {} {}",
+                    naming.of("max_pushes"),
+                    naming.of("min_pushes"),
+                    self.min_pushes
+                )));
+            }
+        }
+        if self.factor > MAX_FACTOR {
+            return Err(Error::invalid(format!(
+                "{} {}: at most {MAX_FACTOR}",
+                naming.of("factor"),
+                self.factor
+            )));
+        }
+        Ok(retrograde::Request {
+            params: GenParams {
+                rows,
+                cols,
+                targets,
+                // the default, the targets and two more, is never more than the cells
+                max_blocks: self
+                    .max_blocks
+                    .unwrap_or((targets + 2).min(rows.saturating_mul(cols))),
+                pushes: 0,
+                walls: self.walls,
+            },
+            min_pushes: self.min_pushes,
+            max_pushes: self.max_pushes,
+            min_difficulty: self.min_difficulty,
+            factor: self.factor,
+            unique: self.unique,
+            count: self.count,
+            seed: self.seed,
+            deadline: budget.timeout.and_then(|t| Instant::now().checked_add(t)),
+            max_states: budget.candidate_states,
+            stop,
+        })
+    }
+}
 
 /// Rows and columns are required.
 fn needs_size(g: &Generate, _: &[String]) -> Result<(), String> {
