@@ -259,8 +259,14 @@ fn generate(
     let timeout = limits_from_py((None, timeout, None, false))?.timeout;
     let (doc, text, levels) = detached(py, || {
         let (mut levels, mut budget) = (Generate::default(), GenerateBudget::default());
-        floe::request::read(&pairs, "generate()", &mut [&mut levels, &mut budget], &[], &[])
-            .map_err(Error::invalid)?;
+        floe::request::read(
+            &pairs,
+            "generate()",
+            &mut [&mut levels, &mut budget],
+            &[],
+            &[],
+        )
+        .map_err(Error::invalid)?;
         budget.timeout = timeout;
         let batch = run_generate(&levels.request(&budget, None, Naming::Keywords)?)?;
         let boards: Vec<ice::Level> = batch.levels.iter().map(|e| e.level.clone()).collect();

@@ -7,7 +7,7 @@ use crate::run::detached;
 use floe::analysis::solitaire::{figures as solitaire_figures, Diagnostic, Record, SizeRun};
 use floe::games::pushpush::census::{
     census as run_census, figures as census_figures, hardest_solutions, Census, CensusOptions,
-    CensusOutcome, Report,
+    Report,
 };
 use floe::games::pushpush::{level as pushpush, PushPush, Variant};
 use floe::games::solitaire::Kind;
@@ -136,14 +136,9 @@ fn census<'py>(
         o.max_bytes = b;
     }
     let outcome = detached(py, || {
-        let c = match run_census(&o)? {
-            CensusOutcome::Done(c) => *c,
-            CensusOutcome::Limit {
-                kind,
-                steps,
-                positions,
-                seconds,
-            } => return Ok(Err((kind, steps, positions, seconds))),
+        let c = match run_census(&o)?.done() {
+            Ok(c) => c,
+            Err(stopped) => return Ok(Err(stopped)),
         };
         let solutions = hardest_solutions(&c)?;
         let mut r = Report::new(&c, &solutions);
@@ -176,13 +171,16 @@ fn census<'py>(
                 .collect();
             Ok((doc, arrays, levels, figures))
         }
-        Err((kind, steps, positions, seconds)) => Err(limit_reached(
+        Err(s) => Err(limit_reached(
             py,
-            kind.name(),
+            s.kind.name(),
             format!(
-                "the census stopped at the {} limit after {steps} push steps over {positions} \
-                 positions ({seconds:.1} s); no census is reported",
-                kind.name()
+                "the census stopped at the {} limit after {} push steps over {} positions \
+                 ({:.1} s); no census is reported",
+                s.kind.name(),
+                s.steps,
+                s.positions,
+                s.seconds
             ),
         )),
     }

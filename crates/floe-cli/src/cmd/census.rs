@@ -7,7 +7,7 @@ use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::games::pushpush::census::{
     census as run_census, census_layer, check_layers, combine, figures, hardest_solutions, layers,
-    Census, CensusLayer, CensusOptions, CensusOutcome, LayerOutcome, Report, WorkDir,
+    Census, CensusLayer, CensusOptions, LayerOutcome, Report, WorkDir,
 };
 use floe::games::pushpush::Variant;
 use floe::grid::Push;
@@ -46,20 +46,16 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
         };
     }
     let spinner = Spinner::attach(&mut o.limits, &format!("{}×{} census", a.rows, a.cols));
-    let c = match run_census(&o)? {
-        CensusOutcome::Done(c) => *c,
-        CensusOutcome::Limit {
-            kind,
-            steps,
-            positions,
-            seconds,
-        } => {
+    let c = match run_census(&o)?.done() {
+        Ok(c) => c,
+        Err(s) => {
             drop(spinner);
             eprintln!(
-                "floe: the census stopped {} after {steps} push steps over {} positions ({}); no census is reported",
-                out::by(kind.name()),
-                thousands(positions),
-                human_time(std::time::Duration::from_secs_f64(seconds))
+                "floe: the census stopped {} after {} push steps over {} positions ({}); no census is reported",
+                out::by(s.kind.name()),
+                s.steps,
+                thousands(s.positions),
+                human_time(std::time::Duration::from_secs_f64(s.seconds))
             );
             return Ok(Done::NoAnswer);
         }
@@ -479,12 +475,9 @@ fn print_census(c: &Census, solutions: &[Vec<Push>]) {
 
 /// The PushPush part of `floe demo`: the 4×4 census, its hardest board solved.
 pub(crate) fn demo() -> Result<(), Error> {
-    let c = match run_census(&CensusOptions::new(4, 4))? {
-        CensusOutcome::Done(c) => *c,
-        CensusOutcome::Limit { .. } => {
-            return Err(Error::Internal("the 4×4 census has no limits".into()))
-        }
-    };
+    let c = run_census(&CensusOptions::new(4, 4))?
+        .done()
+        .map_err(|_| Error::Internal("the 4×4 census has no limits".into()))?;
     outln!(
         "\nPushPush (van der Velden 2023): all {} boards of 4×4 classified in {}: {} unsolvable,",
         thousands(c.boards),

@@ -546,9 +546,11 @@ endpoint!(
         Ok(Box::new(move |caps, stop| {
             budget.timeout = Some(budget.timeout.unwrap_or(caps.timeout).min(caps.timeout));
             budget.candidate_states = budget.candidate_states.min(caps.max_states);
-            let batch = floe::generate::retrograde::generate(
-                &levels.request(&budget, Some(stop), Naming::Query)?,
-            )?;
+            let batch = floe::generate::retrograde::generate(&levels.request(
+                &budget,
+                Some(stop),
+                Naming::Query,
+            )?)?;
             let report = batch.report(levels.count);
             Ok(Reply::json(&report, if report.complete { 0 } else { 1 }))
         }))

@@ -378,6 +378,39 @@ pub enum CensusOutcome {
     },
 }
 
+/// How far a census stopped by a limit got (nothing of it is reported).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CensusStopped {
+    /// Which limit.
+    pub kind: LimitKind,
+    /// Push steps completed (in the layer that was stopped).
+    pub steps: u32,
+    /// Positions in the tables (of the layers done and the one stopped).
+    pub positions: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl CensusOutcome {
+    /// The census, or how far it got when a limit stopped it.
+    pub fn done(self) -> Result<Census, CensusStopped> {
+        match self {
+            CensusOutcome::Done(c) => Ok(*c),
+            CensusOutcome::Limit {
+                kind,
+                steps,
+                positions,
+                seconds,
+            } => Err(CensusStopped {
+                kind,
+                steps,
+                positions,
+                seconds,
+            }),
+        }
+    }
+}
+
 /// The number of cells of the census's board, checked.
 fn cells(o: &CensusOptions) -> Result<usize, Error> {
     let (rows, cols) = (o.rows, o.cols);
