@@ -62,6 +62,13 @@ struct Answer {
 }
 
 impl Answer {
+    /// The message of an error answer (`{"error": "…"}`).
+    fn error(&self) -> String {
+        match self.json()["error"].as_str() {
+            Some(e) => e.to_string(),
+            None => panic!("no error message: {}", self.body),
+        }
+    }
     fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
@@ -365,34 +372,22 @@ fn bad_requests_get_400_with_the_commands_message() {
     let lvl = "$--\n--.\n";
     let r = post(a, "/api/solve?fctor=5", lvl);
     assert_eq!(r.status, 400);
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
+    assert!(r
+        .error()
         .starts_with("unknown parameter 'fctor' for /api/solve: it takes level, game"));
     let r = post(a, "/api/solve?algo=nope", lvl);
     assert_eq!(r.status, 400);
-    assert!(
-        r.json()["error"].as_str().unwrap().contains("nope"),
-        "{}",
-        r.body
-    );
+    assert!(r.error().contains("nope"), "{}", r.body);
     let r = post(a, "/api/solve?k=2", lvl);
     assert_eq!(r.status, 400);
-    assert!(
-        r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("k does not apply"),
-        "{}",
-        r.body
-    );
+    assert!(r.error().contains("k does not apply"), "{}", r.body);
     for refused in ["svg=out.svg", "max_memory=1G", "force=true", "threads=2"] {
         let r = post(a, &format!("/api/solve?{refused}"), lvl);
         assert_eq!(r.status, 400, "{refused}: {}", r.body);
     }
     let r = post(a, "/api/solve?factor=abc", lvl);
     assert_eq!(r.status, 400);
-    assert!(r.json()["error"].as_str().unwrap().contains("abc"));
+    assert!(r.error().contains("abc"));
     // bodies: empty, NUL, not UTF-8, too large; a body where none is taken
     let r = post(a, "/api/solve", "");
     assert_eq!(r.status, 400);
@@ -402,16 +397,10 @@ fn bad_requests_get_400_with_the_commands_message() {
         "untitled:1:3: a NUL byte (U+0000): this is not a text file"
     );
     let r = http(a, "POST", "/api/solve", b"$-\xff.\n");
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("not valid UTF-8"));
+    assert!(r.error().contains("not valid UTF-8"));
     let r = post(a, "/api/solve", &"-".repeat(5000));
     assert_eq!(r.status, 413);
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("larger than 4096 bytes"));
+    assert!(r.error().contains("larger than 4096 bytes"));
     let r = post(a, "/api/generate?rows=4&cols=4", lvl);
     assert_eq!(r.status, 400);
     let r = post(a, "/api/experiment?game=--help", "");
@@ -423,7 +412,7 @@ fn bad_requests_get_400_with_the_commands_message() {
     assert_eq!(r.status, 404);
     let r = http(a, "GET", "/nothing", b"");
     assert_eq!(r.status, 404);
-    assert!(r.json()["error"].as_str().unwrap().contains("/api/solve"));
+    assert!(r.error().contains("/api/solve"));
     let r = post(a, "/api/stop?job=not_running", "");
     assert_eq!(r.status, 404);
     let r = post(a, "/api/stop?job=bad%20name", "");
@@ -493,10 +482,7 @@ fn api_messages_name_query_parameters_never_flags() {
     assert_eq!(l["name"], "qits001");
     assert!(l["text"].as_str().unwrap().contains("Title: qits001\n"));
     let r = post(a, "/api/play?name=pasted%20text", "$-x\n");
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
-        .starts_with("pasted text:1:3: "));
+    assert!(r.error().starts_with("pasted text:1:3: "));
 }
 
 #[test]
@@ -732,10 +718,7 @@ fn the_stop_flag_ends_a_running_search_and_a_full_line_gets_503() {
     let r = post(&s.addr, "/api/solve", "$-\n-.\n");
     assert_eq!(r.status, 503);
     assert_eq!(r.header("retry-after"), Some("1"));
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
-        .starts_with("the server is busy"));
+    assert!(r.error().starts_with("the server is busy"));
     // health answers while the slot is busy; a second job may not take the same name
     assert_eq!(http(&s.addr, "GET", "/api/health", b"").status, 200);
     let r = post(&s.addr, "/api/solve?job=long-1", "$-\n-.\n");
@@ -933,7 +916,7 @@ fn boards_and_answers_too_large_are_refused() {
             r.body.len(),
             r.body
         );
-        let msg = r.json()["error"].as_str().unwrap().to_string();
+        let msg = r.error().to_string();
         assert!(
             msg.contains("1,000×1,000") && msg.contains("4,096 cells"),
             "{path}: {msg}"
@@ -957,11 +940,7 @@ fn boards_and_answers_too_large_are_refused() {
         &board,
     );
     assert_eq!(r.status, 422, "{:.200}", r.body);
-    assert!(
-        r.json()["error"].as_str().unwrap().contains("64 KiB"),
-        "{}",
-        r.body
-    );
+    assert!(r.error().contains("64 KiB"), "{}", r.body);
     // the board alone fits
     assert_eq!(post(&s.addr, "/api/render", &board).status, 200);
     for (flag, bad) in [
@@ -989,10 +968,7 @@ fn only_the_pages_own_origin_may_call_the_api() {
     ] {
         let r = http_with(a, "POST", "/api/solve", &[origin], lvl);
         assert_eq!(r.status, 403, "{origin}: {}", r.body);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("--allow-origin"));
+        assert!(r.error().contains("--allow-origin"));
         let r = http_with(a, "POST", "/api/play", &[origin], lvl);
         assert_eq!(r.status, 403, "{origin}");
     }
@@ -1110,11 +1086,7 @@ fn a_client_neither_evicts_nor_reaches_anothers_sessions() {
     );
     let r = with_moves(r#"[{"row":0,"col":0,"dir":"up"}]"#);
     assert_eq!(r.status, 400, "{}", r.body);
-    assert!(
-        r.json()["error"].as_str().unwrap().contains("move 1"),
-        "{}",
-        r.body
-    );
+    assert!(r.error().contains("move 1"), "{}", r.body);
 }
 
 #[test]
@@ -1689,10 +1661,7 @@ fn the_servers_new_flags_and_headers_refuse_what_they_cannot_mean() {
             b"$-.\n",
         );
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("X-Floe-Client"));
+        assert!(r.error().contains("X-Floe-Client"));
     }
     // moves that are not moves
     for bad in ["[{", "42", r#"[{"row":-1,"col":0,"dir":"up"}]"#] {
@@ -1727,7 +1696,7 @@ fn the_servers_new_flags_and_headers_refuse_what_they_cannot_mean() {
     );
     assert_eq!(r.status, 400);
     assert_eq!(r.json()["levels"].as_array().unwrap().len(), 6);
-    assert!(!r.json()["error"].as_str().unwrap().contains("--"));
+    assert!(!r.error().contains("--"));
     // POST /api/levels: a map without a Game: line, read by the games that take it
     let map = std::fs::read_to_string(bundled("icetower/golden-path.txt")).unwrap();
     let map = map.replace("Game: icetower\n", "");

@@ -219,27 +219,18 @@ def _cell(cell: Optional[int]) -> int:
     return whole("cell", cell, 4, 200)
 
 
-def _level(
-    src: Source,
-    level: Optional[Union[int, str]] = None,
-    game: Optional[str] = None,
-    format: Optional[str] = None,
-    rules: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    dynamic: bool = False,
-    params: Params = None,
-    name: Optional[str] = None,
-) -> Level:
+def _level(src: Source, **pick: Unpack[Pick]) -> Level:
     """The level a call names (as the command line's ``FILE -l LEVEL --game G …``)."""
-    pick_types(dict(level=level, game=game, format=format, rules=rules, k=k, dynamic=dynamic, name=name))
-    plist = param_list(rules, k, dynamic, params)
+    pick_types(pick)
+    level, game, format = pick.get("level"), pick.get("game"), pick.get("format")
+    plist = param_list(pick.get("rules"), pick.get("k"), pick.get("dynamic", False), pick.get("params"))
     if isinstance(src, Level):
         if level is not None or game is not None or format is not None:
             raise TypeError("level, game and format pick a level of a file; this is a Level")
         return Level(src._native.configure(plist)) if plist else src
     path, text = source_of(src)
     sel = None if level is None else str(level)
-    return Level(_floe.resolve(path, text, name, game, format, plist, sel))
+    return Level(_floe.resolve(path, text, pick.get("name"), game, format, plist, sel))
 
 
 def _board(
@@ -294,7 +285,9 @@ def load(
         floe.InvalidInput: no such level, a parameter the game does not have, …
         OSError: the file cannot be read (``FileNotFoundError`` when it is missing).
     """
-    return _level(source, level, game, format, rules, k, dynamic, params, name)
+    return _level(
+        source, level=level, game=game, format=format, rules=rules, k=k, dynamic=dynamic, params=params, name=name
+    )
 
 
 @keywords
