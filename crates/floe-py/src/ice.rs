@@ -19,6 +19,7 @@ use floe::ops::Level;
 use floe::render::plot::HeatMap;
 use floe::request::{Generate, GenerateBudget, Naming};
 use floe::Error;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 use std::time::Instant;
@@ -28,9 +29,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reach, m)?)?;
     m.add_function(wrap_pyfunction!(profile, m)?)?;
     m.add_function(wrap_pyfunction!(space_table, m)?)?;
-    m.add_function(wrap_pyfunction!(reach_table, m)?)?;
+    m.add_function(wrap_pyfunction!(square_table, m)?)?;
     m.add_function(wrap_pyfunction!(strip_table, m)?)?;
-    m.add_function(wrap_pyfunction!(patterns_table, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(generate_report, m)?)?;
     m.add_function(wrap_pyfunction!(heatmap, m)?)?;
@@ -154,38 +154,44 @@ fn space_table(
     })
 }
 
-/// A table of square boards, `min_size` to `max_size` (1 to 32 each) under `limits`: the
-/// sizes and limits checked, then `work` run with the GIL released.
+/// Van den Akker's tables of empty square boards, `min_size` to `max_size` (1 to 32 each):
+/// `"reach"`, the reach tables (`floe table reach --json`), or `"patterns"`, Table 9's
+/// trains and zigzags on fastest ways to the hardest cells (`floe table patterns --json`).
+#[pyfunction]
 fn square_table(
     py: Python<'_>,
-    min_size: usize,
-    max_size: usize,
-    limits: LimitTuple<'_>,
-    work: impl FnOnce(&LimitArgs) -> Result<String, floe::Error> + Send,
-) -> PyResult<String> {
-    let a = limits_from_py(limits)?;
-    check_range("min_size", min_size, 1, 32)?;
-    check_range("max_size", max_size, 1, 32)?;
-    detached(py, || work(&a))
-}
-
-/// Van den Akker's reach tables of empty square boards (`floe table reach --json`).
-#[pyfunction]
-fn reach_table(
-    py: Python<'_>,
+    table: &str,
     min_size: usize,
     max_size: usize,
     blocks: Vec<usize>,
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
-    square_table(py, min_size, max_size, limits, |a| {
-        let most = blocks.iter().copied().max().unwrap_or(0);
-        judge_table(max_size, max_size, most, a)?;
-        let t = Instant::now();
-        let boards: Vec<(usize, usize)> = (min_size..=max_size).map(|s| (s, s)).collect();
-        let tables = reach_tables(&boards, &blocks, &a.limits(), |_| {})?;
-        json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()))
-    })
+    let a = limits_from_py(limits)?;
+    check_range("min_size", min_size, 1, 32)?;
+    check_range("max_size", max_size, 1, 32)?;
+    let limits = a.limits();
+    match table {
+        "reach" => detached(py, || {
+            let most = blocks.iter().copied().max().unwrap_or(0);
+            judge_table(max_size, max_size, most, &a)?;
+            let t = Instant::now();
+            let boards: Vec<(usize, usize)> = (min_size..=max_size).map(|s| (s, s)).collect();
+            let tables = reach_tables(&boards, &blocks, &limits, |_| {})?;
+            json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()))
+        }),
+        "patterns" => detached(py, || {
+            json(&patterns_tables(
+                min_size,
+                max_size,
+                &blocks,
+                &limits,
+                |_| {},
+            )?)
+        }),
+        other => Err(PyValueError::new_err(format!(
+            "table: reach or patterns, not {other:?}"
+        ))),
+    }
 }
 
 /// Van den Akker's hardest cells of 2×n and 3×n boards, closed forms fitted (`floe table
@@ -207,27 +213,6 @@ fn strip_table(
             max_width,
             &blocks,
             compare_width,
-            &a.limits(),
-            |_| {},
-        )?)
-    })
-}
-
-/// Van den Akker's Table 9: trains and zigzags on fastest ways to the hardest cells (`floe
-/// table patterns --json`).
-#[pyfunction]
-fn patterns_table(
-    py: Python<'_>,
-    min_size: usize,
-    max_size: usize,
-    blocks: Vec<usize>,
-    limits: LimitTuple<'_>,
-) -> PyResult<String> {
-    square_table(py, min_size, max_size, limits, |a| {
-        json(&patterns_tables(
-            min_size,
-            max_size,
-            &blocks,
             &a.limits(),
             |_| {},
         )?)

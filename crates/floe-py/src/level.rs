@@ -64,38 +64,38 @@ fn params_of(list: ParamList) -> Params {
     p
 }
 
-/// The request's source: a path, or a text named `name` (`<text>` by default).
-fn source(
-    path: Option<PathBuf>,
-    text: Option<String>,
-    name: Option<String>,
-    game: Option<&str>,
-    format: Option<&str>,
-    params: ParamList,
-) -> Result<Source, Error> {
-    let s = match (path, text) {
-        (Some(p), None) => Request::from_path(p),
-        (None, Some(t)) => Request::from_text(t, name.unwrap_or_else(|| "<text>".into())),
-        _ => return Err(Error::invalid("give a level file's path or its text")),
-    };
-    Ok(s.game(game).format(format).with_params(params_of(params)))
+/// Where a file of levels comes from, as the Python part passes it: `(path, text, name, game,
+/// format, params)`: a path, or a text named `name` (`<text>` by default), with the game and
+/// format when they must not be detected, and the parameters to apply.
+#[derive(FromPyObject)]
+pub(crate) struct SourceArgs(
+    Option<PathBuf>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    ParamList,
+);
+
+impl SourceArgs {
+    /// The library's request for the file.
+    fn source(self) -> Result<Source, Error> {
+        let SourceArgs(path, text, name, game, format, params) = self;
+        let s = match (path, text) {
+            (Some(p), None) => Request::from_path(p),
+            (None, Some(t)) => Request::from_text(t, name.unwrap_or_else(|| "<text>".into())),
+            _ => return Err(Error::invalid("give a level file's path or its text")),
+        };
+        Ok(s.game(game.as_deref())
+            .format(format.as_deref())
+            .with_params(params_of(params)))
+    }
 }
 
 /// Every level of a file: `(file, levels)`.
 #[pyfunction]
-#[pyo3(signature = (path, text, name, game, format, params))]
-fn read(
-    py: Python<'_>,
-    path: Option<PathBuf>,
-    text: Option<String>,
-    name: Option<String>,
-    game: Option<String>,
-    format: Option<String>,
-    params: ParamList,
-) -> PyResult<(String, Vec<NativeLevel>)> {
-    let f = detached(py, || {
-        source(path, text, name, game.as_deref(), format.as_deref(), params)?.read()
-    })?;
+fn read(py: Python<'_>, source: SourceArgs) -> PyResult<(String, Vec<NativeLevel>)> {
+    let f = detached(py, || source.source()?.read())?;
     let levels = f
         .levels
         .iter()
@@ -108,23 +108,9 @@ fn read(
 /// One level of a file: `level` is a 1-based number or a title; without it, the file's only
 /// level.
 #[pyfunction]
-#[pyo3(signature = (path, text, name, game, format, params, level))]
-#[allow(clippy::too_many_arguments)]
-fn resolve(
-    py: Python<'_>,
-    path: Option<PathBuf>,
-    text: Option<String>,
-    name: Option<String>,
-    game: Option<String>,
-    format: Option<String>,
-    params: ParamList,
-    level: Option<String>,
-) -> PyResult<NativeLevel> {
-    let r = detached(py, || {
-        source(path, text, name, game.as_deref(), format.as_deref(), params)?
-            .level(level.as_deref())
-            .resolve()
-    })?;
+#[pyo3(signature = (source, level))]
+fn resolve(py: Python<'_>, source: SourceArgs, level: Option<String>) -> PyResult<NativeLevel> {
+    let r = detached(py, || source.source()?.level(level.as_deref()).resolve())?;
     Ok(NativeLevel::of(r.level, &r.file, r.index))
 }
 

@@ -134,7 +134,8 @@ def reach_table(
     ``moves``, ``max``, ``mean``; ``complete``, ``seconds``)."""
     ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
     return report(
-        _floe.reach_table(
+        _floe.square_table(
+            "reach",
             whole("min_size", min_size),
             whole("max_size", max_size),
             wholes("blocks", blocks),
@@ -186,7 +187,8 @@ def patterns_table(
     ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
     return table(
         loads(
-            _floe.patterns_table(
+            _floe.square_table(
+                "patterns",
                 whole("min_size", min_size),
                 whole("max_size", max_size),
                 wholes("blocks", blocks),

@@ -230,7 +230,7 @@ def _level(src: Source, **pick: Unpack[Pick]) -> Level:
         return Level(src._native.configure(plist)) if plist else src
     path, text = source_of(src)
     sel = None if level is None else str(level)
-    return Level(_floe.resolve(path, text, pick.get("name"), game, format, plist, sel))
+    return Level(_floe.resolve((path, text, pick.get("name"), game, format, plist), sel))
 
 
 def _board(
@@ -306,7 +306,7 @@ def levels(
     if any level does not parse. Keywords as in :func:`load`."""
     pick_types(dict(game=game, format=format, rules=rules, k=k, dynamic=dynamic, name=name))
     path, text = source_of(source)
-    _, found = _floe.read(path, text, name, game, format, param_list(rules, k, dynamic, params))
+    _, found = _floe.read((path, text, name, game, format, param_list(rules, k, dynamic, params)))
     return [Level(n) for n in found]
 
 
@@ -575,7 +575,7 @@ def rebuilt_level(
 ) -> "Level":
     """A level read back from its text, with its game and parameters, under its name, file
     and index (the other half of ``Level.__reduce__``)."""
-    native = _floe.resolve(None, text, file, game, None, [], None)
+    native = _floe.resolve((None, text, file, game, None, []), None)
     # the text carries some parameters (ice blocks' Rules: line), not all (PushPush's k):
     # those it does not are set again, and only those, so that the text stays as it was
     read = json.loads(native.params_json())
