@@ -2,11 +2,12 @@
 //! wraps, counts no run could finish, rates that are not numbers. Each must be refused at the
 //! door (exit 2, a message naming the flag or the size, no panic) and at once.
 
+mod common;
+
+use common::{floe_command, FLOE};
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const FLOE: &str = env!("CARGO_BIN_EXE_floe");
 
 /// A value of `usize` that wraps to a small product when multiplied by 2.
 const WRAPS: &str = "9223372036854775809";
@@ -16,11 +17,8 @@ const HUGER: &str = "99999999999999999999";
 
 /// Runs floe with `args` for at most `bound`, killing it after; returns (exit code, stderr).
 fn run_bounded(args: &[&str], bound: Duration) -> (Option<i32>, String) {
-    let mut child = Command::new(FLOE)
-        .args(args)
-        .stdin(Stdio::null())
+    let mut child = floe_command(args)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("the floe binary runs");
     let start = Instant::now();

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{big_unsolvable, bundled, words, words_with, Temp, FLOE};
+use common::{big_unsolvable, bundled, floe_command, words, words_with, Temp, FLOE};
 use serde_json::Value;
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -32,13 +32,7 @@ fn rss_of(pid: u32) -> Option<u64> {
 /// Runs floe with `args`, sends SIGINT after `interrupt_after` (if given), kills it after
 /// `bound`; watches its memory meanwhile.
 fn watched(args: &[&str], bound: Duration, interrupt_after: Option<Duration>) -> Watched {
-    let mut child = Command::new(FLOE)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the floe binary runs");
+    let mut child = floe_command(args).spawn().expect("the floe binary runs");
     let pid = child.id();
     // drain the pipes on their own threads, so that a chatty run cannot block on them
     let mut out = child.stdout.take().expect("piped");

@@ -19,9 +19,12 @@ struct Server {
 
 impl Server {
     fn start(flags: &[&str]) -> Server {
+        Server::run(&[&["serve", "--addr", "127.0.0.1:0"], flags].concat())
+    }
+    /// `floe ARGS` (a `serve` command), once it says where it listens.
+    fn run(args: &[&str]) -> Server {
         let mut child = Command::new(FLOE)
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(flags)
+            .args(args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -1718,20 +1721,10 @@ fn a_port_alone_listens_on_this_machine() {
         .local_addr()
         .unwrap()
         .port();
-    let mut child = Command::new(FLOE)
-        .args(["serve", "--port", &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("floe serve starts");
-    let mut err = BufReader::new(child.stderr.take().expect("piped"));
-    let mut line = String::new();
-    err.read_line(&mut line).expect("floe serve says where");
-    let served = format!("http://127.0.0.1:{port}/");
-    let health = http(&format!("127.0.0.1:{port}"), "GET", "/api/health", b"");
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(line.contains(&served), "{line}");
+    let server = Server::run(&["serve", "--port", &port.to_string()]);
+    assert_eq!(server.addr, format!("127.0.0.1:{port}"));
+    let health = http(&server.addr, "GET", "/api/health", b"");
+    drop(server);
     assert_eq!(health.status, 200, "{}", health.body);
     for bad in ["-1", "65536", "http", ""] {
         let out = floe(&["serve", &format!("--port={bad}")]);

@@ -248,6 +248,16 @@ pub fn write_hostfile(path: &Path, ports: &[u16]) {
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
+/// `floe ARGS` ready to start: standard input closed, the outputs piped.
+pub fn floe_command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
+    let mut c = Command::new(FLOE);
+    c.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
 /// Starts `floe ARGS` with its own environment (pairs added to this one) and
 /// `FLOE_CONNECT_TIMEOUT` set to `connect_secs`: standard input closed, the outputs piped.
 pub fn spawn_floe<K: AsRef<std::ffi::OsStr>, V: AsRef<std::ffi::OsStr>>(
@@ -255,14 +265,9 @@ pub fn spawn_floe<K: AsRef<std::ffi::OsStr>, V: AsRef<std::ffi::OsStr>>(
     env: &[(K, V)],
     connect_secs: u32,
 ) -> std::process::Child {
-    use std::process::{Command, Stdio};
-    Command::new(FLOE)
-        .args(args)
+    floe_command(args)
         .env("FLOE_CONNECT_TIMEOUT", connect_secs.to_string())
         .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap()
 }
