@@ -57,7 +57,7 @@ def test_a_solution_played_move_by_move_solves(game, text, fewest):
     assert s.solved()
     assert s.moves_played == sol["moves"]
     # the same in one call, and the boards of the solve are the states' texts
-    assert level.start().play_moves(sol["moves"]) == s
+    assert level.start().play_moves(sol["moves"]) == s == level.start().play_moves(sol)
     assert s.text() == sol.boards()[-1]
 
 
@@ -80,6 +80,9 @@ def test_an_illegal_move_raises_value_error_with_the_rules_reason():
         s.play(ice.moves()[0])
     with pytest.raises(ValueError, match="moves\\[1\\]"):
         s.play_moves([only, only])
+    with pytest.raises(floe.ParseError, match="moves\\[0\\]") as e:
+        s.play_moves(["up"])
+    assert e.value.line == 1
 
 
 def test_wrong_types_raise_type_error_naming_the_argument():
@@ -108,6 +111,15 @@ def test_wrong_types_raise_type_error_naming_the_argument():
         env.reset(seed="1")
     with pytest.raises(TypeError, match="options"):
         env.reset(options=[1])
+
+
+def test_floe_start_picks_a_level_as_load_does():
+    s = floe.start(ZELDA, level="TPIBC3")
+    assert s == floe.load(ZELDA, level="TPIBC3").start() and s.level.name == "TPIBC3"
+    # a move in the game's text form
+    assert s.play("0 4 down") == s.play({"row": 0, "col": 4, "dir": "down"})
+    with pytest.raises(ValueError, match="dynamic"):
+        floe.start("Game: icetower\n########\n#@ > $*#\n########\n")
 
 
 def test_states_compare_hash_and_pickle_by_position():

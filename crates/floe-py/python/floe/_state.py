@@ -12,7 +12,7 @@ import numpy as np
 from . import _floe
 from ._checks import keywords, switch
 from ._common import SVG, array
-from ._level import Level, Source, _cell, _level
+from ._level import Level, Solution, Source, _cell, _level
 from ._travel import Key, level_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,16 +126,20 @@ class State:
 
     def play_moves(self, moves: Any) -> "State":
         """The state after each move of ``moves`` in turn (a list of moves as :meth:`play`
-        takes them, or a :class:`floe.Solution`'s ``"moves"``); the first illegal one raises
-        ``ValueError`` with its place."""
+        takes them, or a :class:`floe.Solution`, whose moves are played); the first illegal
+        one raises ``ValueError`` with its place (``moves[3]: …``)."""
+        if isinstance(moves, Solution):
+            moves = moves["moves"]
         if isinstance(moves, (str, bytes, dict)) or not hasattr(moves, "__iter__"):
             raise TypeError(f"moves: a list of moves, not {type(moves).__name__} {_shown(moves)}")
         s = self
         for i, m in enumerate(moves):
             try:
-                s = State(s._native.play(_move_text(m, f"moves[{i}]"), f"moves[{i}]"), self._level)
+                s = State(s._native.play(_move_text(m, f"moves[{i}]"), "the move"), self._level)
             except ValueError as e:
-                raise type(e)(f"moves[{i}]: {e}") from None
+                err = type(e)(f"moves[{i}]: {e}")
+                err.__dict__.update(e.__dict__)
+                raise err from None
         return s
 
     def solved(self) -> bool:
