@@ -85,6 +85,29 @@ def test_an_illegal_move_raises_value_error_with_the_rules_reason():
     assert e.value.line == 1
 
 
+def test_moves_are_the_engines_and_a_pruned_move_still_plays():
+    # ice blocks: every push the rules allow is listed
+    s = floe.load(ZELDA, level="TPIBC3").start()
+    rows, cols = s.level.shape
+    allowed = []
+    for r in range(rows):
+        for c in range(cols):
+            for d in ("up", "down", "left", "right"):
+                try:
+                    s.play({"row": r, "col": c, "dir": d})
+                    allowed.append({"col": c, "dir": d, "row": r})
+                except ValueError:
+                    pass
+    key = lambda m: (m["row"], m["col"], m["dir"])  # noqa: E731
+    assert sorted(map(key, s.moves())) == sorted(map(key, allowed))
+    # Ice Tower's engine leaves out a push into a dead position; the rules play it
+    t = bundled_level("icetower/fire-and-gold").start()
+    dead = {"row": 2, "col": 3, "dir": "left"}
+    assert dead not in t.moves()
+    after = t.play(dead)
+    assert after.depth == 1 and not floe.solve(after.text(), game="icetower")["solved"]
+
+
 def test_wrong_types_raise_type_error_naming_the_argument():
     s = floe.load(GAMES[1][1]).start()
     with pytest.raises(TypeError, match="move"):

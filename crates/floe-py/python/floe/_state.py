@@ -105,7 +105,9 @@ class State:
     def moves(self) -> List[Any]:
         """The legal moves, in the engine's order, each as :func:`floe.solve` gives moves
         (for ice blocks and PushPush ``{"row": 3, "col": 4, "dir": "up"}``); empty when no
-        move can be played. Each is checked by the game's rules."""
+        move can be played. Each is checked by the game's rules. They are the moves the
+        game's engine generates: Ice Tower's leaves out the pushes after which the level can
+        no longer be solved (its dead positions), which :meth:`play` still plays."""
         if self._moves is None:
             self._moves = json.loads(self._native.moves_json())
         return [dict(m) if isinstance(m, dict) else m for m in self._moves]

@@ -13,7 +13,8 @@ state, :meth:`floe.State.moves`) or a move itself; the observation is the positi
 :meth:`floe.State.to_array` gives it. The reward is 1.0 for the move that solves the level
 and ``step_reward`` (0.0 by default; give a negative one to favour short solutions) for
 every other move. An episode ends (``terminated``) when the level is solved or when no move
-can be played; it is cut short (``truncated``) after ``max_steps`` moves.
+is left (in Ice Tower, none that can still lead to a solution); it is cut short
+(``truncated``) after ``max_steps`` moves.
 """
 
 from __future__ import annotations

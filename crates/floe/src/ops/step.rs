@@ -2,9 +2,11 @@
 //! the moves that led to it, as OpenSpiel's `State` is (`floe.Level.start()` in Python).
 //!
 //! The legal moves at a position are those the game's engine generates there (the same
-//! moves the state graph and the hints in play list, [`legal_moves`]), each named as
+//! moves the state graph and the hints in play list, `verdict::legal_moves`), each named as
 //! `floe solve` names moves and checked by the game's rules; a move is played by the rules
-//! themselves ([`Game::apply`]), which say why one is illegal. A state never changes:
+//! themselves ([`Game::apply`]), which say why one is illegal. An engine that prunes leaves
+//! out the moves into positions it knows to be dead (Ice Tower's engine does: a block
+//! pushed where no solution can follow); the rules still play them. A state never changes:
 //! playing a move gives a new one. [`State::cells`] gives the position as one code per cell,
 //! read from the game's scene ([`cell_code`]).
 
@@ -139,7 +141,8 @@ impl State {
         &self.level
     }
     /// The legal moves, each as `floe solve` gives moves, in the engine's order (empty when
-    /// no move can be played). Each is checked by the game's rules.
+    /// no move can be played). Each is checked by the game's rules. A pruning engine leaves
+    /// out the moves into positions it knows to be dead, which [`State::play`] still plays.
     pub fn moves(&self) -> Result<Vec<Move>, Error> {
         self.obj.moves()
     }
