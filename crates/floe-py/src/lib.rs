@@ -19,7 +19,8 @@
 //! - [`hardest`]: the hardest levels of a size;
 //! - [`ops`]: the library's operations by name (`floe.graph`), read from keywords by the
 //!   library's own requests;
-//! - [`travel`]: levels and solutions rebuilt after pickling.
+//! - [`travel`]: levels and solutions rebuilt after pickling;
+//! - [`step`]: a level played one move at a time (`floe.State`).
 
 use pyo3::prelude::*;
 
@@ -29,6 +30,7 @@ pub mod ice;
 pub mod level;
 pub mod ops;
 pub mod run;
+pub mod step;
 pub mod study;
 pub mod travel;
 
@@ -42,5 +44,6 @@ fn _floe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hardest::register(m)?;
     ops::register(m)?;
     travel::register(m)?;
+    step::register(m)?;
     Ok(())
 }

@@ -7,7 +7,9 @@ Every game comes through one interface: :func:`load` and :func:`levels` read a l
 command line prints with ``--json`` (same keys, same values). The studies give arrays and
 frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as arrays),
 :func:`experiment` (solitaire, a pandas DataFrame per challenge); :func:`hardest` finds the
-levels of a size whose optimal solution is the longest. Levels, solutions and
+levels of a size whose optimal solution is the longest. :meth:`Level.start` (or
+:func:`start`) plays a level one move at a time (a :class:`State`, as OpenSpiel's states);
+``floe.env.Env`` wraps it as a reinforcement-learning environment. Levels, solutions and
 figures draw themselves in Jupyter; they and every report pickle and compare, so they travel
 to other processes (``concurrent.futures``). :func:`collections` names the level files that
 come with the package.
@@ -53,6 +55,7 @@ from ._hardest import hardest
 from ._graph import Graph
 from ._ops import graph, operations, run
 from ._bundled import collections
+from ._state import GROUNDS, PIECES, State, start
 
 __all__ = [
     "__version__",
@@ -97,4 +100,8 @@ __all__ = [
     "experiment",
     "challenges",
     "hardest",
+    "State",
+    "start",
+    "GROUNDS",
+    "PIECES",
 ]

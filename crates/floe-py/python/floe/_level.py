@@ -30,6 +30,8 @@ from ._travel import Kept, level_key, level_state, solution_state
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
 
+    from ._state import State
+
 #: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
 #: break), or a :class:`floe.Level`.
 Source = Union[str, "os.PathLike[str]", "Level"]
@@ -147,6 +149,13 @@ class Level:
 
     def __reduce__(self) -> Any:
         return (rebuilt_level, level_state(self))
+
+    def start(self) -> "State":
+        """Its start, to play one move at a time: a :class:`floe.State` (refused with
+        :class:`floe.InvalidInput` when its rules cannot be played with its parameters)."""
+        from ._state import start_of
+
+        return start_of(self)
 
     # What the game face does, with the keywords of the module's functions.
 

@@ -7,6 +7,7 @@ use super::bench::bench_solvers;
 use super::level::{DynLevel, Level, LevelOf, Visit};
 use super::solve::{self, SolveOptions};
 use super::space::{self, AnalyzeReport};
+use super::step::{self, State};
 use super::verdict::{self, Verdict};
 use super::verify;
 use crate::analysis::solvers::{SolverBench, SolverSpec};
@@ -191,6 +192,12 @@ impl Level {
             g.check(l)?;
             Ok(Session::new(g, l.clone(), name))
         })
+    }
+    /// Its start, to play one move at a time (refused when its rules cannot be played with
+    /// its parameters).
+    pub fn start(&self) -> Result<State, Error> {
+        let level = self;
+        on_game!(self, (level: Level) -> Result<State, Error>, |g, l, lv| step::start(g, l, level))
     }
     /// The solver's answer for the start: fewest moves and the first of them.
     pub fn verdict(&self, limits: &Limits) -> Result<Verdict, Error> {

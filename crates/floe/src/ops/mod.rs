@@ -18,6 +18,7 @@
 //!   their request ([`experiment()`]).
 //! - [`hardest`](mod@hardest): [`hardest`], the hardest levels of a game named by a spec.
 //! - [`graph`]: the whole state graph as arrays (the work of [`crate::request::Graph`]).
+//! - [`step`](mod@step): a level played one move at a time ([`step::State`]).
 
 pub mod bench;
 pub mod experiment;
@@ -28,6 +29,7 @@ mod level_ops;
 pub mod request;
 pub mod solve;
 pub mod space;
+pub mod step;
 pub mod verdict;
 pub mod verify;
 
