@@ -15,6 +15,18 @@ const env = setup();
 const page = () => newPage(env.browser, env.server.base);
 const until = waitUntil;
 
+/// A new page on level `level` (a number, or the first) of the bundled `collection`,
+/// once its title starts with `title`.
+async function onLevel(collection, title, level) {
+  const p = await page();
+  await p.goto(env.server.base);
+  await p.waitForSelector("#board svg");
+  await p.selectOption("#collection", collection);
+  if (level) await p.selectOption("#level", level);
+  await until(p, (t) => document.querySelector("#title").textContent.startsWith(t), title);
+  return p;
+}
+
 test("the page is interactive within a second and shows a level", async () => {
   const p = await page();
   const t0 = Date.now();
@@ -78,11 +90,7 @@ test("a level drawn in the editor gets its verdict and is played to the end with
 });
 
 test("a hint shows the next optimal push and plays it; a click walks the robot", async () => {
-  const p = await page();
-  await p.goto(env.server.base);
-  await p.waitForSelector("#board svg");
-  await p.selectOption("#collection", "pushpush.txt");
-  await until(p, () => document.querySelector("#title").textContent.startsWith("hardest-4x4-a"));
+  const p = await onLevel("pushpush.txt", "hardest-4x4-a");
   await until(p, () => document.querySelector("#moves").textContent.includes("optimum 7"));
   await p.keyboard.press("h");
   await until(p, () => document.querySelector("#message").textContent.startsWith("hint: push"));
@@ -107,12 +115,7 @@ test("a hint shows the next optimal push and plays it; a click walks the robot",
 });
 
 test("a share link opens the same level", async () => {
-  const p = await page();
-  await p.goto(env.server.base);
-  await p.waitForSelector("#board svg");
-  await p.selectOption("#collection", "icepath.txt");
-  await p.selectOption("#level", "2");
-  await until(p, () => document.querySelector("#title").textContent.startsWith("rocky"));
+  const p = await onLevel("icepath.txt", "rocky", "2");
   const link = p.url();
   assert.match(link, /#level=/);
   const svg = await p.innerHTML("#board");
