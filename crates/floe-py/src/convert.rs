@@ -8,6 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 use pyo3::IntoPyObjectExt;
 use serde::Serialize;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 pyo3::import_exception!(floe._errors, FloeError);
 pyo3::import_exception!(floe._errors, ParseError);
@@ -83,19 +85,88 @@ pub fn limit_reached(py: Python<'_>, limit: &str, message: String) -> PyErr {
 /// `force`), as the command line and the server read it.
 pub type LimitArgs = floe::request::Limits;
 
-/// The limits as Python passes them: `(max_states, timeout, max_memory, force)`.
+/// The limits as Python passes them: `(max_states, timeout, max_memory, force, progress)`,
+/// `progress` a callable `(done, total)` or `None`.
 pub type LimitTuple<'py> = (
     Option<u64>,
     Option<Bound<'py, PyAny>>,
     Option<Bound<'py, PyAny>>,
     bool,
+    Option<Bound<'py, PyAny>>,
 );
+
+/// The limits of a call with its progress callback: the library's request (what the command
+/// line and the server read) and a Python callable that hears how far the work is.
+pub struct PyLimits {
+    /// The request.
+    pub args: LimitArgs,
+    /// The callable, if any: called with `(done, total)` at most ten times a second.
+    pub progress: Option<Arc<Reporter>>,
+}
+
+impl std::ops::Deref for PyLimits {
+    type Target = LimitArgs;
+    fn deref(&self) -> &LimitArgs {
+        &self.args
+    }
+}
+
+impl PyLimits {
+    /// The search limits, reporting the positions stored to the callable (`total` unknown).
+    pub fn limits(&self) -> floe::search::Limits {
+        let limits = self.args.limits();
+        match &self.progress {
+            None => limits,
+            Some(r) => {
+                let r = Arc::clone(r);
+                limits.progress(Arc::new(move |p: &floe::search::Progress| {
+                    r.report(p.stats.states, None)
+                }))
+            }
+        }
+    }
+    /// Reports `done` of `total` to the callable, if any (throttled).
+    pub fn report(&self, done: u64, total: Option<u64>) {
+        if let Some(r) = &self.progress {
+            r.report(done, total);
+        }
+    }
+}
+
+/// A Python progress callable, called from the threads that do the work.
+pub struct Reporter {
+    call: Py<PyAny>,
+    last: Mutex<Option<Instant>>,
+}
+
+impl Reporter {
+    /// Calls `call(done, total)` unless it was called less than a tenth of a second ago (the
+    /// last report, `done == total`, always goes through). An exception it raises is
+    /// reported as unraisable (printed), not raised: the work goes on.
+    pub fn report(&self, done: u64, total: Option<u64>) {
+        let now = Instant::now();
+        {
+            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            let due = last.is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100));
+            if !due && total != Some(done) {
+                return;
+            }
+            *last = Some(now);
+        }
+        Python::attach(|py| {
+            if let Err(e) = self.call.call1(py, (done, total)) {
+                e.write_unraisable(py, Some(self.call.bind(py)));
+            }
+        });
+    }
+}
 
 /// Reads the limits, refusing values out of the command line's ranges: `timeout` a number of
 /// seconds or a text such as `500ms`, `2m`; `max_memory` a number of GiB or a text such as
-/// `512M` (by default three quarters of the memory available at the start).
-pub fn limits_from_py(t: LimitTuple<'_>) -> PyResult<LimitArgs> {
-    let (max_states, timeout, max_memory, force) = t;
+/// `512M` (by default three quarters of the memory available at the start); `progress` a
+/// callable.
+pub fn limits_from_py(t: LimitTuple<'_>) -> PyResult<PyLimits> {
+    let (max_states, timeout, max_memory, force, progress) = t;
     let timeout = timeout
         .map(|t| {
             parse_duration(&t.str()?.to_string())
@@ -108,11 +179,27 @@ pub fn limits_from_py(t: LimitTuple<'_>) -> PyResult<LimitArgs> {
                 .map_err(|e| PyValueError::new_err(format!("max_memory: {e}")))
         })
         .transpose()?;
-    Ok(LimitArgs {
-        max_states,
-        timeout,
-        max_memory,
-        force,
+    let progress = match progress {
+        None => None,
+        Some(p) if p.is_callable() => Some(Arc::new(Reporter {
+            call: p.unbind(),
+            last: Mutex::new(None),
+        })),
+        Some(p) => {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "progress: a callable (done, total), not {}",
+                p.get_type().name()?
+            )))
+        }
+    };
+    Ok(PyLimits {
+        args: LimitArgs {
+            max_states,
+            timeout,
+            max_memory,
+            force,
+        },
+        progress,
     })
 }
 

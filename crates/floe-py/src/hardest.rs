@@ -42,7 +42,7 @@ fn hardest(
     time: Option<Bound<'_, PyAny>>,
     top: usize,
 ) -> PyResult<String> {
-    let timeout = limits_from_py((None, time, None, false))?.timeout;
+    let timeout = limits_from_py((None, time, None, false, None))?.timeout;
     detached(py, || {
         let mut o = HardestOptions::new(rows, cols);
         let mut p = Params::new();

@@ -241,7 +241,7 @@ fn generate(
     pairs: Vec<(String, String)>,
     timeout: Option<Bound<'_, PyAny>>,
 ) -> PyResult<(String, String, Vec<NativeLevel>)> {
-    let timeout = limits_from_py((None, timeout, None, false))?.timeout;
+    let timeout = limits_from_py((None, timeout, None, false, None))?.timeout;
     let (doc, text, levels) = detached(py, || {
         let (mut levels, mut budget) = (Generate::default(), GenerateBudget::default());
         floe::request::read(

@@ -278,10 +278,11 @@ fn experiment<'py>(
         let e = experiment_request(&pairs)?;
         let game: Kind = e.game.parse().map_err(Error::invalid)?;
         let run = ExperimentRun {
-            limits: a.limits(),
+            // the callable hears the challenges, not each challenge's search
+            limits: a.args.limits(),
             threads,
             naming: Naming::Keywords,
-            progress: &|_, _, _| {},
+            progress: &|done, total, _| a.report(done, Some(total)),
         };
         let mut columns: Vec<Column> = Vec::new();
         let outcome = run_experiment(&e, &run, &mut |size, setup, records| {

@@ -3,9 +3,11 @@ arrays and tables."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+import sys
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -23,7 +25,7 @@ Memory = Union[int, float, str]
 Params = Union[Mapping[str, Any], Iterable[str], None]
 
 #: The limits as the native part takes them: (max_states, timeout, max_memory, force).
-Limits = Tuple[Optional[int], Optional[Duration], Optional[Memory], bool]
+Limits = Tuple[Optional[int], Optional[Duration], Optional[Memory], bool, Optional[Callable[[int, Optional[int]], Any]]]
 
 
 def loads(text: str) -> Any:
@@ -95,18 +97,79 @@ def param_list(
     return out
 
 
+#: What ``progress=`` takes: ``True`` for a bar on standard error (tqdm's when tqdm is
+#: installed), a callable ``(done, total)`` (``total`` is ``None`` when the work does not know
+#: it: a search reports the positions it stored), or ``None``/``False`` for none.
+Progress = Union[bool, Callable[[int, Optional[int]], Any], None]
+
+
+class _Bar:
+    """``progress=True``: tqdm's bar when tqdm is installed, else one line on standard error
+    written over as the work goes."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.shown = False
+        self.tqdm: Any = None
+        try:
+            from tqdm import tqdm  # type: ignore[import-untyped]
+        except ImportError:
+            return
+        self.tqdm = tqdm(desc=what, file=sys.stderr, leave=False)
+
+    def __call__(self, done: int, total: Optional[int]) -> None:
+        if self.tqdm is not None:
+            if total is not None and self.tqdm.total != total:
+                self.tqdm.total = total
+            self.tqdm.n = done
+            self.tqdm.refresh()
+            return
+        of = f" of {total:,}" if total is not None else ""
+        sys.stderr.write(f"\r{self.what}: {done:,}{of}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.tqdm is not None:
+            self.tqdm.close()
+        elif self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def reporting(progress: Progress, what: str) -> Iterator[Optional[Callable[[int, Optional[int]], Any]]]:
+    """The callable a call hands the native part for ``progress`` (see :data:`Progress`);
+    ``what`` names the work on the bar."""
+    if progress is None or (isinstance(progress, (bool, np.bool_)) and not progress):
+        yield None
+    elif isinstance(progress, (bool, np.bool_)):
+        bar = _Bar(what)
+        try:
+            yield bar
+        finally:
+            bar.close()
+    elif callable(progress):
+        yield progress
+    else:
+        raise TypeError(f"progress: True, False, None or a callable (done, total), not {type(progress).__name__}")
+
+
 def limits(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
 ) -> Limits:
-    """The limits as the native part takes them."""
+    """The limits as the native part takes them, with the progress callable (from
+    :func:`reporting`)."""
     return (
         whole_or_none("max_states", max_states),
         amount("timeout", timeout, "30s"),
         amount("max_memory", max_memory, "8G"),
         switch("force", force),
+        progress,
     )
 
 

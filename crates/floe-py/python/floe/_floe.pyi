@@ -1,10 +1,10 @@
 # Types of the native part of floe (crates/floe-py/src). The public API is in the other
 # modules of this package; reports cross as JSON text, tables as little-endian buffers.
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 __version__: str
 
-_Limits = Tuple[Optional[int], Any, Any, bool]
+_Limits = Tuple[Optional[int], Any, Any, bool, Optional[Callable[[int, Optional[int]], Any]]]
 _Params = List[Tuple[str, str, str]]
 
 class Level:

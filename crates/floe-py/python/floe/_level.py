@@ -18,6 +18,8 @@ from ._common import (
     Limits,
     Memory,
     Params,
+    Progress,
+    reporting,
     array,
     limits,
     loads,
@@ -388,6 +390,7 @@ def solve(
     frames: bool = False,
     animate: bool = False,
     coords: bool = False,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Solution:
     """Solves a level of any game (``floe solve``), the solution replayed by the game's rules.
@@ -407,6 +410,8 @@ def solve(
             ``lower_bound`` above the cap).
         max_states, timeout, max_memory: limits (``timeout=30``, ``"500ms"``;
             ``max_memory="8G"``; default budget: three quarters of the memory available).
+        progress: ``True`` for a bar on standard error, or a callable ``(done, total)``
+            told the positions stored so far (``total`` is ``None``), a few times a second.
         svg: write the solution's picture there (``frames``: a board per move;
             ``animate``: an animation; ``coords``: row and column numbers).
 
@@ -421,15 +426,16 @@ def solve(
         raise TypeError("frames and animate are two kinds of picture: give one")
     if (frames or animate or coords) and svg is None:
         raise TypeError("frames, animate and coords draw the picture of svg=PATH")
-    native = lv._native.solve(
-        word_or_none("algo", algo),
-        whole_or_none("factor", factor),
-        whole("seed", seed),
-        whole_or_none("max_moves", max_moves, 0, U32),
-        whole("playouts", playouts, 0, U32),
-        word("count", count, COUNTS),
-        limits(max_states, timeout, max_memory),
-    )
+    with reporting(progress, "solve: positions") as report_to:
+        native = lv._native.solve(
+            word_or_none("algo", algo),
+            whole_or_none("factor", factor),
+            whole("seed", seed),
+            whole_or_none("max_moves", max_moves, 0, U32),
+            whole("playouts", playouts, 0, U32),
+            word("count", count, COUNTS),
+            limits(max_states, timeout, max_memory, progress=report_to),
+        )
     if svg is not None:
         kind = "frames" if frames else "animate" if animate else "arrows"
         native.write_svg(svg, kind, coords, 0)
@@ -463,6 +469,7 @@ def space(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Space:
     """Every position reachable from a level's start (``floe space``), any game, or an
@@ -472,10 +479,12 @@ def space(
     ``histogram`` (positions per number of moves from the start, a list; ``.by_moves`` is
     the same as an ``int64`` array), ``complete``, ``limit``, … A run whose estimate does
     not fit the memory budget is refused (:class:`floe.InvalidInput`) unless ``force`` or a
-    ``timeout`` or ``max_states`` bounds it.
+    ``timeout`` or ``max_states`` bounds it. ``progress`` (``True``, or a callable
+    ``(done, total)``) hears the positions stored so far.
     """
     lv = _board(level, rows, cols, blocks, **pick)
-    return Space(report(lv._native.space(limits(max_states, timeout, max_memory, force))))
+    with reporting(progress, "space: positions") as report_to:
+        return Space(report(lv._native.space(limits(max_states, timeout, max_memory, force, report_to))))
 
 
 @keywords
@@ -489,12 +498,14 @@ def analyze(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """Reversibility and dead ends of the whole state graph (``floe analyze``): the dict of
-    ``floe analyze --json``."""
+    ``floe analyze --json``; ``progress`` as :func:`space`'s."""
     lv = _board(level, rows, cols, blocks, **pick)
-    return report(lv._native.analyze(limits(max_states, timeout, max_memory)))
+    with reporting(progress, "analyze: positions") as report_to:
+        return report(lv._native.analyze(limits(max_states, timeout, max_memory, progress=report_to)))
 
 
 @keywords
@@ -540,11 +551,18 @@ def bench_solvers(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """A randomised solver (``random`` or ``mc``) run ``runs`` times (seeds ``seed``,
-    ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict."""
+    ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict.
+    ``progress`` (``True``, or a callable ``(done, total)``) hears each search's positions."""
     lv = _level(level, **pick)
+    with reporting(progress, "bench-solvers: positions") as report_to:
+        return _bench(lv, algo, runs, seed, max_moves, playouts, count, factor, limits(max_states, timeout, max_memory, progress=report_to))
+
+
+def _bench(lv: Level, algo: str, runs: int, seed: int, max_moves: Optional[int], playouts: int, count: str, factor: Optional[int], lim: Limits) -> Dict[str, Any]:
     return report(
         lv._native.bench_solvers(
             word("algo", algo),
@@ -554,7 +572,7 @@ def bench_solvers(
             whole("playouts", playouts, 0, U32),
             word("count", count, COUNTS),
             whole_or_none("factor", factor),
-            limits(max_states, timeout, max_memory),
+            lim,
         )
     )
 

@@ -8,7 +8,21 @@ import numpy as np
 
 from . import _floe
 from ._checks import keywords, switch, texts, whole, whole_or_none, word
-from ._common import SVG, Duration, Memory, array, columns, limits, loads, ranks_of, report, same_arrays, same_rows
+from ._common import (
+    SVG,
+    Duration,
+    Memory,
+    Progress,
+    array,
+    columns,
+    limits,
+    loads,
+    ranks_of,
+    report,
+    reporting,
+    same_arrays,
+    same_rows,
+)
 from ._level import Level
 
 #: The width of the census's difficulty bins over [0, 5] (the last bin includes 5).
@@ -141,6 +155,7 @@ def census(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
 ) -> Census:
     """Every PushPush board of a size at once (``floe census pushpush``): fewest pushes,
     unsolvable boards, hardest boards (each solved alone as a check), equivalence classes,
@@ -148,17 +163,20 @@ def census(
 
     Raises:
         floe.LimitReached: a limit stopped it (a census reports nothing partial).
+
+    ``progress`` (``True``, or a callable ``(done, total)``) hears the positions stored so far.
     """
-    return Census(
-        *_floe.census(
-            whole("rows", rows, 1),
-            whole("cols", cols, 1),
-            whole("k", k),
-            switch("difficulty", difficulty),
-            whole("hardest", hardest),
-            limits(max_states, timeout, max_memory),
+    with reporting(progress, "census: positions") as report_to:
+        return Census(
+            *_floe.census(
+                whole("rows", rows, 1),
+                whole("cols", cols, 1),
+                whole("k", k),
+                switch("difficulty", difficulty),
+                whole("hardest", hardest),
+                limits(max_states, timeout, max_memory, progress=report_to),
+            )
         )
-    )
 
 
 class Experiment(_Drawn):
@@ -246,6 +264,7 @@ def experiment(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
 ) -> Experiment:
     """The Monte Carlo experiments of the solitaire paper (``floe experiment``): ``challenges``
     challenges per setup in ``trials`` trials, each generated from its own seed, solved
@@ -263,6 +282,8 @@ def experiment(
             in the game, as the authors' published programs do (``--random-horizon``).
         exact: enumerate every Pretzel deal instead of sampling (the report only).
         threads: worker threads (results do not depend on them).
+        progress: ``True`` for a bar on standard error, or a callable ``(done, total)``
+            told the challenges played of all the run's, a few times a second.
     """
     cmp: Optional[List[str]]
     if compare is None:
@@ -286,9 +307,9 @@ def experiment(
         ("seed", whole("seed", seed)),
         ("random_horizon", whole_or_none("random_horizon", random_horizon)),
     )
-    return Experiment(
-        *_floe.experiment(pairs, whole_or_none("threads", threads, 1, 1024), limits(max_states, timeout, max_memory))
-    )
+    with reporting(progress, "experiment: challenges") as report_to:
+        lim = limits(max_states, timeout, max_memory, progress=report_to)
+        return Experiment(*_floe.experiment(pairs, whole_or_none("threads", threads, 1, 1024), lim))
 
 
 @keywords

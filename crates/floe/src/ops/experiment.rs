@@ -59,7 +59,8 @@ pub struct ExperimentRun<'a> {
     /// How messages name the parameters.
     pub naming: Naming,
     /// Called now and then, from worker threads, with the challenges done and the total
-    /// over every size and setup, and the size and setup being run.
+    /// over every size and setup, and the size and setup being run; last with the total
+    /// done (and no size or setup).
     pub progress: &'a (dyn Fn(u64, u64, &str) + Sync),
 }
 
@@ -161,6 +162,7 @@ pub fn experiment(
             comparison,
         });
     }
+    (run.progress)(total, total, "");
     Ok(ExperimentOutcome::Runs(docs))
 }
 
