@@ -48,11 +48,11 @@ impl NativeState {
     }
     /// The moves played from the start as a JSON list.
     fn played_json(&self, py: Python<'_>) -> PyResult<String> {
-        json(self.state.played()).map_err(|e| to_py_err(py, e))
+        json(&self.state.played()).map_err(|e| to_py_err(py, e))
     }
     /// How many moves were played from the start.
     fn played_count(&self) -> usize {
-        self.state.played().len()
+        self.state.depth()
     }
     /// The state after the moves `moves` (a JSON list, or the game's text form), played one
     /// by one by the rules; `what` names them in messages.

@@ -101,3 +101,11 @@ def test_operations_lists_what_run_takes():
     assert "graph" in ops
     assert ops["graph"]["keywords"][:2] == ["positions", "moves"]
     assert "state graph" in ops["graph"]["about"]
+
+
+def test_the_graph_checks_its_limits_as_every_call_does():
+    for bad, err in [("3", TypeError), (1.5, TypeError), (True, TypeError), (-1, ValueError)]:
+        with pytest.raises(err, match="^max_states: "):
+            floe.graph("$---\n---.\n", max_states=bad)
+    with pytest.raises(TypeError, match="^timeout: "):
+        floe.graph("$---\n---.\n", timeout=True)

@@ -260,3 +260,43 @@ def test_the_research_tour_runs(tmp_path, monkeypatch):
         exec(compile(code, "docs/python.md (research tour)", "exec"), ns)
     assert ns["g"].number_of_nodes() == 1242
     assert os.path.exists(tmp_path / "census.png")
+
+
+def test_a_move_costs_the_same_at_any_depth_and_travels_by_its_moves():
+    # (a state once copied its whole history at every move: 20 ms a move at depth 5,000)
+    import pickle
+    import time
+
+    s = floe.load(ZELDA, level="TPIBC3").start()
+    rng = np.random.default_rng(1)
+    for _ in range(3000):
+        ms = s.moves()
+        s = s.play(ms[int(rng.integers(len(ms)))])
+    t = time.perf_counter()
+    for _ in range(50):
+        s.play(s.moves()[0])
+    per_move = (time.perf_counter() - t) / 50
+    assert per_move < 0.005, per_move
+    t = time.perf_counter()
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.depth == 3000
+    assert time.perf_counter() - t < 2.0
+
+
+def test_an_episode_needs_a_position_to_play_from():
+    env = Env("Title: done\n*-\n")
+    with pytest.raises(ValueError, match="^the level is solved at the level's start"):
+        env.reset()
+    room = Env(ZELDA, level="OOTIC")
+    solution = floe.solve(ZELDA, level="OOTIC")["moves"]
+    with pytest.raises(ValueError, match="^the level is solved after the moves of options"):
+        room.reset(options={"moves": solution})
+    with pytest.raises(ValueError, match="^step_reward: a finite number"):
+        Env(ZELDA, level="OOTIC", step_reward=float("nan"))
+
+
+def test_numpy_numbers_in_a_move_are_numbers():
+    s = floe.load(ZELDA, level="OOTIC").start()
+    m = s.moves()[0]
+    npm = {k: (np.int64(v) if isinstance(v, int) else v) for k, v in m.items()}
+    assert s.play(npm) == s.play(m)

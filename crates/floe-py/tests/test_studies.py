@@ -153,3 +153,18 @@ def test_hardest_matches_the_command_line(cli):
         floe.hardest("icepath", 3, 3, rocks=8)
     with pytest.raises(ValueError):
         floe.hardest("ice", 0, 3)
+
+
+def test_a_size_of_another_solitaire_game_is_refused_as_the_command_line_refuses_it():
+    for call, said in [
+        (lambda: floe.challenges("fujisan", 1, rows=3), "^rows does not apply to Fujisan: it is a keyword of BoxOff"),
+        (lambda: floe.challenges("pretzel", 1, colors=2), "^colors does not apply to Pretzel: it is a keyword of BoxOff"),
+        (lambda: floe.experiment("boxoff", suits=7, challenges=4, trials=2), "^suits does not apply to BoxOff"),
+    ]:
+        with pytest.raises(ValueError, match=said):
+            call()
+    # the ranges are the library's, said before the work starts
+    with pytest.raises(ValueError, match="^ranks: 2 to 13"):
+        floe.challenges("pretzel", 1, ranks=1)
+    with pytest.raises(ValueError, match="^challenges: 1 to "):
+        floe.experiment("boxoff", challenges=0)

@@ -218,7 +218,7 @@ def columns(cols: List[Tuple[str, List[Any]]]) -> Any:
 def ranks_of(ranks: Union[int, str, Iterable[int]]) -> List[int]:
     """Pretzel ranks: ``4``, ``[4, 6, 8]`` or the command line's ``"2-9"`` / ``"4,6,8"``."""
     if isinstance(ranks, int) and not isinstance(ranks, bool):
-        return [whole("ranks", ranks, 1, U32)]
+        return [whole("ranks", ranks, 2, 13)]
     if isinstance(ranks, str):
         out: List[int] = []
         for part in (p.strip() for p in ranks.split(",")):

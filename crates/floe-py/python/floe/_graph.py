@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _floe
-from ._checks import switch, whole
+from ._checks import amount, switch, whole, whole_or_none
 from ._common import Duration, Memory, report
 
 #: The keywords that pick the level (not an operation's): read by the Python part.
@@ -165,9 +165,9 @@ def graph_of(
     options: Dict[str, Any] = dict(
         positions=switch("positions", positions),
         moves=switch("moves", moves),
-        max_states=max_states,
-        timeout=timeout,
-        max_memory=max_memory,
+        max_states=whole_or_none("max_states", max_states),
+        timeout=amount("timeout", timeout, "30s"),
+        max_memory=amount("max_memory", max_memory, "8G"),
         force=switch("force", force),
     )
     return Graph(run_native("graph", native, options))

@@ -341,15 +341,15 @@ def generate(
     pairs = texts(
         ("rows", whole("rows", rows, 1)),
         ("cols", whole("cols", cols, 1)),
-        ("targets", whole("targets", targets)),
-        ("max_blocks", whole_or_none("max_blocks", max_blocks)),
+        ("targets", whole("targets", targets, 1, 1024)),
+        ("max_blocks", whole_or_none("max_blocks", max_blocks, 1, 1024)),
         ("min_pushes", whole("min_pushes", min_pushes)),
         ("max_pushes", whole_or_none("max_pushes", max_pushes)),
         ("min_difficulty", whole_or_none("min_difficulty", min_difficulty)),
         ("factor", whole("factor", factor)),
         ("unique", switch("unique", unique)),
         ("walls", switch("walls", walls)),
-        ("count", whole("count", count, 1)),
+        ("count", whole("count", count, 1, 1_000_000)),
         ("seed", whole("seed", seed)),
         ("candidate_states", whole("candidate_states", candidate_states)),
     )

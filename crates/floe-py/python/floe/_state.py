@@ -61,6 +61,13 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _plain(value: Any) -> Any:
+    """A NumPy scalar as the Python number or bool it holds (for ``json.dumps``)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _move_text(move: Any, name: str) -> str:
     """A move as the native part reads moves: a JSON list of one move, or the game's text."""
     if isinstance(move, str):
@@ -69,7 +76,8 @@ def _move_text(move: Any, name: str) -> str:
         return move
     if isinstance(move, dict):
         try:
-            return json.dumps([move])
+            # NumPy's numbers are numbers here as everywhere
+            return json.dumps([move], default=_plain)
         except (TypeError, ValueError) as e:
             raise TypeError(f"{name}: a move as State.moves() gives it, not {_shown(move)} ({e})") from None
     raise TypeError(

@@ -228,31 +228,44 @@ class Experiment(_Drawn):
         return bool(self.report == other.report) and same_rows(self.challenges, other.challenges)
 
 
+#: The keywords of each solitaire game's size, and the game whose they are.
+_SIZE_OF = {"boxoff": ("rows", "cols", "colors"), "pretzel": ("suits", "ranks"), "fujisan": ()}
+_TITLE = {"boxoff": "BoxOff", "pretzel": "Pretzel", "fujisan": "Fujisan"}
+
+
 def _sheet(
     game: Any, rows: Any, cols: Any, colors: Any, suits: Any, ranks: Any, setup: Any
 ) -> List[Tuple[str, str]]:
     """The game, board and setup of an experiment or its challenges, checked by type here and
-    by range by the library's request, as the keyword texts it reads."""
-    return texts(
-        ("game", word("game", game)),
-        ("rows", whole("rows", rows)),
-        ("cols", whole("cols", cols)),
-        ("colors", whole("colors", colors)),
-        ("suits", whole("suits", suits)),
-        ("ranks", ",".join(str(r) for r in ranks_of(ranks))),
-        ("setup", word("setup", setup)),
-    )
+    by range by the library's request, as the keyword texts it reads. A size keyword of
+    another game is refused, as the command line refuses its flag; one not given takes the
+    library's default (BoxOff 4 × 6 with 4 colours, Pretzel 4 suits of 4 ranks)."""
+    g = word("game", game)
+    given = {
+        "rows": whole_or_none("rows", rows, 1),
+        "cols": whole_or_none("cols", cols, 1),
+        "colors": whole_or_none("colors", colors, 1),
+        "suits": whole_or_none("suits", suits, 1),
+        "ranks": None if ranks is None else ",".join(str(r) for r in ranks_of(ranks)),
+    }
+    takes = _SIZE_OF.get(g.strip().lower())
+    if takes is not None:
+        for name, value in given.items():
+            if value is not None and name not in takes:
+                owner = next(k for k, v in _SIZE_OF.items() if name in v)
+                raise ValueError(f"{name} does not apply to {_TITLE[g.strip().lower()]}: it is a keyword of {_TITLE[owner]}")
+    return texts(("game", g), *given.items(), ("setup", word("setup", setup)))
 
 
 @keywords
 def experiment(
     game: str,
     *,
-    rows: int = 4,
-    cols: int = 6,
-    colors: int = 4,
-    suits: int = 4,
-    ranks: Union[int, str, Iterable[int]] = 4,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    colors: Optional[int] = None,
+    suits: Optional[int] = None,
+    ranks: Union[int, str, Iterable[int], None] = None,
     setup: str = "shuffled",
     compare: Union[str, Iterable[str], None] = None,
     challenges: int = 1000,
@@ -302,8 +315,8 @@ def experiment(
     exact = switch("exact", exact)
     pairs += texts(
         ("exact", exact or None),
-        ("challenges", None if exact else whole("challenges", challenges)),
-        ("trials", None if exact else whole("trials", trials)),
+        ("challenges", None if exact else whole("challenges", challenges, 1, 100_000_000)),
+        ("trials", None if exact else whole("trials", trials, 1, 1_000_000)),
         ("seed", whole("seed", seed)),
         ("random_horizon", whole_or_none("random_horizon", random_horizon)),
     )
@@ -317,11 +330,11 @@ def challenges(
     game: str,
     n: int = 1,
     *,
-    rows: int = 4,
-    cols: int = 6,
-    colors: int = 4,
-    suits: int = 4,
-    ranks: Union[int, str, Iterable[int]] = 4,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    colors: Optional[int] = None,
+    suits: Optional[int] = None,
+    ranks: Union[int, str, Iterable[int], None] = None,
     setup: str = "shuffled",
     seed: int = 1,
 ) -> List[Level]:

@@ -19,6 +19,7 @@ is left (in Ice Tower, none that can still lead to a solution); it is cut short
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
@@ -82,6 +83,8 @@ class Env:
         if isinstance(step_reward, bool) or not isinstance(step_reward, numbers.Real):
             raise TypeError(f"step_reward: a number, not {type(step_reward).__name__} {step_reward!r}")
         self.step_reward = float(step_reward)
+        if not math.isfinite(self.step_reward):
+            raise ValueError(f"step_reward: a finite number, not {self.step_reward}")
         self._start = start_of(self.level)
         self.state = None
         self.steps = 0
@@ -109,6 +112,10 @@ class Env:
             ``(observation, info)``: ``info`` holds ``moves`` (the legal moves, which the
             actions index), ``solved``, ``stuck`` (no move can be played and the level is
             not solved) and ``steps``.
+
+        Raises:
+            ValueError: the position is already solved, or no move can be played from it:
+                there is no episode to play.
         """
         seed = whole_or_none("seed", seed)
         if seed is not None:
@@ -122,9 +129,13 @@ class Env:
         s = self._start
         if opts.get("moves"):
             s = s.play_moves(opts["moves"])
-        self.state, self.steps = s, 0
         info = self._info(s)
-        self._done = s.solved() or info["stuck"]
+        if s.solved() or info["stuck"]:
+            where = "after the moves of options" if opts.get("moves") else "at the level's start"
+            why = "the level is solved" if s.solved() else "no move can be played"
+            raise ValueError(f"{why} {where}: an episode needs a position to play from")
+        self.state, self.steps = s, 0
+        self._done = False
         return s.to_array(), info
 
     def step(self, action: Any) -> StepResult:

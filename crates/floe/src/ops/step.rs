@@ -24,19 +24,22 @@ use std::sync::Arc;
 pub struct State {
     level: Level,
     obj: Arc<dyn DynState>,
-    played: Vec<Move>,
+    played: Option<Arc<Played>>,
     key: String,
     solved: bool,
 }
 
+/// The moves played to reach a state, shared with the states before it: a move costs the
+/// same to play at any depth (the list is made only when asked for).
+struct Played {
+    last: Move,
+    before: Option<Arc<Played>>,
+    depth: usize,
+}
+
 impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "State({:?} after {} moves)",
-            self.level,
-            self.played.len()
-        )
+        write!(f, "State({:?} after {} moves)", self.level, self.depth())
     }
 }
 
@@ -123,11 +126,11 @@ pub(crate) fn start<G: Game>(g: G, level: &G::Level, whole: &Level) -> Result<St
         level: Arc::new(level.clone()),
         pos: g.start(level),
     });
-    Ok(State::new(whole.clone(), obj, Vec::new()))
+    Ok(State::new(whole.clone(), obj, None))
 }
 
 impl State {
-    fn new(level: Level, obj: Arc<dyn DynState>, played: Vec<Move>) -> State {
+    fn new(level: Level, obj: Arc<dyn DynState>, played: Option<Arc<Played>>) -> State {
         State {
             level,
             key: obj.key(),
@@ -150,9 +153,12 @@ impl State {
     /// game) is refused with the rules' reason. `self` does not change.
     pub fn play(&self, m: &Move) -> Result<State, Error> {
         let obj = self.obj.play(m)?;
-        let mut played = self.played.clone();
-        played.push(m.clone());
-        Ok(State::new(self.level.clone(), obj, played))
+        let played = Arc::new(Played {
+            last: m.clone(),
+            before: self.played.clone(),
+            depth: self.depth() + 1,
+        });
+        Ok(State::new(self.level.clone(), obj, Some(played)))
     }
     /// Plays the moves one after another; the first illegal one is refused with its place.
     pub fn play_all(&self, moves: &[Move]) -> Result<State, Error> {
@@ -170,8 +176,19 @@ impl State {
         self.solved
     }
     /// The moves played from the start, in order.
-    pub fn played(&self) -> &[Move] {
-        &self.played
+    pub fn played(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(self.depth());
+        let mut at = self.played.as_deref();
+        while let Some(p) = at {
+            out.push(p.last.clone());
+            at = p.before.as_deref();
+        }
+        out.reverse();
+        out
+    }
+    /// How many moves were played from the start.
+    pub fn depth(&self) -> usize {
+        self.played.as_ref().map_or(0, |p| p.depth)
     }
     /// The game's key of the position: two positions of a level with the same key are the
     /// same position for the rules (walking within a region changes nothing in PushPush).
@@ -326,7 +343,7 @@ mod tests {
         let s = level.start().unwrap();
         let once = s.play(&s.moves().unwrap()[0]).unwrap();
         assert_ne!(s.key(), once.key());
-        assert_eq!(once.key(), s.play_all(once.played()).unwrap().key());
+        assert_eq!(once.key(), s.play_all(&once.played()).unwrap().key());
     }
 
     #[test]
