@@ -71,8 +71,9 @@ impl Drop for AtomicBits {
 /// [`enumerate`](super::enumerate)'s).
 ///
 /// Needs the puzzle's perfect hash ([`Puzzle::rank_space`]) with at most 2^35 possible states
-/// (a 4 GiB bit array); returns `None` otherwise.
-/// Memory: one bit per possible state (touched in full) and the current and next layers.
+/// (a 4 GiB bit array) and its inverse ([`Puzzle::unrank`]); returns `None` otherwise.
+/// Memory: one bit per possible state (touched in full) and the current and next layers as
+/// sorted ranks (8 bytes a state).
 /// `max_states` is exact; a timeout is noticed within one chunk of work per thread.
 ///
 /// ```
@@ -97,6 +98,9 @@ impl Drop for AtomicBits {
 ///     }
 ///     fn rank(&self, &x: &u8) -> Option<u64> {
 ///         Some(x.into())
+///     }
+///     fn unrank(&self, r: u64) -> Option<u8> {
+///         (r < 10).then_some(r as u8)
 ///     }
 /// }
 /// // every thread collects the digits farthest from 1 that it finds
@@ -150,7 +154,10 @@ where
     };
 
     let start = p.start();
-    seen.claim(rank(&start));
+    let start_rank = rank(&start);
+    // The layers are kept as ranks, sorted: a state is rebuilt from its rank when expanded.
+    p.unrank(start_rank)?;
+    seen.claim(start_rank);
     let mut acc = init();
     if max == 0 {
         hit(LimitKind::MaxStates);
@@ -159,39 +166,33 @@ where
         visit(&mut acc, &start, 0);
     }
     let mut histogram = vec![1u64];
-    let mut layer: Vec<Vec<P::State>> = vec![vec![start]];
+    let mut layer: Vec<u64> = vec![start_rank];
     let mut peak_bytes = 0usize;
-    let state_size = std::mem::size_of::<P::State>();
 
-    while !stop.load(Ordering::Relaxed) {
+    while !stop.load(Ordering::Relaxed) && !layer.is_empty() {
         let depth = histogram.len() as u32;
-        let chunks: Vec<&[P::State]> = layer.iter().flat_map(|v| v.chunks(CHUNK)).collect();
-        if chunks.is_empty() {
-            break;
-        }
-        let (next, layer_acc): (Vec<Vec<P::State>>, A) = chunks
-            .par_iter()
+        let (next, layer_acc, _): (Vec<Vec<u64>>, A, _) = layer
+            .par_chunks(CHUNK)
             .fold(
-                || (Vec::new(), init()),
-                |(mut out, mut a), chunk| {
+                || (Vec::new(), init(), Vec::new()),
+                |(mut out, mut a, mut candidates): (_, _, Vec<(u64, P::State)>), chunk| {
                     if stop.load(Ordering::Relaxed) {
-                        return (out, a);
+                        return (out, a, candidates);
                     }
                     if let Some(l) = limits.check(deadline) {
                         hit(l);
-                        return (out, a);
+                        return (out, a, candidates);
                     }
                     // Two passes: first every successor of the chunk with its rank, then the
                     // probes of the bit array in a tight loop, which keeps many cache misses
-                    // in flight at once.
-                    let mut candidates: Vec<(u64, P::State)> = Vec::with_capacity(chunk.len() * 16);
-                    for s in chunk.iter() {
-                        p.for_each_next(s, |t| candidates.push((rank(&t), t)));
-                    }
+                    // in flight at once. The chunk's states are neighbours in rank order, so
+                    // their successors fall on neighbouring words of the bit array.
+                    candidates.clear();
+                    p.for_each_next_of_ranks(chunk, |rt, t| candidates.push((rt, t)));
                     let gen = candidates.len() as u64;
                     let mut found = Vec::new();
                     let mut new_here = 0u64;
-                    for (r, t) in candidates {
+                    for (r, t) in candidates.drain(..) {
                         if !seen.claim(r) {
                             continue;
                         }
@@ -201,7 +202,7 @@ where
                         }
                         new_here += 1;
                         visit(&mut a, &t, depth);
-                        found.push(t);
+                        found.push(r);
                     }
                     if !limited {
                         stored.fetch_add(new_here, Ordering::Relaxed);
@@ -211,25 +212,31 @@ where
                     if !found.is_empty() {
                         out.push(found);
                     }
-                    (out, a)
+                    (out, a, candidates)
                 },
             )
+            .map(|(out, a, _)| (out, a, ()))
             .reduce(
-                || (Vec::new(), init()),
-                |(mut o1, a1), (o2, a2)| {
+                || (Vec::new(), init(), ()),
+                |(mut o1, a1, ()), (o2, a2, ())| {
                     o1.extend(o2);
-                    (o1, merge(a1, a2))
+                    (o1, merge(a1, a2), ())
                 },
             );
         acc = merge(acc, layer_acc);
-        let n: u64 = next.iter().map(|v| v.len() as u64).sum();
-        let layer_len: usize = layer.iter().map(Vec::capacity).sum();
-        let next_len: usize = next.iter().map(Vec::capacity).sum();
-        peak_bytes = peak_bytes.max(seen.bytes() + (layer_len + next_len) * state_size);
-        if n > 0 {
-            histogram.push(n);
+        let n: usize = next.iter().map(Vec::len).sum();
+        let pieces: usize = next.iter().map(Vec::capacity).sum();
+        peak_bytes = peak_bytes.max(seen.bytes() + (layer.capacity() + pieces + n) * 8);
+        drop(std::mem::take(&mut layer));
+        let mut joined = Vec::with_capacity(n);
+        for piece in next {
+            joined.extend_from_slice(&piece);
         }
-        layer = next;
+        joined.par_sort_unstable();
+        if n > 0 {
+            histogram.push(n as u64);
+        }
+        layer = joined;
         if let Some(report) = &limits.progress {
             let stats = Stats {
                 states: stored.load(Ordering::Relaxed).min(max),
@@ -239,9 +246,6 @@ where
                 elapsed: begin.elapsed(),
             };
             report(&Progress { stats });
-        }
-        if n == 0 {
-            break;
         }
     }
     let limit = *limit_hit.lock().unwrap_or_else(|e| e.into_inner());
@@ -294,6 +298,28 @@ mod tests {
         assert_eq!(depths.len() as u64, par.states);
         for (s, d) in depths {
             assert_eq!(depth_seq[s as usize], d, "state {s}");
+        }
+    }
+
+    #[test]
+    fn ice_blocks_enumerate_alike_in_parallel() {
+        use crate::games::ice::{Free, IcePuzzle, Level};
+        for (rows, cols, k, states) in [(5, 5, 4, 9_541), (6, 6, 5, 284_684)] {
+            let l = Level::empty_board(rows, cols, k).unwrap();
+            let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
+            let seq = enumerate(&p, &Limits::none(), |_, _| {});
+            let (par, n) = enumerate_par(
+                &p,
+                &Limits::none(),
+                || 0u64,
+                |c, _, _| *c += 1,
+                |a, b| a + b,
+            )
+            .unwrap();
+            assert_eq!((par.states, n), (states, states));
+            assert_eq!(par.histogram, seq.histogram);
+            assert_eq!(par.stats.expanded, seq.stats.expanded);
+            assert_eq!(par.stats.generated, seq.stats.generated);
         }
     }
 
