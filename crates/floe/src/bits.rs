@@ -365,6 +365,58 @@ impl Binomials {
             self.table[n * (self.max_k + 1) + k]
         }
     }
+    /// C(pos, j + 1): the term of an element at `pos` that is the `j`-th smallest (from 0)
+    /// of its set in [`Binomials::rank`]; `j < max_k`, `pos ≤ max_n`.
+    #[inline(always)]
+    pub fn term(&self, j: usize, pos: usize) -> u64 {
+        self.colex[j * (self.max_n + 1) + pos]
+    }
+    /// Turns `pos` (the elements, increasing, of a k-subset with `k = pos.len() ≤ max_k`)
+    /// into the k-subset of colex rank `r`, given that `pos` held a subset of rank at most
+    /// `r` (or the subset of rank 0, `0..k`) and `top[j]` the sum of its terms from the
+    /// `j`-th element up (`top.len() = k + 1`, `top[k] = 0`); keeps `top` so. The elements
+    /// that do not change are kept without a look: on increasing ranks close together, a
+    /// step costs a few comparisons.
+    #[inline]
+    pub fn unrank_after(&self, r: u64, pos: &mut [u16], top: &mut [u64]) {
+        let k = pos.len();
+        // the largest elements that stay: C(p, j + 1) ≤ rem < C(p + 1, j + 1)
+        let mut j = k;
+        while j > 0 {
+            let p = pos[j - 1] as usize;
+            if r - top[j] >= self.term(j - 1, p + 1) {
+                break;
+            }
+            j -= 1;
+        }
+        if j == 0 {
+            return;
+        }
+        // the (j − 1)-th grows, the ones below it are found afresh
+        let e = j - 1;
+        let rem = r - top[j];
+        let mut p = pos[e] as usize + 1;
+        while p < self.max_n && self.term(e, p + 1) <= rem {
+            p += 1;
+        }
+        pos[e] = p as u16;
+        top[e] = top[j] + self.term(e, p);
+        for e in (1..e).rev() {
+            let rem = r - top[e + 1];
+            let mut p = pos[e + 1] as usize - 1;
+            while self.term(e, p) > rem {
+                p -= 1;
+            }
+            pos[e] = p as u16;
+            top[e] = top[e + 1] + self.term(e, p);
+        }
+        if e > 0 {
+            // C(p, 1) = p
+            pos[0] = (r - top[1]) as u16;
+            top[0] = r;
+        }
+        debug_assert_eq!(top[0], r);
+    }
     /// Colex rank of a k-subset given as a bit set: Σ C(pos_j, j+1) over its elements in
     /// increasing order. A bijection from k-subsets of `0..n` onto `0..C(n, k)`.
     /// The set must have at most `max_k` elements, all at most `max_n`.
@@ -463,6 +515,24 @@ mod tests {
         let top = b.get(40, 5) - 1;
         assert_eq!(b.rank(b.unrank::<u128>(top, 5).unwrap()), top);
         assert_eq!(b.unrank::<u64>(0, 0), Some(0));
+    }
+
+    #[test]
+    fn unranking_after_a_smaller_rank_agrees_with_unrank() {
+        let b = Binomials::new(20, 4);
+        let k = 4;
+        let mut pos: Vec<u16> = (0..k as u16).collect();
+        let mut top = vec![0u64; k + 1];
+        // every rank in turn, then jumps of every size
+        let mut ranks: Vec<u64> = (0..b.get(20, 4)).collect();
+        ranks.retain(|r| r % 7 != 3 && r % 11 != 5);
+        for r in ranks {
+            b.unrank_after(r, &mut pos, &mut top);
+            let set = b.unrank::<u64>(r, k).unwrap();
+            let want: Vec<u16> = set.ones().map(|i| i as u16).collect();
+            assert_eq!(pos, want, "rank {r}");
+            assert_eq!(top[0], r);
+        }
     }
 
     #[test]

@@ -125,6 +125,19 @@ pub trait Puzzle {
             f(s);
         }
     }
+    /// Calls `f(rank, successor)` with every successor of each state whose rank is in
+    /// `ranks` (increasing), as [`Puzzle::for_each_next_ranked`] does for one state. The
+    /// default rebuilds each state with [`Puzzle::unrank`]; games override it to rebuild a
+    /// state from the one before.
+    fn for_each_next_of_ranks<F: FnMut(u64, Self::State)>(&self, ranks: &[u64], mut f: F)
+    where
+        Self: Sized,
+    {
+        for &r in ranks {
+            let s = self.unrank(r).expect("a state's rank gives the state back");
+            self.for_each_next_ranked(&s, r, &mut f);
+        }
+    }
     /// Whether `state` solves the puzzle.
     fn is_goal(&self, state: &Self::State) -> bool;
     /// An admissible lower bound on the number of moves from `state` to a goal (never more
@@ -140,6 +153,26 @@ pub trait Puzzle {
     /// The perfect hash of `state` (see [`Puzzle::rank_space`]).
     fn rank(&self, _state: &Self::State) -> Option<u64> {
         None
+    }
+    /// Calls `f(rank, successor)` with every successor state of `state` (whose rank is
+    /// `rank`) and the successor's rank, for puzzles with a perfect hash. The default ranks
+    /// each successor afresh; games whose moves change little of a state override it to
+    /// update `rank` instead.
+    fn for_each_next_ranked<F: FnMut(u64, Self::State)>(
+        &self,
+        state: &Self::State,
+        rank: u64,
+        mut f: F,
+    ) where
+        Self: Sized,
+    {
+        let _ = rank;
+        self.for_each_next(state, |t| {
+            let r = self
+                .rank(&t)
+                .expect("a puzzle with a rank space ranks every state");
+            f(r, t)
+        });
     }
     /// At most how many states there are, when the game bounds them, even beyond 2^64 where
     /// it has no perfect hash (the estimate made before an enumeration). By default the
@@ -317,6 +350,16 @@ macro_rules! forward_puzzle {
     };
     (@ $i:ident rank_space) => { fn rank_space(&self) -> Option<u64> { self.$i.rank_space() } };
     (@ $i:ident rank) => { fn rank(&self, s: &Self::State) -> Option<u64> { self.$i.rank(s) } };
+    (@ $i:ident for_each_next_of_ranks) => {
+        fn for_each_next_of_ranks<F: FnMut(u64, Self::State)>(&self, r: &[u64], f: F) {
+            self.$i.for_each_next_of_ranks(r, f)
+        }
+    };
+    (@ $i:ident for_each_next_ranked) => {
+        fn for_each_next_ranked<F: FnMut(u64, Self::State)>(&self, s: &Self::State, r: u64, f: F) {
+            self.$i.for_each_next_ranked(s, r, f)
+        }
+    };
     (@ $i:ident state_bound) => { fn state_bound(&self) -> Option<f64> { self.$i.state_bound() } };
     (@ $i:ident unrank) => { fn unrank(&self, r: u64) -> Option<Self::State> { self.$i.unrank(r) } };
     (@ $i:ident piece_moved) => {
@@ -358,7 +401,7 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     }
     const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
     forward_puzzle!(puzzle: successors, for_each_next, is_goal, lower_bound, rank_space, rank,
-        state_bound, unrank, piece_moved, random_move, symmetries, canonical,
+        for_each_next_ranked, for_each_next_of_ranks, state_bound, unrank, piece_moved, random_move, symmetries, canonical,
         canonical_successors, packed_len, pack, unpack);
 }
 

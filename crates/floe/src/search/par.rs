@@ -6,8 +6,12 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// States handed to one task at a time.
-const CHUNK: usize = 1 << 12;
+/// Ranks per block of a layer: a layer is handed out by blocks (`2^BLOCK_SHIFT` ranks, 4 KiB
+/// of its bit array), and a block that holds none of its states is skipped.
+const BLOCK_SHIFT: u32 = 15;
+/// States expanded together: their successors (16 bytes each, some 20 a state) stay in the
+/// core's own cache until they are judged.
+const BATCH: usize = 1 << 10;
 
 /// A bit array that several threads set concurrently.
 ///
@@ -48,8 +52,62 @@ impl AtomicBits {
         // a plain load first: most successors were seen already
         w.load(Ordering::Relaxed) & m == 0 && w.fetch_or(m, Ordering::Relaxed) & m == 0
     }
+    /// Sets bit `i`, which no other thread sets.
+    #[inline]
+    fn set(&self, i: u64) {
+        self.word((i / 64) as usize)
+            .fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+    /// The set bits of words `from..to` in increasing order, clearing them; no other thread
+    /// may change these words meanwhile.
+    fn drain(&self, from: usize, to: usize, mut f: impl FnMut(u64)) {
+        for k in from..to.min(self.len) {
+            let w = self.word(k);
+            let mut bits = w.load(Ordering::Relaxed);
+            if bits == 0 {
+                continue;
+            }
+            w.store(0, Ordering::Relaxed);
+            while bits != 0 {
+                f(k as u64 * 64 + bits.trailing_zeros() as u64);
+                bits &= bits - 1;
+            }
+        }
+    }
     fn bytes(&self) -> usize {
         self.len * 8
+    }
+}
+
+/// A layer: one bit per possible state, and one per block of them that holds any.
+struct Layer {
+    bits: AtomicBits,
+    blocks: AtomicBits,
+}
+
+impl Layer {
+    fn new(space: u64) -> Self {
+        Layer {
+            bits: AtomicBits::new(space),
+            blocks: AtomicBits::new(space.div_ceil(1 << BLOCK_SHIFT)),
+        }
+    }
+    /// Adds rank `r`, which no other thread adds.
+    #[inline]
+    fn add(&self, r: u64) {
+        self.bits.set(r);
+        self.blocks.claim(r >> BLOCK_SHIFT);
+    }
+    /// The blocks that hold a state, in increasing order, forgotten as blocks (their bits are
+    /// cleared by [`AtomicBits::drain`] when they are expanded).
+    fn take_blocks(&self) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.blocks
+            .drain(0, self.blocks.len, |b| v.push(b as usize));
+        v
+    }
+    fn bytes(&self) -> usize {
+        self.bits.bytes() + self.blocks.bytes()
     }
 }
 
@@ -71,8 +129,9 @@ impl Drop for AtomicBits {
 /// [`enumerate`](super::enumerate)'s).
 ///
 /// Needs the puzzle's perfect hash ([`Puzzle::rank_space`]) with at most 2^35 possible states
-/// (a 4 GiB bit array); returns `None` otherwise.
-/// Memory: one bit per possible state (touched in full) and the current and next layers.
+/// (a 4 GiB bit array) and its inverse ([`Puzzle::unrank`]); returns `None` otherwise.
+/// Memory: three bits per possible state (the visited states, the current and the next
+/// layer), touched where states are.
 /// `max_states` is exact; a timeout is noticed within one chunk of work per thread.
 ///
 /// ```
@@ -97,6 +156,9 @@ impl Drop for AtomicBits {
 ///     }
 ///     fn rank(&self, &x: &u8) -> Option<u64> {
 ///         Some(x.into())
+///     }
+///     fn unrank(&self, r: u64) -> Option<u8> {
+///         (r < 10).then_some(r as u8)
 ///     }
 /// }
 /// // every thread collects the digits farthest from 1 that it finds
@@ -150,7 +212,12 @@ where
     };
 
     let start = p.start();
-    seen.claim(rank(&start));
+    let start_rank = rank(&start);
+    // A layer is a bit array, read in increasing rank: a block's states are neighbours, so
+    // their successors fall on neighbouring words of the visited bits. A state is rebuilt
+    // from its rank when expanded.
+    p.unrank(start_rank)?;
+    seen.claim(start_rank);
     let mut acc = init();
     if max == 0 {
         hit(LimitKind::MaxStates);
@@ -159,77 +226,86 @@ where
         visit(&mut acc, &start, 0);
     }
     let mut histogram = vec![1u64];
-    let mut layer: Vec<Vec<P::State>> = vec![vec![start]];
-    let mut peak_bytes = 0usize;
-    let state_size = std::mem::size_of::<P::State>();
+    let mut layer = Layer::new(space);
+    let mut next = Layer::new(space);
+    layer.add(start_rank);
+    let peak_bytes = seen.bytes() + layer.bytes() + next.bytes();
 
     while !stop.load(Ordering::Relaxed) {
         let depth = histogram.len() as u32;
-        let chunks: Vec<&[P::State]> = layer.iter().flat_map(|v| v.chunks(CHUNK)).collect();
-        if chunks.is_empty() {
+        let blocks = layer.take_blocks();
+        if blocks.is_empty() {
             break;
         }
-        let (next, layer_acc): (Vec<Vec<P::State>>, A) = chunks
+        let found = AtomicU64::new(0);
+        let expand = |a: &mut A, ranks: &[u64], candidates: &mut Vec<(u64, P::State)>| {
+            // Two passes: first every successor with its rank, then the probes of the bit
+            // array in a tight loop, which keeps many cache misses in flight at once.
+            candidates.clear();
+            p.for_each_next_of_ranks(ranks, |rt, t| candidates.push((rt, t)));
+            generated.fetch_add(candidates.len() as u64, Ordering::Relaxed);
+            let mut new_here = 0u64;
+            for (r, t) in candidates.drain(..) {
+                if !seen.claim(r) {
+                    continue;
+                }
+                if limited && stored.fetch_add(1, Ordering::Relaxed) >= max {
+                    hit(LimitKind::MaxStates);
+                    break;
+                }
+                new_here += 1;
+                visit(a, &t, depth);
+                next.add(r);
+            }
+            if !limited {
+                stored.fetch_add(new_here, Ordering::Relaxed);
+            }
+            found.fetch_add(new_here, Ordering::Relaxed);
+            expanded.fetch_add(ranks.len() as u64, Ordering::Relaxed);
+        };
+        let words = 1usize << (BLOCK_SHIFT - 6);
+        let layer_acc = blocks
             .par_iter()
             .fold(
-                || (Vec::new(), init()),
-                |(mut out, mut a), chunk| {
-                    if stop.load(Ordering::Relaxed) {
-                        return (out, a);
-                    }
-                    if let Some(l) = limits.check(deadline) {
-                        hit(l);
-                        return (out, a);
-                    }
-                    // Two passes: first every successor of the chunk with its rank, then the
-                    // probes of the bit array in a tight loop, which keeps many cache misses
-                    // in flight at once.
-                    let mut candidates: Vec<(u64, P::State)> = Vec::with_capacity(chunk.len() * 16);
-                    for s in chunk.iter() {
-                        p.for_each_next(s, |t| candidates.push((rank(&t), t)));
-                    }
-                    let gen = candidates.len() as u64;
-                    let mut found = Vec::new();
-                    let mut new_here = 0u64;
-                    for (r, t) in candidates {
-                        if !seen.claim(r) {
-                            continue;
+                || (init(), Vec::new(), Vec::with_capacity(BATCH)),
+                |(mut a, mut candidates, mut batch), &b| {
+                    let go = || {
+                        if stop.load(Ordering::Relaxed) {
+                            return false;
                         }
-                        if limited && stored.fetch_add(1, Ordering::Relaxed) >= max {
-                            hit(LimitKind::MaxStates);
-                            break;
+                        if let Some(l) = limits.check(deadline) {
+                            hit(l);
+                            return false;
                         }
-                        new_here += 1;
-                        visit(&mut a, &t, depth);
-                        found.push(t);
+                        true
+                    };
+                    if !go() {
+                        return (a, candidates, batch);
                     }
-                    if !limited {
-                        stored.fetch_add(new_here, Ordering::Relaxed);
+                    layer.bits.drain(b * words, (b + 1) * words, |r| {
+                        batch.push(r);
+                        if batch.len() == BATCH {
+                            if go() {
+                                expand(&mut a, &batch, &mut candidates);
+                            }
+                            batch.clear();
+                        }
+                    });
+                    if !batch.is_empty() && go() {
+                        expand(&mut a, &batch, &mut candidates);
                     }
-                    expanded.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-                    generated.fetch_add(gen, Ordering::Relaxed);
-                    if !found.is_empty() {
-                        out.push(found);
-                    }
-                    (out, a)
+                    batch.clear();
+                    (a, candidates, batch)
                 },
             )
-            .reduce(
-                || (Vec::new(), init()),
-                |(mut o1, a1), (o2, a2)| {
-                    o1.extend(o2);
-                    (o1, merge(a1, a2))
-                },
-            );
+            .map(|(a, _, _)| a)
+            .reduce(&init, &merge);
         acc = merge(acc, layer_acc);
-        let n: u64 = next.iter().map(|v| v.len() as u64).sum();
-        let layer_len: usize = layer.iter().map(Vec::capacity).sum();
-        let next_len: usize = next.iter().map(Vec::capacity).sum();
-        peak_bytes = peak_bytes.max(seen.bytes() + (layer_len + next_len) * state_size);
+        let n = found.load(Ordering::Relaxed);
         if n > 0 {
             histogram.push(n);
         }
-        layer = next;
+        std::mem::swap(&mut layer, &mut next);
         if let Some(report) = &limits.progress {
             let stats = Stats {
                 states: stored.load(Ordering::Relaxed).min(max),
@@ -239,9 +315,6 @@ where
                 elapsed: begin.elapsed(),
             };
             report(&Progress { stats });
-        }
-        if n == 0 {
-            break;
         }
     }
     let limit = *limit_hit.lock().unwrap_or_else(|e| e.into_inner());
@@ -294,6 +367,28 @@ mod tests {
         assert_eq!(depths.len() as u64, par.states);
         for (s, d) in depths {
             assert_eq!(depth_seq[s as usize], d, "state {s}");
+        }
+    }
+
+    #[test]
+    fn ice_blocks_enumerate_alike_in_parallel() {
+        use crate::games::ice::{Free, IcePuzzle, Level};
+        for (rows, cols, k, states) in [(5, 5, 4, 9_541), (6, 6, 5, 284_684)] {
+            let l = Level::empty_board(rows, cols, k).unwrap();
+            let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
+            let seq = enumerate(&p, &Limits::none(), |_, _| {});
+            let (par, n) = enumerate_par(
+                &p,
+                &Limits::none(),
+                || 0u64,
+                |c, _, _| *c += 1,
+                |a, b| a + b,
+            )
+            .unwrap();
+            assert_eq!((par.states, n), (states, states));
+            assert_eq!(par.histogram, seq.histogram);
+            assert_eq!(par.stats.expanded, seq.stats.expanded);
+            assert_eq!(par.stats.generated, seq.stats.generated);
         }
     }
 

@@ -449,6 +449,54 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         ))
     }
 
+    /// Under `free`: every push from the blocks `blocks`, whose cells in increasing order are
+    /// `pos` and whose colex rank is `rank`, with the rank of the position it leads to.
+    #[inline(always)]
+    fn next_ranked<F: FnMut(u64, IceState<B, R::Player>)>(
+        &self,
+        bin: &Binomials,
+        blocks: B,
+        pos: &[u16],
+        rank: u64,
+        f: &mut F,
+    ) {
+        let k = pos.len();
+        for (a, &i) in pos.iter().enumerate() {
+            let i = i as usize;
+            let without = rank.wrapping_sub(bin.term(a, i));
+            for (di, sl) in self.slides[i].iter().enumerate() {
+                let Some((m, t)) = self.try_push(blocks, &NO_REGION, i, Dir::ALL[di], sl) else {
+                    continue;
+                };
+                let to = m.to;
+                let mut r = without;
+                let mut b = a;
+                if to as usize > i {
+                    // the blocks passed move one place down
+                    while b + 1 < k && pos[b + 1] < to {
+                        b += 1;
+                        let p = pos[b] as usize;
+                        r = r
+                            .wrapping_add(bin.term(b - 1, p))
+                            .wrapping_sub(bin.term(b, p));
+                    }
+                } else {
+                    // or one place up
+                    while b > 0 && pos[b - 1] > to {
+                        b -= 1;
+                        let p = pos[b] as usize;
+                        r = r
+                            .wrapping_add(bin.term(b + 1, p))
+                            .wrapping_sub(bin.term(b, p));
+                    }
+                }
+                let r = r.wrapping_add(bin.term(b, to as usize));
+                debug_assert_eq!(r, bin.rank(t.blocks));
+                f(r, t);
+            }
+        }
+    }
+
     /// The state with blocks at `blocks` and the player's region grown from padded `seed`.
     fn make_state(&self, blocks: B, seed: usize) -> IceState<B, R::Player> {
         let player = if R::RULE == WalkRule::Walk {
@@ -494,6 +542,58 @@ impl<B: Bits, R: Walking> Puzzle for IcePuzzle<B, R> {
     #[inline]
     fn for_each_next<F: FnMut(Self::State)>(&self, s: &Self::State, mut f: F) {
         self.generate(s, |_, t| f(t));
+    }
+
+    /// Under `free` a push moves one block: the colex rank loses the block's term, gains the
+    /// term of its new cell, and the blocks it passes in cell order (none on a push along a
+    /// row) shift by one place.
+    #[inline]
+    fn for_each_next_ranked<F: FnMut(u64, Self::State)>(
+        &self,
+        s: &Self::State,
+        rank: u64,
+        mut f: F,
+    ) {
+        let k = s.blocks.count() as usize;
+        match self.ranks.as_ref() {
+            Some((bin, _)) if R::RULE == WalkRule::Free && k <= MAX_RANKED => {
+                let mut pos = [0u16; MAX_RANKED];
+                for (j, i) in s.blocks.ones().enumerate() {
+                    pos[j] = i as u16;
+                }
+                self.next_ranked(bin, s.blocks, &pos[..k], rank, &mut f);
+            }
+            _ => self.for_each_next(s, |t| {
+                let r = self.rank(&t).expect("ranked under the free rule");
+                f(r, t)
+            }),
+        }
+    }
+
+    /// Each state is rebuilt from the one before ([`Binomials::unrank_after`]).
+    fn for_each_next_of_ranks<F: FnMut(u64, Self::State)>(&self, ranks: &[u64], mut f: F) {
+        let k = self.start.count() as usize;
+        match self.ranks.as_ref() {
+            Some((bin, _)) if R::RULE == WalkRule::Free && k <= MAX_RANKED => {
+                let mut pos: [u16; MAX_RANKED] = std::array::from_fn(|j| j as u16);
+                let mut top = [0u64; MAX_RANKED + 1];
+                let (pos, top) = (&mut pos[..k], &mut top[..=k]);
+                for &r in ranks {
+                    bin.unrank_after(r, pos, top);
+                    let mut blocks = B::empty();
+                    for &i in pos.iter() {
+                        blocks.set(i as usize);
+                    }
+                    self.next_ranked(bin, blocks, pos, r, &mut f);
+                }
+            }
+            _ => {
+                for &r in ranks {
+                    let s = self.unrank(r).expect("a state's rank gives the state back");
+                    self.for_each_next_ranked(&s, r, &mut f);
+                }
+            }
+        }
     }
 
     #[inline]
@@ -634,6 +734,9 @@ pub trait IceTask {
     fn run<B: Bits, R: Walking>(self, puzzle: &IcePuzzle<B, R>) -> Self::Output;
 }
 
+/// Most blocks whose successors are ranked from the position's rank (more: ranked afresh).
+const MAX_RANKED: usize = 64;
+
 /// Largest number of block cells the engine handles.
 pub const MAX_CELLS: usize = 1024;
 
@@ -675,6 +778,37 @@ mod tests {
 
     fn level(text: &str) -> Level {
         parse_floe(text, "t").unwrap().remove(0)
+    }
+
+    #[test]
+    fn ranked_successors_carry_their_ranks() {
+        let l = Level::empty_board(5, 6, 5).unwrap();
+        let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
+        let mut layer = vec![p.start()];
+        let mut ranks = Vec::new();
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for s in &layer {
+                let mut want = Vec::new();
+                p.for_each_next(s, |t| want.push((p.rank(&t).unwrap(), t)));
+                let mut got = Vec::new();
+                p.for_each_next_ranked(s, p.rank(s).unwrap(), |r, t| got.push((r, t)));
+                assert_eq!(got, want);
+                next.extend(want.into_iter().map(|(_, t)| t));
+            }
+            ranks.extend(next.iter().map(|t| p.rank(t).unwrap()));
+            layer = next;
+        }
+        ranks.sort_unstable();
+        ranks.dedup();
+        let mut by_run = Vec::new();
+        p.for_each_next_of_ranks(&ranks, |r, t| by_run.push((r, t)));
+        let mut one_by_one = Vec::new();
+        for &r in &ranks {
+            let s = p.unrank(r).unwrap();
+            p.for_each_next(&s, |t| one_by_one.push((p.rank(&t).unwrap(), t)));
+        }
+        assert_eq!(by_run, one_by_one);
     }
 
     fn moves_of<B: Bits, R: Walking>(p: &IcePuzzle<B, R>) -> Vec<(Push, Pos)> {
