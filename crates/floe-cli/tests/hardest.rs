@@ -301,3 +301,25 @@ fn icepath_6x7_with_8_rocks_needs_20_moves() {
     assert_eq!(u(&doc["best_count"]), 2);
     assert_eq!(levels(&doc, false)[0].0, 20);
 }
+
+#[test]
+fn the_anytime_annealing_spends_its_time_and_finds_the_exact_answer() {
+    // 5×5 with 4 rocks: the exact search's 11 moves; --time keeps restarting until it is spent
+    let doc = floe_json(
+        &words("hardest icepath --rows 5 --cols 5 --rocks 4 --anneal --seed 3 --steps 2000 --time 3 --json"),
+        0,
+    );
+    assert_eq!(doc["limit"], "timeout");
+    assert!(doc["seconds"].as_f64().unwrap() >= 2.9);
+    assert_eq!(levels(&doc, false)[0].0, 11);
+}
+
+#[test]
+#[ignore = "the annealing of 5×5 ice rooms with 3 blocks and 2 walls: about 25 s on two cores in release, minutes in debug"]
+fn the_ice_room_annealing_reaches_the_exact_19_pushes() {
+    let doc = floe_json(
+        &words("hardest ice --rows 5 --cols 5 --blocks 3 --walls 2 --anneal --json"),
+        0,
+    );
+    assert_eq!(levels(&doc, false)[0].0, 19);
+}

@@ -322,9 +322,9 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
                 *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
                 return best;
             }
-            let top = 63 - head.leading_zeros() as usize;
             let rest = k.saturating_sub(head.count_ones() as usize);
-            let from = if head == 0 { 0 } else { top + 1 };
+            // the cell after the head's highest rock (no rock: the first cell)
+            let from = 64 - head.leading_zeros() as usize;
             let mut t = Tables::new(n);
             let mut count = 0u64;
             let mut since = 0u32;
@@ -488,11 +488,38 @@ fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error
         b.evaluate(rows, cols);
         Ok(b)
     };
+    // with --time (the anytime annealing) a change may also swap two rows or two columns
+    let rich = o.limits.timeout.is_some();
     let neighbour = |cur: &Board, rng: &mut Pcg64Mcg| {
         let mut next = cur.clone();
-        change(&mut next, rows, cols, k, rng);
+        if rich && rng.random_bool(0.05) {
+            swap_lines(&mut next, rows, cols, rng);
+        } else {
+            change(&mut next, rows, cols, k, rng);
+        }
         next.evaluate(rows, cols);
         Ok(next)
+    };
+    // the polish's neighbourhood: every rock or the start moved to any free cell
+    let single_changes = |cur: &Board| {
+        let mut out = Vec::new();
+        let free: Vec<usize> = (0..n)
+            .filter(|&c| !cur.rocks[c] && c != cur.start)
+            .collect();
+        for from in (0..n).filter(|&c| cur.rocks[c]).chain([cur.start]) {
+            for &to in &free {
+                let mut next = cur.clone();
+                if from == cur.start {
+                    next.start = to;
+                } else {
+                    next.rocks[from] = false;
+                    next.rocks[to] = true;
+                }
+                next.evaluate(rows, cols);
+                out.push(next);
+            }
+        }
+        Ok(out)
     };
     let record = |b: &Board, best: &mut Best<Key>| {
         let length = u64::from(b.length);
@@ -502,9 +529,51 @@ fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error
             }
         }
     };
-    let (best, searched, limit) =
-        hardest::anneal(o, t0, 64, start, neighbour, |b| b.score, record)?;
+    let (best, searched, limit) = hardest::anneal(
+        o,
+        t0,
+        64,
+        start,
+        neighbour,
+        |b| b.score,
+        record,
+        single_changes,
+    )?;
     Ok(finish(best, searched, limit, false))
+}
+
+/// Two rows or two columns of the board trade places, rocks and start with them.
+fn swap_lines<R: Rng>(b: &mut Board, rows: usize, cols: usize, rng: &mut R) {
+    let by_rows = rng.random_bool(0.5);
+    let lines = if by_rows { rows } else { cols };
+    if lines < 2 {
+        return;
+    }
+    let x = rng.random_range(0..lines);
+    let y = (x + rng.random_range(1..lines)) % lines;
+    let image = |c: usize| {
+        let (r, k) = (c / cols, c % cols);
+        let swap = |v: usize| {
+            if v == x {
+                y
+            } else if v == y {
+                x
+            } else {
+                v
+            }
+        };
+        if by_rows {
+            swap(r) * cols + k
+        } else {
+            r * cols + swap(k)
+        }
+    };
+    let mut rocks = vec![false; b.rocks.len()];
+    for (c, &rock) in b.rocks.iter().enumerate() {
+        rocks[image(c)] = rock;
+    }
+    b.rocks = rocks;
+    b.start = image(b.start);
 }
 
 /// A random change: a rock or the start moves to a neighbouring cell or anywhere free.

@@ -65,6 +65,7 @@ type Key = String;
 
 /// What a room's enumeration says: the hardest value, the target sets that have it (cell
 /// lists), and the mean value over the sets that can be covered (for the annealing).
+#[derive(Clone)]
 struct Eval {
     value: u64,
     sets: Vec<Vec<usize>>,
@@ -583,7 +584,60 @@ fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error
             offer(s, &syms, best, room, e, false);
         }
     };
-    let (best, searched, limit) = super::anneal(o, t0, 1, start, neighbour, score, record)?;
+    // the polish's neighbourhood: every block, wall or floor cell moved to any open cell, and
+    // every wall or floor cell taken away or added within its bound
+    let single_changes = |(room, _): &(Room, Option<Eval>)| {
+        let open: Vec<usize> = (0..n)
+            .filter(|&c| room.cells[c] == Cell::Ice && !room.blocks[c])
+            .collect();
+        let mut rooms = Vec::new();
+        for from in 0..n {
+            let kind = if room.blocks[from] {
+                None
+            } else if room.cells[from] != Cell::Ice {
+                Some(room.cells[from])
+            } else {
+                continue;
+            };
+            for &to in &open {
+                let mut next = room.clone();
+                match kind {
+                    None => {
+                        next.blocks[from] = false;
+                        next.blocks[to] = true;
+                    }
+                    Some(k) => {
+                        next.cells[from] = Cell::Ice;
+                        next.cells[to] = k;
+                    }
+                }
+                rooms.push(next);
+            }
+            if kind.is_some() {
+                let mut next = room.clone();
+                next.cells[from] = Cell::Ice;
+                rooms.push(next);
+            }
+        }
+        for (k, bound) in [(Cell::Wall, s.walls), (Cell::Floor, s.floor)] {
+            if room.cells.iter().filter(|&&c| c == k).count() < bound {
+                for &to in &open {
+                    let mut next = room.clone();
+                    next.cells[to] = k;
+                    rooms.push(next);
+                }
+            }
+        }
+        rooms
+            .into_iter()
+            .map(|r| {
+                let e = evaluate_within(s, &r, &bound())?;
+                Ok((r, e))
+            })
+            .collect()
+    };
+    let (best, searched, limit) =
+        super::anneal(o, t0, 1, start, neighbour, score, record, single_changes)?;
     Ok(finish(best, searched, limit, false))
 }
 

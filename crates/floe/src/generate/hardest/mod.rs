@@ -350,6 +350,10 @@ impl<K: Ord + Clone> Best<K> {
             self.items.pop_last();
         }
     }
+    /// The highest value kept (whether offered or inserted).
+    pub fn top_value(&self) -> Option<u64> {
+        self.items.keys().next().map(|(std::cmp::Reverse(v), _)| *v)
+    }
     /// Both lists together.
     pub fn merge(mut self, other: Self) -> Self {
         match (self.best, other.best) {
@@ -391,7 +395,16 @@ pub fn accept(delta: f64, t: f64, u: f64) -> bool {
 /// `score` at the [`temperature`] (1 down to 0.02); `record` offers every state taken to the
 /// run's best levels. The limits are checked every `check_every` steps. Returns the runs'
 /// best levels merged, the steps taken, and the limit that stopped a run, if one did.
-pub fn anneal<S: Send, K: Ord + Clone + Send>(
+///
+/// With a time limit (`--time`) the annealing is anytime: rounds of `o.restarts` runs follow
+/// one another until the time is spent (run `r` of the whole search seeded by `o.seed` and
+/// `r`), every second run of a round after the first starts from the best state found so far
+/// (at a lower temperature), each run's best state is then polished by hill climbing over
+/// `single_changes` (every level one change away, taken while one scores higher), and each
+/// rise of the best length is said on stderr. Without a time limit nothing changes: the same
+/// seed, restarts and steps give the same levels.
+#[allow(clippy::too_many_arguments)]
+pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
     o: &HardestOptions,
     t0: Instant,
     check_every: u64,
@@ -399,47 +412,128 @@ pub fn anneal<S: Send, K: Ord + Clone + Send>(
     neighbour: impl Fn(&S, &mut Pcg64Mcg) -> Result<S, Error> + Sync,
     score: impl Fn(&S) -> f64 + Sync,
     record: impl Fn(&S, &mut Best<K>) + Sync,
+    single_changes: impl Fn(&S) -> Result<Vec<S>, Error> + Sync,
 ) -> Result<(Best<K>, u64, Option<LimitKind>), Error> {
     let deadline = o.limits.deadline_from(t0);
+    let anytime = deadline.is_some();
     let limit = Mutex::new(None);
     let searched = AtomicU64::new(0);
-    let runs: Vec<Result<Best<K>, Error>> = (0..o.restarts as u64)
-        .into_par_iter()
-        .map(|r| {
-            let mut rng = candidate_rng(o.seed, r);
-            let mut best = Best::new(o.top);
-            // a restart begun after the deadline does not start
-            if let Some(kind) = o.limits.check(deadline) {
-                *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
-                return Ok(best);
+    let stopped = || -> bool {
+        if let Some(kind) = o.limits.check(deadline) {
+            *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
+            true
+        } else {
+            false
+        }
+    };
+    // one run: `from` is the state it starts from (a restart from the best), else `start`
+    type Run<K, S> = Result<(Best<K>, Option<(f64, S)>), Error>;
+    let run = |r: u64, from: Option<&S>| -> Run<K, S> {
+        let mut rng = candidate_rng(o.seed, r);
+        let mut best = Best::new(o.top);
+        // a restart begun after the deadline does not start
+        if stopped() {
+            return Ok((best, None));
+        }
+        let (mut cur, hot) = match from {
+            Some(s) => (s.clone(), 0.2),
+            None => (start(&mut rng)?, 1.0),
+        };
+        let mut cur_score = score(&cur);
+        let mut top: Option<(f64, S)> = anytime.then(|| (cur_score, cur.clone()));
+        let mut steps = 0;
+        let mut out_of_time = false;
+        for step in 0..o.steps {
+            if step % check_every == 0 && stopped() {
+                out_of_time = true;
+                break;
             }
-            let mut cur = start(&mut rng)?;
-            let mut cur_score = score(&cur);
-            let mut steps = 0;
-            for step in 0..o.steps {
-                if step % check_every == 0 {
-                    if let Some(kind) = o.limits.check(deadline) {
-                        *limit.lock().unwrap_or_else(|e| e.into_inner()) = Some(kind);
-                        break;
+            steps += 1;
+            let next = neighbour(&cur, &mut rng)?;
+            let next_score = score(&next);
+            let t = temperature(step, o.steps, hot, 0.02);
+            if accept(next_score - cur_score, t, rng.random::<f64>()) {
+                cur = next;
+                cur_score = next_score;
+                record(&cur, &mut best);
+                if let Some((s, state)) = top.as_mut() {
+                    if cur_score > *s {
+                        (*s, *state) = (cur_score, cur.clone());
                     }
                 }
-                steps += 1;
-                let next = neighbour(&cur, &mut rng)?;
-                let next_score = score(&next);
-                let t = temperature(step, o.steps, 1.0, 0.02);
-                if accept(next_score - cur_score, t, rng.random::<f64>()) {
-                    cur = next;
-                    cur_score = next_score;
-                    record(&cur, &mut best);
+            }
+        }
+        // the polish: climb over every single change while one scores higher; the score's
+        // fraction (a tie-break between equal lengths) leads at most `SIDEWAYS` climbs
+        const SIDEWAYS: u32 = 8;
+        let mut sideways = 0;
+        if let Some((s, state)) = top.as_mut() {
+            while !out_of_time {
+                let mut better = None;
+                for next in single_changes(state)? {
+                    steps += 1;
+                    let v = score(&next);
+                    if v > *s && better.as_ref().is_none_or(|(b, _)| v > *b) {
+                        better = Some((v, next));
+                    }
+                }
+                if let Some((v, _)) = better {
+                    if v.floor() <= s.floor() {
+                        sideways += 1;
+                        if sideways > SIDEWAYS {
+                            break;
+                        }
+                    }
+                }
+                match better {
+                    Some((v, next)) => {
+                        record(&next, &mut best);
+                        (*s, *state) = (v, next);
+                    }
+                    None => break,
+                }
+                out_of_time = stopped();
+            }
+        }
+        searched.fetch_add(steps, Ordering::Relaxed);
+        Ok((best, top))
+    };
+    let mut best = Best::new(o.top);
+    let mut top: Option<(f64, S)> = None;
+    let restarts = o.restarts as u64;
+    let mut round = 0u64;
+    loop {
+        let from = top.as_ref().map(|(_, s)| s);
+        let runs: Vec<_> = (0..restarts)
+            .into_par_iter()
+            .map(|i| run(round * restarts + i, from.filter(|_| i % 2 == 1)))
+            .collect();
+        let before = best.top_value();
+        for r in runs {
+            let (b, t) = r?;
+            best = best.merge(b);
+            if let Some((v, s)) = t {
+                if top.as_ref().is_none_or(|(w, _)| v > *w) {
+                    top = Some((v, s));
                 }
             }
-            searched.fetch_add(steps, Ordering::Relaxed);
-            Ok(best)
-        })
-        .collect();
-    let mut best = Best::new(o.top);
-    for r in runs {
-        best = best.merge(r?);
+        }
+        if !anytime {
+            break;
+        }
+        if best.top_value() > before {
+            if let Some(b) = best.top_value() {
+                eprintln!(
+                    "hardest: {b} after {:.1} s ({} restarts)",
+                    t0.elapsed().as_secs_f64(),
+                    (round + 1) * restarts
+                );
+            }
+        }
+        if limit.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+            break;
+        }
+        round += 1;
     }
     let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok((best, searched.into_inner(), limit))
