@@ -122,6 +122,22 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// A sample of `rows` × `cols` boards drawn with `seed`, split by `split_seed`.
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        seed: u64,
+        split_seed: u64,
+        examples: Vec<Example>,
+    ) -> Dataset {
+        Dataset {
+            rows,
+            cols,
+            seed,
+            split_seed,
+            examples,
+        }
+    }
     /// The examples of one split.
     pub fn part(&self, s: Split) -> Vec<Example> {
         self.examples
@@ -250,13 +266,7 @@ pub fn sample(
         .into_iter()
         .flatten()
         .collect();
-    Ok(Dataset {
-        rows,
-        cols,
-        seed,
-        split_seed,
-        examples,
-    })
+    Ok(Dataset::new(rows, cols, seed, split_seed, examples))
 }
 
 const MAGIC: &str = "# floe-learn dataset 1";
@@ -427,13 +437,7 @@ pub fn parse(text: &str, file: &str) -> Result<Dataset, Error> {
             split,
         });
     }
-    Ok(Dataset {
-        rows,
-        cols,
-        seed,
-        split_seed,
-        examples,
-    })
+    Ok(Dataset::new(rows, cols, seed, split_seed, examples))
 }
 
 fn parse_board(s: &str, rows: usize, cols: usize) -> Result<(u32, u8, u8), String> {

@@ -127,18 +127,38 @@ class Pick(TypedDict, total=False):
 PICK = ("level", "game", "format", "rules", "k", "dynamic", "params", "name")
 
 
+class Sheet(TypedDict, total=False):
+    """The size and setup of a solitaire experiment and of its challenges
+    (:func:`floe.experiment`, :func:`floe.challenges`): BoxOff's ``rows``, ``cols``,
+    ``colors`` (default 4 × 6, 4 colours), Pretzel's ``suits`` and ``ranks`` (default 4 and
+    4; ``ranks`` a number, a list or ``"2-9"``), and the ``setup`` (default ``shuffled``).
+    A size of another game than the one named is refused."""
+
+    rows: int
+    cols: int
+    colors: int
+    suits: int
+    ranks: Union[int, str, Iterable[int]]
+    setup: str
+
+
+#: The keywords of :class:`Sheet`.
+SHEET = ("rows", "cols", "colors", "suits", "ranks", "setup")
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def keywords(call: F) -> F:
     """``call`` with its keywords checked before it runs: a keyword it does not take is a
     ``TypeError`` that names the call (``solve()``, ``Level.reach()``), the keyword, the
-    nearest one it takes and all of them. A call with ``**pick`` takes the keywords of
-    :data:`PICK` besides its own."""
+    nearest one it takes and all of them. A call with ``**pick: Unpack[Pick]`` takes the
+    keywords of :data:`PICK` besides its own, one with ``**sheet: Unpack[Sheet]`` those of
+    :data:`SHEET`."""
     params = inspect.signature(call).parameters.values()
     own = [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"]
-    picks = any(p.kind is p.VAR_KEYWORD for p in params)
-    known = own + (list(PICK) if picks else [])
+    rest = [str(p.annotation) for p in params if p.kind is p.VAR_KEYWORD]
+    known = own + [k for a in rest for k in (SHEET if "Sheet" in a else PICK)]
     name = call.__qualname__
 
     @functools.wraps(call)

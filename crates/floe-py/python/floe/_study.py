@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _floe
-from ._checks import keywords, switch, texts, whole, whole_or_none, word
+from ._checks import Sheet, keywords, switch, texts, whole, whole_or_none, word
 from ._common import (
     SVG,
     Duration,
@@ -24,6 +24,9 @@ from ._common import (
     same_rows,
 )
 from ._level import Level
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
 
 #: The width of the census's difficulty bins over [0, 5] (the last bin includes 5).
 DIFFICULTY_BIN = 0.1
@@ -234,7 +237,13 @@ _TITLE = {"boxoff": "BoxOff", "pretzel": "Pretzel", "fujisan": "Fujisan"}
 
 
 def _sheet(
-    game: Any, rows: Any, cols: Any, colors: Any, suits: Any, ranks: Any, setup: Any
+    game: Any,
+    rows: Any = None,
+    cols: Any = None,
+    colors: Any = None,
+    suits: Any = None,
+    ranks: Any = None,
+    setup: Any = "shuffled",
 ) -> List[Tuple[str, str]]:
     """The game, board and setup of an experiment or its challenges, checked by type here and
     by range by the library's request, as the keyword texts it reads. A size keyword of
@@ -261,12 +270,6 @@ def _sheet(
 def experiment(
     game: str,
     *,
-    rows: Optional[int] = None,
-    cols: Optional[int] = None,
-    colors: Optional[int] = None,
-    suits: Optional[int] = None,
-    ranks: Union[int, str, Iterable[int], None] = None,
-    setup: str = "shuffled",
     compare: Union[str, Iterable[str], None] = None,
     challenges: int = 1000,
     trials: int = 10,
@@ -278,6 +281,7 @@ def experiment(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     progress: Progress = None,
+    **sheet: Unpack[Sheet],
 ) -> Experiment:
     """The Monte Carlo experiments of the solitaire paper (``floe experiment``): ``challenges``
     challenges per setup in ``trials`` trials, each generated from its own seed, solved
@@ -285,9 +289,10 @@ def experiment(
 
     Args:
         game: ``boxoff``, ``pretzel`` or ``fujisan``.
-        rows, cols, colors: BoxOff's size; suits, ranks: Pretzel's (``ranks`` may be a list
-            or ``"2-9"`` for a sweep).
-        setup: the setup (``shuffled``, ``ltiles``, ``sequential``, ``banded``,
+        rows, cols, colors: BoxOff's size (default 4, 6, 4); suits, ranks: Pretzel's
+            (default 4, 4; ``ranks`` may be a list or ``"2-9"`` for a sweep); a size of
+            another game is refused (see :class:`Sheet`).
+        setup: the setup (default ``shuffled``; ``ltiles``, ``sequential``, ``banded``,
             ``piecepack``, ``piecepack-spec``, ``engraved``, ``dominoes``); ``compare``:
             several (or ``"all"``), tested against each other.
         random_horizon: the random player plays on through repeated positions up to so many
@@ -309,7 +314,7 @@ def experiment(
         raise TypeError(f"compare: setups (a list, or a text such as 'shuffled,ltiles'), not {type(compare).__name__}")
     if cmp is not None and not cmp:
         raise ValueError("compare: at least one setup (or None for the setup alone)")
-    pairs = _sheet(game, rows, cols, colors, suits, ranks, setup)
+    pairs = _sheet(game, **sheet)
     if cmp is not None:
         pairs = [p for p in pairs if p[0] != "setup"] + [("compare", ",".join(cmp))]
     exact = switch("exact", exact)
@@ -330,16 +335,12 @@ def challenges(
     game: str,
     n: int = 1,
     *,
-    rows: Optional[int] = None,
-    cols: Optional[int] = None,
-    colors: Optional[int] = None,
-    suits: Optional[int] = None,
-    ranks: Union[int, str, Iterable[int], None] = None,
-    setup: str = "shuffled",
     seed: int = 1,
+    **sheet: Unpack[Sheet],
 ) -> List[Level]:
     """The first ``n`` challenges of an experiment as levels (``floe experiment
-    --generate N``): the very challenges :func:`experiment` solves with the same seed."""
-    pairs = _sheet(game, rows, cols, colors, suits, ranks, setup)
+    --generate N``): the very challenges :func:`experiment` solves with the same seed; the
+    size and setup as :func:`experiment`'s (:class:`Sheet`)."""
+    pairs = _sheet(game, **sheet)
     pairs += texts(("seed", whole("seed", seed)), ("generate", whole("n", n, 1)))
     return [Level(x) for x in _floe.challenges(pairs)]

@@ -791,29 +791,38 @@ mod tests {
         assert!(room(3, 3, 4, 2).check(3, 3).is_ok());
         assert!(room(6, 6, 0, 0).check(4, 4).is_ok());
         assert!(room(1, 1, 0, 0).check(64, 64).is_ok());
-        assert_eq!(
-            err(room(1, 1, 0, 0), 0, 3),
-            "a 0×3 room: rows and columns from 1, at most 4,096 cells"
-        );
+        for (r, rows, cols, said) in [
+            (
+                room(1, 1, 0, 0),
+                0,
+                3,
+                "a 0×3 room: rows and columns from 1, at most 4,096 cells",
+            ),
+            (room(0, 0, 0, 0), 3, 3, "a room needs at least one block"),
+            (
+                room(2, 3, 0, 0),
+                3,
+                3,
+                "--targets 3: from 1 to the blocks (2), at most 6",
+            ),
+            (
+                room(10, 1, 0, 0),
+                3,
+                3,
+                "10 blocks do not fit a 3×3 room of 9 cells",
+            ),
+            (
+                room(3, 1, 4, 3),
+                3,
+                3,
+                "4 walls, 3 floor cells and 3 blocks do not fit a 3×3 room of 9 cells",
+            ),
+        ] {
+            assert_eq!(err(r, rows, cols), said);
+        }
         assert!(err(room(1, 1, 0, 0), 64, 65).contains("at most 4,096 cells"));
-        assert_eq!(
-            err(room(0, 0, 0, 0), 3, 3),
-            "a room needs at least one block"
-        );
-        assert_eq!(
-            err(room(2, 3, 0, 0), 3, 3),
-            "--targets 3: from 1 to the blocks (2), at most 6"
-        );
         assert!(err(room(2, 0, 0, 0), 3, 3).starts_with("--targets 0: "));
         assert!(err(room(7, 7, 0, 0), 4, 4).starts_with("--targets 7: "));
-        assert_eq!(
-            err(room(10, 1, 0, 0), 3, 3),
-            "10 blocks do not fit a 3×3 room of 9 cells"
-        );
-        assert_eq!(
-            err(room(3, 1, 4, 3), 3, 3),
-            "4 walls, 3 floor cells and 3 blocks do not fit a 3×3 room of 9 cells"
-        );
         assert!(err(room(1, 1, usize::MAX, 1), 3, 3).contains("do not fit"));
     }
 
