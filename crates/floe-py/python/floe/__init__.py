@@ -34,6 +34,7 @@ from ._level import (
     render,
     solve,
     space,
+    start,
     verify,
 )
 from ._ice import (
@@ -55,7 +56,7 @@ from ._hardest import hardest
 from ._graph import Graph
 from ._ops import graph, operations, run
 from ._bundled import collections
-from ._state import GROUNDS, PIECES, State, start
+from ._state import GROUNDS, PIECES, State
 
 __all__ = [
     "__version__",

@@ -201,3 +201,10 @@ def texts(*given: Tuple[str, Any]) -> List[Tuple[str, str]]:
         else:
             out.append((name, str(value)))
     return out
+
+
+def cell_size(cell: Optional[int]) -> int:
+    """A picture's cell size in pixels (4 to 200), or 0 for the game's own."""
+    if cell is None:
+        return 0
+    return whole("cell", cell, 4, 200)

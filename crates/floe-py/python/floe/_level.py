@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
-from ._checks import Pick, U32, keywords, path_or_none, pick_types, switch, whole, whole_or_none, word, word_or_none
+from ._checks import Pick, U32, cell_size, keywords, path_or_none, pick_types, switch, whole, whole_or_none, word, word_or_none
 from ._common import (
     SVG,
     report,
@@ -27,12 +27,11 @@ from ._common import (
     source_of,
 )
 from ._graph import Graph, graph_of
+from ._state import State, start_of
 from ._travel import Kept, level_key, level_state, solution_state
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
-
-    from ._state import State
 
 #: A level file's path (``str`` or ``os.PathLike``) or its text (a ``str`` holding a line
 #: break), or a :class:`floe.Level`.
@@ -130,7 +129,7 @@ class Level:
     def svg(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
         """The start as an SVG picture (``floe render``): ``coords`` draws row and column
         numbers, ``cell`` is the cell size in pixels (4 to 200; default from the size)."""
-        return SVG(self._native.svg(switch("coords", coords), _cell(cell)))
+        return SVG(self._native.svg(switch("coords", coords), cell_size(cell)))
 
     def _repr_svg_(self) -> str:
         return self._native.svg(False, 0)
@@ -155,8 +154,6 @@ class Level:
     def start(self) -> "State":
         """Its start, to play one move at a time: a :class:`floe.State` (refused with
         :class:`floe.InvalidInput` when its rules cannot be played with its parameters)."""
-        from ._state import start_of
-
         return start_of(self)
 
     # What the game face does, with the keywords of the module's functions.
@@ -222,12 +219,6 @@ def _reach(level: Level, lim: Limits) -> Tuple[Dict[str, Any], np.ndarray]:
     """The reach table of a level: its report and the table as a 2-D array."""
     doc, buf, rows, cols = _floe.reach(level._native, lim)
     return report(doc), array(buf, "<f8", (rows, cols))
-
-
-def _cell(cell: Optional[int]) -> int:
-    if cell is None:
-        return 0
-    return whole("cell", cell, 4, 200)
 
 
 def _level(src: Source, **pick: Unpack[Pick]) -> Level:
@@ -358,7 +349,7 @@ class Solution(dict):  # type: ignore[type-arg]
         """The solution as a picture: ``arrows`` (the start with numbered arrows),
         ``frames`` (a board per move) or ``animate`` (SMIL, plays in a browser); ``None``
         unless solved."""
-        s = self._native.svg(kind, coords, _cell(cell))
+        s = self._native.svg(kind, coords, cell_size(cell))
         return None if s is None else SVG(s)
 
     def _repr_svg_(self) -> Optional[str]:
@@ -626,3 +617,11 @@ def rebuilt_solution(
     s.clear()
     s.update(items)
     return s
+
+
+@keywords
+def start(level: Source, /, **pick: Unpack[Pick]) -> State:
+    """The start of a level (a path, a level file's text, or a :class:`Level`; picked and
+    configured with ``level=``, ``game=``, ``rules=``, … as :func:`floe.load` does), to play
+    one move at a time: :meth:`Level.start`."""
+    return start_of(_level(level, **pick))

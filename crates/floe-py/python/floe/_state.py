@@ -10,15 +10,13 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _floe
-from ._checks import keywords, switch
+from ._checks import cell_size, keywords, switch
 from ._common import SVG, array
-from ._level import Level, Solution, Source, _cell, _level
 from ._travel import Key, level_key
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing_extensions import Unpack
-
-    from ._checks import Pick
+    # a level is what floe.load gives (_level.Level, which imports this module to start one)
+    Level = Any
 
 #: What one cell's code is made of: ``code = GROUND_CODES * piece + ground``.
 GROUND_CODES = 32
@@ -138,7 +136,7 @@ class State:
         """The state after each move of ``moves`` in turn (a list of moves as :meth:`play`
         takes them, or a :class:`floe.Solution`, whose moves are played); the first illegal
         one raises ``ValueError`` with its place (``moves[3]: …``)."""
-        if isinstance(moves, Solution):
+        if isinstance(moves, dict) and "moves" in moves:  # a floe.Solution
             moves = moves["moves"]
         if isinstance(moves, (str, bytes, dict)) or not hasattr(moves, "__iter__"):
             raise TypeError(f"moves: a list of moves, not {type(moves).__name__} {_shown(moves)}")
@@ -198,7 +196,7 @@ class State:
     def svg(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
         """The position as an SVG picture (``coords``: row and column numbers; ``cell``: the
         cell size in pixels, 4 to 200)."""
-        return SVG(self._native.svg(switch("coords", coords), _cell(cell)))
+        return SVG(self._native.svg(switch("coords", coords), cell_size(cell)))
 
     def render(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
         """:meth:`svg`."""
@@ -243,11 +241,3 @@ def rebuilt_state(level: Level, moves: str) -> State:
     """A state replayed from its level's start (the other half of ``State.__reduce__``)."""
     s = start_of(level)
     return s if moves == "[]" else State(s._native.play(moves, "the moves"), level)
-
-
-@keywords
-def start(level: Source, /, **pick: "Unpack[Pick]") -> State:
-    """The start of a level (a path, a level file's text, or a :class:`Level`; picked and
-    configured with ``level=``, ``game=``, ``rules=``, … as :func:`floe.load` does), to play
-    one move at a time: :meth:`Level.start`."""
-    return start_of(_level(level, **pick))
