@@ -46,6 +46,9 @@ pub fn options(a: &HardestArgs) -> Result<(HardestOptions, Counts), Error> {
     };
     o.seed = a.seed;
     o.restarts = a.restarts;
+    o.on_best = Some(floe::game::hardest::OnBest(std::sync::Arc::new(
+        |best, secs| eprintln!("hardest: {best} after {secs:.1} s"),
+    )));
     o.steps = a.steps;
     o.top = a.top;
     o.limits = Limits {

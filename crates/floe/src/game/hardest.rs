@@ -87,6 +87,19 @@ pub struct HardestOptions {
     pub limits: Limits,
     /// Refuse an exact search of more placements than this.
     pub max_exact: u64,
+    /// Told each new best length of an anytime annealing (`--time`), with the seconds
+    /// since the start (the command line prints it; the library prints nothing).
+    pub on_best: Option<OnBest>,
+}
+
+/// A callback told each new best length of an anytime search and the seconds it took.
+#[derive(Clone)]
+pub struct OnBest(pub std::sync::Arc<dyn Fn(u64, f64) + Send + Sync>);
+
+impl std::fmt::Debug for OnBest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnBest")
+    }
 }
 
 impl HardestOptions {
@@ -105,6 +118,7 @@ impl HardestOptions {
             top: 10,
             limits: Limits::none(),
             max_exact: MAX_EXACT,
+            on_best: None,
         }
     }
 

@@ -522,12 +522,8 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
             break;
         }
         if best.top_value() > before {
-            if let Some(b) = best.top_value() {
-                eprintln!(
-                    "hardest: {b} after {:.1} s ({} restarts)",
-                    t0.elapsed().as_secs_f64(),
-                    (round + 1) * restarts
-                );
+            if let (Some(b), Some(f)) = (best.top_value(), &o.on_best) {
+                (f.0)(b, t0.elapsed().as_secs_f64());
             }
         }
         if limit.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
