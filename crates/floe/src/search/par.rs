@@ -6,9 +6,9 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Ranks per block of a layer: a layer is handed out by blocks (`2^BLOCK_SHIFT` ranks, 4 KiB
-/// of its bit array), and a block that holds none of its states is skipped.
-const BLOCK_SHIFT: u32 = 15;
+/// Ranks per page of a layer: a layer is handed out by pages (`2^PAGE_SHIFT` ranks, 4 KiB
+/// of its bit array), and a page that holds none of its states is skipped.
+const PAGE_SHIFT: u32 = 15;
 /// States expanded together: their successors (16 bytes each, some 20 a state) stay in the
 /// core's own cache until they are judged.
 const BATCH: usize = 1 << 10;
@@ -79,35 +79,34 @@ impl AtomicBits {
     }
 }
 
-/// A layer: one bit per possible state, and one per block of them that holds any.
+/// A layer: one bit per possible state, and one per page of them that holds any.
 struct Layer {
     bits: AtomicBits,
-    blocks: AtomicBits,
+    pages: AtomicBits,
 }
 
 impl Layer {
     fn new(space: u64) -> Self {
         Layer {
             bits: AtomicBits::new(space),
-            blocks: AtomicBits::new(space.div_ceil(1 << BLOCK_SHIFT)),
+            pages: AtomicBits::new(space.div_ceil(1 << PAGE_SHIFT)),
         }
     }
     /// Adds rank `r`, which no other thread adds.
     #[inline]
     fn add(&self, r: u64) {
         self.bits.set(r);
-        self.blocks.claim(r >> BLOCK_SHIFT);
+        self.pages.claim(r >> PAGE_SHIFT);
     }
-    /// The blocks that hold a state, in increasing order, forgotten as blocks (their bits are
+    /// The pages that hold a state, in increasing order, forgotten as pages (their bits are
     /// cleared by [`AtomicBits::drain`] when they are expanded).
-    fn take_blocks(&self) -> Vec<usize> {
+    fn take_pages(&self) -> Vec<usize> {
         let mut v = Vec::new();
-        self.blocks
-            .drain(0, self.blocks.len, |b| v.push(b as usize));
+        self.pages.drain(0, self.pages.len, |b| v.push(b as usize));
         v
     }
     fn bytes(&self) -> usize {
-        self.bits.bytes() + self.blocks.bytes()
+        self.bits.bytes() + self.pages.bytes()
     }
 }
 
@@ -213,7 +212,7 @@ where
 
     let start = p.start();
     let start_rank = rank(&start);
-    // A layer is a bit array, read in increasing rank: a block's states are neighbours, so
+    // A layer is a bit array, read in increasing rank: a page's states are neighbours, so
     // their successors fall on neighbouring words of the visited bits. A state is rebuilt
     // from its rank when expanded.
     p.unrank(start_rank)?;
@@ -233,8 +232,8 @@ where
 
     while !stop.load(Ordering::Relaxed) {
         let depth = histogram.len() as u32;
-        let blocks = layer.take_blocks();
-        if blocks.is_empty() {
+        let pages = layer.take_pages();
+        if pages.is_empty() {
             break;
         }
         let found = AtomicU64::new(0);
@@ -263,8 +262,8 @@ where
             found.fetch_add(new_here, Ordering::Relaxed);
             expanded.fetch_add(ranks.len() as u64, Ordering::Relaxed);
         };
-        let words = 1usize << (BLOCK_SHIFT - 6);
-        let layer_acc = blocks
+        let words = 1usize << (PAGE_SHIFT - 6);
+        let layer_acc = pages
             .par_iter()
             .fold(
                 || (init(), Vec::new(), Vec::with_capacity(BATCH)),
@@ -367,28 +366,6 @@ mod tests {
         assert_eq!(depths.len() as u64, par.states);
         for (s, d) in depths {
             assert_eq!(depth_seq[s as usize], d, "state {s}");
-        }
-    }
-
-    #[test]
-    fn ice_blocks_enumerate_alike_in_parallel() {
-        use crate::games::ice::{Free, IcePuzzle, Level};
-        for (rows, cols, k, states) in [(5, 5, 4, 9_541), (6, 6, 5, 284_684)] {
-            let l = Level::empty_board(rows, cols, k).unwrap();
-            let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
-            let seq = enumerate(&p, &Limits::none(), |_, _| {});
-            let (par, n) = enumerate_par(
-                &p,
-                &Limits::none(),
-                || 0u64,
-                |c, _, _| *c += 1,
-                |a, b| a + b,
-            )
-            .unwrap();
-            assert_eq!((par.states, n), (states, states));
-            assert_eq!(par.histogram, seq.histogram);
-            assert_eq!(par.stats.expanded, seq.stats.expanded);
-            assert_eq!(par.stats.generated, seq.stats.generated);
         }
     }
 

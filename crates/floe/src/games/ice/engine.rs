@@ -774,7 +774,7 @@ mod tests {
     use super::*;
     use crate::games::ice::format::parse_floe;
     use crate::games::ice::validate::replay;
-    use crate::search::{bfs, enumerate, Limits};
+    use crate::search::{bfs, enumerate, enumerate_par, Limits};
 
     fn level(text: &str) -> Level {
         parse_floe(text, "t").unwrap().remove(0)
@@ -912,5 +912,26 @@ mod tests {
         assert_eq!(p.lower_bound(&p.start()), 2);
         assert!(!p.is_goal(&p.start()));
         assert_eq!(p.rank_space(), Some(28)); // C(8, 2)
+    }
+
+    #[test]
+    fn the_parallel_enumeration_of_ranked_pushes_equals_the_sequential_one() {
+        for (rows, cols, k, states) in [(5, 5, 4, 9_541), (6, 6, 5, 284_684)] {
+            let l = Level::empty_board(rows, cols, k).unwrap();
+            let p = IcePuzzle::<u64, Free>::new(&l).unwrap();
+            let seq = enumerate(&p, &Limits::none(), |_, _| {});
+            let (par, n) = enumerate_par(
+                &p,
+                &Limits::none(),
+                || 0u64,
+                |c, _, _| *c += 1,
+                |a, b| a + b,
+            )
+            .unwrap();
+            assert_eq!((par.states, n), (states, states));
+            assert_eq!(par.histogram, seq.histogram);
+            assert_eq!(par.stats.expanded, seq.stats.expanded);
+            assert_eq!(par.stats.generated, seq.stats.generated);
+        }
     }
 }
