@@ -1,6 +1,6 @@
 //! Printing helpers: JSON, progress, numbers, boards, memory.
 
-use floe::search::{Limits, Progress};
+use floe::search::{Limits, Progress, Tally};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -64,6 +64,31 @@ impl Spinner {
         let b = bar.clone();
         *slot = Some(Arc::new(move |p: &Progress| b.set_message(say(p))));
         Spinner(Some(bar))
+    }
+}
+
+impl Spinner {
+    /// A bar (if standard error is a terminal) fed by the [`Tally`] it returns: `what` on its
+    /// left, `unit` after the figures (`levels`).
+    pub fn counting(what: &str, unit: &str) -> (Spinner, Option<Tally>) {
+        if !std::io::stderr().is_terminal() {
+            return (Spinner(None), None);
+        }
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{prefix} {bar:30} {pos}/{len} {msg} [{elapsed}]")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(what.to_string());
+        bar.set_message(unit.to_string());
+        let b = bar.clone();
+        let tally = Tally::new(move |done, total| {
+            if let Some(t) = total {
+                b.set_length(t);
+            }
+            b.set_position(done);
+        });
+        (Spinner(Some(bar)), Some(tally))
     }
 }
 

@@ -1,7 +1,7 @@
 //! What crosses between Python and the library: errors as exceptions, limits from keywords,
 //! reports as JSON text, tables as buffers.
 
-use floe::search::parse_duration;
+use floe::search::{parse_duration, Tally};
 use floe::Error;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -131,12 +131,64 @@ impl PyLimits {
             r.report(done, total);
         }
     }
+    /// The callable as the library's [`Tally`] (counted work: levels, parts, steps).
+    pub fn tally(&self) -> Option<Tally> {
+        self.progress.as_ref().map(|r| {
+            let r = Arc::clone(r);
+            Tally::new(move |done, total| r.report(done, total))
+        })
+    }
+    /// A callback for a work of many parts (a table's cells or boards): the callable hears
+    /// `(parts done, None)` as each ends.
+    pub fn each<T>(&self) -> impl FnMut(&T) + '_ {
+        let mut done = 0;
+        move |_| {
+            done += 1;
+            self.report(done, None);
+        }
+    }
+    /// The work ended after `done` units: the last call, `(done, done)`.
+    pub fn finish(&self, done: u64) {
+        self.report(done, Some(done));
+    }
+    /// The work ended: unless its last call said so (`done == total`), the callable hears
+    /// `(done, done)` with the last `done` it heard, so that every call with a callable ends
+    /// with `done == total`.
+    pub fn close(&self) {
+        if let Some(r) = &self.progress {
+            let (ended, done) = {
+                let s = r.state.lock().unwrap_or_else(|e| e.into_inner());
+                (s.ended, s.done)
+            };
+            if !ended {
+                r.report(done, Some(done));
+            }
+        }
+    }
+}
+
+impl Drop for PyLimits {
+    /// The call is over: the callable's last call says so ([`PyLimits::close`]).
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// What a [`Reporter`] last heard.
+#[derive(Default)]
+struct Heard {
+    /// When it last called the callable.
+    at: Option<Instant>,
+    /// The last `done` it was told.
+    done: u64,
+    /// Whether the last call it was told said the end (`done == total`).
+    ended: bool,
 }
 
 /// A Python progress callable, called from the threads that do the work.
 pub struct Reporter {
     call: Py<PyAny>,
-    last: Mutex<Option<Instant>>,
+    state: Mutex<Heard>,
 }
 
 impl Reporter {
@@ -146,12 +198,15 @@ impl Reporter {
     pub fn report(&self, done: u64, total: Option<u64>) {
         let now = Instant::now();
         {
-            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-            let due = last.is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100));
-            if !due && total != Some(done) {
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            s.done = done;
+            s.ended = total == Some(done);
+            let due =
+                s.at.is_none_or(|t| now.duration_since(t) >= Duration::from_millis(100));
+            if !due && !s.ended {
                 return;
             }
-            *last = Some(now);
+            s.at = Some(now);
         }
         Python::attach(|py| {
             if let Err(e) = self.call.call1(py, (done, total)) {
@@ -183,7 +238,7 @@ pub fn limits_from_py(t: LimitTuple<'_>) -> PyResult<PyLimits> {
         None => None,
         Some(p) if p.is_callable() => Some(Arc::new(Reporter {
             call: p.unbind(),
-            last: Mutex::new(None),
+            state: Mutex::new(Heard::default()),
         })),
         Some(p) => {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(

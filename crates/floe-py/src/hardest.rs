@@ -19,7 +19,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// solver: the document of `floe hardest --json`.
 #[pyfunction]
 #[pyo3(signature = (game, rows, cols, rocks, blocks, targets, walls, floor, rules, k, by,
-    factor, anneal, seed, restarts, steps, time, top))]
+    factor, anneal, seed, restarts, steps, time, top, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn hardest(
     py: Python<'_>,
@@ -41,8 +41,10 @@ fn hardest(
     steps: u64,
     time: Option<Bound<'_, PyAny>>,
     top: usize,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let timeout = limits_from_py((None, time, None, false, None))?.timeout;
+    let watch = limits_from_py((None, time, None, false, progress))?;
+    let timeout = watch.timeout;
     detached(py, || {
         let mut o = HardestOptions::new(rows, cols);
         let mut p = Params::new();
@@ -80,8 +82,11 @@ fn hardest(
         o.top = top;
         o.limits = Limits {
             timeout,
+            // PushPush's census tells the boards it classified
+            progress: watch.limits().progress,
             ..Limits::none()
         };
+        o.progress = watch.tally();
         json(&run_hardest(&game, &o, &counts)?)
     })
 }

@@ -69,6 +69,7 @@ fn reach<'py>(
         let r = reach_of(&board, rule, &a.limits())
             .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), e))?;
         let seconds = t.elapsed().as_secs_f64();
+        a.finish(r.states);
         let report = ReachReport::new(&r, name, l.params(), board.block_count(), seconds);
         let cells = r
             .moves
@@ -147,7 +148,8 @@ fn space_table(
     detached(py, || {
         judge_table(max_rows.min(max_cols), max_cols, max_blocks, &a)?;
         let t = Instant::now();
-        let cells = space_tables(max_rows, max_cols, max_blocks, &a.limits(), |_| {})?;
+        // the callable hears the cells done
+        let cells = space_tables(max_rows, max_cols, max_blocks, &a.args.limits(), a.each())?;
         let mut r = SpaceTableReport::new(cells, t.elapsed().as_secs_f64());
         r.peak_rss_bytes = floe::mem::peak_resident_bytes();
         json(&r)
@@ -169,14 +171,15 @@ fn square_table(
     let a = limits_from_py(limits)?;
     check_range("min_size", min_size, 1, 32)?;
     check_range("max_size", max_size, 1, 32)?;
-    let limits = a.limits();
+    // the callable hears the boards done
+    let limits = a.args.limits();
     match table {
         "reach" => detached(py, || {
             let most = blocks.iter().copied().max().unwrap_or(0);
             judge_table(max_size, max_size, most, &a)?;
             let t = Instant::now();
             let boards: Vec<(usize, usize)> = (min_size..=max_size).map(|s| (s, s)).collect();
-            let tables = reach_tables(&boards, &blocks, &limits, |_| {})?;
+            let tables = reach_tables(&boards, &blocks, &limits, a.each())?;
             json(&ReachTableReport::new(tables, t.elapsed().as_secs_f64()))
         }),
         "patterns" => detached(py, || {
@@ -185,7 +188,7 @@ fn square_table(
                 max_size,
                 &blocks,
                 &limits,
-                |_| {},
+                a.each(),
             )?)
         }),
         other => Err(PyValueError::new_err(format!(
@@ -213,8 +216,8 @@ fn strip_table(
             max_width,
             &blocks,
             compare_width,
-            &a.limits(),
-            |_| {},
+            &a.args.limits(),
+            a.each(),
         )?)
     })
 }
@@ -235,13 +238,15 @@ fn check_range(name: &str, v: usize, lo: usize, hi: usize) -> PyResult<()> {
 /// checked their types) with `timeout`: `(the --json document, the level file's text, the
 /// levels)`.
 #[pyfunction]
-#[pyo3(signature = (pairs, timeout))]
+#[pyo3(signature = (pairs, timeout, progress=None))]
 fn generate(
     py: Python<'_>,
     pairs: Vec<(String, String)>,
     timeout: Option<Bound<'_, PyAny>>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<(String, String, Vec<NativeLevel>)> {
-    let timeout = limits_from_py((None, timeout, None, false, None))?.timeout;
+    let watch = limits_from_py((None, timeout, None, false, progress))?;
+    let timeout = watch.timeout;
     let (doc, text, levels) = detached(py, || {
         let (mut levels, mut budget) = (Generate::default(), GenerateBudget::default());
         floe::request::read(
@@ -253,7 +258,9 @@ fn generate(
         )
         .map_err(Error::invalid)?;
         budget.timeout = timeout;
-        let batch = run_generate(&levels.request(&budget, None, Naming::Keywords)?)?;
+        let mut req = levels.request(&budget, None, Naming::Keywords)?;
+        req.progress = watch.tally();
+        let batch = run_generate(&req)?;
         let boards: Vec<ice::Level> = batch.levels.iter().map(|e| e.level.clone()).collect();
         let text = write_floe(&boards);
         let doc = json(&batch.report(levels.count))?;

@@ -289,6 +289,7 @@ impl NativeLevel {
         let report = detached(py, || {
             level.solve(&o).map_err(|e| in_level(level.name(), e))
         })?;
+        limits.finish(report.states);
         Ok(Solved { report })
     }
 
@@ -301,6 +302,7 @@ impl NativeLevel {
             let mut r = level
                 .space(&a.limits())
                 .map_err(|e| in_level(level.name(), e))?;
+            a.finish(r.states);
             r.peak_rss_bytes = floe::mem::peak_resident_bytes();
             json(&r)
         })

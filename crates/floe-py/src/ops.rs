@@ -3,7 +3,7 @@
 //! cross as `(name, text)` pairs and the library reads them into the operation's request,
 //! with its defaults, ranges and messages; the report crosses as its JSON text.
 
-use crate::convert::{json, to_py_err};
+use crate::convert::{json, limits_from_py, to_py_err};
 use crate::level::{in_level, NativeLevel};
 use crate::run::detached;
 use floe::request::{Context, Operation};
@@ -24,18 +24,24 @@ const PICK: &[&str] = &[
 ];
 
 /// Runs `O` on `level` with the keywords `options`.
+/// Runs `O` on `level` with the keywords `options`; `progress` hears the positions stored
+/// (and, last, the end).
 fn run<O: Operation>(
     py: Python<'_>,
     level: &NativeLevel,
     options: &[(String, String)],
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let what = format!("floe.{}()", O::NAME);
     let op = O::from_pairs(options, &what, PICK).map_err(PyValueError::new_err)?;
+    let watch = limits_from_py((None, None, None, false, progress))?;
+    let cx = Context {
+        progress: watch.limits().progress,
+        ..Context::default()
+    };
     let level = &level.level;
     detached(py, || {
-        let r = level
-            .run(&op, &Context::default())
-            .map_err(|e| in_level(level.name(), e))?;
+        let r = level.run(&op, &cx).map_err(|e| in_level(level.name(), e))?;
         json(&r)
     })
 }
@@ -44,14 +50,16 @@ macro_rules! by_name {
     ($($name:ident => $ty:path,)*) => {
         /// Runs the operation `name` on `level`: its report as JSON text.
         #[pyfunction]
+        #[pyo3(signature = (name, level, options, progress=None))]
         fn operation(
             py: Python<'_>,
             name: &str,
             level: &NativeLevel,
             options: Vec<(String, String)>,
+            progress: Option<Bound<'_, PyAny>>,
         ) -> PyResult<String> {
             $(if name == <$ty as Operation>::NAME {
-                return run::<$ty>(py, level, &options);
+                return run::<$ty>(py, level, &options, progress);
             })*
             let names: Vec<&str> = vec![$(<$ty as Operation>::NAME,)*];
             Err(to_py_err(py, Error::invalid(format!(

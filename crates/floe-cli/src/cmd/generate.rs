@@ -16,7 +16,11 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
         return generate_report(&a);
     }
     let start = Instant::now();
-    let batch = run_generate(&a.levels.request(&a.budget, None, Naming::Flags)?)?;
+    let mut req = a.levels.request(&a.budget, None, Naming::Flags)?;
+    let (bar, tally) = out::Spinner::counting("generate", "levels");
+    req.progress = tally;
+    let batch = run_generate(&req)?;
+    drop(bar);
     // an interrupted run, or one that found nothing, leaves an existing file as it was
     if let Some(path) = &a.out {
         let why = if floe::search::interrupted() {

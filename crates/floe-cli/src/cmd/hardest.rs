@@ -61,8 +61,25 @@ pub fn options(a: &HardestArgs) -> Result<(HardestOptions, Counts), Error> {
 
 /// `floe hardest`.
 pub fn run(a: HardestArgs) -> Result<Done, Error> {
-    let (o, counts) = options(&a)?;
-    let r = hardest(&a.game, &o, &counts)?;
+    let (mut o, counts) = options(&a)?;
+    // the bar counts the exact search's parts, the annealing's steps or, with --time, its
+    // milliseconds; PushPush's census tells the boards it has classified
+    let unit = match (o.method, a.time) {
+        (_, Some(_)) => "ms of --time",
+        (Method::Anneal, None) => "steps",
+        (Method::Exact, None) => "parts",
+    };
+    let census = floe::games::spec(&a.game).is_ok_and(|(g, _)| g.info().name == "pushpush");
+    let bar = if census {
+        out::Spinner::attach(&mut o.limits, "hardest: census")
+    } else {
+        let (bar, tally) = out::Spinner::counting("hardest", unit);
+        o.progress = tally;
+        bar
+    };
+    let r = hardest(&a.game, &o, &counts);
+    drop(bar);
+    let r = r?;
     if let Some(dir) = &a.out {
         for (i, l) in r.levels.iter().enumerate() {
             let file = dir.join(format!(

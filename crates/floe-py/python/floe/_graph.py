@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _floe
 from ._checks import amount, switch, whole, whole_or_none
-from ._common import Duration, Memory, report
+from ._common import Duration, Memory, Progress, report, reporting
 
 #: The keywords that pick the level (not an operation's): read by the Python part.
 PICK = ("level", "game", "format", "rules", "k", "dynamic", "params", "name")
@@ -33,14 +33,17 @@ def _text(name: str, value: Any) -> Optional[str]:
     raise TypeError(f"{name}: a number, a switch or a text, not {type(value).__name__}")
 
 
-def run_native(operation: str, native: "_floe.Level", options: Dict[str, Any]) -> Dict[str, Any]:
-    """Runs the library's operation on a native level, the keywords as the texts it reads."""
+def run_native(operation: str, native: "_floe.Level", options: Dict[str, Any], progress: Progress = None) -> Dict[str, Any]:
+    """Runs the library's operation on a native level, the keywords as the texts it reads;
+    ``progress`` (see :data:`floe.Progress`) hears the positions it stores."""
     pairs: List[Tuple[str, str]] = []
     for key, value in options.items():
         text = _text(key, value)
         if text is not None:
             pairs.append((key, text))
-    return report(_floe.operation(operation, native, pairs))
+    with reporting(progress, f"{operation}: positions") as report_to:
+        doc = _floe.operation(operation, native, pairs, report_to)
+    return report(doc)
 
 
 class Graph:
@@ -160,6 +163,7 @@ def graph_of(
     timeout: Optional[Duration],
     max_memory: Optional[Memory],
     force: bool,
+    progress: Progress = None,
 ) -> Graph:
     """The :class:`Graph` of a native level, its keywords checked."""
     options: Dict[str, Any] = dict(
@@ -170,4 +174,4 @@ def graph_of(
         max_memory=amount("max_memory", max_memory, "8G"),
         force=switch("force", force),
     )
-    return Graph(run_native("graph", native, options))
+    return Graph(run_native("graph", native, options, progress))

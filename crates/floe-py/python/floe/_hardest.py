@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 
 from . import _floe
 from ._checks import keywords, switch, whole, whole_or_none
-from ._common import Duration, loads
+from ._common import Duration, Progress, loads, reporting
 
 
 @keywords
@@ -30,6 +30,7 @@ def hardest(
     steps: int = 20_000,
     time: Optional[Duration] = None,
     top: int = 5,
+    progress: Progress = None,
 ) -> Dict[str, Any]:
     """The levels of a ``rows × cols`` board whose optimal solution is the longest, hardest
     first, each verified by the exact solver: the dict of ``floe hardest --json``
@@ -40,27 +41,34 @@ def hardest(
     ``factor``) or ``"pushpush"`` (``k``; from its census). The search is exact (every
     placement up to symmetry) unless ``anneal`` is set: simulated annealing from ``restarts``
     seeded restarts of ``steps`` steps each, reproducible under ``seed``; ``time`` bounds
-    either (seconds, or text such as ``"30s"``)."""
-    doc: Dict[str, Any] = loads(
-        _floe.hardest(
-            str(game),
-            whole("rows", rows, 1, 256),
-            whole("cols", cols, 1, 256),
-            whole_or_none("rocks", rocks),
-            whole_or_none("blocks", blocks),
-            whole_or_none("targets", targets),
-            whole_or_none("walls", walls),
-            whole_or_none("floor", floor),
-            None if rules is None else str(rules),
-            None if k is None else str(whole("k", k)),
-            str(by),
-            whole_or_none("factor", factor),
-            switch("anneal", anneal),
-            whole("seed", seed),
-            whole("restarts", restarts, 1, 1_000_000),
-            whole("steps", steps),
-            time,
-            whole("top", top, 1, 10_000),
+    either (seconds, or text such as ``"30s"``).
+
+    ``progress``: ``True`` for a bar on standard error, or a callable hearing ``(done,
+    total)``: the exact search's parts (placements that share their first pieces), the
+    annealing's steps or, with ``time``, milliseconds of it; PushPush's census the positions it
+    has classified (``total`` None until the end). The last call has ``done == total``."""
+    with reporting(progress, "hardest") as report_to:
+        doc: Dict[str, Any] = loads(
+            _floe.hardest(
+                str(game),
+                whole("rows", rows, 1, 256),
+                whole("cols", cols, 1, 256),
+                whole_or_none("rocks", rocks),
+                whole_or_none("blocks", blocks),
+                whole_or_none("targets", targets),
+                whole_or_none("walls", walls),
+                whole_or_none("floor", floor),
+                None if rules is None else str(rules),
+                None if k is None else str(whole("k", k)),
+                str(by),
+                whole_or_none("factor", factor),
+                switch("anneal", anneal),
+                whole("seed", seed),
+                whole("restarts", restarts, 1, 1_000_000),
+                whole("steps", steps),
+                time,
+                whole("top", top, 1, 10_000),
+                report_to,
+            )
         )
-    )
     return doc

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _floe
 from ._checks import Pick, keywords, ordered, switch, texts, whole, whole_or_none, wholes
-from ._common import SVG, Duration, Memory, limits, loads, report, table
+from ._common import SVG, Duration, Memory, Progress, limits, loads, report, reporting, table
 from ._level import Level, Source, _board, _reach
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,6 +29,7 @@ def reach(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
 ) -> np.ndarray: ...
 @overload
 def reach(
@@ -39,6 +40,7 @@ def reach(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> np.ndarray: ...
 @keywords
@@ -52,6 +54,7 @@ def reach(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> np.ndarray:
     """Fewest pushes after which some block rests on each cell (``floe reach``, van den
@@ -61,6 +64,7 @@ def reach(
     ``reach(rows, cols, blocks)`` is the empty board whose blocks start in the top row from
     the left; ``reach(level_or_path, level=…)`` an ice block level. A limit leaves upper
     bounds and may miss cells; :func:`reach_report` says whether the table is complete.
+    ``progress`` as :func:`floe.space`'s.
     """
     a_level = isinstance(rows, (str, os.PathLike, Level))
     if a_level and (cols is not None or blocks is not None):
@@ -69,7 +73,8 @@ def reach(
         lv = _board(rows, None, None, None, **pick)
     else:
         lv = _board(None, rows, cols, blocks, **pick)
-    return _reach(lv, limits(max_states, timeout, max_memory, force))[1]
+    with reporting(progress, "reach: positions") as report_to:
+        return _reach(lv, limits(max_states, timeout, max_memory, force, report_to))[1]
 
 
 @keywords
@@ -84,13 +89,16 @@ def reach_report(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """The reach table with its figures: the dict of ``floe reach --json`` (``rows``,
     ``cols``, ``blocks``, ``moves`` with ``None`` for unreachable cells, ``max``, ``mean``,
-    ``states``, ``complete``, ``limit``, ``seconds``; ``level`` for a file's level)."""
+    ``states``, ``complete``, ``limit``, ``seconds``; ``level`` for a file's level).
+    ``progress`` as :func:`floe.space`'s."""
     lv = _board(level, rows, cols, blocks, **pick)
-    return _reach(lv, limits(max_states, timeout, max_memory, force))[0]
+    with reporting(progress, "reach: positions") as report_to:
+        return _reach(lv, limits(max_states, timeout, max_memory, force, report_to))[0]
 
 
 @keywords
@@ -103,19 +111,22 @@ def space_table(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
 ) -> Dict[str, Any]:
     """Reachable positions on empty boards m×n (2 ≤ m ≤ n) with 1 to ``max_blocks`` blocks
     (Kluiver's Table 1 and beyond), his closed forms checked: the dict of ``floe table space
     --json`` (``cells``, ``formulas``, ``complete``, ``seconds``, ``peak_rss_bytes``).
-    ``pandas.DataFrame(t["cells"])`` makes it a frame."""
-    return report(
-        _floe.space_table(
-            whole("max_rows", max_rows),
-            whole("max_cols", max_cols),
-            whole("max_blocks", max_blocks),
-            limits(max_states, timeout, max_memory, force),
+    ``pandas.DataFrame(t["cells"])`` makes it a frame. ``progress`` (``True`` or a
+    callable) hears the cells done, ``(done, None)``, and last ``(done, done)``."""
+    with reporting(progress, "space table: cells") as report_to:
+        return report(
+            _floe.space_table(
+                whole("max_rows", max_rows),
+                whole("max_cols", max_cols),
+                whole("max_blocks", max_blocks),
+                limits(max_states, timeout, max_memory, force, report_to),
+            )
         )
-    )
 
 
 @keywords
@@ -128,20 +139,23 @@ def reach_table(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
 ) -> Dict[str, Any]:
     """Van den Akker's reach tables of empty square boards (his Tables 1–8, 10, 11): the
     dict of ``floe table reach --json`` (``tables``: one per size and block count with
-    ``moves``, ``max``, ``mean``; ``complete``, ``seconds``)."""
+    ``moves``, ``max``, ``mean``; ``complete``, ``seconds``). ``progress`` (``True`` or a
+    callable) hears the boards done, ``(done, None)``, and last ``(done, done)``."""
     ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
-    return report(
-        _floe.square_table(
-            "reach",
-            whole("min_size", min_size),
-            whole("max_size", max_size),
-            wholes("blocks", blocks),
-            limits(max_states, timeout, max_memory, force),
+    with reporting(progress, "reach table: boards") as report_to:
+        return report(
+            _floe.square_table(
+                "reach",
+                whole("min_size", min_size),
+                whole("max_size", max_size),
+                wholes("blocks", blocks),
+                limits(max_states, timeout, max_memory, force, report_to),
+            )
         )
-    )
 
 
 @keywords
@@ -154,20 +168,23 @@ def strip_table(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
 ) -> Dict[str, Any]:
     """Van den Akker's Tables 12 and 13: the hardest cell of h×n boards for every width,
     closed forms fitted and his pattern checked: the dict of ``floe table strip --json``
     (``series``: ``height``, ``blocks``, ``hardest`` as (width, pushes) pairs,
-    ``closed_form``; ``thesis_pattern``; ``complete``; ``seconds``)."""
-    return report(
-        _floe.strip_table(
-            wholes("heights", heights),
-            whole("max_width", max_width),
-            wholes("blocks", blocks),
-            whole("compare_width", compare_width),
-            limits(max_states, timeout, max_memory),
+    ``closed_form``; ``thesis_pattern``; ``complete``; ``seconds``). ``progress`` (``True`` or a
+    callable) hears the boards done, ``(done, None)``, and last ``(done, done)``."""
+    with reporting(progress, "strip table: boards") as report_to:
+        return report(
+            _floe.strip_table(
+                wholes("heights", heights),
+                whole("max_width", max_width),
+                wholes("blocks", blocks),
+                whole("compare_width", compare_width),
+                limits(max_states, timeout, max_memory, progress=report_to),
+            )
         )
-    )
 
 
 @keywords
@@ -179,23 +196,23 @@ def patterns_table(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
 ) -> Any:
     """Van den Akker's Table 9: whether trains (and zigzags) are part of fastest ways to
     the hardest cells of empty square boards. One row per board (``rows``, ``cols``,
     ``blocks``, ``pushes``, ``cells``, ``train``, ``zigzag``, …: the rows of ``floe table
-    patterns --json``), a DataFrame with pandas."""
+    patterns --json``), a DataFrame with pandas. ``progress`` (``True`` or a
+    callable) hears the boards done, ``(done, None)``, and last ``(done, done)``."""
     ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
-    return table(
-        loads(
-            _floe.square_table(
-                "patterns",
-                whole("min_size", min_size),
-                whole("max_size", max_size),
-                wholes("blocks", blocks),
-                limits(max_states, timeout, max_memory),
-            )
+    with reporting(progress, "patterns table: boards") as report_to:
+        doc = _floe.square_table(
+            "patterns",
+            whole("min_size", min_size),
+            whole("max_size", max_size),
+            wholes("blocks", blocks),
+            limits(max_states, timeout, max_memory, progress=report_to),
         )
-    )
+    return table(loads(doc))
 
 
 class Profile:
@@ -268,12 +285,15 @@ def profile(
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Profile:
     """The least difficulty of every reachable position of an ice block level per
-    block-change factor (``floe profile``)."""
+    block-change factor (``floe profile``); ``progress`` as :func:`floe.space`'s."""
     lv = _board(level, None, None, None, **pick)
-    return Profile(*_floe.profile(lv._native, wholes("factors", factors), limits(max_states, timeout, max_memory)))
+    with reporting(progress, "profile: positions") as report_to:
+        native = _floe.profile(lv._native, wholes("factors", factors), limits(max_states, timeout, max_memory, progress=report_to))
+    return Profile(*native)
 
 
 class Generated(Sequence[Level]):
@@ -334,10 +354,12 @@ def generate(
     seed: int = 1,
     timeout: Optional[Duration] = None,
     candidate_states: int = 2_000_000,
+    progress: Progress = None,
 ) -> Generated:
     """Ice block levels by Kluiver's retrograde generator, each verified by exact search
     (``floe generate``); the same seed gives the same levels. With a ``timeout``, fewer
-    levels than asked may come back (``complete`` is then false)."""
+    levels than asked may come back (``complete`` is then false). ``progress``: ``True`` for a
+    bar on standard error, or a callable hearing ``(levels made, count)``."""
     pairs = texts(
         ("rows", whole("rows", rows, 1)),
         ("cols", whole("cols", cols, 1)),
@@ -353,7 +375,9 @@ def generate(
         ("seed", whole("seed", seed)),
         ("candidate_states", whole("candidate_states", candidate_states)),
     )
-    return Generated(*_floe.generate(pairs, timeout))
+    with reporting(progress, "generate: levels") as report_to:
+        native = _floe.generate(pairs, timeout, report_to)
+    return Generated(*native)
 
 
 @keywords

@@ -201,9 +201,10 @@ class Level:
         timeout: Optional[Duration] = None,
         max_memory: Optional[Memory] = None,
         force: bool = False,
+        progress: Progress = None,
     ) -> Graph:
         """:func:`floe.graph` on this level: its state graph as arrays."""
-        return graph_of(self._native, positions, moves, max_states, timeout, max_memory, force)
+        return graph_of(self._native, positions, moves, max_states, timeout, max_memory, force, progress)
 
 
 def _json_number(v: Any) -> Any:

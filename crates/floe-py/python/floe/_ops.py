@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _floe
 from ._checks import Pick, keywords
-from ._common import Duration, Memory
+from ._common import Duration, Memory, Progress
 from ._graph import PICK, Graph, graph_of, run_native
 from ._level import Level, Source, _level
 
@@ -29,7 +29,8 @@ def operations() -> Dict[str, Dict[str, Any]]:
 def run(operation: str, level: Source, /, **options: Any) -> Dict[str, Any]:
     """Runs the library's operation ``operation`` (see :func:`operations`) on a level: the
     level's keywords (``level``, ``game``, ``rules``, …) pick it, the others are the
-    operation's. Returns the dict of ``floe <operation> --json``.
+    operation's. Returns the dict of ``floe <operation> --json``. ``progress`` (``True`` or a
+    callable) hears the positions stored, as :func:`floe.space`'s.
 
     >>> import floe
     >>> floe.run("graph", "$---\\n---.\\n", positions=False)["nearest_solved"]
@@ -38,7 +39,8 @@ def run(operation: str, level: Source, /, **options: Any) -> Dict[str, Any]:
     if not isinstance(operation, str):
         raise TypeError(f"operation: a name such as 'graph', not {type(operation).__name__}")
     pick = {k: options.pop(k) for k in PICK if k in options}
-    return run_native(operation, _level(level, **pick)._native, options)
+    progress = options.pop("progress", None)
+    return run_native(operation, _level(level, **pick)._native, options, progress)
 
 
 @keywords
@@ -52,6 +54,7 @@ def graph(
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
     force: bool = False,
+    progress: Progress = None,
     **pick: Unpack[Pick],
 ) -> Graph:
     """The whole state graph of a level of any game (``floe graph``) as a :class:`Graph` of
@@ -64,7 +67,8 @@ def graph(
     are judged against it before they are made) that stops it gives a graph with
     ``complete`` False, ``limit`` saying which, ``depth`` None and empty arrays. (It is not refused
     before it starts: the games bound their positions by ranks, often a thousand times more
-    than are reachable, and a graph's memory follows the positions reached.)
+    than are reachable, and a graph's memory follows the positions reached.) ``progress``
+    (``True`` or a callable) hears the positions stored, as :func:`floe.space`'s.
 
     >>> import floe
     >>> g = floe.graph("$---\\n---.\\n")
@@ -72,4 +76,4 @@ def graph(
     (2, '$---\\n---.\\n')
     """
     lv = level if isinstance(level, Level) and not pick else _level(level, **pick)
-    return graph_of(lv._native, positions, moves, max_states, timeout, max_memory, force)
+    return graph_of(lv._native, positions, moves, max_states, timeout, max_memory, force, progress)

@@ -8,7 +8,7 @@
 
 use super::{Info, Move, ParamValues, Params};
 use crate::error::Error;
-use crate::search::Limits;
+use crate::search::{Limits, Tally};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -90,6 +90,11 @@ pub struct HardestOptions {
     /// Told each new best length of an anytime annealing (`--time`), with the seconds
     /// since the start (the command line prints it; the library prints nothing).
     pub on_best: Option<OnBest>,
+    /// Told how far the search is ([`Tally`]): the exact search's parts done of all its parts
+    /// (each part the placements that share their first pieces), the annealing's steps of all
+    /// its steps or, with a time limit, milliseconds of the limit; PushPush's census tells its
+    /// progress through `limits`.
+    pub progress: Option<Tally>,
 }
 
 /// A callback told each new best length of an anytime search and the seconds it took.
@@ -119,6 +124,7 @@ impl HardestOptions {
             limits: Limits::none(),
             max_exact: MAX_EXACT,
             on_best: None,
+            progress: None,
         }
     }
 

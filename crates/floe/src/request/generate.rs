@@ -169,6 +169,7 @@ impl Generate {
             deadline: budget.timeout.and_then(|t| Instant::now().checked_add(t)),
             max_states: budget.candidate_states,
             stop,
+            progress: None,
         })
     }
 }

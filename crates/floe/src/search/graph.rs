@@ -534,6 +534,7 @@ pub fn build_graph_with<P: Puzzle, M>(
         .insert_unique(h, 0, |&j| hash_of(&states[j as usize]));
     stats.states = 1;
     let stop = |kind, g: &StateGraph<P::State, M>, mut stats: Stats, budget: &Budget| {
+        budget.finish(&stats);
         stats.elapsed = budget.elapsed();
         Err(GraphLimit {
             kind,
@@ -589,6 +590,7 @@ pub fn build_graph_with<P: Puzzle, M>(
         g.offsets.push(g.targets.len() as u64);
         head += 1;
     }
+    budget.finish(&stats);
     g.layers.push(g.states.len() as u32);
     g.states.shrink_to_fit();
     g.offsets.shrink_to_fit();

@@ -61,6 +61,48 @@ pub struct Progress {
 /// Callback receiving progress snapshots, a few times a second at most.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
+/// Told `(done, total)` of a work counted in units (levels made, placements judged, steps
+/// of an annealing; with a time budget, milliseconds of it), `total` when it is known. It may
+/// be called from several threads at once and often, so a listener throttles what it shows.
+/// The last call, when the work ends (done or stopped), has `done == total`.
+///
+/// ```
+/// use floe::search::Tally;
+/// use std::sync::{Arc, Mutex};
+/// let heard = Arc::new(Mutex::new(Vec::new()));
+/// let h = Arc::clone(&heard);
+/// let tally = Tally::new(move |done, total| h.lock().unwrap().push((done, total)));
+/// tally.tell(1, Some(4));
+/// tally.end(3);
+/// assert_eq!(*heard.lock().unwrap(), [(1, Some(4)), (3, Some(3))]);
+/// ```
+#[derive(Clone)]
+pub struct Tally(Arc<dyn Fn(u64, Option<u64>) + Send + Sync>);
+
+impl Tally {
+    /// A tally told to `f`.
+    pub fn new(f: impl Fn(u64, Option<u64>) + Send + Sync + 'static) -> Tally {
+        Tally(Arc::new(f))
+    }
+    /// Tells `done` of `total` (while the work goes on: `done < total` when it is known).
+    pub fn tell(&self, done: u64, total: Option<u64>) {
+        (self.0)(
+            done.min(total.map_or(u64::MAX, |t| t.saturating_sub(1))),
+            total,
+        )
+    }
+    /// Tells the end of the work, `done` units in all.
+    pub fn end(&self, done: u64) {
+        (self.0)(done, Some(done))
+    }
+}
+
+impl fmt::Debug for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Tally")
+    }
+}
+
 /// Limits for one search. The default has none.
 ///
 /// ```
@@ -368,6 +410,17 @@ impl<'a> Budget<'a> {
     /// Reports progress now if a report is due, whatever the tick count.
     pub fn report(&mut self, stats: &Stats) {
         self.report_at(Instant::now(), stats);
+    }
+
+    /// Reports the end of the search (finished or stopped), whenever the last report was: a
+    /// listener hears what was explored in all, even of a search that ended before its first
+    /// report was due.
+    pub fn finish(&self, stats: &Stats) {
+        if let Some(report) = &self.limits.progress {
+            let mut stats = *stats;
+            stats.elapsed = self.start.elapsed();
+            report(&Progress { stats });
+        }
     }
 
     /// Reports progress if a report is due at `now`.

@@ -62,7 +62,7 @@ pub use iddfs::iterative_deepening;
 pub use learned::{Informed, Learned, UNSOLVABLE};
 pub use limits::{
     clear_interrupt, interrupt, interrupted, parse_duration, Budget, LimitKind, Limits, Progress,
-    ProgressFn, MAX_DURATION, MAX_STORED,
+    ProgressFn, Tally, MAX_DURATION, MAX_STORED,
 };
 pub use method::{run, worth_parallel, Found, Method};
 pub use par::enumerate_par;

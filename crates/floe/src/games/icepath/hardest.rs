@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
 use crate::game::Game;
 use crate::generate::hardest::{
-    self, binomial, report, symmetries, Best, Candidate, Found, MaskPerm,
+    self, binomial, report, symmetries, Best, Candidate, Found, MaskPerm, Parts,
 };
 use crate::grid::Pos;
 use crate::search::LimitKind;
@@ -310,9 +310,11 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
             .flat_map(|i| (i + 1..n).map(move |j| 1u64 << i | 1u64 << j))
             .collect(),
     };
+    let parts = Parts::new(o, heads.len());
     let bests: Vec<Best<Key>> = heads
         .par_iter()
         .map(|&head| {
+            let _part = parts.one();
             let mut best = Best::new(o.top);
             if stopped.load(Ordering::Relaxed) {
                 return best;
@@ -381,6 +383,7 @@ fn exact(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error>
             best
         })
         .collect();
+    parts.end();
     let best = bests.into_iter().fold(Best::new(o.top), |a, b| a.merge(b));
     let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(finish(best, searched.into_inner(), limit, true))

@@ -13,7 +13,7 @@
 //! What varies is [`IceHardest`] (blocks, targets, walls, floor: defaults and ranges); a
 //! program calls [`hardest`] with it, the erased face reads it from named counts.
 
-use super::{binomial, report, symmetries, Best, Candidate, Found, MaskPerm};
+use super::{binomial, report, symmetries, Best, Candidate, Found, MaskPerm, Parts};
 use crate::bits::Bits;
 use crate::error::Error;
 use crate::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
@@ -466,9 +466,11 @@ fn exact(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error>
     let limit: Mutex<Option<LimitKind>> = Mutex::new(None);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let searched = AtomicU64::new(0);
+    let parts = Parts::new(o, items.len());
     let bests: Vec<Best<Key>> = items
         .par_iter()
         .map(|&(walls, floor, first)| {
+            let _part = parts.one();
             let mut best = Best::new(o.top);
             if limit.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
                 return best;
@@ -516,6 +518,7 @@ fn exact(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error>
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
+    parts.end();
     let best = bests.into_iter().fold(Best::new(o.top), Best::merge);
     let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(finish(best, searched.into_inner(), limit, true))

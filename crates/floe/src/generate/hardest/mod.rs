@@ -20,7 +20,7 @@ use crate::game::hardest::{HardLevel, HardestOptions, HardestReport, Method};
 use crate::game::{Game, ParamValues};
 use crate::generate::retrograde::candidate_rng;
 use crate::ops::{solve_typed, SolveOptions};
-use crate::search::{LimitKind, Limits};
+use crate::search::{LimitKind, Limits, Tally};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
@@ -390,6 +390,49 @@ pub fn accept(delta: f64, t: f64, u: f64) -> bool {
     delta >= 0.0 || u < (delta / t).exp()
 }
 
+/// The parts of an exact search (work items run in parallel), told to the options'
+/// `progress` as each ends: [`Parts::one`] gives a part's guard, which tells on drop, and
+/// [`Parts::end`] tells the end of the search.
+pub(crate) struct Parts<'a> {
+    tally: Option<&'a Tally>,
+    total: u64,
+    done: AtomicU64,
+}
+
+impl<'a> Parts<'a> {
+    /// `total` parts, told to `o.progress`.
+    pub(crate) fn new(o: &'a HardestOptions, total: usize) -> Parts<'a> {
+        Parts {
+            tally: o.progress.as_ref(),
+            total: total as u64,
+            done: AtomicU64::new(0),
+        }
+    }
+    /// A part begins; it is told done when the guard is dropped.
+    pub(crate) fn one(&self) -> Part<'_, 'a> {
+        Part(self)
+    }
+    /// The search ends (every part done, or the rest skipped by a limit).
+    pub(crate) fn end(&self) {
+        if let Some(t) = self.tally {
+            t.end(self.done.load(Ordering::Relaxed));
+        }
+    }
+}
+
+/// A part of an exact search under way ([`Parts::one`]).
+pub(crate) struct Part<'p, 'a>(&'p Parts<'a>);
+
+impl Drop for Part<'_, '_> {
+    fn drop(&mut self) {
+        let p = self.0;
+        let done = p.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(t) = p.tally {
+            t.tell(done, Some(p.total));
+        }
+    }
+}
+
 /// Simulated annealing, one seeded run per restart (`o.restarts`, in parallel): a run starts
 /// from `start`, proposes `neighbour`s for `o.steps` steps and takes each by [`accept`] on
 /// `score` at the [`temperature`] (1 down to 0.02); `record` offers every state taken to the
@@ -426,6 +469,20 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
             false
         }
     };
+    // how far the search is, to `o.progress`: steps of all runs' or, anytime, milliseconds
+    // of the time limit
+    let restarts = o.restarts as u64;
+    let budget_ms = deadline.map(|d| d.saturating_duration_since(t0).as_millis() as u64);
+    let walked = AtomicU64::new(0);
+    let tell = |more: u64| {
+        if let Some(p) = &o.progress {
+            let done = walked.fetch_add(more, Ordering::Relaxed) + more;
+            match budget_ms {
+                Some(ms) => p.tell(t0.elapsed().as_millis() as u64, Some(ms)),
+                None => p.tell(done, Some(restarts.saturating_mul(o.steps))),
+            }
+        }
+    };
     // one run: `from` is the state it starts from (a restart from the best), else `start`
     type Run<K, S> = Result<(Best<K>, Option<(f64, S)>), Error>;
     let run = |r: u64, from: Option<&S>| -> Run<K, S> {
@@ -442,11 +499,16 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
         let mut cur_score = score(&cur);
         let mut top: Option<(f64, S)> = anytime.then(|| (cur_score, cur.clone()));
         let mut steps = 0;
+        let mut told = 0;
         let mut out_of_time = false;
         for step in 0..o.steps {
-            if step % check_every == 0 && stopped() {
-                out_of_time = true;
-                break;
+            if step % check_every == 0 {
+                tell(step - told);
+                told = step;
+                if stopped() {
+                    out_of_time = true;
+                    break;
+                }
             }
             steps += 1;
             let next = neighbour(&cur, &mut rng)?;
@@ -463,6 +525,7 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
                 }
             }
         }
+        tell(steps - told);
         // the polish: climb over every single change while one scores higher; the score's
         // fraction (a tie-break between equal lengths) leads at most `SIDEWAYS` climbs
         const SIDEWAYS: u32 = 8;
@@ -493,6 +556,7 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
                     None => break,
                 }
                 out_of_time = stopped();
+                tell(0);
             }
         }
         searched.fetch_add(steps, Ordering::Relaxed);
@@ -500,7 +564,6 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
     };
     let mut best = Best::new(o.top);
     let mut top: Option<(f64, S)> = None;
-    let restarts = o.restarts as u64;
     let mut round = 0u64;
     loop {
         let from = top.as_ref().map(|(_, s)| s);
@@ -531,6 +594,12 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
         }
         round += 1;
     }
+    if let Some(p) = &o.progress {
+        p.end(match budget_ms {
+            Some(_) => t0.elapsed().as_millis() as u64,
+            None => walked.into_inner(),
+        });
+    }
     let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok((best, searched.into_inner(), limit))
 }
@@ -538,6 +607,54 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a tally heard, in order.
+    type Heard = std::sync::Arc<Mutex<Vec<(u64, Option<u64>)>>>;
+
+    /// Gives the options a tally that keeps what it hears.
+    fn listen(o: &mut HardestOptions) -> Heard {
+        let heard = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let h = std::sync::Arc::clone(&heard);
+        o.progress = Some(Tally::new(move |d, t| h.lock().unwrap().push((d, t))));
+        heard
+    }
+
+    #[test]
+    fn searches_tell_their_parts_and_steps_to_the_end() {
+        use crate::game::hardest::Counts;
+        // the exact search: every part once, in order of their ends, the last call the end
+        let mut o = HardestOptions::new(3, 4);
+        let heard = listen(&mut o);
+        let blocks = Counts::new().with("blocks", 2);
+        let exact = crate::ops::hardest("ice", &o, &blocks).unwrap();
+        let h = heard.lock().unwrap().clone();
+        let parts = h[0].1.unwrap();
+        assert!(parts > 1, "{h:?}");
+        assert_eq!(h.len() as u64, parts + 1);
+        assert_eq!(h.last(), Some(&(parts, Some(parts))));
+        assert!(h[..h.len() - 1]
+            .iter()
+            .all(|&(d, t)| t == Some(parts) && d < parts));
+        // the annealing: every step of every run, told as runs go
+        let mut o = HardestOptions::new(4, 4);
+        o.method = Method::Anneal;
+        (o.restarts, o.steps) = (3, 500);
+        let heard = listen(&mut o);
+        let annealed = crate::ops::hardest("ice", &o, &blocks).unwrap();
+        let h = heard.lock().unwrap().clone();
+        assert_eq!(h.last(), Some(&(1500, Some(1500))));
+        assert!(
+            h.len() > 3
+                && h[..h.len() - 1]
+                    .iter()
+                    .all(|&(d, t)| t == Some(1500) && d < 1500)
+        );
+        // being watched changes no figure
+        o.progress = None;
+        let quiet = crate::ops::hardest("ice", &o, &blocks).unwrap();
+        assert_eq!(quiet.level_lengths(), annealed.level_lengths());
+        assert!(exact.exhaustive);
+    }
 
     #[test]
     fn symmetries_of_rectangles_and_squares() {

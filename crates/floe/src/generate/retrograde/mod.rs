@@ -612,6 +612,8 @@ pub struct Request {
     pub max_states: u64,
     /// Raised by someone else to stop (a stop button); the levels found so far are kept.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Told the levels made of the levels wanted as the candidates are judged.
+    pub progress: Option<crate::search::Tally>,
 }
 
 /// One emitted level (its fields in the order of the JSON contract, alphabetical).
@@ -749,6 +751,12 @@ pub fn generate(req: &Request) -> Result<Batch, Error> {
                 }
             }
         }
+        if let Some(p) = &req.progress {
+            p.tell(levels.len() as u64, Some(req.count as u64));
+        }
+    }
+    if let Some(p) = &req.progress {
+        p.end(levels.len() as u64);
     }
     for (k, e) in levels.iter_mut().enumerate() {
         let v = &e.verified;

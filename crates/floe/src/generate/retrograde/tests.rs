@@ -157,6 +157,7 @@ fn same_seed_same_levels() {
         seed: 42,
         deadline: None,
         stop: None,
+        progress: None,
         max_states: 1_000_000,
     };
     let a = generate(&req).unwrap();
@@ -191,6 +192,7 @@ fn the_report_keeps_the_contracts_keys_in_alphabetical_order() {
         seed: 1,
         deadline: None,
         stop: None,
+        progress: None,
         max_states: 1_000_000,
     };
     let batch = generate(&req).unwrap();
@@ -220,4 +222,30 @@ fn the_report_keeps_the_contracts_keys_in_alphabetical_order() {
     );
     let one = std::slice::from_ref(&batch.levels[0].level);
     assert_eq!(level["level"].as_str(), Some(write_floe(one).as_str()));
+}
+
+#[test]
+fn the_generator_tells_the_levels_made_to_the_end() {
+    use crate::request::{Generate, GenerateBudget, Naming};
+    use crate::search::Tally;
+    use std::sync::{Arc, Mutex};
+    let g = Generate {
+        rows: Some(5),
+        cols: Some(5),
+        count: 3,
+        ..Generate::default()
+    };
+    let mut req = g
+        .request(&GenerateBudget::default(), None, Naming::Flags)
+        .unwrap();
+    let quiet = generate(&req).unwrap();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let h = Arc::clone(&heard);
+    req.progress = Some(Tally::new(move |d, t| h.lock().unwrap().push((d, t))));
+    let watched = generate(&req).unwrap();
+    let h = heard.lock().unwrap().clone();
+    assert_eq!(h.last(), Some(&(3, Some(3))));
+    assert!(h[..h.len() - 1].iter().all(|&(d, t)| t == Some(3) && d < 3));
+    assert_eq!(watched.candidates, quiet.candidates);
+    assert_eq!(watched.levels.len(), 3);
 }
