@@ -383,7 +383,14 @@ impl NativeLevel {
         let level = &self.level;
         detached(py, || {
             let b = level
-                .bench_solvers(&spec, runs, seed, factor, &a.limits())
+                .bench_solvers(
+                    &spec,
+                    runs,
+                    seed,
+                    factor,
+                    &a.args.limits(),
+                    a.tally().as_ref(),
+                )
                 .map_err(|e| in_level(level.name(), e))?;
             json(&b)
         })

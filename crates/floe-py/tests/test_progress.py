@@ -61,6 +61,8 @@ CALLS = {
     "solve": lambda p: floe.solve(EMPTY, progress=p),
     "space": lambda p: floe.space(rows=4, cols=4, blocks=2, progress=p),
     "analyze": lambda p: floe.analyze(EMPTY, progress=p),
+    "bench_solvers": lambda p: floe.bench_solvers(EMPTY, algo="random", runs=3, progress=p),
+    "census": lambda p: floe.census(3, 3, progress=p),
     "graph": lambda p: floe.graph(EMPTY, progress=p),
     "Level.graph": lambda p: floe.load(EMPTY).graph(progress=p),
     "run": lambda p: floe.run("graph", EMPTY, positions=False, progress=p),

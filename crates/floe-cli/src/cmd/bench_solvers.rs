@@ -37,10 +37,20 @@ pub fn run(a: BenchSolversArgs) -> Result<Done, Error> {
         }
     };
     let limits = a.limits.limits();
+    let (bar, tally) = out::Spinner::counting("bench-solvers", "runs");
     let b = req
         .level
-        .bench_solvers(&spec, a.runs, a.random.seed, a.factor, &limits)
-        .map_err(|e| in_level(req.level.name(), e))?;
+        .bench_solvers(
+            &spec,
+            a.runs,
+            a.random.seed,
+            a.factor,
+            &limits,
+            tally.as_ref(),
+        )
+        .map_err(|e| in_level(req.level.name(), e));
+    drop(bar);
+    let b = b?;
     if a.json {
         out::json(&b);
         return Ok(Done::Answered);

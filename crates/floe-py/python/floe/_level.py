@@ -548,9 +548,9 @@ def bench_solvers(
 ) -> Dict[str, Any]:
     """A randomised solver (``random`` or ``mc``) run ``runs`` times (seeds ``seed``,
     ``seed + 1``, …) against the optimum (``floe bench-solvers``): its ``--json`` dict.
-    ``progress`` (``True``, or a callable ``(done, total)``) hears each search's positions."""
+    ``progress`` (``True``, or a callable ``(done, total)``) hears the runs done of ``runs``."""
     lv = _level(level, **pick)
-    with reporting(progress, "bench-solvers: positions") as report_to:
+    with reporting(progress, "bench-solvers: runs") as report_to:
         return _bench(lv, algo, runs, seed, max_moves, playouts, count, factor, limits(max_states, timeout, max_memory, progress=report_to))
 
 

@@ -431,7 +431,7 @@ mod tests {
             max_moves: 15,
             count: CapCount::Attempts,
         };
-        let b = bench_solvers(Ice, &l, "t", &solver, 6, 1, Some(5), &Limits::none()).unwrap();
+        let b = bench_solvers(Ice, &l, "t", &solver, 6, 1, Some(5), &Limits::none(), None).unwrap();
         assert_eq!(b.solved, 6, "{b:?}");
         assert_eq!(b.success_rate, 1.0);
         // the reference figures (spec): 7 pushes at least; least difficulty 18 / 8 / 2
@@ -474,7 +474,8 @@ mod tests {
             max_moves: 1_000_000,
             count: CapCount::Attempts,
         };
-        let b = bench_solvers(Ice, &l, "t", &solver, 20, 7, Some(5), &Limits::none()).unwrap();
+        let b =
+            bench_solvers(Ice, &l, "t", &solver, 20, 7, Some(5), &Limits::none(), None).unwrap();
         assert!(b.solved >= 12, "{} of 20", b.solved);
         let fewest = b.optimum.fewest_moves.unwrap().length;
         assert_eq!(fewest, 5);
@@ -510,7 +511,7 @@ mod tests {
         };
         assert!(run_once(Ice, &l, &bad, 0, &Limits::none()).is_err());
         let ok = SolverSpec::random();
-        assert!(bench_solvers(Ice, &l, "t", &ok, 0, 0, Some(5), &Limits::none()).is_err());
+        assert!(bench_solvers(Ice, &l, "t", &ok, 0, 0, Some(5), &Limits::none(), None).is_err());
         assert!(bench_solvers(
             Ice,
             &l,
@@ -519,7 +520,8 @@ mod tests {
             1,
             0,
             Some(MAX_FACTOR + 1),
-            &Limits::none()
+            &Limits::none(),
+            None
         )
         .is_err());
     }
@@ -536,7 +538,7 @@ mod tests {
                 max_moves: 15,
                 count,
             };
-            bench_solvers(Ice, &l, "t", &solver, 20, 1, Some(5), &Limits::none())
+            bench_solvers(Ice, &l, "t", &solver, 20, 1, Some(5), &Limits::none(), None)
                 .unwrap()
                 .solved
         };
@@ -571,6 +573,7 @@ mod tests {
             1,
             Some(5),
             &Limits::none(),
+            None,
         )
         .unwrap();
         let mut b2 = b.clone();

@@ -9,8 +9,9 @@ use crate::analysis::solvers::{
 };
 use crate::error::Error;
 use crate::game::{factor_of, Game, ParamValues, Status};
-use crate::search::Limits;
+use crate::search::{Limits, Tally};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The optimum of one kind: `Ok(Some)` solved, `Ok(None)` unsolvable, `Err(status)` stopped.
@@ -45,7 +46,8 @@ fn optimum<G: Game>(
 /// Runs `solver` `runs` times on `level` (run `i` with seed `seed + i`, in parallel) and
 /// compares the solutions with the fewest moves and, in games with block changes, the least
 /// difficulty at `factor` (each computed once). `limits` apply to each exact search and to
-/// each run on its own (only the timeout matters for the runs).
+/// each run on its own (only the timeout matters for the runs); `told` hears the runs done of
+/// all runs.
 #[allow(clippy::too_many_arguments)]
 pub fn bench_solvers<G: Game>(
     g: G,
@@ -56,6 +58,7 @@ pub fn bench_solvers<G: Game>(
     seed: u64,
     factor: Option<u64>,
     limits: &Limits,
+    told: Option<&Tally>,
 ) -> Result<SolverBench, Error> {
     solver.check()?;
     if runs == 0 {
@@ -81,6 +84,7 @@ pub fn bench_solvers<G: Game>(
         least_difficulty: easiest.ok().flatten(),
     };
     // after Ctrl-C or a stop, the runs not begun are left out: the report is of those done
+    let done = AtomicU64::new(0);
     let per_run: Vec<BenchRun> = (0..runs)
         .into_par_iter()
         .map(|i| {
@@ -88,6 +92,12 @@ pub fn bench_solvers<G: Game>(
                 return Ok(None);
             }
             let run = run_once(g, level, solver, seed.wrapping_add(i as u64), limits)?;
+            if let Some(t) = told {
+                t.tell(
+                    done.fetch_add(1, Ordering::Relaxed) + 1,
+                    Some(u64::from(runs)),
+                );
+            }
             let difficulty = if changes { run.difficulty(f) } else { None };
             Ok(Some(BenchRun {
                 run: run.without_moves(),
@@ -99,6 +109,9 @@ pub fn bench_solvers<G: Game>(
         .flatten()
         .collect();
     let runs = per_run.len() as u32;
+    if let Some(t) = told {
+        t.end(u64::from(runs));
+    }
     let solved: Vec<&BenchRun> = per_run.iter().filter(|r| r.run.solved).collect();
     let lengths: Vec<u64> = solved.iter().map(|r| r.run.length).collect();
     let block: Vec<u64> = solved.iter().filter_map(|r| r.run.block_changes).collect();

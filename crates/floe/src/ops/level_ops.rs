@@ -18,7 +18,7 @@ use crate::game::{
 };
 use crate::play::Session;
 use crate::scene::{Scene, Story};
-use crate::search::Limits;
+use crate::search::{Limits, Tally};
 use std::sync::Arc;
 
 /// Runs `$body` on the game's own level behind `$level`, written once over [`Game`]:
@@ -168,7 +168,7 @@ impl Level {
         })
     }
     /// Runs a randomised solver `runs` times (seeds `seed`, `seed + 1`, …) and compares its
-    /// solutions with the optimum.
+    /// solutions with the optimum; `told` hears the runs done.
     pub fn bench_solvers(
         &self,
         spec: &SolverSpec,
@@ -176,13 +176,14 @@ impl Level {
         seed: u64,
         factor: Option<u64>,
         limits: &Limits,
+        told: Option<&Tally>,
     ) -> Result<SolverBench, Error> {
-        let (name, runs, seed, factor) = (&self.name, &runs, &seed, &factor);
+        let (name, runs, seed, factor, told) = (&self.name, &runs, &seed, &factor, &told);
         on_game!(
             self,
-            (name: String, spec: SolverSpec, runs: u32, seed: u64, factor: Option<u64>, limits: Limits)
+            (name: String, spec: SolverSpec, runs: u32, seed: u64, factor: Option<u64>, limits: Limits, told: Option<&'a Tally>)
                 -> Result<SolverBench, Error>,
-            |g, l, lv| bench_solvers(g, l, name, spec, *runs, *seed, *factor, limits)
+            |g, l, lv| bench_solvers(g, l, name, spec, *runs, *seed, *factor, limits, *told)
         )
     }
     /// A session to play it (refused when its rules cannot be played with its parameters).
