@@ -308,3 +308,28 @@ mod tests {
         assert_eq!(count(7), 7);
     }
 }
+
+/// A keyword's value within its range ([`floe::request::ranges`]).
+pub fn check_range(name: &str, v: usize, r: floe::request::Range) -> PyResult<()> {
+    if (r.lo..=r.hi).contains(&(v as u64)) {
+        Ok(())
+    } else {
+        use floe::render::thousands;
+        Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name}: {} to {} (not {})",
+            thousands(r.lo),
+            thousands(r.hi),
+            thousands(v as u64)
+        )))
+    }
+}
+
+/// Every range of [`floe::request::ranges::RANGES`] by `call.keyword`, as `(lo, hi)`: what the
+/// Python part checks its keywords against.
+#[pyfunction]
+pub fn ranges() -> Vec<(&'static str, (u64, u64))> {
+    floe::request::ranges::RANGES
+        .iter()
+        .map(|&(k, r)| (k, (r.lo, r.hi)))
+        .collect()
+}

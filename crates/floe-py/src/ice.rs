@@ -2,7 +2,9 @@
 //! boards, the difficulty profile (Kluiver's Figures 19–27), generation (Kluiver's
 //! retrograde generator); and the heat map the notebooks draw reach tables with.
 
-use crate::convert::{buffer, json, le_bytes, limits_from_py, to_py_err, LimitArgs, LimitTuple};
+use crate::convert::{
+    buffer, check_range, json, le_bytes, limits_from_py, to_py_err, LimitArgs, LimitTuple,
+};
 use crate::level::{ice_board, in_level, NativeLevel};
 use crate::run::detached;
 use floe::analysis::ice::profile::{profile as run_profile, ProfileReport};
@@ -17,6 +19,7 @@ use floe::games::ice::{self, Ice, WalkRule};
 use floe::generate::retrograde::{generate as run_generate, shortcut_report};
 use floe::ops::Level;
 use floe::render::plot::HeatMap;
+use floe::request::ranges::{SQUARE_SIDE, STRIP_WIDTH, TABLE_BLOCKS, TABLE_SIDE};
 use floe::request::{Generate, GenerateBudget, Naming};
 use floe::Error;
 use pyo3::exceptions::PyValueError;
@@ -142,9 +145,9 @@ fn space_table(
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
     let a = limits_from_py(limits)?;
-    check_range("max_rows", max_rows, 2, 16)?;
-    check_range("max_cols", max_cols, 2, 16)?;
-    check_range("max_blocks", max_blocks, 1, 64)?;
+    check_range("max_rows", max_rows, TABLE_SIDE)?;
+    check_range("max_cols", max_cols, TABLE_SIDE)?;
+    check_range("max_blocks", max_blocks, TABLE_BLOCKS)?;
     detached(py, || {
         judge_table(max_rows.min(max_cols), max_cols, max_blocks, &a)?;
         let t = Instant::now();
@@ -169,8 +172,8 @@ fn square_table(
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
     let a = limits_from_py(limits)?;
-    check_range("min_size", min_size, 1, 32)?;
-    check_range("max_size", max_size, 1, 32)?;
+    check_range("min_size", min_size, SQUARE_SIDE)?;
+    check_range("max_size", max_size, SQUARE_SIDE)?;
     // the callable hears the boards done
     let limits = a.args.limits();
     match table {
@@ -209,7 +212,7 @@ fn strip_table(
     limits: LimitTuple<'_>,
 ) -> PyResult<String> {
     let a = limits_from_py(limits)?;
-    check_range("max_width", max_width, 3, 64)?;
+    check_range("max_width", max_width, STRIP_WIDTH)?;
     detached(py, || {
         json(&strip_tables(
             &heights,
@@ -220,17 +223,6 @@ fn strip_table(
             a.each(),
         )?)
     })
-}
-
-/// A keyword's value within the command line's range.
-fn check_range(name: &str, v: usize, lo: usize, hi: usize) -> PyResult<()> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "{name}: {v} is not in {lo}..={hi}"
-        )))
-    }
 }
 
 /// Levels by Kluiver's retrograde generator, each verified by exact search (`floe

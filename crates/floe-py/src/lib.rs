@@ -45,5 +45,6 @@ fn _floe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ops::register(m)?;
     travel::register(m)?;
     step::register(m)?;
+    m.add_function(pyo3::wrap_pyfunction!(convert::ranges, m)?)?;
     Ok(())
 }

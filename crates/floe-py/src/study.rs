@@ -1,7 +1,9 @@
 //! The studies of one game each: the PushPush census (every board of a size at once) and the
 //! Monte Carlo experiments of the solitaire puzzles (BoxOff, Pretzel, Fujisan).
 
-use crate::convert::{buffer, count, json, le_bytes, limit_reached, limits_from_py, LimitTuple};
+use crate::convert::{
+    buffer, check_range, count, json, le_bytes, limit_reached, limits_from_py, LimitTuple,
+};
 use crate::level::NativeLevel;
 use crate::run::detached;
 use floe::analysis::solitaire::{figures as solitaire_figures, Diagnostic, Record, SizeRun};
@@ -13,6 +15,7 @@ use floe::games::pushpush::{level as pushpush, PushPush, Variant};
 use floe::games::solitaire::Kind;
 use floe::generate::Setup;
 use floe::ops::{experiment as run_experiment, ExperimentOutcome, ExperimentRun, Level, Request};
+use floe::request::ranges::{CENSUS_K, CENSUS_SIDE};
 use floe::request::{Experiment, Naming};
 use floe::search::Status;
 use floe::Error;
@@ -118,14 +121,9 @@ fn census<'py>(
     hardest: usize,
     limits: LimitTuple<'py>,
 ) -> PyResult<(String, Vec<Array<'py>>, Vec<NativeLevel>, Figures)> {
-    for (name, v, hi) in [("rows", rows, 32), ("cols", cols, 32), ("k", k, 1024)] {
-        if v > hi || (v == 0 && name != "k") {
-            return Err(PyValueError::new_err(format!(
-                "{name}: {v} is not in {}..={hi}",
-                usize::from(name != "k")
-            )));
-        }
-    }
+    check_range("rows", rows, CENSUS_SIDE)?;
+    check_range("cols", cols, CENSUS_SIDE)?;
+    check_range("k", k, CENSUS_K)?;
     let a = limits_from_py(limits)?;
     let mut o = CensusOptions::new(rows, cols);
     o.variant = Variant::new(k);

@@ -129,3 +129,54 @@ def test_wrong_types_name_their_argument():
     ]:
         with pytest.raises(TypeError, match=rf"^{name}: "):
             call()
+
+
+# one call per range the library lists (floe._floe.ranges(), the command line's flags too):
+# the value past its end is refused by name, the value at its end is not refused by the check
+RANGED_CALLS = {
+    "hardest.rows": lambda v: floe.hardest("icepath", v, 1, rocks=0, top=1),
+    "hardest.cols": lambda v: floe.hardest("icepath", 1, v, rocks=0, top=1),
+    "hardest.restarts": lambda v: floe.hardest("ice", 3, 3, blocks=1, anneal=True, restarts=v, steps=1),
+    "hardest.top": lambda v: floe.hardest("ice", 3, 3, blocks=1, top=v),
+    "bench_solvers.runs": lambda v: floe.bench_solvers("$---\n---.\n", algo="random", runs=v),
+    "generate_report.samples": lambda v: floe.generate_report([(4, 4)], [1], [2], samples=v),
+    "experiment.threads": lambda v: floe.experiment("boxoff", challenges=1, trials=1, threads=v),
+    "experiment.challenges": lambda v: floe.experiment("boxoff", challenges=v, trials=1),
+    "experiment.trials": lambda v: floe.experiment("boxoff", challenges=1, trials=v),
+    "experiment.random_horizon": lambda v: floe.experiment("boxoff", challenges=1, trials=1, random_horizon=v),
+    "census.rows": lambda v: floe.census(v, 1),
+    "census.cols": lambda v: floe.census(1, v),
+    "census.k": lambda v: floe.census(2, 2, k=v),
+    "space_table.max_rows": lambda v: floe.space_table(v, 2, 1),
+    "space_table.max_cols": lambda v: floe.space_table(2, v, 1),
+    "space_table.max_blocks": lambda v: floe.space_table(2, 2, v),
+    "reach_table.min_size": lambda v: floe.reach_table(v, 3, (1,)),
+    "reach_table.max_size": lambda v: floe.reach_table(3, v, (1,)),
+    "patterns_table.min_size": lambda v: floe.patterns_table(v, 3, (1,)),
+    "patterns_table.max_size": lambda v: floe.patterns_table(3, v, (1,)),
+    "strip_table.max_width": lambda v: floe.strip_table((2,), v, (1,)),
+    "generate.rows": lambda v: floe.generate(v, 4),
+    "generate.cols": lambda v: floe.generate(4, v),
+    "generate.targets": lambda v: floe.generate(4, 4, targets=v),
+    "generate.max_blocks": lambda v: floe.generate(4, 4, max_blocks=v),
+    "generate.count": lambda v: floe.generate(4, 4, count=v),
+    "solve.cell": lambda v: floe.solve("$---\n---.\n").svg(cell=v),
+}
+
+
+def test_every_library_range_has_a_call_here():
+    from floe import _floe
+
+    assert sorted(RANGED_CALLS) == sorted(k for k, _ in _floe.ranges())
+
+
+@pytest.mark.parametrize("key", sorted(RANGED_CALLS))
+def test_a_value_past_the_library_range_is_refused_by_name(key):
+    from floe import _floe
+
+    lo, hi = dict(_floe.ranges())[key]
+    name = key.split(".", 1)[1]
+    for bad in [hi + 1] + ([lo - 1] if lo > 0 else []):
+        with pytest.raises(ValueError, match=rf"^{name}\b") as e:
+            RANGED_CALLS[key](bad)
+        assert f"{lo:,} to {hi:,} (not {bad:,})" in str(e.value), str(e.value)

@@ -1,7 +1,7 @@
 //! `floe hardest`: the levels of a size whose optimal solution is the longest.
 
-use super::within;
 use clap::Args;
+use floe::request::ranges::{HARDEST_SIDE, RESTARTS, TOP};
 use floe::search::parse_duration;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -13,10 +13,10 @@ pub struct HardestArgs {
     /// --walls, --floor) or pushpush (from its census).
     pub game: String,
     /// Board rows.
-    #[arg(long, value_name = "R", value_parser = within(1, 256))]
+    #[arg(long, value_name = "R", value_parser = HARDEST_SIDE.usize())]
     pub rows: usize,
     /// Board columns.
-    #[arg(long, value_name = "C", value_parser = within(1, 256))]
+    #[arg(long, value_name = "C", value_parser = HARDEST_SIDE.usize())]
     pub cols: usize,
     /// Ice path: rocks on the board (default 0).
     #[arg(long, value_name = "K")]
@@ -56,7 +56,7 @@ pub struct HardestArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// Annealing restarts, each from its own seed.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = within(1, 1_000_000))]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = RESTARTS.usize())]
     pub restarts: usize,
     /// Annealing steps per restart.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
@@ -66,7 +66,7 @@ pub struct HardestArgs {
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// How many levels to list, hardest first.
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = within(1, 10_000))]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = TOP.usize())]
     pub top: usize,
     /// Write each level as a file in this folder (hardest-GAME-RxC-N.txt).
     #[arg(long, value_name = "DIR")]

@@ -3,6 +3,7 @@
 
 use super::{BoardArgs, LimitArgs};
 use clap::{Args, Subcommand};
+use floe::request::ranges::{SAMPLES, SQUARE_SIDE, STRIP_WIDTH, TABLE_BLOCKS, TABLE_SIDE};
 use floe::search::parse_duration;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -67,13 +68,13 @@ pub enum TableCommand {
 #[derive(Args, Debug)]
 pub struct TableSpaceArgs {
     /// Largest number of rows (boards m×n with 2 ≤ m ≤ n).
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u16).range(2..=16))]
+    #[arg(long, default_value_t = 7, value_parser = TABLE_SIDE.u16())]
     pub max_rows: u16,
     /// Largest number of columns.
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u16).range(2..=16))]
+    #[arg(long, default_value_t = 7, value_parser = TABLE_SIDE.u16())]
     pub max_cols: u16,
     /// Largest number of blocks (rows of the table: 1 up to this).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 8, value_parser = TABLE_BLOCKS.u16())]
     pub max_blocks: u16,
     /// Limits of each cell.
     #[command(flatten)]
@@ -104,14 +105,14 @@ pub struct TableReachArgs {
 #[derive(Args, Debug)]
 pub struct SquareTableArgs<const MAX_SIZE: u16> {
     /// Smallest square side.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=32))]
+    #[arg(long, default_value_t = 3, value_parser = SQUARE_SIDE.u16())]
     pub min_size: u16,
     /// Largest square side.
     // (not `default_value_t`, which keeps the first default it renders for every `MAX_SIZE`)
     #[arg(
         long,
         default_value = MAX_SIZE.to_string(),
-        value_parser = clap::value_parser!(u16).range(1..=32)
+        value_parser = SQUARE_SIDE.u16()
     )]
     pub max_size: u16,
     /// Block counts (comma-separated).
@@ -132,7 +133,7 @@ pub struct TableStripArgs {
     #[arg(long, default_value = "2,3", value_delimiter = ',')]
     pub heights: Vec<usize>,
     /// Largest width n.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u16).range(3..=64))]
+    #[arg(long, default_value_t = 20, value_parser = STRIP_WIDTH.u16())]
     pub max_width: u16,
     /// Block counts (comma-separated).
     #[arg(long, default_value = "3,4,5,6", value_delimiter = ',')]
@@ -203,6 +204,6 @@ pub struct GenerateArgs {
     pub report: bool,
     /// Levels per setting of --report (1 to 1,000,000).
     #[arg(long, value_name = "N", default_value_t = 100,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+          value_parser = SAMPLES.u64())]
     pub samples: u64,
 }

@@ -3,6 +3,7 @@
 
 use super::{GameArgs, LevelArgs, LimitArgs};
 use clap::Args;
+use floe::request::ranges::RUNS;
 use std::path::PathBuf;
 
 /// The picture options of `floe solve`.
@@ -80,7 +81,7 @@ pub struct BenchSolversArgs {
     pub random: RandomArgs,
     /// Runs (run i uses seed S + i).
     #[arg(long, default_value_t = 100, value_name = "R",
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          value_parser = RUNS.u32())]
     pub runs: u32,
     /// Ice blocks: block-change factor of the difficulty (default 5).
     #[arg(long, value_name = "F")]

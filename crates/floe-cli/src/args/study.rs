@@ -3,6 +3,7 @@
 
 use super::{within, LimitArgs};
 use clap::{Args, Subcommand, ValueEnum};
+use floe::request::ranges::{CENSUS_K, CENSUS_SIDE, THREADS};
 use std::path::PathBuf;
 
 /// `floe census`.
@@ -18,14 +19,14 @@ pub enum CensusCommand {
 #[derive(Args, Debug)]
 pub struct CensusArgs {
     /// Board rows (1 to 32; at most 32 cells).
-    #[arg(long, value_name = "R", value_parser = within(1, 32))]
+    #[arg(long, value_name = "R", value_parser = CENSUS_SIDE.usize())]
     pub rows: usize,
     /// Board columns (1 to 32).
-    #[arg(long, value_name = "C", value_parser = within(1, 32))]
+    #[arg(long, value_name = "C", value_parser = CENSUS_SIDE.usize())]
     pub cols: usize,
     /// PushPush-k: the robot pushes rows of up to K blocks (0 = no limit, PushPush-*; at most
     /// 1,024).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = within(0, 1024))]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = CENSUS_K.usize())]
     pub k: usize,
     /// Also compute every solvable board's difficulty (thesis equation 3) and its histograms.
     #[arg(long)]
@@ -117,7 +118,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
     /// Worker threads, 1 to 256 (default: every core). Results do not depend on it.
-    #[arg(long, value_name = "N", value_parser = within(1, 256))]
+    #[arg(long, value_name = "N", value_parser = THREADS.usize())]
     pub threads: Option<usize>,
     /// Limits of each challenge's search (a challenge stopped by one counts as not solvable
     /// and is reported under limit hits).

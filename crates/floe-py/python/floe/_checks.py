@@ -11,9 +11,11 @@ import functools
 import inspect
 import numbers
 import os
-from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple, TypedDict, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, TypeVar, Union, cast
 
 import numpy as np
+
+from . import _floe
 
 #: The largest value of the native part's 32- and 64-bit counts.
 U32 = 2**32 - 1
@@ -40,6 +42,23 @@ def whole(name: str, value: Any, lo: int = 0, hi: int = U64) -> int:
     if not lo <= v <= hi:
         raise ValueError(f"{name}: {_range(lo, hi, v)} (not {v:,})")
     return v
+
+
+#: The ranges of keywords by ``call.keyword`` (``"hardest.restarts"`` → ``(1, 1_000_000)``),
+#: as the library writes them once for the command line's flags and these checks.
+RANGES: Dict[str, Tuple[int, int]] = dict(_floe.ranges())
+
+
+def ranged(key: str, value: Any) -> int:
+    """:func:`whole` within the library's range of ``key`` (``call.keyword``), the message
+    naming the keyword."""
+    lo, hi = RANGES[key]
+    return whole(key.split(".", 1)[1], value, lo, hi)
+
+
+def ranged_or_none(key: str, value: Any) -> Optional[int]:
+    """:func:`ranged`, or ``None`` for ``None``."""
+    return None if value is None else ranged(key, value)
 
 
 def whole_or_none(name: str, value: Any, lo: int = 0, hi: int = U64) -> Optional[int]:
@@ -207,4 +226,4 @@ def cell_size(cell: Optional[int]) -> int:
     """A picture's cell size in pixels (4 to 200), or 0 for the game's own."""
     if cell is None:
         return 0
-    return whole("cell", cell, 4, 200)
+    return ranged("solve.cell", cell)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _floe
-from ._checks import keywords, switch, whole, whole_or_none
+from ._checks import keywords, ranged, switch, whole, whole_or_none
 from ._common import Duration, Progress, loads, reporting
 
 
@@ -51,8 +51,8 @@ def hardest(
         doc: Dict[str, Any] = loads(
             _floe.hardest(
                 str(game),
-                whole("rows", rows, 1, 256),
-                whole("cols", cols, 1, 256),
+                ranged("hardest.rows", rows),
+                ranged("hardest.cols", cols),
                 whole_or_none("rocks", rocks),
                 whole_or_none("blocks", blocks),
                 whole_or_none("targets", targets),
@@ -64,10 +64,10 @@ def hardest(
                 whole_or_none("factor", factor),
                 switch("anneal", anneal),
                 whole("seed", seed),
-                whole("restarts", restarts, 1, 1_000_000),
+                ranged("hardest.restarts", restarts),
                 whole("steps", steps),
                 time,
-                whole("top", top, 1, 10_000),
+                ranged("hardest.top", top),
                 report_to,
             )
         )

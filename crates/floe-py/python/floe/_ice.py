@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 import numpy as np
 
 from . import _floe
-from ._checks import Pick, keywords, ordered, switch, texts, whole, whole_or_none, wholes
+from ._checks import Pick, keywords, ordered, ranged, ranged_or_none, switch, texts, whole, whole_or_none, wholes
 from ._common import SVG, Duration, Memory, Progress, limits, loads, report, reporting, table
 from ._level import Level, Source, _board, _reach
 
@@ -121,9 +121,9 @@ def space_table(
     with reporting(progress, "space table: cells") as report_to:
         return report(
             _floe.space_table(
-                whole("max_rows", max_rows),
-                whole("max_cols", max_cols),
-                whole("max_blocks", max_blocks),
+                ranged("space_table.max_rows", max_rows),
+                ranged("space_table.max_cols", max_cols),
+                ranged("space_table.max_blocks", max_blocks),
                 limits(max_states, timeout, max_memory, force, report_to),
             )
         )
@@ -145,7 +145,7 @@ def reach_table(
     dict of ``floe table reach --json`` (``tables``: one per size and block count with
     ``moves``, ``max``, ``mean``; ``complete``, ``seconds``). ``progress`` (``True`` or a
     callable) hears the boards done, ``(done, None)``, and last ``(done, done)``."""
-    ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
+    ordered("min_size", ranged("reach_table.min_size", min_size), "max_size", ranged("reach_table.max_size", max_size))
     with reporting(progress, "reach table: boards") as report_to:
         return report(
             _floe.square_table(
@@ -179,7 +179,7 @@ def strip_table(
         return report(
             _floe.strip_table(
                 wholes("heights", heights),
-                whole("max_width", max_width),
+                ranged("strip_table.max_width", max_width),
                 wholes("blocks", blocks),
                 whole("compare_width", compare_width),
                 limits(max_states, timeout, max_memory, progress=report_to),
@@ -203,7 +203,7 @@ def patterns_table(
     ``blocks``, ``pushes``, ``cells``, ``train``, ``zigzag``, …: the rows of ``floe table
     patterns --json``), a DataFrame with pandas. ``progress`` (``True`` or a
     callable) hears the boards done, ``(done, None)``, and last ``(done, done)``."""
-    ordered("min_size", whole("min_size", min_size), "max_size", whole("max_size", max_size))
+    ordered("min_size", ranged("patterns_table.min_size", min_size), "max_size", ranged("patterns_table.max_size", max_size))
     with reporting(progress, "patterns table: boards") as report_to:
         doc = _floe.square_table(
             "patterns",
@@ -361,17 +361,17 @@ def generate(
     levels than asked may come back (``complete`` is then false). ``progress``: ``True`` for a
     bar on standard error, or a callable hearing ``(levels made, count)``."""
     pairs = texts(
-        ("rows", whole("rows", rows, 1)),
-        ("cols", whole("cols", cols, 1)),
-        ("targets", whole("targets", targets, 1, 1024)),
-        ("max_blocks", whole_or_none("max_blocks", max_blocks, 1, 1024)),
+        ("rows", ranged("generate.rows", rows)),
+        ("cols", ranged("generate.cols", cols)),
+        ("targets", ranged("generate.targets", targets)),
+        ("max_blocks", ranged_or_none("generate.max_blocks", max_blocks)),
         ("min_pushes", whole("min_pushes", min_pushes)),
         ("max_pushes", whole_or_none("max_pushes", max_pushes)),
         ("min_difficulty", whole_or_none("min_difficulty", min_difficulty)),
         ("factor", whole("factor", factor)),
         ("unique", switch("unique", unique)),
         ("walls", switch("walls", walls)),
-        ("count", whole("count", count, 1, 1_000_000)),
+        ("count", ranged("generate.count", count)),
         ("seed", whole("seed", seed)),
         ("candidate_states", whole("candidate_states", candidate_states)),
     )
@@ -400,7 +400,7 @@ def generate_report(
                 wholes("targets", targets),
                 wholes("pushes", pushes),
                 whole("extra_blocks", extra_blocks),
-                whole("samples", samples, 1, 1_000_000),
+                ranged("generate_report.samples", samples),
                 whole("seed", seed),
             )
         )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
-from ._checks import Pick, U32, cell_size, keywords, path_or_none, pick_types, switch, whole, whole_or_none, word, word_or_none
+from ._checks import Pick, U32, cell_size, keywords, ranged, path_or_none, pick_types, switch, whole, whole_or_none, word, word_or_none
 from ._common import (
     SVG,
     report,
@@ -558,7 +558,7 @@ def _bench(lv: Level, algo: str, runs: int, seed: int, max_moves: Optional[int],
     return report(
         lv._native.bench_solvers(
             word("algo", algo),
-            whole("runs", runs, 1, 1_000_000),
+            ranged("bench_solvers.runs", runs),
             whole("seed", seed),
             whole_or_none("max_moves", max_moves, 0, U32),
             whole("playouts", playouts, 0, U32),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Un
 import numpy as np
 
 from . import _floe
-from ._checks import Sheet, keywords, switch, texts, whole, whole_or_none, word
+from ._checks import Sheet, keywords, ranged, ranged_or_none, switch, texts, whole, whole_or_none, word
 from ._common import (
     SVG,
     Duration,
@@ -172,9 +172,9 @@ def census(
     with reporting(progress, "census: positions") as report_to:
         return Census(
             *_floe.census(
-                whole("rows", rows, 1),
-                whole("cols", cols, 1),
-                whole("k", k),
+                ranged("census.rows", rows),
+                ranged("census.cols", cols),
+                ranged("census.k", k),
                 switch("difficulty", difficulty),
                 whole("hardest", hardest),
                 limits(max_states, timeout, max_memory, progress=report_to),
@@ -320,14 +320,14 @@ def experiment(
     exact = switch("exact", exact)
     pairs += texts(
         ("exact", exact or None),
-        ("challenges", None if exact else whole("challenges", challenges, 1, 100_000_000)),
-        ("trials", None if exact else whole("trials", trials, 1, 1_000_000)),
+        ("challenges", None if exact else ranged("experiment.challenges", challenges)),
+        ("trials", None if exact else ranged("experiment.trials", trials)),
         ("seed", whole("seed", seed)),
-        ("random_horizon", whole_or_none("random_horizon", random_horizon)),
+        ("random_horizon", ranged_or_none("experiment.random_horizon", random_horizon)),
     )
     with reporting(progress, "experiment: challenges") as report_to:
         lim = limits(max_states, timeout, max_memory, progress=report_to)
-        return Experiment(*_floe.experiment(pairs, whole_or_none("threads", threads, 1, 1024), lim))
+        return Experiment(*_floe.experiment(pairs, ranged_or_none("experiment.threads", threads), lim))
 
 
 @keywords

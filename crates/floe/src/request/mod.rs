@@ -25,6 +25,7 @@ mod generate;
 mod graph;
 mod level;
 pub mod operation;
+pub mod ranges;
 mod solve;
 
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
@@ -69,6 +70,11 @@ impl Range {
     #[cfg(feature = "cli")]
     pub fn usize(self) -> clap::builder::RangedU64ValueParser<usize> {
         clap::builder::RangedU64ValueParser::new().range(self.lo..=self.hi)
+    }
+    /// The command line's parser of a `u16` in this range (clap's messages).
+    #[cfg(feature = "cli")]
+    pub fn u16(self) -> clap::builder::RangedI64ValueParser<u16> {
+        clap::builder::RangedI64ValueParser::new().range(self.lo as i64..=self.hi as i64)
     }
     /// The command line's parser of a `u32` in this range (clap's messages).
     #[cfg(feature = "cli")]
