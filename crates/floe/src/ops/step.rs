@@ -374,6 +374,26 @@ mod tests {
             assert_eq!(codes.len(), rows * cols);
             let scene = level.scene();
             assert_eq!((rows, cols), (scene.rows, scene.cols));
+            // a key reads as the game's notation and words, not the engine's types
+            for key in [s.key(), next.key()] {
+                assert!(
+                    ["Some(", "None", "Pos {"].iter().all(|d| !key.contains(d)),
+                    "{file}: {key:?}"
+                );
+            }
         }
+        // the keys' words: where the player, the robot's region, the man stand
+        let walk = level_of("ice", "Rules: walk\n@$-.\n").start().unwrap();
+        assert!(
+            walk.key().ends_with("player at row 0, col 0\n"),
+            "{}",
+            walk.key()
+        );
+        let robot = level_of("pushpush", "@-$-.\n").start().unwrap();
+        assert!(
+            robot.key().ends_with("robot's region from row 0, col 0\n"),
+            "{}",
+            robot.key()
+        );
     }
 }

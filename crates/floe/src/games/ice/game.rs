@@ -174,8 +174,14 @@ impl Game for Ice {
 
     fn position_key(&self, level: &Level, pos: &Position) -> String {
         // under `walk` the player's cell matters; under `free` nothing but the blocks
-        let player = (rule_of(level) == WalkRule::Walk).then_some(pos.player);
-        format!("{}{player:?}", self.position_text(level, pos))
+        let text = self.position_text(level, pos);
+        if rule_of(level) != WalkRule::Walk {
+            return text;
+        }
+        match pos.player {
+            Some(p) => format!("{text}player at {p}\n"),
+            None => format!("{text}no player\n"),
+        }
     }
 
     fn engine<T: Task<Push>>(

@@ -182,9 +182,10 @@ impl Game for IceTower {
     fn position_key(&self, level: &Level, pos: &Board) -> String {
         if level.tower.first_dynamic().is_some() {
             // among arrows walking is one-way: his cell matters
-            format!("{}{:?}", pos.to_text(), pos.man())
+            format!("{}man at {}\n", pos.to_text(), pos.man())
         } else {
-            format!("{}{:?}", pos.to_text().replace('@', " "), pos.region_key())
+            let text = pos.to_text().replace('@', " ");
+            format!("{text}man's region from {}\n", pos.region_key())
         }
     }
 

@@ -148,9 +148,14 @@ impl Game for PushPush {
 
     fn position_key(&self, _: &Level, pos: &Board) -> String {
         // blocks and the robot's region: walking within it changes nothing
-        let region = walkable(pos).iter().position(|&w| w);
         let blocks = pos.rows_text().replace('@', "-").replace('+', ".");
-        format!("{blocks}{region:?}")
+        match walkable(pos).iter().position(|&w| w) {
+            Some(k) => format!(
+                "{blocks}robot's region from {}\n",
+                Pos::new(k / pos.cols(), k % pos.cols())
+            ),
+            None => blocks,
+        }
     }
 
     fn engine<T: Task<Push>>(
