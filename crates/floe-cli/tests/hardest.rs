@@ -239,6 +239,14 @@ fn pushpush_answers_one_number_of_blocks() {
     assert!(all["counts"].get("blocks").is_none());
     let most = rows.iter().map(|r| u(&r["pushes"])).max().unwrap();
     assert_eq!(most, 5);
+    // the 12 boards that need 5 pushes all have 5 blocks (docs/hardest.md)
+    let five = floe_json(
+        &words("hardest pushpush --rows 3 --cols 4 --blocks 5 --json"),
+        0,
+    );
+    assert_eq!(levels(&five, false)[0].0, 5);
+    assert_eq!(u(&five["counts"]["hardest_boards"]), 12);
+    assert_eq!(u(&all["counts"]["hardest_boards"]), 12);
 }
 
 #[test]
