@@ -179,9 +179,9 @@ pub fn hardest(o: &HardestOptions, census_of: &PushPushHardest) -> Result<Hardes
 /// Refuses a number of blocks that no board of `n` cells has beside its robot, and none.
 fn check_blocks(o: &HardestOptions, k: usize, n: usize) -> Result<(), Error> {
     if k == 0 {
-        return Err(Error::invalid(format!(
-            "--blocks 0: a board without blocks needs no push; give 1 block or more"
-        )));
+        return Err(Error::invalid(
+            "--blocks 0: a board without blocks needs no push; give 1 block or more",
+        ));
     }
     if k >= n {
         return Err(Error::invalid(format!(
