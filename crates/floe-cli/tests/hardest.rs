@@ -8,6 +8,9 @@ use common::*;
 use floe::ops::{Request, SolveOptions};
 use serde_json::Value;
 
+/// The most pushes a 3×4 PushPush-1 board with two blocks needs (docs/hardest.md).
+const PUSHPUSH_3X4_TWO_BLOCKS: u64 = 1;
+
 /// The fewest moves of a level text, solved through the game face.
 fn solve(text: &str, algorithm: &str) -> Option<u64> {
     let req = Request::from_text(text, "t").resolve().unwrap();
@@ -196,6 +199,73 @@ fn pushpush_reads_the_census() {
     assert_eq!(got[0].0, 7);
     assert_eq!(got.len(), 3);
     assert_eq!(u(&doc["counts"]["hardest_boards"]), 28);
+}
+
+/// The blocks of a PushPush level's board (`$`, and `*` on the target).
+fn pushpush_blocks(text: &str) -> usize {
+    text.lines()
+        .filter(|l| !l.is_empty() && l.chars().all(|c| "-$@.*+#".contains(c)))
+        .map(|l| l.chars().filter(|&c| c == '$' || c == '*').count())
+        .sum()
+}
+
+#[test]
+fn pushpush_answers_one_number_of_blocks() {
+    let doc = floe_json(
+        &words("hardest pushpush --rows 3 --cols 4 --blocks 2 --json"),
+        0,
+    );
+    let got = levels(&doc, false);
+    assert_eq!(got[0].0, PUSHPUSH_3X4_TWO_BLOCKS);
+    for (_, text) in &got {
+        assert_eq!(pushpush_blocks(text), 2, "{text}");
+        assert!(text.contains("2 blocks"), "{text}");
+    }
+    assert_eq!(u(&doc["counts"]["blocks"]), 2);
+    // 12 · 11 · C(11, 2) boards with two blocks
+    assert_eq!(u(&doc["counts"]["boards"]), 12 * 11 * 55);
+    assert_eq!(doc["exhaustive"], true);
+    // the census's table per number of blocks says the same
+    let census = floe_json(&words("census pushpush --rows 3 --cols 4 --json"), 0);
+    let rows = census["hardest_by_blocks"].as_array().unwrap();
+    assert_eq!(rows.len(), 12);
+    assert_eq!(u(&rows[2]["blocks"]), 2);
+    assert_eq!(u(&rows[2]["pushes"]), PUSHPUSH_3X4_TWO_BLOCKS);
+    assert_eq!(u(&rows[2]["count"]), u(&doc["counts"]["hardest_boards"]));
+    assert_eq!(u(&rows[2]["classes"]), u(&doc["best_count"]));
+    // without --blocks the answer is the hardest of every number of blocks, as before
+    let all = floe_json(&words("hardest pushpush --rows 3 --cols 4 --json"), 0);
+    assert_eq!(levels(&all, false)[0].0, 5);
+    assert!(all["counts"].get("blocks").is_none());
+    let most = rows.iter().map(|r| u(&r["pushes"])).max().unwrap();
+    assert_eq!(most, 5);
+    // the 12 boards that need 5 pushes all have 5 blocks (docs/hardest.md)
+    let five = floe_json(
+        &words("hardest pushpush --rows 3 --cols 4 --blocks 5 --json"),
+        0,
+    );
+    assert_eq!(levels(&five, false)[0].0, 5);
+    assert_eq!(u(&five["counts"]["hardest_boards"]), 12);
+    assert_eq!(u(&all["counts"]["hardest_boards"]), 12);
+}
+
+#[test]
+fn pushpush_blocks_out_of_range_are_refused_naming_the_flag() {
+    for (blocks, what) in [
+        ("0", "--blocks 0"),
+        ("-1", "--blocks"),
+        ("99", "--blocks 99"),
+        ("11", "--blocks 11: no 3×4 board with 11 blocks is solvable"),
+        ("x", "--blocks"),
+    ] {
+        let args = words_with(
+            "hardest pushpush --rows 3 --cols 4 --blocks {} --json",
+            &[blocks],
+        );
+        let r = floe(&args).code(2);
+        assert!(r.stderr.contains(what), "--blocks {blocks}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "--blocks {blocks}: {}", r.stdout);
+    }
 }
 
 #[test]

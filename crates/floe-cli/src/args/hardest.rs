@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct HardestArgs {
     /// The game: icepath (the sliding player: --rocks), ice (ice blocks: --blocks, --targets,
-    /// --walls, --floor) or pushpush (from its census).
+    /// --walls, --floor) or pushpush (from its census; --blocks for one number of blocks).
     pub game: String,
     /// Board rows.
     #[arg(long, value_name = "R", value_parser = HARDEST_SIDE.usize())]
@@ -21,8 +21,9 @@ pub struct HardestArgs {
     /// Ice path: rocks on the board (default 0).
     #[arg(long, value_name = "K")]
     pub rocks: Option<usize>,
-    /// Ice blocks: blocks in the room (default 1).
-    #[arg(long, value_name = "K")]
+    /// Ice blocks and PushPush: blocks (ice blocks: in the room, default 1; PushPush: only
+    /// the boards with exactly K blocks, default every number of blocks).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub blocks: Option<usize>,
     /// Ice blocks: targets (default 1; at most the blocks).
     #[arg(long, value_name = "T")]

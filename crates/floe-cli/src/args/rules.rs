@@ -88,14 +88,24 @@ fn ranges(cmd: &Command, m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-/// The game a flag's help names as its own ("BoxOff: rows h." → BoxOff), if any.
-fn owner(help: &str) -> Option<&'static dyn floe::ops::AnyGame> {
-    let (head, _) = help.split_once(':')?;
+/// The games a flag's help names as its own ("BoxOff: rows h." → BoxOff; "Ice blocks and
+/// PushPush: …" → both), if its head names games only.
+fn owners(help: &str) -> Vec<&'static dyn floe::ops::AnyGame> {
+    let Some((head, _)) = help.split_once(':') else {
+        return Vec::new();
+    };
     let head = head.trim().to_lowercase();
-    floe::games::all().iter().copied().find(|g| {
-        let t = g.info().title.to_lowercase();
-        head == t || head.starts_with(&format!("{t}-")) || head == g.info().name
-    })
+    let named: Option<Vec<_>> = head
+        .split(" and ")
+        .map(|part| {
+            let part = part.trim();
+            floe::games::all().iter().copied().find(|g| {
+                let t = g.info().title.to_lowercase();
+                part == t || part.starts_with(&format!("{t}-")) || part == g.info().name
+            })
+        })
+        .collect();
+    named.unwrap_or_default()
 }
 
 fn games(cmd: &Command, m: &ArgMatches, path: &str) -> Result<(), String> {
@@ -115,16 +125,16 @@ fn games(cmd: &Command, m: &ArgMatches, path: &str) -> Result<(), String> {
             continue;
         }
         let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
-        if let Some(g) = owner(&help) {
-            if g.info().name != chosen.info().name {
-                return Err(format!(
-                    "--{} does not apply to {}: it is a flag of {} (`{path} {game}` does not \
-                     take it)",
-                    a.get_long().unwrap_or(id),
-                    chosen.info().title,
-                    g.info().title
-                ));
-            }
+        let gs = owners(&help);
+        if !gs.is_empty() && gs.iter().all(|g| g.info().name != chosen.info().name) {
+            let titles: Vec<&str> = gs.iter().map(|g| g.info().title).collect();
+            return Err(format!(
+                "--{} does not apply to {}: it is a flag of {} (`{path} {game}` does not \
+                 take it)",
+                a.get_long().unwrap_or(id),
+                chosen.info().title,
+                titles.join(" and ")
+            ));
         }
     }
     Ok(())
@@ -191,5 +201,9 @@ mod tests {
         verdict("floe experiment boxoff --rows 3 --cols 4").unwrap();
         verdict("floe experiment pretzel --suits 3").unwrap();
         verdict("floe hardest ice --rows 3 --cols 3 --blocks 2").unwrap();
+        // a flag of two games
+        verdict("floe hardest pushpush --rows 3 --cols 3 --blocks 2").unwrap();
+        let e = verdict("floe hardest icepath --rows 3 --cols 3 --blocks 2").unwrap_err();
+        assert!(e.contains("it is a flag of ice blocks and PushPush"), "{e}");
     }
 }

@@ -427,12 +427,18 @@ fn print_census(c: &Census, solutions: &[Vec<Push>]) {
         pct(c.unsolvable, c.boards)
     );
     outln!();
-    outln!("| blocks | solvable | unsolvable | unsolvable share |");
-    outln!("|---:|---:|---:|---:|");
-    for r in &c.by_blocks {
+    outln!("| blocks | solvable | unsolvable | unsolvable share | most pushes | such boards |");
+    outln!("|---:|---:|---:|---:|---:|---:|");
+    for (r, h) in c.by_blocks.iter().zip(&c.hardest_by_blocks) {
         if r.solvable + r.unsolvable > 0 {
+            // a layer where no board needs a push lists no hardest boards
+            let (most, such) = match (r.solvable, h.pushes) {
+                (0, _) => ("–".to_string(), "–".to_string()),
+                (_, 0) => ("0".to_string(), thousands(r.by_pushes[0])),
+                (_, p) => (p.to_string(), thousands(h.count)),
+            };
             outln!(
-                "| {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {most} | {such} |",
                 r.blocks,
                 thousands(r.solvable),
                 thousands(r.unsolvable),

@@ -17,8 +17,8 @@ use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 /// let o = HardestOptions::new(3, 3);
 /// let r = hardest("ice", &o, &Counts::new().with("blocks", 1)).unwrap();
 /// assert!(r.exhaustive && r.levels[0].length >= 2);
-/// let e = hardest("pushpush", &o, &Counts::new().with("blocks", 1)).unwrap_err();
-/// assert!(e.to_string().starts_with("--blocks does not apply to PushPush"));
+/// let e = hardest("pushpush", &o, &Counts::new().with("rocks", 1)).unwrap_err();
+/// assert!(e.to_string().starts_with("--rocks does not apply to PushPush"));
 /// ```
 pub fn hardest(spec: &str, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error> {
     let (g, p) = crate::games::spec(spec)?;

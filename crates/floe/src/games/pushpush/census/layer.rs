@@ -73,6 +73,36 @@ pub struct LayerDifficulty {
     pub saturated: u64,
 }
 
+impl CensusLayer {
+    /// The layer's hardest boards as the census lists them: the boards with this number of
+    /// blocks that need the most pushes, their count, their classes (0 when the candidates
+    /// overflowed the list, as for the census's hardest) and the representatives of the first
+    /// `o.hardest` classes in canonical order. The default (0 pushes, no board) when no board
+    /// of the layer needs a push.
+    pub fn hardest_boards(&self, o: &CensusOptions) -> Result<Hardest, Error> {
+        let h = &self.hardest;
+        if h.pushes == 0 {
+            return Ok(Hardest::default());
+        }
+        let geo = Geo::new(o.rows, o.cols);
+        Ok(Hardest {
+            pushes: h.pushes,
+            count: h.count,
+            classes: if h.candidates >= HARDEST_CAP as u64 {
+                0
+            } else {
+                h.classes
+            },
+            boards: h
+                .first
+                .iter()
+                .take(o.hardest)
+                .map(|c| class_board(&geo, c))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
 /// How a layer ended.
 #[derive(Clone, Debug)]
 pub enum LayerOutcome {
@@ -122,9 +152,9 @@ fn add(a: &mut [u64], b: &[u64]) {
 }
 
 /// The census from its layers, one per number of blocks (0 to cells − 1), in any order: the
-/// counts and Burnside's sums added, the hardest classes merged in canonical order, the
-/// difficulty's histograms and sums added in order of blocks. `seconds` is the layers' sum,
-/// `table_bytes` the largest layer's.
+/// counts and Burnside's sums added, the hardest classes merged in canonical order (and kept
+/// per layer, [`Census::hardest_by_blocks`]), the difficulty's histograms and sums added in
+/// order of blocks. `seconds` is the layers' sum, `table_bytes` the largest layer's.
 pub fn combine(o: &CensusOptions, mut layers: Vec<CensusLayer>) -> Result<Census, Error> {
     let n = cells(o)?;
     layers.sort_by_key(|l| l.blocks);
@@ -246,6 +276,11 @@ pub fn combine(o: &CensusOptions, mut layers: Vec<CensusLayer>) -> Result<Census
         }
     };
 
+    let hardest_by_blocks = layers
+        .iter()
+        .map(|l| l.hardest_boards(o))
+        .collect::<Result<Vec<_>, _>>()?;
+
     let difficulty = o.difficulty.then(|| {
         let mut d = DifficultyCensus {
             by_pushes: vec![vec![0; DIFFICULTY_BINS]; depth + 1],
@@ -277,6 +312,7 @@ pub fn combine(o: &CensusOptions, mut layers: Vec<CensusLayer>) -> Result<Census
         by_pushes,
         by_blocks,
         hardest,
+        hardest_by_blocks,
         classes,
         difficulty,
         positions: layers.iter().map(|l| l.positions).sum(),
@@ -336,6 +372,16 @@ mod tests {
                 .collect()
         };
         assert_eq!(boards(a), boards(b));
+        let by_blocks = |c: &Census| -> Vec<(u32, u64, u64, Vec<String>)> {
+            c.hardest_by_blocks
+                .iter()
+                .map(|h| {
+                    let boards = h.boards.iter().map(|b| b.board.rows_text()).collect();
+                    (h.pushes, h.count, h.classes, boards)
+                })
+                .collect()
+        };
+        assert_eq!(by_blocks(a), by_blocks(b));
         match (&a.difficulty, &b.difficulty) {
             (None, None) => {}
             (Some(x), Some(y)) => {

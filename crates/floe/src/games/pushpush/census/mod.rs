@@ -188,6 +188,12 @@ pub struct Census {
     pub by_blocks: Vec<BlockRow>,
     /// The hardest boards.
     pub hardest: Hardest,
+    /// The hardest boards with each number of blocks (index = blocks, 0 to cells − 1): per
+    /// layer, the boards that need the most pushes among the solvable boards with exactly
+    /// that many blocks, with their classes and the first representatives (as many as
+    /// `hardest` lists). A layer where no board needs a push has the default (0 pushes, no
+    /// board), as `hardest` has when no board of the size needs one.
+    pub hardest_by_blocks: Vec<Hardest>,
     /// Equivalence classes.
     pub classes: Classes,
     /// Difficulty histograms, when asked for.

@@ -60,6 +60,17 @@ struct HardestJson {
     solutions: Vec<HardJson>,
 }
 
+/// The hardest boards with one number of blocks (their representatives as board text; the
+/// census's overall hardest are the ones solved again).
+#[derive(Clone, Debug, Serialize)]
+struct BlockHardestJson {
+    blocks: usize,
+    pushes: u32,
+    count: u64,
+    classes: u64,
+    boards: Vec<String>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 struct ClassesJson {
     robot_region: u64,
@@ -90,6 +101,7 @@ pub struct Report {
     by_pushes: NumMap<u64>,
     by_blocks: Vec<BlockJson>,
     hardest: HardestJson,
+    hardest_by_blocks: Vec<BlockHardestJson>,
     classes: ClassesJson,
     difficulty: Option<DifficultyJson>,
     positions: u64,
@@ -173,6 +185,18 @@ impl Report {
                     })
                     .collect(),
             },
+            hardest_by_blocks: c
+                .hardest_by_blocks
+                .iter()
+                .enumerate()
+                .map(|(blocks, h)| BlockHardestJson {
+                    blocks,
+                    pushes: h.pushes,
+                    count: h.count,
+                    classes: h.classes,
+                    boards: h.boards.iter().map(|b| b.board.rows_text()).collect(),
+                })
+                .collect(),
             classes: ClassesJson {
                 robot_region: c.classes.robot_region,
                 symmetry: c.classes.symmetry,
