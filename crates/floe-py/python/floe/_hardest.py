@@ -38,7 +38,8 @@ def hardest(
 
     ``game``: ``"icepath"`` (``rocks``), ``"ice"`` (``blocks``, ``targets``, at most
     ``walls`` walls and ``floor`` normal floor cells, ``rules``, ``by="difficulty"`` with
-    ``factor``) or ``"pushpush"`` (``k``; from its census). The search is exact (every
+    ``factor``) or ``"pushpush"`` (``k``; from its census; ``blocks`` keeps the boards with
+    exactly that many blocks). The search is exact (every
     placement up to symmetry) unless ``anneal`` is set: simulated annealing from ``restarts``
     seeded restarts of ``steps`` steps each, reproducible under ``seed``; ``time`` bounds
     either (seconds, or text such as ``"30s"``).
