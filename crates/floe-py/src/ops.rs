@@ -3,18 +3,20 @@
 //! cross as `(name, text)` pairs and the library reads them into the operation's request,
 //! with its defaults, ranges and messages; the report crosses as its JSON text.
 
-use crate::convert::{json, limits_from_py, to_py_err};
+use crate::convert::{buffer, json, limits_from_py, to_py_err};
 use crate::level::{in_level, NativeLevel};
 use crate::run::detached;
 use floe::request::{Context, Operation};
 use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
 
 /// Registers the functions of this file.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operation, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
+    m.add_function(wrap_pyfunction!(graph_arrays, m)?)?;
     Ok(())
 }
 
@@ -44,6 +46,46 @@ fn run<O: Operation>(
         let r = level.run(&op, &cx).map_err(|e| in_level(level.name(), e))?;
         json(&r)
     })
+}
+
+/// The state graph (`floe.graph`), its arrays as little-endian buffers instead of JSON (a
+/// graph of a thousand positions would spend a millisecond in JSON alone): the report's JSON
+/// text with empty arrays, then `distance` (u32), `solved` and `solvable` (a byte each),
+/// `indptr` (u64) and `indices` (u32).
+#[pyfunction]
+#[pyo3(signature = (level, options, progress=None))]
+#[allow(clippy::type_complexity)]
+fn graph_arrays<'py>(
+    py: Python<'py>,
+    level: &NativeLevel,
+    options: Vec<(String, String)>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<(String, Vec<Bound<'py, PyByteArray>>)> {
+    type Op = floe::request::Graph;
+    let op = Op::from_pairs(&options, "floe.graph()", PICK).map_err(PyValueError::new_err)?;
+    let watch = limits_from_py((None, None, None, false, progress))?;
+    let cx = Context {
+        progress: watch.limits().progress,
+        ..Context::default()
+    };
+    let level = &level.level;
+    let (doc, arrays) = detached(py, || {
+        let mut r = level.run(&op, &cx).map_err(|e| in_level(level.name(), e))?;
+        let words = |v: Vec<u32>| -> Vec<u8> { v.into_iter().flat_map(u32::to_le_bytes).collect() };
+        let bytes = |v: Vec<bool>| -> Vec<u8> { v.into_iter().map(u8::from).collect() };
+        let arrays = [
+            words(std::mem::take(&mut r.distance)),
+            bytes(std::mem::take(&mut r.solved)),
+            bytes(std::mem::take(&mut r.solvable)),
+            std::mem::take(&mut r.indptr)
+                .into_iter()
+                .flat_map(u64::to_le_bytes)
+                .collect(),
+            words(std::mem::take(&mut r.indices)),
+        ];
+        Ok((json(&r)?, arrays))
+    })?;
+    Ok((doc, arrays.iter().map(|b| buffer(py, b)).collect()))
 }
 
 macro_rules! by_name {

@@ -109,3 +109,16 @@ def test_the_graph_checks_its_limits_as_every_call_does():
             floe.graph("$---\n---.\n", max_states=bad)
     with pytest.raises(TypeError, match="^timeout: "):
         floe.graph("$---\n---.\n", timeout=True)
+
+
+def test_the_arrays_cross_as_buffers_with_the_json_reports_values():
+    lv = floe.load(floe.collections()["zelda"], level="TPIBC3")
+    g = floe.graph(lv, moves=True)
+    doc = floe.run("graph", lv, moves=True)
+    assert (g.distance.dtype, g.solved.dtype, g.indptr.dtype, g.indices.dtype) == (np.int32, np.bool_, np.int64, np.int32)
+    assert g.distance.tolist() == doc["distance"] and g.solved.tolist() == doc["solved"]
+    assert g.solvable.tolist() == doc["solvable"]
+    assert g.indptr.tolist() == doc["indptr"] and g.indices.tolist() == doc["indices"]
+    assert g.positions == doc["positions"] and g.moves == doc["moves"]
+    assert len(g) == 1242 and g.depth == 17 and g.nearest_solved == 11
+    g.distance[0] = 5  # writable, as before

@@ -174,4 +174,13 @@ def graph_of(
         max_memory=amount("max_memory", max_memory, "8G"),
         force=switch("force", force),
     )
-    return Graph(run_native("graph", native, options, progress))
+    pairs = [(k, t) for k, t in ((k, _text(k, v)) for k, v in options.items()) if t is not None]
+    with reporting(progress, "graph: positions") as report_to:
+        doc, (distance, solved, solvable, indptr, indices) = _floe.graph_arrays(native, pairs, report_to)
+    d = report(doc)
+    d["distance"] = np.frombuffer(distance, dtype="<u4").astype(np.int32)
+    d["solved"] = np.frombuffer(solved, dtype=np.uint8).astype(bool)
+    d["solvable"] = np.frombuffer(solvable, dtype=np.uint8).astype(bool)
+    d["indptr"] = np.frombuffer(indptr, dtype="<u8").astype(np.int64)
+    d["indices"] = np.frombuffer(indices, dtype="<u4").astype(np.int32)
+    return Graph(d)
