@@ -132,3 +132,29 @@ fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
         assert_eq!(free.histogram, walk.histogram);
     }
 }
+
+/// The estimate made before `floe space` (on 2 threads, as measured) is at least the peak
+/// memory measured of the whole process (`/usr/bin/time -f "%M KB"`, BENCHMARKS.md,
+/// "Estimates against measured peaks") and at most twice it.
+#[test]
+fn the_estimate_bounds_the_measured_peaks() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for (rows, cols, k, peak_kb) in [
+        (6, 6, 5, 11_600u64),
+        (7, 7, 6, 17_012),
+        (8, 8, 6, 38_500),
+        (8, 8, 7, 239_700),
+    ] {
+        let level = floe::ops::Level::new(ice::Ice, Level::empty_board(rows, cols, k).unwrap(), "");
+        let e = pool.install(|| level.estimate()).unwrap();
+        let peak = peak_kb << 10;
+        assert!(
+            e.bytes >= peak && e.bytes <= 2 * peak,
+            "{rows}×{cols} with {k}: estimated {} KB, measured {peak_kb} KB",
+            e.bytes >> 10
+        );
+    }
+}
