@@ -122,6 +122,38 @@ fn larger_empty_boards_from_the_issue() {
     assert_eq!(empty_states(6, 6, 5), 284_684);
 }
 
+/// The 10×10 room of docs/ice-blocks.md with up to 4 blocks (the 2- and 3-block counts are
+/// those of Kluiver's closed forms).
+#[test]
+fn the_ten_by_ten_room() {
+    for (k, states) in [(1, 4), (2, 190), (3, 17_492), (4, 795_772)] {
+        assert_eq!(empty_states(10, 10, k), states, "10×10 with {k}");
+    }
+}
+
+/// The cells of docs/ice-blocks.md beyond Kluiver's table, in one process: seconds to tens
+/// of minutes on two cores and up to 1.6 GiB, so not in the default suite (`cargo test
+/// --release -p floe --test reference -- --ignored cells_beyond_the_table`).
+#[test]
+#[ignore]
+fn cells_beyond_the_table_in_one_process() {
+    for (rows, cols, k, states, depth) in [
+        (10, 10, 5, 23_775_988, 47),
+        (10, 10, 6, 521_954_444, 53),
+        (9, 9, 7, 2_278_811_910, 55),
+        (8, 8, 8, 3_710_340_088, 58),
+    ] {
+        let level = Level::empty_board(rows, cols, k).unwrap();
+        let e = ice::space(&level, WalkRule::Free, &Limits::none()).unwrap();
+        assert_eq!(e.limit, None);
+        assert_eq!(
+            (e.states, e.histogram.len() as u64 - 1),
+            (states, depth),
+            "{rows}×{cols} with {k}"
+        );
+    }
+}
+
 #[test]
 fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
     for (m, n, k) in [(4, 4, 3), (5, 5, 3), (4, 6, 4)] {
@@ -130,5 +162,34 @@ fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
         let walk = ice::space(&level, WalkRule::Walk, &Limits::none()).unwrap();
         assert_eq!(free.states, walk.states, "{m}x{n} with {k}");
         assert_eq!(free.histogram, walk.histogram);
+    }
+}
+
+/// The estimate made before `floe space` (on 2 threads, as measured) is at least the peak
+/// memory measured of the whole process (`/usr/bin/time -f "%M KB"`, BENCHMARKS.md,
+/// "Estimates against measured peaks") and at most twice it.
+#[test]
+fn the_estimate_bounds_the_measured_peaks() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for (rows, cols, k, peak_kb) in [
+        (6, 6, 5, 11_600u64),
+        (7, 7, 6, 17_012),
+        (8, 8, 6, 38_500),
+        (8, 8, 7, 239_700),
+        (10, 10, 5, 38_608),
+        (10, 10, 6, 448_672),
+        (9, 9, 7, 1_286_380),
+    ] {
+        let level = floe::ops::Level::new(ice::Ice, Level::empty_board(rows, cols, k).unwrap(), "");
+        let e = pool.install(|| level.estimate()).unwrap();
+        let peak = peak_kb << 10;
+        assert!(
+            e.bytes >= peak && e.bytes <= 2 * peak,
+            "{rows}×{cols} with {k}: estimated {} KB, measured {peak_kb} KB",
+            e.bytes >> 10
+        );
     }
 }

@@ -1,23 +1,46 @@
 //! What an enumeration will need, judged before it starts.
 //!
 //! A game with a perfect hash ([`Puzzle::rank_space`]) bounds its positions: at most one per
-//! rank. The layered enumeration holds one bit per rank (the pages it touches) and its two
-//! largest layers; the 8×8 board with 8 blocks, the largest run measured, has its two largest
-//! layers at 17 % of the possible positions and peaks at 8.7 GiB, and the rule below says
-//! 10.4 GiB for it (and 1.1 GiB for 7×7 with 8 blocks, as measured). The rate is the one
-//! measured there, per core.
+//! rank. The layered enumeration on every core ([`enumerate_par`](super::enumerate_par))
+//! holds three bit arrays over the ranks (the visited positions, the current and the next
+//! layer), a bit per page of ranks for each layer, the list of a layer's pages, and per
+//! thread a batch of ranks with their successors; the arrays are backed only where they are
+//! touched, so the estimate (every page touched) is an upper bound, close on dense spaces
+//! (where most pages hold a reachable position) and loose on sparse ones. Smaller spaces,
+//! and games that cannot rebuild a position from its rank, are enumerated by one thread with
+//! one bit per rank and the positions of two layers in lists (the two largest layers of the
+//! games measured hold at most a fifth of the possible positions); beyond a bit
+//! array, every position is kept with its hash index. The rate is the one measured with the
+//! bit layers, per core.
 
-use super::{Puzzle, DENSE_LIMIT};
+use super::par::{BATCH, PAGE_SHIFT};
+use super::{worth_parallel, Puzzle, DENSE_LIMIT};
 use crate::mem::human_bytes;
 use std::fmt;
 
-/// Positions per second per core of the parallel enumeration, measured on the 8×8 board with
-/// 8 blocks (BENCHMARKS.md).
-pub const POSITIONS_PER_CORE_SECOND: f64 = 1.5e6;
+/// Positions per second per core of the layered enumeration: the slowest of the large runs
+/// measured found 2,278,811,910 positions in 476 s of CPU time (BENCHMARKS.md, "Estimates
+/// against measured peaks"). The estimate divides the possible positions by it, so it says
+/// more time than a run takes where not all are reachable.
+pub const POSITIONS_PER_CORE_SECOND: f64 = 4.8e6;
 
 /// The share of the possible positions that the two largest layers hold at most, by the rule
-/// of thumb above.
+/// of thumb above (the enumeration with lists of positions).
 const LIVE_SHARE: f64 = 0.2;
+
+/// What a process holds besides the enumeration's own arrays and buffers: code, the game's
+/// tables, threads and the allocator's slack (a run on a few thousand possible positions
+/// peaks below 16 MiB).
+const BASE_BYTES: f64 = (16 << 20) as f64;
+
+/// Allowance beyond what is counted, for the layered enumeration (allocator rounding,
+/// buffers of the run's reporting): its counted bytes come within 1 % of the peaks measured
+/// on dense spaces, whose bits are nearly all touched.
+const MARGIN: f64 = 1.03;
+
+/// Successors a position may have, at most, in the estimate of a thread's batch (its list
+/// grows by doubling, so this allows for twice 32 moves a position).
+const SUCCESSORS: f64 = 64.0;
 
 /// An estimate of an enumeration, made before it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,7 +49,7 @@ pub struct Estimate {
     /// the game's bound where it has none: beyond 2^64, [`u64::MAX`]).
     pub positions: u64,
     /// The same bound as a real number, exact or nearly so beyond 2^64 (C(256, 12) ≈
-    /// 6.3 × 10^20 for 16×16 with 12 blocks).
+    /// 6.3 × 10^20 for 12 pieces on 256 cells).
     pub bound: f64,
     /// About this much memory is needed (bytes).
     pub bytes: u64,
@@ -91,14 +114,8 @@ pub fn rough_time(s: f64) -> String {
 /// The estimate of enumerating `p`'s reachable positions, when the game bounds them.
 pub fn estimate<P: Puzzle>(p: &P) -> Option<Estimate> {
     let n = p.state_bound()?;
-    let state = std::mem::size_of::<P::State>() as f64;
     let cores = rayon::current_num_threads().max(1);
-    let bytes = if p.rank_space().is_some_and(|r| r <= DENSE_LIMIT) {
-        n / 8.0 + LIVE_SHARE * n * state * 1.5
-    } else {
-        // beyond a bit array every position is kept in an arena with a hash index
-        n * (state + 10.0)
-    };
+    let bytes = BASE_BYTES + arrays_bytes(p, n, cores);
     Some(Estimate {
         positions: if n >= u64::MAX as f64 {
             u64::MAX
@@ -112,10 +129,34 @@ pub fn estimate<P: Puzzle>(p: &P) -> Option<Estimate> {
     })
 }
 
+/// The bytes of the enumeration's own arrays, lists and buffers on `threads` threads, for
+/// `n` possible positions.
+fn arrays_bytes<P: Puzzle>(p: &P, n: f64, threads: usize) -> f64 {
+    let state = std::mem::size_of::<P::State>() as f64;
+    let dense = p.rank_space().is_some_and(|r| r <= DENSE_LIMIT);
+    // the parallel enumeration's own test: a space large enough, and a start rebuilt from
+    // its rank
+    let layered = worth_parallel(p) && p.rank(&p.start()).and_then(|r| p.unrank(r)).is_some();
+    if layered {
+        let bits = n / 8.0;
+        let pages = (n / (1u64 << PAGE_SHIFT) as f64).ceil();
+        let candidate = std::mem::size_of::<(u64, P::State)>() as f64;
+        let per_thread = BATCH as f64 * (8.0 + SUCCESSORS * candidate);
+        // visited, layer and next layer; each layer's page bits; one layer's page list
+        let counted = 3.0 * bits + 2.0 * pages / 8.0 + pages * 8.0 + threads as f64 * per_thread;
+        MARGIN * (BASE_BYTES + counted) - BASE_BYTES
+    } else if dense {
+        n / 8.0 + LIVE_SHARE * n * state * 1.5
+    } else {
+        n * (state + 10.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::from_fn;
+    use crate::search::testing::Line;
 
     #[test]
     fn estimates_follow_the_rank_space() {
@@ -124,17 +165,37 @@ mod tests {
         let e = Estimate {
             positions: 4_426_165_368,
             bound: 4_426_165_368.0,
-            bytes: 12 << 30,
-            seconds: 1500.0,
+            bytes: 1649 << 20,
+            seconds: 461.0,
             cores: 2,
         };
         assert!(e.is_large());
         assert_eq!(
             e.to_string(),
-            "up to 4,426,165,368 positions, about 12.0 GiB of memory and 25 min on 2 cores"
+            "up to 4,426,165,368 positions, about 1.6 GiB of memory and 8 min on 2 cores"
         );
         assert_eq!(count_words(6.3e20), "6.3 × 10^20");
         assert_eq!(count_words(1234.0), "1,234");
         assert_eq!(rough_time(1e20), "3,168,808,781,403 years");
+    }
+
+    #[test]
+    fn the_layered_enumeration_is_three_bits_a_rank() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // 2^30 ranks, rebuilt from their ranks: the three bit arrays (384 MiB), the process
+        // and two threads' batches
+        let n = 1u64 << 30;
+        let e = pool
+            .install(|| estimate(&Line::new(0, 1, n as i64 - 1)))
+            .unwrap();
+        assert_eq!((e.positions, e.cores), (n, 2));
+        assert!(e.bytes >= 3 * n / 8 + (16 << 20), "{e:?}");
+        assert!(e.bytes <= (3 * n / 8 + (24 << 20)) * 103 / 100, "{e:?}");
+        // too small for the threads: one bit a rank and the lists of two layers
+        let small = estimate(&Line::new(0, 1, 999)).unwrap();
+        assert!(small.bytes < 17 << 20, "{small:?}");
     }
 }

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 /// Ranks per page of a layer: a layer is handed out by pages (`2^PAGE_SHIFT` ranks, 4 KiB
 /// of its bit array), and a page that holds none of its states is skipped.
-const PAGE_SHIFT: u32 = 15;
+pub(super) const PAGE_SHIFT: u32 = 15;
 /// States expanded together: their successors (16 bytes each, some 20 a state) stay in the
 /// core's own cache until they are judged.
-const BATCH: usize = 1 << 10;
+pub(super) const BATCH: usize = 1 << 10;
 
 /// A bit array that several threads set concurrently.
 ///
