@@ -131,6 +131,20 @@ impl PyLimits {
             r.report(done, total);
         }
     }
+    /// The search limits, reporting the push steps done (a census: the positions of each
+    /// step rise and fall, the steps only rise).
+    pub fn limits_by_steps(&self) -> floe::search::Limits {
+        let limits = self.args.limits();
+        match &self.progress {
+            None => limits,
+            Some(r) => {
+                let r = Arc::clone(r);
+                limits.progress(Arc::new(move |p: &floe::search::Progress| {
+                    r.report(u64::from(p.stats.depth), None)
+                }))
+            }
+        }
+    }
     /// The callable as the library's [`Tally`] (counted work: levels, parts, steps).
     pub fn tally(&self) -> Option<Tally> {
         self.progress.as_ref().map(|r| {
@@ -156,11 +170,12 @@ impl PyLimits {
     /// with `done == total`.
     pub fn close(&self) {
         if let Some(r) = &self.progress {
-            let (ended, done) = {
+            let (heard, ended, done) = {
                 let s = r.state.lock().unwrap_or_else(|e| e.into_inner());
-                (s.ended, s.done)
+                (s.heard, s.ended, s.done)
             };
-            if !ended {
+            // a call refused before its work began says nothing
+            if heard && !ended {
                 r.report(done, Some(done));
             }
         }
@@ -183,6 +198,8 @@ struct Heard {
     done: u64,
     /// Whether the last call it was told said the end (`done == total`).
     ended: bool,
+    /// Whether it was told anything.
+    heard: bool,
 }
 
 /// A Python progress callable, called from the threads that do the work.
@@ -199,6 +216,11 @@ impl Reporter {
         let now = Instant::now();
         {
             let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            // the counts never go back (a search that ends may have told more already)
+            if s.heard && done < s.done && total != Some(done) {
+                return;
+            }
+            s.heard = true;
             s.done = done;
             s.ended = total == Some(done);
             let due =

@@ -82,8 +82,8 @@ fn hardest(
         o.top = top;
         o.limits = Limits {
             timeout,
-            // PushPush's census tells the boards it classified
-            progress: watch.limits().progress,
+            // PushPush's census tells its push steps
+            progress: watch.limits_by_steps().progress,
             ..Limits::none()
         };
         o.progress = watch.tally();

@@ -129,7 +129,7 @@ fn census<'py>(
     o.variant = Variant::new(k);
     o.difficulty = difficulty;
     o.hardest = hardest;
-    o.limits = a.limits();
+    o.limits = a.limits_by_steps();
     if let Some(b) = a.max_memory {
         o.max_bytes = b;
     }

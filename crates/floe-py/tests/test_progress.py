@@ -123,3 +123,41 @@ def test_a_bar_for_hardest_and_generate(capfd):
     floe.generate(5, 5, count=2, progress=True)
     err = capfd.readouterr().err
     assert "hardest" in err and "generate: levels" in err
+
+
+def test_a_census_tells_its_push_steps_which_never_go_down():
+    calls = []
+    floe.census(3, 4, progress=lambda d, t: calls.append((d, t)))
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert calls[-1][0] == calls[-1][1] and calls[-1][0] < 100  # steps, not positions
+
+
+def test_a_callable_of_the_wrong_shape_is_refused_before_the_work():
+    with pytest.raises(TypeError, match="^progress: a callable taking"):
+        floe.space(rows=3, cols=3, blocks=1, progress=lambda done: None)
+
+
+def test_a_refused_call_reports_nothing():
+    calls = []
+    with pytest.raises(ValueError):
+        floe.bench_solvers("$---\n---.\n", algo="bfs", progress=lambda d, t: calls.append((d, t)))
+    assert calls == []
+
+
+def test_hardest_names_time_in_its_messages():
+    with pytest.raises(TypeError, match="^time: "):
+        floe.hardest("ice", 3, 3, blocks=1, time=True)
+    with pytest.raises(ValueError, match="^time: "):
+        floe.hardest("ice", 3, 3, blocks=1, time=-1)
+
+
+def test_a_bar_off_a_terminal_is_one_line(capfd):
+    try:
+        import tqdm  # noqa: F401
+
+        pytest.skip("tqdm draws the bar when it is installed")
+    except ImportError:
+        pass
+    floe.hardest("ice", 4, 4, blocks=2, anneal=True, restarts=2, steps=2000, progress=True)
+    err = capfd.readouterr().err
+    assert "\r" not in err and err.count("hardest: steps") <= 1

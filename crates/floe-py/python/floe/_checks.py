@@ -94,6 +94,8 @@ def amount(name: str, value: Any, example: str) -> Union[int, float, str, None]:
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name}: a number or a text such as {example!r}, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name}: at least 0, not {value}")
     return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 

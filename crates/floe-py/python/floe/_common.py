@@ -4,6 +4,7 @@ arrays and tables."""
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import sys
@@ -105,11 +106,14 @@ Progress = Union[bool, Callable[[int, Optional[int]], Any], None]
 
 class _Bar:
     """``progress=True``: tqdm's bar when tqdm is installed, else one line on standard error
-    written over as the work goes."""
+    written over as the work goes (on a terminal; elsewhere, as a file, only its last state,
+    once, when the work ends)."""
 
     def __init__(self, what: str) -> None:
         self.what = what
+        self.last: Optional[str] = None
         self.shown = False
+        self.live = sys.stderr.isatty()
         self.tqdm: Any = None
         try:
             from tqdm import tqdm  # type: ignore[import-untyped]
@@ -125,15 +129,22 @@ class _Bar:
             self.tqdm.refresh()
             return
         of = f" of {total:,}" if total is not None else ""
-        sys.stderr.write(f"\r{self.what}: {done:,}{of}")
-        sys.stderr.flush()
-        self.shown = True
+        line = f"{self.what}: {done:,}{of}"
+        if self.live:
+            # written over the last one, the rest of a longer one cleared
+            sys.stderr.write("\r" + line.ljust(len(self.last or "")))
+            sys.stderr.flush()
+            self.shown = True
+        self.last = line
 
     def close(self) -> None:
         if self.tqdm is not None:
             self.tqdm.close()
         elif self.shown:
             sys.stderr.write("\n")
+            sys.stderr.flush()
+        elif self.last is not None:
+            sys.stderr.write(self.last + "\n")
             sys.stderr.flush()
 
 
@@ -150,6 +161,12 @@ def reporting(progress: Progress, what: str) -> Iterator[Optional[Callable[[int,
         finally:
             bar.close()
     elif callable(progress):
+        try:
+            inspect.signature(progress).bind(0, None)
+        except TypeError as e:
+            raise TypeError(f"progress: a callable taking (done, total); {e}") from None
+        except ValueError:  # a builtin without a signature: trusted
+            pass
         yield progress
     else:
         raise TypeError(f"progress: True, False, None or a callable (done, total), not {type(progress).__name__}")

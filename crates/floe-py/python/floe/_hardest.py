@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _floe
-from ._checks import keywords, ranged, switch, whole, whole_or_none
+from ._checks import amount, keywords, ranged, switch, whole, whole_or_none
 from ._common import Duration, Progress, loads, reporting
 
 
@@ -46,9 +46,12 @@ def hardest(
 
     ``progress``: ``True`` for a bar on standard error, or a callable hearing ``(done,
     total)``: the exact search's parts (placements that share their first pieces), the
-    annealing's steps or, with ``time``, milliseconds of it; PushPush's census the positions it
-    has classified (``total`` None until the end). The last call has ``done == total``."""
-    with reporting(progress, "hardest") as report_to:
+    annealing's steps or, with ``time``, milliseconds of it; PushPush's census its push steps
+    (``total`` None until the end). The last call has ``done == total``."""
+    unit = "ms of time" if time is not None else "steps" if anneal else "parts"
+    if str(game).strip().lower().startswith("pushpush"):
+        unit = "census push steps"
+    with reporting(progress, f"hardest: {unit}") as report_to:
         doc: Dict[str, Any] = loads(
             _floe.hardest(
                 str(game),
@@ -67,7 +70,7 @@ def hardest(
                 whole("seed", seed),
                 ranged("hardest.restarts", restarts),
                 whole("steps", steps),
-                time,
+                amount("time", time, "30s"),
                 ranged("hardest.top", top),
                 report_to,
             )
