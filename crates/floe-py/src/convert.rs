@@ -114,16 +114,7 @@ impl std::ops::Deref for PyLimits {
 impl PyLimits {
     /// The search limits, reporting the positions stored to the callable (`total` unknown).
     pub fn limits(&self) -> floe::search::Limits {
-        let limits = self.args.limits();
-        match &self.progress {
-            None => limits,
-            Some(r) => {
-                let r = Arc::clone(r);
-                limits.progress(Arc::new(move |p: &floe::search::Progress| {
-                    r.report(p.stats.states, None)
-                }))
-            }
-        }
+        self.limits_counting(|p| p.stats.states)
     }
     /// Reports `done` of `total` to the callable, if any (throttled).
     pub fn report(&self, done: u64, total: Option<u64>) {
@@ -134,13 +125,17 @@ impl PyLimits {
     /// The search limits, reporting the push steps done (a census: the positions of each
     /// step rise and fall, the steps only rise).
     pub fn limits_by_steps(&self) -> floe::search::Limits {
+        self.limits_counting(|p| u64::from(p.stats.depth))
+    }
+    /// The search limits, reporting `count` of each snapshot to the callable.
+    fn limits_counting(&self, count: fn(&floe::search::Progress) -> u64) -> floe::search::Limits {
         let limits = self.args.limits();
         match &self.progress {
             None => limits,
             Some(r) => {
                 let r = Arc::clone(r);
                 limits.progress(Arc::new(move |p: &floe::search::Progress| {
-                    r.report(u64::from(p.stats.depth), None)
+                    r.report(count(p), None)
                 }))
             }
         }
