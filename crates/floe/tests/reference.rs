@@ -154,6 +154,24 @@ fn cells_beyond_the_table_in_one_process() {
     }
 }
 
+/// 9×9 with 8 blocks (docs/ice-blocks.md): 32,164,253,550 possible placements, three bit
+/// arrays of 4.0 GB, 11.8 GB resident at most and some 5,800 CPU seconds, so only on a
+/// machine with 16 GB free (`cargo test --release -p floe --test reference -- --ignored
+/// nine_by_nine_with_eight_blocks`).
+#[test]
+#[ignore]
+fn nine_by_nine_with_eight_blocks_in_one_process() {
+    let level = Level::empty_board(9, 9, 8).unwrap();
+    let e = ice::space(&level, WalkRule::Free, &Limits::none()).unwrap();
+    assert_eq!(e.limit, None);
+    assert_eq!(e.states, 24_310_801_893);
+    assert_eq!(e.histogram.len() - 1, 69);
+    let widest = (0..e.histogram.len())
+        .max_by_key(|&d| e.histogram[d])
+        .unwrap();
+    assert_eq!((widest, e.histogram[widest]), (29, 2_144_987_121));
+}
+
 #[test]
 fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
     for (m, n, k) in [(4, 4, 3), (5, 5, 3), (4, 6, 4)] {
@@ -182,6 +200,8 @@ fn the_estimate_bounds_the_measured_peaks() {
         (10, 10, 5, 38_608),
         (10, 10, 6, 448_672),
         (9, 9, 7, 1_286_380),
+        (8, 8, 8, 1_630_936),
+        (9, 9, 8, 11_797_228),
     ] {
         let level = floe::ops::Level::new(ice::Ice, Level::empty_board(rows, cols, k).unwrap(), "");
         let e = pool.install(|| level.estimate()).unwrap();
