@@ -263,7 +263,7 @@ fn difficulty_in_batches_of_targets_equals_one_pass() {
     // room for the largest layer's fixed tables and two targets' counts per position: five
     // passes there (the layers are run one at a time, the budget bounds the largest)
     let b = floe::bits::Binomials::new(9, 9);
-    let positions = layer_positions(&o).unwrap();
+    let positions = layer_positions(&o).unwrap().unwrap();
     o.max_bytes = (0..9)
         .map(|k| (b.get(9, k) + 1) * 4 + positions[k] * (12 + 24) + positions[k] * 4 * 2)
         .max()
@@ -324,6 +324,29 @@ fn census_5x6_layer_of_7_blocks() {
     assert_eq!(boards, 30 * 29 * binomial(29, 7));
 }
 
+/// The count of every layer's positions (the memory check before a census, the check of a
+/// resumed work directory) keeps the census's time limit: on 5×6 it is a minute of work, and
+/// a run out of time stops at once instead of counting first.
+#[test]
+fn the_layers_count_stops_at_the_census_time_limit() {
+    let mut o = CensusOptions::new(5, 6);
+    o.began = Some(std::time::Instant::now());
+    o.limits = floe::search::Limits::none().timeout(std::time::Duration::ZERO);
+    let t = std::time::Instant::now();
+    assert_eq!(
+        layer_positions(&o).unwrap(),
+        Err(floe::search::LimitKind::Timeout)
+    );
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t.elapsed()
+    );
+    let mut small = CensusOptions::new(3, 3);
+    small.limits = floe::search::Limits::none().timeout(std::time::Duration::from_secs(600));
+    assert_eq!(layer_positions(&small).unwrap().unwrap().len(), 9);
+}
+
 /// The published 5×6 census checked without re-running it (docs/cluster.md, "What was
 /// verified"): its positions per layer counted again from the block sets alone (one pass
 /// over the 2^30 block sets, a minute on two cores), each layer between C(30, k) and
@@ -364,7 +387,7 @@ fn census_5x6_published_figures_add_up() {
         821,
         30,
     ];
-    let counted = layer_positions(&CensusOptions::new(5, 6)).unwrap();
+    let counted = layer_positions(&CensusOptions::new(5, 6)).unwrap().unwrap();
     assert_eq!(counted, published);
     assert_eq!(published.iter().sum::<u64>(), 4_327_469_841);
     for (k, &p) in published.iter().enumerate() {

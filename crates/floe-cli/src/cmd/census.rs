@@ -121,7 +121,21 @@ fn in_work_dir(a: &CensusArgs, mut o: CensusOptions, dir: &Path) -> Result<FromW
         }
     }
     let wd = WorkDir::open(dir, a.resume, &o)?;
-    let mut have = if a.resume { wd.load(&o)? } else { Vec::new() };
+    let mut have = if a.resume {
+        match wd.load(&o)? {
+            Ok(have) => have,
+            Err(kind) => {
+                eprintln!(
+                    "floe: the census stopped {} while it checked the layers in {}; run again with --resume to go on",
+                    out::by(kind.name()),
+                    dir.display()
+                );
+                return Ok(FromWorkDir::Stopped);
+            }
+        }
+    } else {
+        Vec::new()
+    };
     let present: Vec<usize> = have.iter().map(|l| l.blocks).collect();
     let wanted: Vec<usize> = match &a.layers {
         Some(sel) => sel.0.clone(),
@@ -286,7 +300,15 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
         let me = ex.index();
         let mine = (|| -> Result<Part, Error> {
             let present = match (&wd, resume) {
-                (Some(w), true) => w.load(o)?,
+                (Some(w), true) => match w.load(o)? {
+                    Ok(present) => present,
+                    Err(kind) => {
+                        return Ok(Part::Stopped(format!(
+                            "the census stopped {} while it checked the layers kept",
+                            out::by(kind.name())
+                        )))
+                    }
+                },
                 _ => Vec::new(),
             };
             let mut have = Vec::new();

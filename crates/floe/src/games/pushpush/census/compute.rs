@@ -39,8 +39,9 @@ fn split_by_chunks<'a, T>(v: &'a mut [T], offset: &[u32], chunks: &[Chunk]) -> V
 /// Refuses a census whose largest layer cannot fit `o.max_bytes`, before any table is built:
 /// bounds on the regions of a block set (at least one, at most its free cells) settle most
 /// sizes at once, the others are counted ([`layer_positions`]). Also the `max_states` limit on the census's
-/// positions: `Some(positions)` when the census would stop at it at once.
-pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
+/// positions: `Some((MaxStates, positions))` when the census would stop at it at once, and
+/// `Some((kind, 0))` when its time limit or an interruption stopped the count.
+pub fn check_layers(o: &CensusOptions) -> Result<Option<(LimitKind, u64)>, Error> {
     let n = cells(o)?;
     let binomials = crate::bits::Binomials::new(32, 32);
     let need = |k: usize, positions: u64| {
@@ -69,7 +70,10 @@ pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
     if bounded && o.limits.max_states.is_none() {
         return Ok(None);
     }
-    let positions = layer_positions(o)?;
+    let positions = match layer_positions(o)? {
+        Ok(p) => p,
+        Err(kind) => return Ok(Some((kind, 0))),
+    };
     let (k, bytes) = (0..n)
         .map(|k| (k, need(k, positions[k])))
         .max_by_key(|&(_, b)| b)
@@ -87,7 +91,10 @@ pub fn check_layers(o: &CensusOptions) -> Result<Option<u64>, Error> {
         )));
     }
     let total: u64 = positions.iter().sum();
-    Ok(o.limits.max_states.filter(|&m| total > m).map(|_| total))
+    Ok(o.limits
+        .max_states
+        .filter(|&m| total > m)
+        .map(|_| (LimitKind::MaxStates, total)))
 }
 
 /// Runs the census: every layer in turn ([`census_layer`]), then [`combine`]. Only one
@@ -98,9 +105,9 @@ pub fn census(o: &CensusOptions) -> Result<CensusOutcome, Error> {
     o.began.get_or_insert(t0);
     let o = &o;
     let n = cells(o)?;
-    if let Some(positions) = check_layers(o)? {
+    if let Some((kind, positions)) = check_layers(o)? {
         return Ok(CensusOutcome::Limit {
-            kind: LimitKind::MaxStates,
+            kind,
             steps: 0,
             positions,
             seconds: t0.elapsed().as_secs_f64(),

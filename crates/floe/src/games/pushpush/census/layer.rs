@@ -462,7 +462,7 @@ mod tests {
         for l in &layers {
             wd.save(&o, l).unwrap();
         }
-        let back = wd.load(&o).unwrap();
+        let back = wd.load(&o).unwrap().unwrap();
         assert_eq!(back, layers);
         same(
             &combine(&o, back).unwrap(),

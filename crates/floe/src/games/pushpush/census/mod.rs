@@ -447,17 +447,26 @@ pub fn layers(o: &CensusOptions) -> Result<std::ops::Range<usize>, Error> {
 }
 
 /// The positions of every layer (index = blocks), counted without building the tables: one
-/// pass over every block set of the board.
-pub fn layer_positions(o: &CensusOptions) -> Result<Vec<u64>, Error> {
+/// pass over every block set of the board. `Err(kind)` inside: the census's time limit (from
+/// `o.began`) or an interruption stopped the count (within one chunk of block sets a thread).
+pub fn layer_positions(o: &CensusOptions) -> Result<Result<Vec<u64>, LimitKind>, Error> {
     let n = cells(o)?;
     let geo = Geo::new(o.rows, o.cols);
     let sets = 1u64 << n;
     let chunk_bits = CHUNK_BITS.min(n);
     let chunks = sets >> chunk_bits;
-    Ok((0..chunks)
+    let deadline = o.limits.deadline_from(o.began.unwrap_or_else(Instant::now));
+    let stop = std::sync::Mutex::new(None);
+    let counts = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut by_blocks = vec![0u64; n + 1];
+            if let Some(kind) = o.limits.check(deadline) {
+                stop.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(kind);
+                return by_blocks;
+            }
             for b in (c << chunk_bits)..((c + 1) << chunk_bits) {
                 let b = b as u32;
                 let mut count = 0;
@@ -472,8 +481,11 @@ pub fn layer_positions(o: &CensusOptions) -> Result<Vec<u64>, Error> {
                 add(&mut a, &b);
                 a
             },
-        )[..n]
-        .to_vec())
+        );
+    if let Some(kind) = stop.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Ok(Err(kind));
+    }
+    Ok(Ok(counts[..n].to_vec()))
 }
 
 /// The boards of `n` cells with `k` blocks: n · (n − 1) · C(n − 1, k).

@@ -13,6 +13,7 @@
 use super::{boards_with, CensusLayer, CensusOptions};
 use crate::error::Error;
 use crate::mem::{read_foreign, read_sealed, write_sealed, Lock, Seal};
+use crate::search::LimitKind;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -211,8 +212,9 @@ impl WorkDir {
     }
 
     /// Every layer file of the directory, checked against the census options and against its
-    /// name; other files are left alone.
-    pub fn load(&self, o: &CensusOptions) -> Result<Vec<CensusLayer>, Error> {
+    /// name; other files are left alone. `Err(kind)` inside: the census's time limit or an
+    /// interruption came before the layers' positions were counted again.
+    pub fn load(&self, o: &CensusOptions) -> Result<Result<Vec<CensusLayer>, LimitKind>, Error> {
         let mut paths = Vec::new();
         for e in std::fs::read_dir(&self.dir).map_err(io(&self.dir))? {
             let e = e.map_err(io(&self.dir))?;
@@ -240,7 +242,10 @@ impl WorkDir {
         // every layer's positions, counted again without its tables (one pass over the
         // block sets: under a minute for 5×6, against hours for the census)
         if !layers.is_empty() {
-            let exact = super::layer_positions(o)?;
+            let exact = match super::layer_positions(o)? {
+                Ok(exact) => exact,
+                Err(kind) => return Ok(Err(kind)),
+            };
             for (l, (_, path)) in layers.iter().zip(&paths) {
                 if exact.get(l.blocks) != Some(&l.positions) {
                     return Err(Error::invalid(format!(
@@ -254,7 +259,7 @@ impl WorkDir {
                 }
             }
         }
-        Ok(layers)
+        Ok(Ok(layers))
     }
 }
 
