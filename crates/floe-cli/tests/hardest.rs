@@ -393,3 +393,43 @@ fn the_ice_room_annealing_reaches_the_exact_19_pushes() {
     );
     assert_eq!(levels(&doc, false)[0].0, 19);
 }
+
+/// docs/hardest.md's table of published values: each level named there is solved again by
+/// `floe solve` (breadth-first search), its board and rocks are the row's, its fewest moves
+/// the "floe" column, and floe's figure is never below the published one.
+#[test]
+fn the_record_table_matches_its_levels() {
+    let doc = std::fs::read_to_string(root().join("docs/hardest.md")).unwrap();
+    let section = doc
+        .split("## Published values")
+        .nth(1)
+        .expect("docs/hardest.md has its published values");
+    let mut rows = 0;
+    for line in section.lines().filter(|l| l.contains("](levels/")) {
+        let cols: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (board, rocks, published, floe_moves) = (cols[1], cols[2], cols[3], cols[4]);
+        let file = cols[6]
+            .split("](")
+            .nth(1)
+            .and_then(|s| s.strip_suffix(')'))
+            .unwrap();
+        let path = root().join("docs").join(file);
+        let got = floe_json(&["solve", &path_str(&path), "--json"], 0);
+        let moves: u64 = floe_moves.trim_matches('*').parse().unwrap();
+        assert_eq!(got["length"].as_u64(), Some(moves), "{line}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let grid: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.contains(':') && !l.starts_with(';') && !l.is_empty())
+            .collect();
+        let size = format!("{}×{}", grid.len(), grid[0].chars().count());
+        assert_eq!(size, board, "{file}");
+        let stones = grid.iter().map(|l| l.matches('#').count()).sum::<usize>();
+        assert_eq!(stones.to_string(), rocks, "{file}");
+        if let Ok(p) = published.parse::<u64>() {
+            assert!(moves >= p, "{line}: below the published {p}");
+        }
+        rows += 1;
+    }
+    assert!(rows >= 9, "{rows} rows with levels");
+}
