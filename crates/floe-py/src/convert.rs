@@ -23,6 +23,8 @@ pyo3::import_exception!(floe._errors, LimitReached);
 /// `floe.InternalError`.
 pub fn to_py_err(py: Python<'_>, e: Error) -> PyErr {
     let text = e.to_string();
+    // the operations' messages name the command line's flags: here, keyword arguments
+    let words = || floe::request::words::for_python(&text);
     match e {
         Error::Parse(p) => with_attrs(
             py,
@@ -34,7 +36,7 @@ pub fn to_py_err(py: Python<'_>, e: Error) -> PyErr {
                 ("message", p.message.into_bound_py_any(py)),
             ],
         ),
-        Error::Invalid(_) => InvalidInput::new_err(text),
+        Error::Invalid(_) => InvalidInput::new_err(words()),
         Error::Io { path, source } => {
             let errno = source.raw_os_error().unwrap_or(0);
             if errno == 0 {
@@ -50,7 +52,7 @@ pub fn to_py_err(py: Python<'_>, e: Error) -> PyErr {
                 PyOSError::new_err((errno, words, path))
             }
         }
-        Error::Internal(_) => InternalError::new_err(text),
+        Error::Internal(_) => InternalError::new_err(words()),
     }
 }
 
@@ -76,7 +78,7 @@ fn with_attrs<'py>(
 pub fn limit_reached(py: Python<'_>, limit: &str, message: String) -> PyErr {
     with_attrs(
         py,
-        LimitReached::new_err(message),
+        LimitReached::new_err(floe::request::words::for_python(&message)),
         &[("limit", limit.into_bound_py_any(py))],
     )
 }

@@ -180,3 +180,16 @@ def test_a_value_past_the_library_range_is_refused_by_name(key):
         with pytest.raises(ValueError, match=rf"^{name}\b") as e:
             RANGED_CALLS[key](bad)
         assert f"{lo:,} to {hi:,} (not {bad:,})" in str(e.value), str(e.value)
+
+
+def test_the_library_messages_name_keywords_not_command_line_flags():
+    # the operations are shared with the command line; their messages reach Python in its words
+    with pytest.raises(floe.InvalidInput) as e:
+        floe.load(ZELDA)
+    assert "pick one with level=N or level=NAME" in str(e.value) and "--" not in str(e.value)
+    with pytest.raises(floe.InvalidInput, match=r"^targets=0: "):
+        floe.hardest("ice", rows=5, cols=5, blocks=2, targets=0)
+    with pytest.raises(floe.InvalidInput, match=r"^blocks does not apply to the ice path"):
+        floe.hardest("icepath", rows=4, cols=4, blocks=2)
+    with pytest.raises(floe.InvalidInput, match=r"use anneal$"):
+        floe.hardest("icepath", rows=12, cols=12, rocks=3)

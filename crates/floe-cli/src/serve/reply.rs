@@ -8,51 +8,6 @@ use floe::Error;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-/// A message in the API's words: the command line's flags named as the query parameters
-/// that stand for them (`'--rows <R>'` → `'rows'`, `--max-blocks` → `max_blocks`, `--level N`
-/// → `level N`). Every error an endpoint answers goes through it: the requests' own messages
-/// name query parameters already, but the commands the endpoints share with the command line
-/// name flags in theirs (`--max-pushes 2 is below --min-pushes 3`).
-pub(crate) fn api_words(msg: &str) -> String {
-    let b = msg.as_bytes();
-    let mut out = String::with_capacity(msg.len());
-    let mut i = 0;
-    while i < b.len() {
-        let flag_start = b[i] == b'-'
-            && b.get(i + 1) == Some(&b'-')
-            && b.get(i + 2).is_some_and(u8::is_ascii_lowercase)
-            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'));
-        if !flag_start {
-            let c = msg[i..].chars().next().unwrap_or(' ');
-            out.push(c);
-            i += c.len_utf8();
-            continue;
-        }
-        let mut j = i + 2;
-        while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
-            j += 1;
-        }
-        out.push_str(&msg[i + 2..j].replace('-', "_"));
-        // the value's name after the flag (`--rows <R>`, `--level <LEVEL>...`)
-        let rest = &msg[j..];
-        if let Some(after) = rest.strip_prefix(" <") {
-            if let Some(end) = after.find('>') {
-                if after[..end]
-                    .bytes()
-                    .all(|c| c.is_ascii_uppercase() || c == b'_' || c == b'-')
-                {
-                    j += 2 + end + 1;
-                    while msg[j..].starts_with("...") {
-                        j += 3;
-                    }
-                }
-            }
-        }
-        i = j;
-    }
-    out
-}
-
 /// An answer: JSON or a picture, with a status and the command's exit code.
 #[derive(Debug)]
 pub(crate) struct Reply {
@@ -101,7 +56,7 @@ impl Reply {
     fn with(status: StatusCode, v: &Value, exit: Option<u8>) -> Reply {
         let mut v = v.clone();
         if let Some(Value::String(e)) = v.get_mut("error") {
-            *e = api_words(e);
+            *e = floe::request::words::for_query(e);
         }
         let mut text = serde_json::to_string_pretty(&v).unwrap_or_default();
         text.push('\n');

@@ -27,6 +27,7 @@ mod level;
 pub mod operation;
 pub mod ranges;
 mod solve;
+pub mod words;
 
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
 pub use generate::{Generate, GenerateBudget};
