@@ -610,15 +610,11 @@ where
                 }
             };
             let seen = &mut seen;
-            let mut got = |ranks: &[u64]| {
-                for &l in ranks {
-                    match seen.offer(l) {
-                        Ok(Some(true)) => keep(l),
-                        Ok(_) => {}
-                        Err(e) => {
-                            failed.borrow_mut().get_or_insert(e);
-                        }
-                    }
+            let mut fresh = Vec::new();
+            let mut got = |ranks: &[u64]| match seen.offer_all(ranks, &mut fresh) {
+                Ok(()) => fresh.iter().for_each(|&l| keep(l)),
+                Err(e) => {
+                    failed.borrow_mut().get_or_insert(e);
                 }
             };
             // In epochs of at most `epoch` positions per worker, each ended by a round: what is
@@ -633,6 +629,7 @@ where
                 }
             };
             let mut buf: Vec<u64> = Vec::with_capacity(CHUNK);
+            let mut ranks: Vec<u64> = Vec::with_capacity(CHUNK);
             let mut exhausted = false;
             let all = loop {
                 let mut this_epoch = 0;
@@ -655,34 +652,33 @@ where
                             break;
                         }
                     }
-                    for &l in &buf {
-                        let Some(s) = p.unrank(l * peers + me) else {
-                            walked = Err(Error::invalid(format!(
-                                "no position has rank {} (worker {index}'s layer {}): its \
-                                 layer file is damaged",
-                                l * peers + me,
-                                d - 1
-                            )));
-                            break;
-                        };
-                        p.for_each_next(&s, |t| {
-                            let r = p
-                                .rank(&t)
-                                .expect("a puzzle with a rank space ranks every state");
-                            generated += 1;
-                            // a power of two of workers (the usual case) divides by a shift
-                            let (w, l) = if pow2 {
-                                (r & (peers - 1), r >> shift)
-                            } else {
-                                (r % peers, r / peers)
-                            };
-                            if w == me {
-                                out.push(l);
-                            } else {
-                                batches[w as usize].push(l);
-                            }
-                        });
+                    // the chunk's positions in increasing rank: each is rebuilt from the one
+                    // before and its successors' ranks from its own (the single process's way)
+                    ranks.clear();
+                    ranks.extend(buf.iter().map(|&l| l * peers + me));
+                    ranks.sort_unstable();
+                    if let Some(&bad) = ranks.iter().find(|&&r| r >= space) {
+                        walked = Err(Error::invalid(format!(
+                            "no position has rank {bad} (worker {index}'s layer {}): its layer \
+                             file is damaged",
+                            d - 1
+                        )));
+                        break;
                     }
+                    p.for_each_next_of_ranks(&ranks, |r, _| {
+                        generated += 1;
+                        // a power of two of workers (the usual case) divides by a shift
+                        let (w, l) = if pow2 {
+                            (r & (peers - 1), r >> shift)
+                        } else {
+                            (r % peers, r / peers)
+                        };
+                        if w == me {
+                            out.push(l);
+                        } else {
+                            batches[w as usize].push(l);
+                        }
+                    });
                     expanded += buf.len() as u64;
                     this_epoch += buf.len();
                     got(&out);

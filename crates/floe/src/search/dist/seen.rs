@@ -108,6 +108,20 @@ impl Seen {
         }
     }
 
+    /// Offers every rank of `ranks` ([`Seen::offer`]): in memory, `fresh` gets those not seen
+    /// before, found in a tight loop first so that the probes' cache misses overlap; on disk,
+    /// `fresh` stays empty.
+    pub(super) fn offer_all(&mut self, ranks: &[u64], fresh: &mut Vec<u64>) -> Result<(), Error> {
+        fresh.clear();
+        match self {
+            Seen::Memory(b) => {
+                fresh.extend(ranks.iter().copied().filter(|&l| b.insert(l)));
+                Ok(())
+            }
+            Seen::Disk(d) => ranks.iter().try_for_each(|&l| d.offer(l)),
+        }
+    }
+
     /// On disk, judges every rank offered since the last settlement, segment by segment, and
     /// calls `new` with those not seen before (in the order of their segments). In memory,
     /// nothing is pending.
