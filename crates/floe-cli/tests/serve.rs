@@ -416,6 +416,12 @@ fn bad_requests_get_400_with_the_commands_message() {
     let r = http(a, "GET", "/nothing", b"");
     assert_eq!(r.status, 404);
     assert!(r.error().contains("/api/solve"));
+    // the library's operations are listed with the others
+    assert!(
+        r.error().contains(" space, graph, generate,"),
+        "{}",
+        r.error()
+    );
     let r = post(a, "/api/stop?job=not_running", "");
     assert_eq!(r.status, 404);
     let r = post(a, "/api/stop?job=bad%20name", "");

@@ -235,18 +235,24 @@ impl Reporter {
     }
 }
 
+/// A duration given as keyword `name` (seconds, or a text such as `500ms`, `2m`); its
+/// errors name the keyword.
+pub fn duration_from_py(name: &str, value: Option<Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
+    value
+        .map(|t| {
+            parse_duration(&t.str()?.to_string())
+                .map_err(|m| PyValueError::new_err(format!("{name}: {m}")))
+        })
+        .transpose()
+}
+
 /// Reads the limits, refusing values out of the command line's ranges: `timeout` a number of
 /// seconds or a text such as `500ms`, `2m`; `max_memory` a number of GiB or a text such as
 /// `512M` (by default three quarters of the memory available at the start); `progress` a
 /// callable.
 pub fn limits_from_py(t: LimitTuple<'_>) -> PyResult<PyLimits> {
     let (max_states, timeout, max_memory, force, progress) = t;
-    let timeout = timeout
-        .map(|t| {
-            parse_duration(&t.str()?.to_string())
-                .map_err(|m| PyValueError::new_err(format!("timeout: {m}")))
-        })
-        .transpose()?;
+    let timeout = duration_from_py("timeout", timeout)?;
     let max_memory = max_memory
         .map(|m| {
             floe::mem::parse_memory(&m.str()?.to_string())

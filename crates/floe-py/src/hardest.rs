@@ -1,6 +1,6 @@
 //! The hardest levels of a size (`floe hardest`), for every game that has the search.
 
-use crate::convert::{json, limits_from_py};
+use crate::convert::{duration_from_py, json, limits_from_py};
 use crate::run::detached;
 use floe::game::hardest::{By, Counts, HardestOptions, Method};
 use floe::game::Params;
@@ -43,8 +43,8 @@ fn hardest(
     top: usize,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let watch = limits_from_py((None, time, None, false, progress))?;
-    let timeout = watch.timeout;
+    let timeout = duration_from_py("time", time)?;
+    let watch = limits_from_py((None, None, None, false, progress))?;
     detached(py, || {
         let mut o = HardestOptions::new(rows, cols);
         let mut p = Params::new();

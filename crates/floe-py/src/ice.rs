@@ -44,10 +44,15 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// command line's refusal.
 fn ice_level(l: &Level, what: &str) -> Result<(ice::Level, WalkRule), Error> {
     let level = l.typed::<Ice>().ok_or_else(|| {
+        let title = l.game().info().title;
+        let a = if title.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         Error::invalid(format!(
-            "{what} are computed for ice blocks; {} is a {} level",
-            l.name(),
-            l.game().info().title
+            "{what} are computed for ice blocks; {} is {a} {title} level",
+            l.name()
         ))
     })?;
     Ok((level.clone(), level.rules.unwrap_or_default()))

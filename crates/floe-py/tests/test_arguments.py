@@ -193,3 +193,11 @@ def test_the_library_messages_name_keywords_not_command_line_flags():
         floe.hardest("icepath", rows=4, cols=4, blocks=2)
     with pytest.raises(floe.InvalidInput, match=r"use anneal$"):
         floe.hardest("icepath", rows=12, cols=12, rocks=3)
+
+
+def test_the_users_own_texts_stay_as_given_and_time_is_named_time():
+    with pytest.raises(floe.InvalidInput) as e:
+        floe.load(ZELDA, level="--x")
+    assert "'--x'" in str(e.value), str(e.value)
+    with pytest.raises(ValueError, match=r"^time: "):
+        floe.hardest("icepath", 9, 9, rocks=3, anneal=True, time="-1s")

@@ -643,8 +643,12 @@ pub(crate) async fn stop(
 pub(crate) async fn not_found(uri: axum::http::Uri) -> Reply {
     Reply::missing(format!(
         "no such page or endpoint: {}; the API is /api/solve, verify, render, picture, hint, \
-         space, generate, experiment, stop, play (POST) and /api/health, games, levels (GET) \
+         space, {}generate, experiment, stop, play (POST) and /api/health, games, levels (GET) \
          (docs/web.md)",
-        floe::input::shown_word(uri.path())
+        floe::input::shown_word(uri.path()),
+        super::operation_names()
+            .iter()
+            .map(|n| format!("{n}, "))
+            .collect::<String>()
     ))
 }

@@ -80,6 +80,11 @@ macro_rules! operation_routes {
             use floe::request::Operation;
             r $(.route(&format!("/api/{}", <$ty>::NAME), post(api::operation::<$ty>)))*
         }
+        /// The names of those routes, for the list of endpoints.
+        pub(crate) fn operation_names() -> Vec<&'static str> {
+            use floe::request::Operation;
+            vec![$(<$ty>::NAME),*]
+        }
     };
 }
 

@@ -33,10 +33,17 @@ fn rewrite(msg: &str, join: bool) -> String {
     let mut out = String::with_capacity(msg.len());
     let mut i = 0;
     while i < b.len() {
+        // a quoted text is the user's own (a value, a title): as it was given
+        if let Some(end) = quoted(msg, i) {
+            out.push_str(&msg[i..end]);
+            i = end;
+            continue;
+        }
         let flag_start = b[i] == b'-'
             && b.get(i + 1) == Some(&b'-')
             && b.get(i + 2).is_some_and(u8::is_ascii_lowercase)
-            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-'));
+            && (i == 0 || matches!(b[i - 1], b' ' | b'\n' | b'(' | b'`' | b',' | b'\'' | b'"'))
+            && !path_after(b, i + 2);
         if !flag_start {
             let c = msg[i..].chars().next().unwrap_or(' ');
             out.push(c);
@@ -72,6 +79,50 @@ fn rewrite(msg: &str, join: bool) -> String {
         i = j;
     }
     out
+}
+
+/// The end of a quoted text that starts at `i` (`'…'` or `"…"`, opened after no letter or
+/// digit, so that an apostrophe is not one: `robot's`), if it ends on the same line.
+fn quoted(msg: &str, i: usize) -> Option<usize> {
+    let b = msg.as_bytes();
+    let q = b[i];
+    if !matches!(q, b'\'' | b'"') || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+        return None;
+    }
+    let close = msg[i + 1..].find([q as char, '\n'])?;
+    let end = i + 1 + close;
+    (b[end] == q && !usage(&msg[i + 1..end])).then_some(end + 1)
+}
+
+/// Whether a quoted text is a flag with its value's name, as a usage line writes it
+/// (`--rows <R>`, `--level <LEVEL>...`), which is named as the others are; a quoted `--walk`
+/// alone is a value given.
+fn usage(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix("--") else {
+        return false;
+    };
+    let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
+    let name_ok = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
+    let value = value.trim_end_matches("...");
+    let value_ok = value
+        .strip_prefix('<')
+        .and_then(|v| v.strip_suffix('>'))
+        .is_some_and(|v| {
+            !v.is_empty()
+                && v.bytes()
+                    .all(|c| c.is_ascii_uppercase() || c == b'_' || c == b'-')
+        });
+    name_ok && value_ok
+}
+
+/// Whether the name that starts at `j` goes on as a path (`--dir/file.txt`), not a flag.
+fn path_after(b: &[u8], mut j: usize) -> bool {
+    while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'-') {
+        j += 1;
+    }
+    matches!(b.get(j), Some(b'/' | b'\\'))
+        || (b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric))
 }
 
 /// The value written after a flag at the start of `s`, if it is one: a number (`3`, `-2`,
@@ -113,6 +164,28 @@ mod tests {
             ("--heights 2,3 and --seed 7)", "heights=2,3 and seed=7)"),
             ("--level OOSSAS", "level=OOSSAS"),
             ("--level Zelda", "level Zelda"),
+            // the user's own texts, paths and titles stay as they were given
+            (
+                "rules: '--walk' is not one of free, walk",
+                "rules: '--walk' is not one of free, walk",
+            ),
+            (
+                "no level named 'OOSSAS --k 2'",
+                "no level named 'OOSSAS --k 2'",
+            ),
+            (
+                "unknown game \"--zzz\"; the robot's --k 2",
+                "unknown game \"--zzz\"; the robot's k=2",
+            ),
+            (
+                "/tmp/--dir/two.txt holds 2 levels",
+                "/tmp/--dir/two.txt holds 2 levels",
+            ),
+            (
+                "--dir/two.txt and --out.txt: --out DIR",
+                "--dir/two.txt and --out.txt: out=DIR",
+            ),
+            ("a-b--c and x--y", "a-b--c and x--y"),
         ] {
             assert_eq!(for_python(cli), py);
         }
