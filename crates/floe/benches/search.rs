@@ -57,6 +57,35 @@ fn solving(c: &mut Criterion) {
     g.finish();
 }
 
+/// The successors of 4,096 neighbouring positions of 8×8 with 7 blocks (the enumeration's
+/// inner loop without its probes): with their states, and as ranks alone.
+fn successors(c: &mut Criterion) {
+    use floe::games::ice::{Free, IcePuzzle};
+    use floe::search::Puzzle;
+    let level = Level::empty_board(8, 8, 7).unwrap();
+    let p = IcePuzzle::<u64, Free>::new(&level).unwrap();
+    let ranks: Vec<u64> = (300_000_000..300_000_000 + 4_096).collect();
+    let mut g = c.benchmark_group("successors");
+    g.throughput(Throughput::Elements(ranks.len() as u64));
+    g.bench_function("8x8 7 blocks, with states", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            p.for_each_next_of_ranks(black_box(&ranks), |r, s| {
+                sum = sum.wrapping_add(r ^ s.blocks)
+            });
+            sum
+        })
+    });
+    g.bench_function("8x8 7 blocks, ranks", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            p.for_each_next_rank_of_ranks(black_box(&ranks), |r| sum = sum.wrapping_add(r));
+            sum
+        })
+    });
+    g.finish();
+}
+
 fn reach(c: &mut Criterion) {
     let mut g = c.benchmark_group("reach");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
@@ -66,5 +95,5 @@ fn reach(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, enumeration, solving, reach);
+criterion_group!(benches, enumeration, successors, solving, reach);
 criterion_main!(benches);

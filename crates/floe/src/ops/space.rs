@@ -45,9 +45,7 @@ pub fn enumerate_typed<G: Game>(
         type Output = search::Enumeration;
         fn run<E: Engine<Public = M>>(self, e: &E) -> search::Enumeration {
             if search::worth_parallel(e) {
-                if let Some((en, ())) =
-                    search::enumerate_par(e, self.0, || (), |_, _, _| {}, |_, _| ())
-                {
+                if let Some(en) = search::count_par(e, self.0) {
                     return en;
                 }
             }

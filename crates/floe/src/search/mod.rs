@@ -65,7 +65,7 @@ pub use limits::{
     ProgressFn, Tally, MAX_DURATION, MAX_STORED,
 };
 pub use method::{run, worth_parallel, Found, Method};
-pub use par::enumerate_par;
+pub use par::{count_par, enumerate_par};
 pub use store::DENSE_LIMIT;
 
 use std::hash::Hash;
@@ -137,6 +137,15 @@ pub trait Puzzle {
             let s = self.unrank(r).expect("a state's rank gives the state back");
             self.for_each_next_ranked(&s, r, &mut f);
         }
+    }
+    /// Calls `f(rank)` with the rank of every successor of each state whose rank is in
+    /// `ranks` (increasing): [`Puzzle::for_each_next_of_ranks`] for the enumerations that
+    /// keep ranks only. Games override it where the ranks alone come cheaper.
+    fn for_each_next_rank_of_ranks<F: FnMut(u64)>(&self, ranks: &[u64], mut f: F)
+    where
+        Self: Sized,
+    {
+        self.for_each_next_of_ranks(ranks, |r, _| f(r));
     }
     /// Whether `state` solves the puzzle.
     fn is_goal(&self, state: &Self::State) -> bool;
@@ -355,6 +364,11 @@ macro_rules! forward_puzzle {
             self.$i.for_each_next_of_ranks(r, f)
         }
     };
+    (@ $i:ident for_each_next_rank_of_ranks) => {
+        fn for_each_next_rank_of_ranks<F: FnMut(u64)>(&self, r: &[u64], f: F) {
+            self.$i.for_each_next_rank_of_ranks(r, f)
+        }
+    };
     (@ $i:ident for_each_next_ranked) => {
         fn for_each_next_ranked<F: FnMut(u64, Self::State)>(&self, s: &Self::State, r: u64, f: F) {
             self.$i.for_each_next_ranked(s, r, f)
@@ -401,7 +415,7 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     }
     const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
     forward_puzzle!(puzzle: successors, for_each_next, is_goal, lower_bound, rank_space, rank,
-        for_each_next_ranked, for_each_next_of_ranks, state_bound, unrank, piece_moved, random_move, symmetries, canonical,
+        for_each_next_ranked, for_each_next_of_ranks, for_each_next_rank_of_ranks, state_bound, unrank, piece_moved, random_move, symmetries, canonical,
         canonical_successors, packed_len, pack, unpack);
 }
 

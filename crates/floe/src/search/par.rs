@@ -121,6 +121,21 @@ impl Drop for AtomicBits {
     }
 }
 
+/// A batch's successors, with their states or as ranks alone.
+struct Listed<S> {
+    states: Vec<(u64, S)>,
+    ranks: Vec<u64>,
+}
+
+impl<S> Default for Listed<S> {
+    fn default() -> Self {
+        Listed {
+            states: Vec::new(),
+            ranks: Vec::new(),
+        }
+    }
+}
+
 /// Breadth-first enumeration of every state reachable from the start, on all threads of the
 /// current rayon pool. Each worker folds the states it discovers into an accumulator made by
 /// `init` with `visit(acc, state, distance)`; accumulators are combined with `merge` and the
@@ -188,6 +203,68 @@ where
     V: Fn(&mut A, &P::State, u32) + Sync + Send,
     M: Fn(A, A) -> A + Sync + Send,
 {
+    layered::<P, A, I, V, M, true>(p, limits, init, visit, merge)
+}
+
+/// [`enumerate_par`] for the figures alone: no state is visited, so the successors are
+/// listed as ranks only ([`Puzzle::for_each_next_rank_of_ranks`]), which games make
+/// cheaper. The same [`Enumeration`]; `None` where [`enumerate_par`] gives `None`.
+///
+/// ```
+/// use floe::search::{count_par, enumerate, Limits, Puzzle};
+/// // 0..1000 under "add one" and "add seven", each number its own perfect hash
+/// struct Steps;
+/// impl Puzzle for Steps {
+///     type State = u16;
+///     type Move = ();
+///     fn start(&self) -> u16 {
+///         0
+///     }
+///     fn successors(&self, &x: &u16, out: &mut Vec<((), u16)>) {
+///         out.extend([x + 1, x + 7].into_iter().filter(|&y| y < 1000).map(|y| ((), y)));
+///     }
+///     fn is_goal(&self, _: &u16) -> bool {
+///         false
+///     }
+///     fn rank_space(&self) -> Option<u64> {
+///         Some(1000)
+///     }
+///     fn rank(&self, &x: &u16) -> Option<u64> {
+///         Some(x.into())
+///     }
+///     fn unrank(&self, r: u64) -> Option<u16> {
+///         (r < 1000).then_some(r as u16)
+///     }
+/// }
+/// let e = count_par(&Steps, &Limits::none()).unwrap();
+/// assert_eq!(e.states, 1000);
+/// assert_eq!(e.histogram, enumerate(&Steps, &Limits::none(), |_, _| {}).histogram);
+/// ```
+pub fn count_par<P>(p: &P, limits: &Limits) -> Option<Enumeration>
+where
+    P: Puzzle + Sync,
+    P::State: Send + Sync,
+{
+    layered::<P, (), _, _, _, false>(p, limits, || (), |_, _, _| {}, |_, _| ()).map(|(e, ())| e)
+}
+
+/// The layered enumeration of [`enumerate_par`] (`STATES`: the states are listed and
+/// visited) and [`count_par`] (ranks only).
+fn layered<P, A, I, V, M, const STATES: bool>(
+    p: &P,
+    limits: &Limits,
+    init: I,
+    visit: V,
+    merge: M,
+) -> Option<(Enumeration, A)>
+where
+    P: Puzzle + Sync,
+    P::State: Send + Sync,
+    A: Send,
+    I: Fn() -> A + Sync + Send,
+    V: Fn(&mut A, &P::State, u32) + Sync + Send,
+    M: Fn(A, A) -> A + Sync + Send,
+{
     let space = p.rank_space().filter(|&n| n <= DENSE_LIMIT)?;
     let begin = Instant::now();
     let deadline = limits.deadline_from(begin);
@@ -237,24 +314,44 @@ where
             break;
         }
         let found = AtomicU64::new(0);
-        let expand = |a: &mut A, ranks: &[u64], candidates: &mut Vec<(u64, P::State)>| {
+        let expand = |a: &mut A, ranks: &[u64], listed: &mut Listed<P::State>| {
             // Two passes: first every successor with its rank, then the probes of the bit
             // array in a tight loop, which keeps many cache misses in flight at once.
-            candidates.clear();
-            p.for_each_next_of_ranks(ranks, |rt, t| candidates.push((rt, t)));
-            generated.fetch_add(candidates.len() as u64, Ordering::Relaxed);
             let mut new_here = 0u64;
-            for (r, t) in candidates.drain(..) {
+            let mut keep = |r: u64| {
                 if !seen.claim(r) {
-                    continue;
+                    return Some(false);
                 }
                 if limited && stored.fetch_add(1, Ordering::Relaxed) >= max {
                     hit(LimitKind::MaxStates);
-                    break;
+                    return None;
                 }
                 new_here += 1;
-                visit(a, &t, depth);
                 next.add(r);
+                Some(true)
+            };
+            if STATES {
+                let candidates = &mut listed.states;
+                candidates.clear();
+                p.for_each_next_of_ranks(ranks, |rt, t| candidates.push((rt, t)));
+                generated.fetch_add(candidates.len() as u64, Ordering::Relaxed);
+                for (r, t) in candidates.drain(..) {
+                    match keep(r) {
+                        Some(true) => visit(a, &t, depth),
+                        Some(false) => {}
+                        None => break,
+                    }
+                }
+            } else {
+                let candidates = &mut listed.ranks;
+                candidates.clear();
+                p.for_each_next_rank_of_ranks(ranks, |rt| candidates.push(rt));
+                generated.fetch_add(candidates.len() as u64, Ordering::Relaxed);
+                for &r in candidates.iter() {
+                    if keep(r).is_none() {
+                        break;
+                    }
+                }
             }
             if !limited {
                 stored.fetch_add(new_here, Ordering::Relaxed);
@@ -266,7 +363,7 @@ where
         let layer_acc = pages
             .par_iter()
             .fold(
-                || (init(), Vec::new(), Vec::with_capacity(BATCH)),
+                || (init(), Listed::default(), Vec::with_capacity(BATCH)),
                 |(mut a, mut candidates, mut batch), &b| {
                     let go = || {
                         if stop.load(Ordering::Relaxed) {
@@ -363,6 +460,11 @@ mod tests {
         assert_eq!(par.states, seq.states);
         assert_eq!(par.histogram, seq.histogram);
         assert_eq!(par.limit, None);
+        let counted = count_par(&p, &Limits::none()).unwrap();
+        assert_eq!(
+            (counted.states, counted.histogram),
+            (seq.states, seq.histogram)
+        );
         assert_eq!(depths.len() as u64, par.states);
         for (s, d) in depths {
             assert_eq!(depth_seq[s as usize], d, "state {s}");
@@ -384,6 +486,8 @@ mod tests {
             assert_eq!(e.limit, Some(LimitKind::MaxStates));
             assert_eq!(e.states, n);
             assert_eq!(count, n);
+            let c = count_par(&p, &Limits::none().max_states(n)).unwrap();
+            assert_eq!((c.limit, c.states), (Some(LimitKind::MaxStates), n));
         }
     }
 }

@@ -774,7 +774,7 @@ mod tests {
     use super::*;
     use crate::games::ice::format::parse_floe;
     use crate::games::ice::validate::replay;
-    use crate::search::{bfs, enumerate, enumerate_par, Limits};
+    use crate::search::{bfs, count_par, enumerate, enumerate_par, Limits};
 
     fn level(text: &str) -> Level {
         parse_floe(text, "t").unwrap().remove(0)
@@ -929,6 +929,23 @@ mod tests {
             )
             .unwrap();
             assert_eq!((par.states, n), (states, states));
+            assert_eq!(par.histogram, seq.histogram);
+            assert_eq!(par.stats.expanded, seq.stats.expanded);
+            assert_eq!(par.stats.generated, seq.stats.generated);
+        }
+    }
+
+    #[test]
+    fn counting_by_ranks_gives_the_enumerations_figures() {
+        for text in [
+            "$-#--\n-$=-$\n--#-.\n-$---\n-----\n",
+            "$-$-$-\n------\n-$-#--\n---$--\n",
+        ] {
+            let p = IcePuzzle::<u64, Free>::new(&level(text)).unwrap();
+            let seq = enumerate(&p, &Limits::none(), |_, _| {});
+            let par = count_par(&p, &Limits::none()).unwrap();
+            assert!(par.states > 1000, "{text}");
+            assert_eq!(par.states, seq.states);
             assert_eq!(par.histogram, seq.histogram);
             assert_eq!(par.stats.expanded, seq.stats.expanded);
             assert_eq!(par.stats.generated, seq.stats.generated);
