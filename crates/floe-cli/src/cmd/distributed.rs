@@ -92,8 +92,10 @@ impl SharedEstimate {
         let mut bits = n / 8.0 / processes;
         // layers in memory: up to two of them, 8 bytes a position in lists that grow by
         // doubling (half again on average)
+        // on disk: the writer's and reader's buffers, and the 2 MiB window of ranks read
+        // ahead and sorted
         let layers = if on_disk {
-            layout.workers as f64 * 4.0 * (1 << 20) as f64
+            layout.workers as f64 * 7.0 * (1 << 20) as f64
         } else {
             LIVE_SHARE * n * 8.0 * 1.5 / processes
         };

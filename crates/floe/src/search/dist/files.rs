@@ -179,30 +179,69 @@ impl Sink {
 
 /// Reads a layer chunk by chunk.
 pub(super) enum LayerCursor<'a> {
-    /// The layer and how far it was read.
+    /// The layer (in increasing rank) and how far it was read.
     Memory(&'a [u64], usize),
-    File(LayerReader),
+    /// The file, and a window of its ranks read ahead in increasing order.
+    File(LayerReader, Window),
 }
+
+/// Ranks of a layer file read ahead and sorted: a file holds its ranks in the order they
+/// were found, and the chunks handed out from a sorted window hold neighbouring positions,
+/// whose successors list faster.
+pub(super) struct Window {
+    ranks: Vec<u64>,
+    at: usize,
+    read: Vec<u64>,
+    ended: bool,
+}
+
+/// Ranks of a layer file read ahead at most (2 MiB).
+pub(super) const WINDOW: usize = 1 << 18;
 
 impl<'a> LayerCursor<'a> {
     pub fn open(layer: &'a Layer, bound: u64) -> Result<LayerCursor<'a>, Error> {
         Ok(match layer {
             Layer::Memory(v) => LayerCursor::Memory(v, 0),
-            Layer::File(path, seal) => LayerCursor::File(LayerReader::open(path, *seal, bound)?),
+            Layer::File(path, seal) => LayerCursor::File(
+                LayerReader::open(path, *seal, bound)?,
+                Window {
+                    ranks: Vec::new(),
+                    at: 0,
+                    read: Vec::new(),
+                    ended: false,
+                },
+            ),
         })
     }
-    /// The next chunk into `out`; false at the end.
+    /// The next chunk into `out`; false at the end (of a file: once its checksum was found
+    /// right).
     pub fn chunk(&mut self, out: &mut Vec<u64>) -> Result<bool, Error> {
+        out.clear();
         match self {
             LayerCursor::Memory(v, at) => {
-                out.clear();
                 let end = (*at + CHUNK).min(v.len());
                 out.extend_from_slice(&v[*at..end]);
                 *at = end;
-                Ok(!out.is_empty())
             }
-            LayerCursor::File(r) => r.chunk(CHUNK, out),
+            LayerCursor::File(r, w) => {
+                if w.at == w.ranks.len() && !w.ended {
+                    w.ranks.clear();
+                    w.at = 0;
+                    while w.ranks.len() < WINDOW {
+                        if !r.chunk((WINDOW - w.ranks.len()).min(CHUNK), &mut w.read)? {
+                            w.ended = true;
+                            break;
+                        }
+                        w.ranks.extend_from_slice(&w.read);
+                    }
+                    w.ranks.sort_unstable();
+                }
+                let end = (w.at + CHUNK).min(w.ranks.len());
+                out.extend_from_slice(&w.ranks[w.at..end]);
+                w.at = end;
+            }
         }
+        Ok(!out.is_empty())
     }
 }
 

@@ -665,7 +665,7 @@ where
                         )));
                         break;
                     }
-                    p.for_each_next_of_ranks(&ranks, |r, _| {
+                    p.for_each_next_rank_of_ranks(&ranks, |r| {
                         generated += 1;
                         // a power of two of workers (the usual case) divides by a shift
                         let (w, l) = if pow2 {
@@ -738,7 +738,7 @@ where
             Sink::File(_) => 1 << 20,
         } + match &layer {
             Layer::Memory(v) => v.capacity() * 8,
-            Layer::File(..) => 1 << 20,
+            Layer::File(..) => (1 << 20) + files::WINDOW * 8,
         };
         peak_bytes =
             peak_bytes.max(seen.heap_bytes() + layer_bytes + (peers as usize + 1) * BATCH * 8);
@@ -750,7 +750,12 @@ where
         }
         // round 3: the checkpoint is written everywhere
         let saved: Result<Layer, Error> = match next {
-            Sink::Memory(v) => Ok(Layer::Memory(v)),
+            Sink::Memory(mut v) => {
+                // in increasing rank, the next layer's chunks hold neighbouring positions
+                // (as the single process's bit layers do), which list faster
+                v.sort_unstable();
+                Ok(Layer::Memory(v))
+            }
             Sink::File(w) => {
                 let dd = dir.as_ref().expect("a file sink has a folder");
                 (|| {

@@ -663,3 +663,51 @@ fn a_failed_worker_s_message_reaches_every_worker_and_a_folder_in_use_is_refused
     run(&p, 2, &o).unwrap();
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A layer file holds its ranks in the order they were found; it is read back in windows of
+/// `WINDOW` ranks, each in increasing order, every rank once, and a damaged rank is still
+/// refused.
+#[test]
+fn a_layer_file_is_read_back_sorted_window_by_window() {
+    let dir = temp_dir("window");
+    fs::create_dir_all(&dir).unwrap();
+    let f = Files {
+        run: 11,
+        worker: 0,
+        width: 5,
+    };
+    let n = files::WINDOW + files::WINDOW / 2 + 7;
+    // a permutation of 0..n, far from sorted
+    let written: Vec<u64> = (0..n as u64).map(|i| i * 7_919 % n as u64).collect();
+    let path = layer_path(&dir, 1);
+    let mut w = LayerWriter::create(path.clone(), f.seal(LAYER, 1)).unwrap();
+    for &l in &written {
+        w.push(l).unwrap();
+    }
+    w.finish().unwrap();
+    let layer = Layer::File(path.clone(), f.seal(LAYER, 1));
+    let mut cursor = LayerCursor::open(&layer, n as u64).unwrap();
+    let (mut read, mut chunk) = (Vec::new(), Vec::new());
+    while cursor.chunk(&mut chunk).unwrap() {
+        assert!(chunk.len() <= CHUNK);
+        read.extend_from_slice(&chunk);
+    }
+    assert_eq!(read.len(), n);
+    for (k, window) in read.chunks(files::WINDOW).enumerate() {
+        assert!(window.windows(2).all(|p| p[0] < p[1]), "window {k}");
+        let mut want = written[k * files::WINDOW..][..window.len()].to_vec();
+        want.sort_unstable();
+        assert_eq!(window, &want[..], "window {k}");
+    }
+    // a bound below the largest rank: refused, whichever window holds it
+    let mut cursor = LayerCursor::open(&layer, n as u64 - 1).unwrap();
+    let err = loop {
+        match cursor.chunk(&mut chunk) {
+            Ok(true) => {}
+            Ok(false) => panic!("the damaged rank was read"),
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert!(err.contains("beyond the worker's ranks"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
