@@ -168,7 +168,10 @@ impl<'w> Timely<'w> {
         self.round += 1;
         self.input.advance_to(self.round);
         while self.probe.less_than(self.input.time()) {
-            self.worker.step();
+            // waiting for the other workers: parked until a message wakes it (or for a
+            // millisecond at most), not spinning on a core
+            self.worker
+                .step_or_park(Some(std::time::Duration::from_millis(1)));
             self.deliver(now, got);
             if let Some(w) = &self.watch {
                 if std::time::Instant::now() >= w.give_up {
