@@ -140,7 +140,8 @@ pub trait Puzzle {
     }
     /// Calls `f(rank)` with the rank of every successor of each state whose rank is in
     /// `ranks` (increasing): [`Puzzle::for_each_next_of_ranks`] for the enumerations that
-    /// keep ranks only. Games override it where the ranks alone come cheaper.
+    /// keep ranks only. A game may override it where the ranks alone come cheaper; the
+    /// default drops the states.
     fn for_each_next_rank_of_ranks<F: FnMut(u64)>(&self, ranks: &[u64], mut f: F)
     where
         Self: Sized,

@@ -207,8 +207,8 @@ where
 }
 
 /// [`enumerate_par`] for the figures alone: no state is visited, so the successors are
-/// listed as ranks only ([`Puzzle::for_each_next_rank_of_ranks`]), which games make
-/// cheaper. The same [`Enumeration`]; `None` where [`enumerate_par`] gives `None`.
+/// listed as ranks only ([`Puzzle::for_each_next_rank_of_ranks`]), and no state is kept
+/// beside a rank. The same [`Enumeration`]; `None` where [`enumerate_par`] gives `None`.
 ///
 /// ```
 /// use floe::search::{count_par, enumerate, Limits, Puzzle};

@@ -9,8 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Positions expanded between two looks at the limits and the incoming ranks (and read
-/// from a layer at once).
+/// Positions expanded between two looks at the limits and the incoming ranks.
 pub(super) const CHUNK: usize = 1 << 12;
 
 /// The version of a worker's files (in the run identity and the checkpoint).
@@ -195,8 +194,10 @@ pub(super) struct Window {
     ended: bool,
 }
 
-/// Ranks of a layer file read ahead at most (2 MiB).
-pub(super) const WINDOW: usize = 1 << 18;
+/// Ranks of a layer file read ahead at most (2 MiB; in tests fewer, so that their layers
+/// span windows). At least [`CHUNK`].
+pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 18 };
+const _: () = assert!(WINDOW >= CHUNK);
 
 impl<'a> LayerCursor<'a> {
     pub fn open(layer: &'a Layer, bound: u64) -> Result<LayerCursor<'a>, Error> {
@@ -228,11 +229,19 @@ impl<'a> LayerCursor<'a> {
                     w.ranks.clear();
                     w.at = 0;
                     while w.ranks.len() < WINDOW {
-                        if !r.chunk((WINDOW - w.ranks.len()).min(CHUNK), &mut w.read)? {
-                            w.ended = true;
-                            break;
+                        match r.chunk((WINDOW - w.ranks.len()).min(CHUNK), &mut w.read) {
+                            Ok(true) => w.ranks.extend_from_slice(&w.read),
+                            Ok(false) => {
+                                w.ended = true;
+                                break;
+                            }
+                            Err(e) => {
+                                // nothing more comes from a damaged file
+                                w.ranks.clear();
+                                w.ended = true;
+                                return Err(e);
+                            }
                         }
-                        w.ranks.extend_from_slice(&w.read);
                     }
                     w.ranks.sort_unstable();
                 }

@@ -702,6 +702,8 @@ where
                     break all;
                 }
             };
+            // the window of the layer read is not needed while the bits are settled
+            drop(reader);
             // bits on disk judge the layer's ranks now that all are in
             if all.iter().all(|f| f[0] == 0 && f[3] == 0) {
                 if let Err(e) = seen.settle(&mut keep) {

@@ -709,5 +709,21 @@ fn a_layer_file_is_read_back_sorted_window_by_window() {
         }
     };
     assert!(err.contains("beyond the worker's ranks"), "{err}");
+    // a byte flipped in the last window's ranks: refused, never read to its end, and
+    // nothing more after the refusal
+    let mut bytes = fs::read(&path).unwrap();
+    let at = bytes.len() - 40;
+    bytes[at] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    let mut cursor = LayerCursor::open(&layer, n as u64 + 2).unwrap();
+    let err = loop {
+        match cursor.chunk(&mut chunk) {
+            Ok(true) => {}
+            Ok(false) => panic!("a damaged file was read to its end"),
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert!(err.contains("damaged"), "{err}");
+    assert!(!cursor.chunk(&mut chunk).unwrap());
     fs::remove_dir_all(&dir).unwrap();
 }
