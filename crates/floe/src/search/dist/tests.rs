@@ -699,15 +699,17 @@ fn a_layer_file_is_read_back_sorted_window_by_window() {
         want.sort_unstable();
         assert_eq!(window, &want[..], "window {k}");
     }
-    // a bound below the largest rank: refused, whichever window holds it
-    let mut cursor = LayerCursor::open(&layer, n as u64 - 1).unwrap();
-    let err = loop {
-        match cursor.chunk(&mut chunk) {
+    // read to the refusal, which must come before the end
+    let refusal = |cursor: &mut LayerCursor, chunk: &mut Vec<u64>| loop {
+        match cursor.chunk(chunk) {
             Ok(true) => {}
-            Ok(false) => panic!("the damaged rank was read"),
+            Ok(false) => panic!("a damaged file was read to its end"),
             Err(e) => break e.to_string(),
         }
     };
+    // a bound below the largest rank: refused, whichever window holds it
+    let mut cursor = LayerCursor::open(&layer, n as u64 - 1).unwrap();
+    let err = refusal(&mut cursor, &mut chunk);
     assert!(err.contains("beyond the worker's ranks"), "{err}");
     // a byte flipped in the last window's ranks: refused, never read to its end, and
     // nothing more after the refusal
@@ -716,13 +718,7 @@ fn a_layer_file_is_read_back_sorted_window_by_window() {
     bytes[at] ^= 0x01;
     fs::write(&path, &bytes).unwrap();
     let mut cursor = LayerCursor::open(&layer, n as u64 + 2).unwrap();
-    let err = loop {
-        match cursor.chunk(&mut chunk) {
-            Ok(true) => {}
-            Ok(false) => panic!("a damaged file was read to its end"),
-            Err(e) => break e.to_string(),
-        }
-    };
+    let err = refusal(&mut cursor, &mut chunk);
     assert!(err.contains("damaged"), "{err}");
     assert!(!cursor.chunk(&mut chunk).unwrap());
     fs::remove_dir_all(&dir).unwrap();
