@@ -15,6 +15,12 @@ import floe
 
 from conftest import ZELDA
 
+# A test run started in the background by a shell without job control (`scripts/test.sh &`
+# inside a script) inherits SIGINT ignored, and Python then installs no handler that turns
+# it into KeyboardInterrupt; these tests need Python's own handler, as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 # An enumeration of hours: 8×8 with 8 blocks (4.4 billion possible positions); `force`
 # because its estimate exceeds a small budget, which stops it cleanly should it ever get
 # that far.
