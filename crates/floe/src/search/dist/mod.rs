@@ -571,7 +571,10 @@ where
     let mut limit = None;
     let mut peak_bytes = 0usize;
     let mut batches: Vec<Vec<u64>> = (0..peers).map(|_| Vec::with_capacity(BATCH)).collect();
-    let mut out: Vec<u64> = Vec::with_capacity(BATCH);
+    let mut listed: Vec<u64> = Vec::with_capacity(BATCH);
+    // the sort's scratch for layers in memory, kept from layer to layer (its pages are
+    // not asked of the system again for each layer)
+    let mut scratch: Vec<u64> = Vec::new();
     while !done {
         let d = histogram.len() as u32; // the layer being found
                                         // round 1: expand this layer; every rank reaches its owner
@@ -665,24 +668,33 @@ where
                         )));
                         break;
                     }
-                    p.for_each_next_rank_of_ranks(&ranks, |r| {
-                        generated += 1;
-                        // a power of two of workers (the usual case) divides by a shift
-                        let (w, l) = if pow2 {
-                            (r & (peers - 1), r >> shift)
+                    if peers == 1 {
+                        // every successor is this worker's own
+                        p.for_each_next_rank_of_ranks(&ranks, |r| batches[0].push(r));
+                        generated += batches[0].len() as u64;
+                    } else {
+                        // Two passes, as in the single process: the successors listed in a
+                        // tight loop, then each handed to its owner's batch by the owner's
+                        // index (no branch on the owner, which the processor could not
+                        // predict; routing inside the listing was slower still).
+                        listed.clear();
+                        p.for_each_next_rank_of_ranks(&ranks, |r| listed.push(r));
+                        generated += listed.len() as u64;
+                        if pow2 {
+                            // a power of two of workers (the usual case) divides by a shift
+                            route(&listed, &mut batches, |r| {
+                                ((r & (peers - 1)) as usize, r >> shift)
+                            });
                         } else {
-                            (r % peers, r / peers)
-                        };
-                        if w == me {
-                            out.push(l);
-                        } else {
-                            batches[w as usize].push(l);
+                            route(&listed, &mut batches, |r| ((r % peers) as usize, r / peers));
                         }
-                    });
+                    }
                     expanded += buf.len() as u64;
                     this_epoch += buf.len();
-                    got(&out);
-                    out.clear();
+                    // this worker's own first, while the others' are on their way
+                    let mine = &mut batches[me as usize];
+                    got(mine);
+                    mine.clear();
                     ex.send(&mut batches, &mut got);
                 }
                 ex.send(&mut batches, &mut got);
@@ -735,15 +747,18 @@ where
         }
         let total: u64 = figures.iter().map(|f| f[0]).sum();
         owned += new_here;
+        // a layer in memory is sorted beside a scratch list as long as itself; a file's
+        // window likewise
         let layer_bytes = match &next {
-            Sink::Memory(v) => v.capacity() * 8,
+            Sink::Memory(v) => (v.capacity() + v.len()) * 8,
             Sink::File(_) => 1 << 20,
         } + match &layer {
             Layer::Memory(v) => v.capacity() * 8,
-            Layer::File(..) => (1 << 20) + files::WINDOW * 8,
+            Layer::File(..) => (1 << 20) + 2 * files::WINDOW * 8,
         };
-        peak_bytes =
-            peak_bytes.max(seen.heap_bytes() + layer_bytes + (peers as usize + 1) * BATCH * 8);
+        // the successors of a chunk, listed and routed: one list and a batch per worker
+        let chunk_bytes = (peers as usize + 1) * (listed.capacity() * 8).max(BATCH * 8);
+        peak_bytes = peak_bytes.max(seen.heap_bytes() + layer_bytes + chunk_bytes);
         if total > 0 {
             histogram.push(total);
             counts.push(new_here);
@@ -755,7 +770,7 @@ where
             Sink::Memory(mut v) => {
                 // in increasing rank, the next layer's chunks hold neighbouring positions
                 // (as the single process's bit layers do), which list faster
-                v.sort_unstable();
+                files::sort_ranks(&mut v, &mut scratch);
                 Ok(Layer::Memory(v))
             }
             Sink::File(w) => {
@@ -871,6 +886,36 @@ fn twice(at: &Path) -> Error {
          another, or damaged); nothing is resumed",
         at.display()
     ))
+}
+
+/// Appends each of `ranks` to the batch of its owner, `owner(rank)` giving the owner's
+/// index and the number it goes by there. A rank is written into room made beforehand and
+/// each batch's length set once at the end: about half the time of a push each, whose check
+/// of the batch's room and store of its length sit between every two writes.
+#[inline]
+fn route(ranks: &[u64], batches: &mut [Vec<u64>], owner: impl Fn(u64) -> (usize, u64)) {
+    let mut filled: Vec<usize> = batches.iter().map(|b| b.len()).collect();
+    let mut room: Vec<&mut [std::mem::MaybeUninit<u64>]> = batches
+        .iter_mut()
+        .map(|b| {
+            b.reserve(ranks.len());
+            b.spare_capacity_mut()
+        })
+        .collect();
+    let mut put = vec![0usize; room.len()];
+    for &r in ranks {
+        let (w, l) = owner(r);
+        room[w][put[w]].write(l);
+        put[w] += 1;
+    }
+    drop(room);
+    for ((b, f), n) in batches.iter_mut().zip(&mut filled).zip(put) {
+        *f += n;
+        // SAFETY: the `n` slots after the batch's length were written above (each an index
+        // of its spare room, which holds `ranks.len()` at least, bounds-checked), and the
+        // capacity holds them.
+        unsafe { b.set_len(*f) };
+    }
 }
 
 #[cfg(test)]

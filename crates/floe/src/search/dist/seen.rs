@@ -115,7 +115,17 @@ impl Seen {
         fresh.clear();
         match self {
             Seen::Memory(b) => {
-                fresh.extend(ranks.iter().copied().filter(|&l| b.insert(l)));
+                // Without a branch on the answer (half of them new, half not, which the
+                // processor cannot predict): every rank is written, and the count of the new
+                // ones moves on only past a new one. A mispredicted branch would throw away
+                // the probes already in flight.
+                fresh.resize(ranks.len(), 0);
+                let mut n = 0;
+                for &l in ranks {
+                    fresh[n] = l;
+                    n += usize::from(b.insert(l));
+                }
+                fresh.truncate(n);
                 Ok(())
             }
             Seen::Disk(d) => ranks.iter().try_for_each(|&l| d.offer(l)),

@@ -723,3 +723,22 @@ fn a_layer_file_is_read_back_sorted_window_by_window() {
     assert!(!cursor.chunk(&mut chunk).unwrap());
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_rank_reaches_its_owners_batch_in_order() {
+    for peers in [1u64, 2, 3, 4] {
+        let ranks: Vec<u64> = (0..5_000u64).map(|i| i * 7919 % 10_007).collect();
+        // batches that hold something already, one without room
+        let mut batches: Vec<Vec<u64>> = (0..peers).map(|w| vec![w; w as usize]).collect();
+        batches[0] = Vec::new();
+        let mut want = batches.clone();
+        for &r in &ranks {
+            want[(r % peers) as usize].push(r / peers);
+        }
+        super::route(&ranks, &mut batches, |r| ((r % peers) as usize, r / peers));
+        assert_eq!(batches, want, "{peers} workers");
+        // and again on top, with no rank at all
+        super::route(&[], &mut batches, |r| ((r % peers) as usize, r / peers));
+        assert_eq!(batches, want);
+    }
+}
