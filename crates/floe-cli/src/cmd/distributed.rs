@@ -53,10 +53,10 @@ const DISK_PER_POSITION: f64 = 5.0;
 /// 8×8 board with 8 blocks hold 17 % of its possible positions.
 const LIVE_SHARE: f64 = 0.2;
 /// Positions per second per core of a shared enumeration: the 8×8 board with 7 blocks,
-/// two workers with their layers on disk, 469,048,908 positions in 182.5 s of CPU time
-/// (user and system; BENCHMARKS.md, "COST"), 2.57 million, rounded down. The
+/// two workers with their layers on disk, 469,048,908 positions in 161.2 s of CPU time
+/// (user and system; BENCHMARKS.md, "COST, third step"), 2.91 million, rounded down. The
 /// single-process enumeration is faster (`floe::search::POSITIONS_PER_CORE_SECOND`).
-const SHARED_POSITIONS_PER_CORE_SECOND: f64 = 2.5e6;
+const SHARED_POSITIONS_PER_CORE_SECOND: f64 = 2.9e6;
 
 /// What a shared enumeration of `space` possible positions will need, per process.
 #[derive(Clone, Copy, Debug, PartialEq)]
