@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 
 /// The first bytes of a hello.
 const MAGIC: &[u8; 8] = b"FLOEHELO";
-/// The handshake's version.
-const PROTOCOL: u32 = 1;
+/// The version of the handshake and of what travels after it: a process of another one is
+/// refused before a rank is sent, whatever its package version says. 2: ranks travel packed
+/// (`cluster::packed`), where 1 sent each in 8 bytes; the two would misread each other's
+/// ranks.
+const PROTOCOL: u32 = 2;
 /// The longest hello read (an identity is a few hundred bytes).
 const MAX_HELLO: u32 = 1 << 20;
 
@@ -56,6 +59,11 @@ impl Hello {
     }
 
     fn read(s: &mut TcpStream, from: &str) -> Result<Hello, Error> {
+        Hello::read_any(s, from)?.map_err(|p| other_protocol(from, p))
+    }
+
+    /// A hello, or `Err(protocol)` when a floe of another protocol said its first words.
+    fn read_any(s: &mut TcpStream, from: &str) -> Result<Result<Hello, u32>, Error> {
         let bad = |why: &str| Error::invalid(format!("{from}: {why}"));
         let io = |e: std::io::Error| {
             if matches!(
@@ -74,10 +82,7 @@ impl Hello {
         }
         let word = |i: usize| u32::from_le_bytes(head[8 + 4 * i..12 + 4 * i].try_into().unwrap());
         if word(0) != PROTOCOL {
-            return Err(bad(&format!(
-                "it speaks handshake {}, this floe {PROTOCOL}: run the same floe everywhere",
-                word(0)
-            )));
+            return Ok(Err(word(0)));
         }
         let mut text = || -> Result<Vec<u8>, Error> {
             let mut n = [0u8; 4];
@@ -93,13 +98,13 @@ impl Hello {
         let version = String::from_utf8_lossy(&text()?).into_owned();
         let identity = serde_json::from_slice(&text()?)
             .map_err(|e| bad(&format!("its identity does not read ({e})")))?;
-        Ok(Hello {
+        Ok(Ok(Hello {
             process: word(1),
             processes: word(2),
             workers: word(3),
             version,
             identity,
-        })
+        }))
     }
 
     /// What differs between this process's hello and another's: empty when they belong to
@@ -162,6 +167,14 @@ fn refusal(layout: &Layout, other: &Hello, d: &[String]) -> Error {
 
 /// Connects this process to every other one of `layout` and shakes hands, within `limit`:
 /// the sockets in process order (`None` for this process), ready for timely.
+/// The refusal of a floe that speaks another protocol.
+fn other_protocol(from: &str, protocol: u32) -> Error {
+    Error::invalid(format!(
+        "{from}: it speaks handshake {protocol}, this floe {PROTOCOL}: run the same floe \
+         everywhere"
+    ))
+}
+
 pub(super) fn connect(
     layout: &Layout,
     identity: &RunIdentity,
@@ -224,8 +237,10 @@ pub(super) fn connect(
         })?;
         let mut verdict = [0u8];
         s.read_exact(&mut verdict).map_err(|e| {
+            // an earlier floe drops a hello of another protocol without a word
             Error::invalid(format!(
-                "{from}: the connection broke during the handshake ({e})"
+                "{from}: the connection broke during the handshake ({e}); a floe of an \
+                 earlier version drops the connection this way: run the same floe everywhere"
             ))
         })?;
         let theirs = Hello::read(&mut s, &from)?;
@@ -275,8 +290,15 @@ pub(super) fn connect(
             let _ = s.set_nodelay(true);
             let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
             // a stray connection (a port scanner, a process of another run) is dropped
-            let Ok(theirs) = Hello::read(&mut s, &from) else {
-                continue;
+            let theirs = match Hello::read_any(&mut s, &from) {
+                Ok(Ok(h)) => h,
+                Ok(Err(protocol)) => {
+                    // a floe of another protocol: it hears this one's hello (and refuses it
+                    // in its own words) before both stop
+                    let _ = s.write_all(&[WELCOME]).and_then(|()| s.write_all(&hello));
+                    return Err(other_protocol(&from, protocol));
+                }
+                Err(_) => continue,
             };
             let j = theirs.process as usize;
             let expected = j > me && j < layout.processes;
@@ -349,5 +371,64 @@ mod tests {
         out.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
         let e = Hello::read(&mut inp, "x").unwrap_err().to_string();
         assert!(e.contains("not a floe process"), "{e}");
+    }
+
+    #[test]
+    fn a_process_of_the_earlier_wire_format_is_refused() {
+        let layout = Layout {
+            workers: 1,
+            processes: 2,
+            process: 1,
+            addresses: vec![],
+        };
+        let mut old = Hello::of(&layout, &RunIdentity::new("space", "ice")).to_bytes();
+        // a floe that sends each rank in 8 bytes speaks handshake 1
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut out = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        out.write_all(&old).unwrap();
+        let (mut inp, _) = listener.accept().unwrap();
+        let e = Hello::read(&mut inp, "process 1").unwrap_err().to_string();
+        assert!(
+            e.contains("it speaks handshake 1, this floe 2: run the same floe everywhere"),
+            "{e}"
+        );
+        // the process that listens refuses it at once, and first tells it its own hello
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let first = Layout {
+            process: 0,
+            addresses: vec![format!("127.0.0.1:{port}"), "127.0.0.1:1".into()],
+            ..layout
+        };
+        let id = RunIdentity::new("space", "ice");
+        let client = std::thread::spawn(move || {
+            let mut s = loop {
+                if let Ok(s) = TcpStream::connect(("127.0.0.1", port)) {
+                    break s;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            };
+            s.write_all(&old).unwrap();
+            let mut answer = Vec::new();
+            let _ = s.read_to_end(&mut answer);
+            answer
+        });
+        let begun = Instant::now();
+        let e = connect(&first, &id, Duration::from_secs(20))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("speaks handshake 1, this floe 2"), "{e}");
+        assert!(
+            begun.elapsed() < Duration::from_secs(10),
+            "it waited for another"
+        );
+        let answer = client.join().unwrap();
+        assert_eq!(answer[0], WELCOME);
+        assert_eq!(&answer[1..9], MAGIC);
+        assert_eq!(answer[9..13], PROTOCOL.to_le_bytes());
     }
 }
