@@ -339,8 +339,10 @@ impl DistExchange for Timely<'_> {
                 got(b);
                 b.clear();
             } else {
-                self.input
-                    .send((w as u32, Msg::Ranks(std::mem::take(b).into())));
+                // a copy of its exact size travels; the batch keeps its room for the next
+                // chunk (no allocation as large as a chunk's successors for each message)
+                self.input.send((w as u32, Msg::Ranks(b.to_vec().into())));
+                b.clear();
             }
         }
         self.input.flush();

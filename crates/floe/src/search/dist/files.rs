@@ -503,6 +503,31 @@ mod sort_tests {
             sort_ranks(&mut v, &mut scratch);
             assert_eq!(v, want, "{len} ranks of {bits} bits");
         }
+        // every width of rank, the lists long enough to be sorted by radix: some digits
+        // shared by all (skipped), an odd or even number of passes
+        for bits in 1..=64u32 {
+            let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+            for len in [1024, 1025, 3000] {
+                // only the top bit varies, over a few low bits all share
+                let top_only = |x: u64| x & (mask ^ (mask >> 1));
+                for pattern in 0..3 {
+                    let mut v: Vec<u64> = (0..len)
+                        .map(|_| {
+                            let x = rng.random::<u64>() & mask;
+                            match pattern {
+                                0 => x,
+                                1 => top_only(x) | (5 & mask),
+                                _ => mask,
+                            }
+                        })
+                        .collect();
+                    let mut want = v.clone();
+                    want.sort_unstable();
+                    sort_ranks(&mut v, &mut scratch);
+                    assert_eq!(v, want, "{len} ranks of {bits} bits, pattern {pattern}");
+                }
+            }
+        }
         // a digit all ranks share (here the lowest), and one list already sorted
         let mut v: Vec<u64> = (0..3000u64).rev().map(|i| i << 11).collect();
         sort_ranks(&mut v, &mut scratch);

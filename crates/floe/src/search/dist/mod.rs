@@ -572,9 +572,6 @@ where
     let mut peak_bytes = 0usize;
     let mut batches: Vec<Vec<u64>> = (0..peers).map(|_| Vec::with_capacity(BATCH)).collect();
     let mut listed: Vec<u64> = Vec::with_capacity(BATCH);
-    // the sort's scratch for layers in memory, kept from layer to layer (its pages are
-    // not asked of the system again for each layer)
-    let mut scratch: Vec<u64> = Vec::new();
     while !done {
         let d = histogram.len() as u32; // the layer being found
                                         // round 1: expand this layer; every rank reaches its owner
@@ -747,17 +744,19 @@ where
         }
         let total: u64 = figures.iter().map(|f| f[0]).sum();
         owned += new_here;
-        // a layer in memory is sorted beside a scratch list as long as itself; a file's
-        // window likewise
-        let layer_bytes = match &next {
-            Sink::Memory(v) => (v.capacity() + v.len()) * 8,
-            Sink::File(_) => 1 << 20,
+        // a file's window is sorted beside a scratch list as long; a layer in memory with
+        // the layer before as its scratch, grown to its length where it is shorter
+        let layer_bytes = match (&next, &layer) {
+            (Sink::Memory(n), Layer::Memory(l)) => (n.capacity() + l.capacity().max(n.len())) * 8,
+            (Sink::Memory(n), Layer::File(..)) => (2 * n.capacity()) * 8,
+            (Sink::File(_), _) => 1 << 20,
         } + match &layer {
-            Layer::Memory(v) => v.capacity() * 8,
             Layer::File(..) => (1 << 20) + 2 * files::WINDOW * 8,
+            Layer::Memory(_) => 0,
         };
         // the successors of a chunk, listed and routed: one list and a batch per worker
-        let chunk_bytes = (peers as usize + 1) * (listed.capacity() * 8).max(BATCH * 8);
+        let chunk_bytes =
+            (listed.capacity() + batches.iter().map(Vec::capacity).sum::<usize>()).max(BATCH) * 8;
         peak_bytes = peak_bytes.max(seen.heap_bytes() + layer_bytes + chunk_bytes);
         if total > 0 {
             histogram.push(total);
@@ -770,7 +769,14 @@ where
             Sink::Memory(mut v) => {
                 // in increasing rank, the next layer's chunks hold neighbouring positions
                 // (as the single process's bit layers do), which list faster
+                // the layer before is expanded and no longer needed: its list is the sort's
+                // scratch (no third list beside the two)
+                let mut scratch = match std::mem::replace(&mut layer, Layer::Memory(Vec::new())) {
+                    Layer::Memory(old) => old,
+                    Layer::File(..) => Vec::new(),
+                };
                 files::sort_ranks(&mut v, &mut scratch);
+                drop(scratch);
                 Ok(Layer::Memory(v))
             }
             Sink::File(w) => {

@@ -272,6 +272,22 @@ mod tests {
         width: 5,
     };
 
+    /// Bits in memory hand back each rank not seen before once, in order, repeats within
+    /// one offer included.
+    #[test]
+    fn bits_in_memory_keep_each_new_rank_once() {
+        let mut seen = Seen::new(64, None, None, FILES).unwrap();
+        let mut fresh = vec![99];
+        seen.offer_all(&[5, 5, 7, 5, 7, 9], &mut fresh).unwrap();
+        assert_eq!(fresh, [5, 7, 9]);
+        seen.offer_all(&[9, 10, 5, 63, 10], &mut fresh).unwrap();
+        assert_eq!(fresh, [10, 63]);
+        seen.offer_all(&[], &mut fresh).unwrap();
+        assert!(fresh.is_empty());
+        seen.offer_all(&[0, 0], &mut fresh).unwrap();
+        assert_eq!(fresh, [0]);
+    }
+
     /// A segment of the bit file changed on disk between its writing and its reading is
     /// found, and stops the run.
     #[test]
