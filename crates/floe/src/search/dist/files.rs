@@ -506,7 +506,7 @@ mod sort_tests {
         // every width of rank, the lists long enough to be sorted by radix: some digits
         // shared by all (skipped), an odd or even number of passes
         for bits in 1..=64u32 {
-            let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+            let mask = u64::MAX >> (64 - bits);
             for len in [1024, 1025, 3000] {
                 // only the top bit varies, over a few low bits all share
                 let top_only = |x: u64| x & (mask ^ (mask >> 1));
