@@ -101,8 +101,10 @@ impl SharedEstimate {
             LIVE_SHARE * n * 8.0 * 1.5 / processes
         };
         // a chunk's successors (4,096 positions, up to 32 successors each), listed, and
-        // routed to a batch per worker
-        let buffers = layout.workers as f64 * (layout.peers() + 1) as f64 * 4096.0 * 32.0 * 8.0;
+        // routed to the batches of the workers: room for all in each of up to 4 batches,
+        // beyond that for each its share (twice over at most, each keeping its largest)
+        let rooms = layout.peers().min(floe::search::dist::ROOM_FOR_ALL) + 2;
+        let buffers = layout.workers as f64 * rooms as f64 * 4096.0 * 32.0 * 8.0;
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
         let per_process = layout.workers.min(cores).max(1) as f64;
         let mut disk = if on_disk {

@@ -895,16 +895,28 @@ fn twice(at: &Path) -> Error {
 }
 
 /// Appends each of `ranks` to the batch of its owner, `owner(rank)` giving the owner's
-/// index and the number it goes by there. A rank is written into room made beforehand and
-/// each batch's length set once at the end: about half the time of a push each, whose check
-/// of the batch's room and store of its length sit between every two writes.
+/// index and the number it goes by there. Room is made in each batch beforehand, then each
+/// rank is written into it and each batch's length set once at the end: about half the time
+/// of a push each, whose check of the batch's room and store of its length sit between every
+/// two writes. Up to [`ROOM_FOR_ALL`] workers each batch gets room for all the ranks; beyond,
+/// the ranks of each owner are counted first and its batch gets room for those (the batches
+/// of many workers hold a chunk's successors once between them, not once each; counting
+/// costs two workers a tenth of their time).
 #[inline]
 fn route(ranks: &[u64], batches: &mut [Vec<u64>], owner: impl Fn(u64) -> (usize, u64)) {
+    let mut count = vec![ranks.len(); batches.len()];
+    if batches.len() > ROOM_FOR_ALL {
+        count.fill(0);
+        for &r in ranks {
+            count[owner(r).0] += 1;
+        }
+    }
     let mut filled: Vec<usize> = batches.iter().map(|b| b.len()).collect();
     let mut room: Vec<&mut [std::mem::MaybeUninit<u64>]> = batches
         .iter_mut()
-        .map(|b| {
-            b.reserve(ranks.len());
+        .zip(&count)
+        .map(|(b, &n)| {
+            b.reserve(n);
             b.spare_capacity_mut()
         })
         .collect();
@@ -918,11 +930,14 @@ fn route(ranks: &[u64], batches: &mut [Vec<u64>], owner: impl Fn(u64) -> (usize,
     for ((b, f), n) in batches.iter_mut().zip(&mut filled).zip(put) {
         *f += n;
         // SAFETY: the `n` slots after the batch's length were written above (each an index
-        // of its spare room, which holds `ranks.len()` at least, bounds-checked), and the
-        // capacity holds them.
+        // of its spare room, which holds the owner's count at least, bounds-checked; `owner`
+        // gives the same owner for a rank twice), and the capacity holds them.
         unsafe { b.set_len(*f) };
     }
 }
+
+/// The most workers whose batches each get room for a whole chunk's successors ([`route`]).
+pub const ROOM_FOR_ALL: usize = 4;
 
 #[cfg(test)]
 mod tests;

@@ -741,4 +741,10 @@ fn every_rank_reaches_its_owners_batch_in_order() {
         super::route(&[], &mut batches, |r| ((r % peers) as usize, r / peers));
         assert_eq!(batches, want);
     }
+    // the batches of many workers make room for the ranks once between them, not once each
+    let ranks: Vec<u64> = (0..5_000u64).map(|i| i * 7919 % 10_007).collect();
+    let mut batches: Vec<Vec<u64>> = (0..64).map(|_| Vec::new()).collect();
+    super::route(&ranks, &mut batches, |r| ((r % 64) as usize, r / 64));
+    let room: usize = batches.iter().map(Vec::capacity).sum();
+    assert!(room <= 2 * ranks.len(), "room for {room} ranks");
 }
