@@ -93,17 +93,17 @@ impl SharedEstimate {
         // layers in memory: up to two of them, 8 bytes a position in lists that grow by
         // doubling (half again on average); the older is the newer's scratch when it is
         // sorted
-        // on disk: the writer's and reader's buffers, and the 2 MiB window of ranks read
-        // ahead and sorted beside its 2 MiB of scratch
+        // on disk: the writer's and reader's buffers, and the 1 MiB window of ranks read
+        // ahead and sorted beside its 1 MiB of scratch
         let layers = if on_disk {
-            layout.workers as f64 * 9.0 * (1 << 20) as f64
+            layout.workers as f64 * 7.0 * (1 << 20) as f64
         } else {
             LIVE_SHARE * n * 8.0 * 1.5 / processes
         };
         // a chunk's successors (4,096 positions, up to 32 successors each), listed, and
         // routed to the batches of the workers: room for all in each of up to 4 batches,
-        // beyond that for each its share (twice over at most, each keeping its largest)
-        let rooms = layout.peers().min(floe::search::dist::ROOM_FOR_ALL) + 2;
+        // beyond that for each its share (about once over between them)
+        let rooms = layout.peers().min(floe::search::dist::ROOM_FOR_ALL) + 1;
         let buffers = layout.workers as f64 * rooms as f64 * 4096.0 * 32.0 * 8.0;
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
         let per_process = layout.workers.min(cores).max(1) as f64;
@@ -321,10 +321,10 @@ mod tests {
         let a = SharedEstimate::new(n, &one, false, None);
         let b = SharedEstimate::new(n, &four, false, None);
         let c = SharedEstimate::new(n, &one, true, None);
-        // under a budget of 64 MiB the bits go to disk, a segment per worker in memory
-        let d = SharedEstimate::new(n, &one, true, Some(64 << 20));
+        // under a budget of 80 MiB the bits go to disk, a segment per worker in memory
+        let d = SharedEstimate::new(n, &one, true, Some(80 << 20));
         assert_eq!(c.bits_budget, None);
-        assert!(d.memory <= 64 << 20 && d.disk > c.disk + (n / 8), "{d:?}");
+        assert!(d.memory <= 80 << 20 && d.disk > c.disk + (n / 8), "{d:?}");
         assert!(d.bits_budget.is_some_and(|b| b >= 4 << 20), "{d:?}");
         // without a work folder nothing goes to disk
         assert_eq!(

@@ -243,9 +243,9 @@ pub(super) fn sort_ranks(v: &mut [u64], scratch: &mut Vec<u64>) {
     }
 }
 
-/// Ranks of a layer file read ahead at most (2 MiB; in tests fewer, so that their layers
-/// span windows). At least [`CHUNK`].
-pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 18 };
+/// Ranks of a layer file read ahead at most (1 MiB, and 1 MiB of scratch to sort them; in
+/// tests fewer, so that their layers span windows). At least [`CHUNK`].
+pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 17 };
 const _: () = assert!(WINDOW >= CHUNK);
 
 impl<'a> LayerCursor<'a> {
