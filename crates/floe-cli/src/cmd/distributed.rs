@@ -93,10 +93,10 @@ impl SharedEstimate {
         // layers in memory: up to two of them, 8 bytes a position in lists that grow by
         // doubling (half again on average); the older is the newer's scratch when it is
         // sorted
-        // on disk: the writer's and reader's buffers, and the 1 MiB window of ranks read
-        // ahead and sorted beside its 1 MiB of scratch
+        // on disk: the writer's and reader's buffers, and the 2 MiB window of ranks read
+        // ahead and sorted beside its 2 MiB of scratch
         let layers = if on_disk {
-            layout.workers as f64 * 7.0 * (1 << 20) as f64
+            layout.workers as f64 * 9.0 * (1 << 20) as f64
         } else {
             LIVE_SHARE * n * 8.0 * 1.5 / processes
         };

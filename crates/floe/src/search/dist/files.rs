@@ -243,9 +243,10 @@ pub(super) fn sort_ranks(v: &mut [u64], scratch: &mut Vec<u64>) {
     }
 }
 
-/// Ranks of a layer file read ahead at most (1 MiB, and 1 MiB of scratch to sort them; in
-/// tests fewer, so that their layers span windows). At least [`CHUNK`].
-pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 17 };
+/// Ranks of a layer file read ahead at most (2 MiB, and 2 MiB of scratch to sort them; in
+/// tests fewer, so that their layers span windows). At least [`CHUNK`]. A window of 1 MiB
+/// cost two workers on disk 12 % more CPU time (8×8 with 6 blocks: 12.4 against 11.0 s).
+pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 18 };
 const _: () = assert!(WINDOW >= CHUNK);
 
 impl<'a> LayerCursor<'a> {
