@@ -94,6 +94,8 @@ test("a solution replays with pause, speed and a scrubber, the current move mark
   await p.click("[data-tab=solve]");
   await p.click("#solve");
   await until(p, () => document.querySelector("#solve-report").textContent.startsWith("solved: 9 pushes"));
+  // the replay's title is drawn after the report: wait for it rather than read it once
+  await until(p, () => document.querySelector("#replay-title").textContent !== "");
   assert.equal(await text(p, "#replay-title"), "The solution: 9 pushes");
   assert.equal(await p.locator("#solution li").count(), 9);
   await p.selectOption("#speed", "4");
