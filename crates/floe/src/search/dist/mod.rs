@@ -156,8 +156,9 @@ pub struct DistOptions {
 /// What a shared enumeration found.
 #[derive(Clone, Debug)]
 pub struct DistEnumeration<A> {
-    /// The counts, the same at every worker (`stats.expanded` and `generated`: this
-    /// worker's; `peak_bytes`: this worker's bits and buffers).
+    /// The counts, the same at every worker (`stats.expanded` and `generated` too: every
+    /// worker's, summed at the end of each layer; `peak_bytes`: this worker's bits and
+    /// buffers).
     pub enumeration: Enumeration,
     /// The merged partial result, at worker 0.
     pub partial: Option<A>,
@@ -398,6 +399,13 @@ where
     // round 1: every worker locks its folder and reads its checkpoint (or starts afresh)
     let mut lock = None;
     let mine: Result<Option<Checkpoint>, Error> = match &dir {
+        // nothing to take up is said before anything is created (the lock would make the
+        // folder, and the next try would find an empty run there)
+        Some(d) if o.resume && !d.is_dir() => Err(Error::invalid(format!(
+            "nothing to resume: {} does not exist (was the run started with this --work-dir \
+             and as many workers?)",
+            d.display()
+        ))),
         Some(d) => Lock::acquire(d, &o.identity.describe()).and_then(|l| {
             lock = Some(l);
             if o.resume {
@@ -566,8 +574,10 @@ where
         }
     }
 
+    // this worker's, and every worker's up to the last layer all agreed on
     let mut expanded = 0u64;
     let mut generated = 0u64;
+    let (mut expanded_all, mut generated_all) = (0u64, 0u64);
     let mut limit = None;
     let mut peak_bytes = 0usize;
     let mut batches: Vec<Vec<u64>> = (0..peers).map(|_| Vec::with_capacity(BATCH)).collect();
@@ -729,7 +739,9 @@ where
             _ => Ok(()),
         };
         // round 2: how many each found (all ranks are in), and whether all went well
-        let figures = agree(ex, mine, vec![new_here], &mut |_| {})?;
+        let figures = agree(ex, mine, vec![new_here, expanded, generated], &mut |_| {})?;
+        expanded_all = figures.iter().map(|f| f[1]).sum();
+        generated_all = figures.iter().map(|f| f[2]).sum();
         if all.iter().any(|f| f[1] != u64::from(d)) {
             return Err(Error::Internal(
                 "the workers are not at the same layer".into(),
@@ -821,8 +833,8 @@ where
                 report(&Progress {
                     stats: Stats {
                         states,
-                        expanded,
-                        generated,
+                        expanded: expanded_all,
+                        generated: generated_all,
                         depth: d,
                         elapsed: begin.elapsed(),
                     },
@@ -854,8 +866,8 @@ where
             limit,
             stats: Stats {
                 states,
-                expanded,
-                generated,
+                expanded: expanded_all,
+                generated: generated_all,
                 depth: 0,
                 elapsed: begin.elapsed(),
             },

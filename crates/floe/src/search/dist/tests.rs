@@ -286,6 +286,13 @@ fn every_number_of_workers_counts_the_same() {
             assert_eq!(o.enumeration.histogram, e.histogram);
             assert!(o.partial.is_none());
         }
+        // every position was expanded once, somewhere, and every worker says so: the
+        // figures are the run's, not one worker's share
+        for w in std::iter::once(&d).chain(&others) {
+            let s = &w.enumeration.stats;
+            assert_eq!(s.expanded, e.stats.expanded, "{n} workers");
+            assert_eq!(s.generated, e.stats.generated, "{n} workers");
+        }
         if n > 1 {
             // the positions are shared out, not all at one worker
             assert!(d.owned < e.states * 2 / n as u64, "{n}: {}", d.owned);
@@ -529,6 +536,29 @@ fn damaged_or_misplaced_files_are_refused_never_used() {
     restore(&dir, &saved);
     fs::remove_file(checkpoint_path(&w1)).unwrap();
     refused("checkpoint deleted", "no checkpoint");
+    // a worker's folder gone: refused, and nothing is made in its place
+    restore(&dir, &saved);
+    fs::remove_dir_all(&w1).unwrap();
+    refused("worker folder deleted", "does not exist");
+    assert!(!w1.exists(), "a refused resume made {}", w1.display());
+    // a run never started there: nothing to take up, and no folder left behind
+    let nowhere = temp_dir("damage-nowhere");
+    let msg = run(
+        &p,
+        2,
+        &DistOptions {
+            work_dir: Some(nowhere.clone()),
+            ..again.clone()
+        },
+    )
+    .map(|_| "resumed".to_string())
+    .unwrap_or_else(|e| e.to_string());
+    assert!(msg.contains("nothing to resume"), "{msg}");
+    assert!(
+        !nowhere.exists(),
+        "a refused resume made {}",
+        nowhere.display()
+    );
     // copied over another layer, swapped between workers
     restore(&dir, &saved);
     fs::copy(layer_path(&w0, 3), layer_path(&w0, 4)).unwrap();
