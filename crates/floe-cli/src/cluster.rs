@@ -419,10 +419,14 @@ impl Layout {
                     .collect();
                 if lines.len() < processes {
                     return Err(Error::invalid(format!(
-                        "{}: {} addresses for {processes} processes (one host:port a line, in \
-                         order of --process)",
+                        "{}: {} for {processes} processes (one host:port a line, in order of \
+                         --process)",
                         path.display(),
-                        lines.len()
+                        match lines.len() {
+                            0 => "no address".to_string(),
+                            1 => "1 address".to_string(),
+                            n => format!("{n} addresses"),
+                        }
                     )));
                 }
                 for l in &lines {
@@ -748,7 +752,7 @@ mod tests {
         assert_eq!(l.peers(), 4);
         floe::mem::write_whole(&f, "127.0.0.1:4000\n").unwrap();
         let e = Layout::of(&c).unwrap_err().to_string();
-        assert!(e.contains("1 addresses for 2 processes"), "{e}");
+        assert!(e.contains("1 address for 2 processes"), "{e}");
         floe::mem::write_whole(&f, "127.0.0.1:4000\nnode7\n").unwrap();
         let e = Layout::of(&c).unwrap_err().to_string();
         assert!(e.contains("not host:port"), "{e}");

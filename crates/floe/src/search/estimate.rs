@@ -100,7 +100,10 @@ pub fn rough_time(s: f64) -> String {
     if s >= 1000.0 * 365.25 * 86400.0 {
         return format!("{} years", count_words(s / (365.25 * 86400.0)));
     }
-    if s < 120.0 {
+    if s < 0.5 {
+        // not "0 s": the run is near its end, not done
+        "under a second".to_string()
+    } else if s < 120.0 {
         format!("{s:.0} s")
     } else if s < 2.0 * 3600.0 {
         format!("{:.0} min", s / 60.0)
@@ -177,6 +180,9 @@ mod tests {
         assert_eq!(count_words(6.3e20), "6.3 × 10^20");
         assert_eq!(count_words(1234.0), "1,234");
         assert_eq!(rough_time(1e20), "3,168,808,781,403 years");
+        assert_eq!(rough_time(0.2), "under a second");
+        assert_eq!(rough_time(0.7), "1 s");
+        assert_eq!(rough_time(300.0), "5 min");
     }
 
     #[test]
