@@ -131,6 +131,9 @@ fn space_cells_on_two_and_four_processes_equal_one_process() {
                 counts(&one),
                 "{rows}×{cols}, {blocks}: {n}×{w}"
             );
+            // every position was expanded once, somewhere: process 0 says the run's count,
+            // not its own share
+            assert_eq!(shared["expanded"], one["expanded"], "{n}×{w}");
             let c = &shared["computed"];
             assert_eq!(c["engine"], "timely");
             assert_eq!(u(&c["processes"]), n as u64);
@@ -258,6 +261,7 @@ fn layers_on_disk_under_a_small_memory_cap_equal_the_run_in_memory() {
     args.extend(["--workers", "2", "--work-dir", &w, "--max-memory", "64M"]);
     let disk = floe_json(&args, 0);
     assert_eq!(counts(&disk), counts(&memory));
+    assert_eq!(disk["expanded"], memory["expanded"]);
     let peak = u(&disk["peak_rss_bytes"]);
     assert!(peak < 64 << 20, "peak memory {peak} over the cap");
     // in memory: three bits per possible position (the visited ones, this layer, the next),
@@ -440,7 +444,7 @@ fn what_cannot_be_shared_is_refused_clearly() {
     ])
     .code(2);
     assert!(
-        r.stderr.contains("1 addresses for 2 processes"),
+        r.stderr.contains("1 address for 2 processes"),
         "{}",
         r.stderr
     );
@@ -450,6 +454,50 @@ fn what_cannot_be_shared_is_refused_clearly() {
     ))
     .code(2);
     assert!(r.stderr.contains("processes or more"), "{}", r.stderr);
+    // one whose visited bits on disk still leave too little room is refused with the budget
+    // that would take it, and makes no folder
+    let work = dir.join("bits");
+    let r = floe(&[
+        "space",
+        "--rows",
+        "8",
+        "--cols",
+        "8",
+        "--blocks",
+        "7",
+        "--workers",
+        "2",
+        "--work-dir",
+        &path_str(&work),
+        "--max-memory",
+        "64M",
+    ])
+    .code(2);
+    assert!(
+        r.stderr.contains("even with the visited bits on disk")
+            && r.stderr.contains("--max-memory 73M or more"),
+        "{}",
+        r.stderr
+    );
+    assert!(!work.exists());
+    // nothing to take up in a folder never used: said, and no folder made
+    let r = floe(&[
+        "space",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--blocks",
+        "2",
+        "--workers",
+        "2",
+        "--work-dir",
+        &path_str(&work),
+        "--resume",
+    ])
+    .code(2);
+    assert!(r.stderr.contains("nothing to resume"), "{}", r.stderr);
+    assert!(!work.exists(), "a refused resume made {}", work.display());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -157,7 +157,10 @@ impl WholeFile {
             let _ = f.set_permissions(m.permissions());
         }
         Ok(WholeFile {
-            out: Some(std::io::BufWriter::with_capacity(1 << 20, f)),
+            // its writers hand it 64 KiB at a time (which then go straight to the file):
+            // a larger buffer would only copy them once more, and a worker writes many
+            // files at once (a bucket per segment of its visited bits on disk)
+            out: Some(std::io::BufWriter::with_capacity(1 << 16, f)),
             tmp,
             path: path.to_path_buf(),
         })

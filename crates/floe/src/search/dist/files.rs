@@ -93,7 +93,14 @@ impl LayerWriter {
     }
     #[inline]
     pub fn push(&mut self, local: u64) -> std::io::Result<()> {
-        self.out.record(&local.to_le_bytes()[..self.width])
+        let b = local.to_le_bytes();
+        // the usual widths as constants: a copy of a length known to the compiler is a
+        // move or two, of a length it does not know a call
+        match self.width {
+            5 => self.out.record(&b[..5]),
+            8 => self.out.record(&b),
+            w => self.out.record(&b[..w]),
+        }
     }
     /// Ranks written.
     pub fn count(&self) -> u64 {
@@ -133,22 +140,38 @@ impl LayerReader {
         out.clear();
         self.buf.resize(n * self.width, 0);
         let got = self.input.read(&mut self.buf)?;
-        for c in self.buf[..got].chunks_exact(self.width) {
-            let mut w = [0u8; 8];
-            w[..self.width].copy_from_slice(c);
-            let l = u64::from_le_bytes(w);
-            if l >= self.bound {
-                return Err(Error::invalid(format!(
-                    "{}: a position beyond the worker's ranks ({l}, at most {}); the file is \
-                     damaged and is not used",
-                    self.input.path().display(),
-                    self.bound - 1
-                )));
-            }
-            out.push(l);
+        let bytes = &self.buf[..got];
+        // the usual widths as constants (see `LayerWriter::push`), the bound checked once
+        // for the whole chunk
+        match self.width {
+            5 => decode::<5>(bytes, out),
+            8 => decode::<8>(bytes, out),
+            w => out.extend(bytes.chunks_exact(w).map(|c| {
+                let mut b = [0u8; 8];
+                b[..w].copy_from_slice(c);
+                u64::from_le_bytes(b)
+            })),
+        }
+        if let Some(&l) = out.iter().find(|&&l| l >= self.bound) {
+            return Err(Error::invalid(format!(
+                "{}: a position beyond the worker's ranks ({l}, at most {}); the file is \
+                 damaged and is not used",
+                self.input.path().display(),
+                self.bound - 1
+            )));
         }
         Ok(got > 0)
     }
+}
+
+/// Appends the little-endian numbers of `W` bytes each in `bytes` to `out`.
+#[inline]
+fn decode<const W: usize>(bytes: &[u8], out: &mut Vec<u64>) {
+    out.extend(bytes.chunks_exact(W).map(|c| {
+        let mut b = [0u8; 8];
+        b[..W].copy_from_slice(c);
+        u64::from_le_bytes(b)
+    }));
 }
 
 /// A layer of this worker: in memory, or in a file.

@@ -21,8 +21,10 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// Ranks a bucket buffers before it is written to its file.
 const BUCKET: usize = if cfg!(test) { 1 << 6 } else { 1 << 15 };
-/// Memory a bucket may take: its buffer and its file's.
-pub const BUCKET_BYTES: usize = BUCKET * 8 + (1 << 20);
+/// Memory a bucket may take: its buffer and its file's (the sealed writer's 64 KiB and the
+/// file's own 64 KiB), with room for the allocator's rounding. The bits on disk hold one
+/// more, where a buffer is sorted.
+pub const BUCKET_BYTES: usize = BUCKET * 8 + (3 << 16);
 /// The smallest segment on disk, in bytes.
 const MIN_SEGMENT: u64 = if cfg!(test) { 64 } else { 1 << 20 };
 
@@ -49,6 +51,8 @@ pub(super) struct DiskSeen {
     seal: Files,
     /// The segment being judged (allocated at the first settlement).
     segment: Vec<u8>,
+    /// Where a bucket's buffer is sorted (as long as a buffer).
+    scratch: Vec<u64>,
 }
 
 impl Seen {
@@ -79,6 +83,7 @@ impl Seen {
                     files: (0..segments).map(|_| None).collect(),
                     seal: files,
                     segment: Vec::new(),
+                    scratch: Vec::new(),
                 }))
             }
             _ => Ok(Seen::Memory(BitArray::new(len))),
@@ -94,7 +99,7 @@ impl Seen {
     pub(super) fn heap_bytes(&self) -> usize {
         match self {
             Seen::Memory(b) => b.heap_bytes(),
-            Seen::Disk(d) => (d.segment_bits / 8) as usize + d.buffers.len() * BUCKET_BYTES,
+            Seen::Disk(d) => (d.segment_bits / 8) as usize + (d.buffers.len() + 1) * BUCKET_BYTES,
         }
     }
 
@@ -175,7 +180,7 @@ impl DiskSeen {
     fn spill(&mut self, s: usize) -> Result<(), Error> {
         // repeats within the buffer need not reach the disk
         let b = &mut self.buffers[s];
-        b.sort_unstable();
+        super::files::sort_ranks(b, &mut self.scratch);
         b.dedup();
         if self.files[s].is_none() {
             self.files[s] = Some(LayerWriter::create(
