@@ -669,7 +669,18 @@ fn bad_input_and_usage_exit_2() {
     // help and version are answers
     assert!(floe(&["--help"]).code(0).stdout.contains("solve"));
     floe(&["solve", "--help"]).code(0);
-    floe(&["--version"]).code(0);
+    // the version names the sources it was built from (8 hex digits), as the processes of a
+    // shared run compare them
+    let v = floe(&["--version"]).code(0).stdout;
+    let digest = v
+        .trim()
+        .strip_prefix(&format!("floe {} (sources ", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        digest.len() == 8 && digest.chars().all(|c| c.is_ascii_hexdigit()),
+        "{v}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -31,9 +31,19 @@ pub use study::*;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+/// The version and the sources it was built from (a digest of them, `build.rs`): what
+/// `floe --version` says and what the processes of a shared run compare, so that two builds
+/// of one version from other sources are told apart.
+pub(crate) const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (sources ",
+    env!("FLOE_SOURCES"),
+    ")"
+);
+
 /// Solve, generate and analyse sliding-block puzzles.
 #[derive(Parser, Debug)]
-#[command(name = "floe", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "floe", version = VERSION, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     /// The command.
     #[command(subcommand)]

@@ -41,7 +41,9 @@ impl Hello {
             process: layout.process as u32,
             processes: layout.processes as u32,
             workers: layout.workers as u32,
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            // the version and the sources it was built from (`build.rs`): two builds of one
+            // version from other sources may rank or share positions otherwise
+            version: crate::args::VERSION.to_string(),
             identity: identity.clone(),
         }
     }
@@ -114,7 +116,8 @@ impl Hello {
         let mut d = Vec::new();
         if self.version != other.version {
             d.push(format!(
-                "floe {} here, {} {there}",
+                "floe {} here, {} {there} (run the same floe, built from the same sources, \
+                 everywhere)",
                 self.version, other.version
             ));
         }
@@ -367,6 +370,21 @@ mod tests {
             ]
         );
         assert!(a.differences(&a).is_empty());
+        // the same version number built from other sources is another floe
+        assert!(
+            a.version.starts_with(env!("CARGO_PKG_VERSION")) && a.version.contains("(sources ")
+        );
+        let other = Hello {
+            version: format!("{} (sources 0123abcd)", env!("CARGO_PKG_VERSION")),
+            ..a.clone()
+        };
+        let d = a.differences(&other);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].contains("(sources 0123abcd) at process 1")
+                && d[0].contains("built from the same sources"),
+            "{d:?}"
+        );
         // something else on the port
         out.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
         let e = Hello::read(&mut inp, "x").unwrap_err().to_string();
