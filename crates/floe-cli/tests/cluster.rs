@@ -415,7 +415,21 @@ fn what_cannot_be_shared_is_refused_clearly() {
         "2",
     ])
     .code(2);
-    assert!(r.stderr.contains("perfect hash"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("(pushpush") && r.stderr.contains("no perfect hash"),
+        "{}",
+        r.stderr
+    );
+    // ice blocks whose player walks: the game and the rule are named
+    let r = floe(&words(
+        "space --rows 4 --cols 4 --blocks 2 --rules walk --workers 2",
+    ))
+    .code(2);
+    assert!(
+        r.stderr.contains("(ice, rules walk): no perfect hash"),
+        "{}",
+        r.stderr
+    );
     let r = floe(&[
         "space", "--rows", "4", "--cols", "4", "--blocks", "2", "--resume",
     ])
@@ -480,6 +494,24 @@ fn what_cannot_be_shared_is_refused_clearly() {
         r.stderr
     );
     assert!(!work.exists());
+    // a file where the folder should be
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let r = floe(&[
+        "space",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--blocks",
+        "2",
+        "--workers",
+        "2",
+        "--work-dir",
+        &path_str(&file),
+    ])
+    .code(2);
+    assert!(r.stderr.contains("is a file, not a folder"), "{}", r.stderr);
     // nothing to take up in a folder never used: said, and no folder made
     let r = floe(&[
         "space",

@@ -173,7 +173,12 @@ pub struct ImageArgs {
     pub max_searches: Option<u64>,
     /// Give up once floe holds this much memory (exit code 1): GiB, or a number with K, M,
     /// G or T. Default: three quarters of the memory available at the start.
-    #[arg(long, value_name = "SIZE", value_parser = floe::mem::parse_memory)]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = floe::mem::parse_memory,
+        allow_hyphen_values = true
+    )]
     pub max_memory: Option<u64>,
     /// Instead of a file: decide every picture of every size up to N×N (N ≤ 4) and check
     /// them against the Figure 21 configurations.

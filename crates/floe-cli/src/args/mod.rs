@@ -205,13 +205,13 @@ impl ClusterArgs {
 #[command(next_help_heading = "Sharing the work (docs/cluster.md)")]
 pub struct PeersArgs {
     /// Worker threads in this process [default: the cores].
-    #[arg(long, value_name = "W", value_parser = within(1, 1024))]
+    #[arg(long, value_name = "W", value_parser = within(1, 1024), allow_negative_numbers = true)]
     pub workers: Option<usize>,
     /// Processes in the run, each started with the same flags and its own --process.
-    #[arg(long, value_name = "N", value_parser = within(1, 4096))]
+    #[arg(long, value_name = "N", value_parser = within(1, 4096), allow_negative_numbers = true)]
     pub processes: Option<usize>,
     /// This process's number, 0 to N−1 (process 0 prints the answer).
-    #[arg(long, value_name = "I", value_parser = within(0, 4095))]
+    #[arg(long, value_name = "I", value_parser = within(0, 4095), allow_negative_numbers = true)]
     pub process: Option<usize>,
     /// The processes' addresses, one host:port a line in order of --process [default:
     /// 127.0.0.1, ports 2101 up].
@@ -255,8 +255,17 @@ where
 
 /// The parser of a `usize` flag with a documented range: a value outside `lo..=hi` (or one
 /// that does not fit a number) is refused at the door, with the flag and the range named.
-pub(crate) fn within(lo: u64, hi: u64) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(lo..=hi)
+pub(crate) fn within(lo: u64, hi: u64) -> impl clap::builder::TypedValueParser<Value = usize> {
+    use clap::builder::TypedValueParser;
+    // a negative or a word is said as what it is, not as a "digit" the parser did not expect
+    clap::builder::StringValueParser::new().try_map(move |s| {
+        s.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (lo..=hi).contains(n))
+            .map(|n| n as usize)
+            .ok_or_else(|| format!("'{s}' is not a whole number from {lo} to {hi}"))
+    })
 }
 
 #[cfg(test)]

@@ -35,7 +35,12 @@ pub struct ServeArgs {
     pub timeout: Duration,
     /// Stop a request's work once the server holds this much memory (64M to 64T; default:
     /// three quarters of the memory available at the start).
-    #[arg(long, value_name = "SIZE", value_parser = floe::mem::parse_memory)]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = floe::mem::parse_memory,
+        allow_hyphen_values = true
+    )]
     pub max_memory: Option<u64>,
     /// The largest request body, in bytes (1,024 to 67,108,864).
     #[arg(long, default_value_t = 1 << 20, value_name = "BYTES", value_parser = within(1024, 1 << 26))]

@@ -178,7 +178,8 @@ impl std::fmt::Display for SharedEstimate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "up to {} positions; per process about {} of memory{}{}, and at most {} on this layout",
+            "up to {} positions; per process about {} of memory{}{}, and about {} on this layout \
+             (at the rate measured on an idle machine, every possible position reached)",
             thousands(self.positions),
             human_bytes(self.memory),
             if self.bits_budget.is_some() {
@@ -226,6 +227,17 @@ pub(crate) fn prepare(
     space: Option<u64>,
 ) -> Result<Shared, Error> {
     let layout = Layout::of(&cluster.peers)?;
+    if let Some(dir) = cluster
+        .work_dir
+        .as_ref()
+        .filter(|d| d.exists() && !d.is_dir())
+    {
+        return Err(Error::invalid(format!(
+            "--work-dir {}: that is a file, not a folder; give a folder (made if it does not \
+             exist)",
+            dir.display()
+        )));
+    }
     let identity = identity
         .layout(layout.processes, layout.workers)
         .format(FORMAT);

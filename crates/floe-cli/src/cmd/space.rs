@@ -80,6 +80,18 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
         outln!("{}: {}", req.level.name(), req.level.describe());
         print_space(&e, req.game.info().moves_word());
         outln!("computed by {}", s.layout.describe());
+        if let Some(at) = e.computed.as_ref().and_then(|c| c.resumed_at) {
+            outln!("taken up at layer {at}: the expanded positions and the time are this run's");
+        }
+    }
+    // a stopped run on disk can be taken up: say how (on stderr, beside any JSON)
+    if let (false, Some(dir)) = (e.complete, a.cluster.work_dir.as_ref()) {
+        eprintln!(
+            "floe: layers 0 to {} are kept in {}: the same command with --resume takes the \
+             run up from there",
+            e.histogram.len().saturating_sub(1),
+            dir.display()
+        );
     }
     Ok(Done::when(e.complete))
 }

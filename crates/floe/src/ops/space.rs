@@ -126,7 +126,21 @@ pub(crate) fn space_on<G: Game>(
     }
     g.check(level)?;
     let peers = ex.peers();
-    let d = g.engine(level, None, Shared(ex, o))??;
+    let d = g.engine(level, None, Shared(ex, o))?.map_err(|e| match e {
+        // say which game and which of its parameters (ice blocks under `--rules walk` have
+        // none where under `--rules free` they have one)
+        Error::Invalid(m) if m.starts_with("no perfect hash") => {
+            let params = params_of(g, level).to_string();
+            Error::Invalid(format!(
+                "{} ({}{}{params}): {m}; without --workers, --processes and --work-dir it runs \
+                 in one process",
+                name,
+                g.info().name,
+                if params.is_empty() { "" } else { ", " },
+            ))
+        }
+        e => e,
+    })?;
     let computed = Computed {
         engine: if peers == 1 { "one worker" } else { "shared" }.into(),
         processes: 1,

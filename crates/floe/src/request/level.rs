@@ -195,12 +195,20 @@ impl EmptyBoard {
 #[serde(default)]
 pub struct Limits {
     /// Stop after storing this many states (then exit code 1: no answer).
-    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "N", allow_negative_numbers = true)
+    )]
     pub max_states: Option<u64>,
     /// Stop after this long: seconds, or a number with ms, s, m or h (then exit code 1).
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "TIME", value_parser = crate::search::parse_duration)
+        arg(
+            long,
+            value_name = "TIME",
+            value_parser = crate::search::parse_duration,
+            allow_hyphen_values = true
+        )
     )]
     #[serde(deserialize_with = "serde_text::duration")]
     pub timeout: Option<Duration>,
@@ -208,7 +216,12 @@ pub struct Limits {
     /// 64T; then exit code 1). Default: three quarters of the memory available at the start.
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "SIZE", value_parser = crate::mem::parse_memory)
+        arg(
+            long,
+            value_name = "SIZE",
+            value_parser = crate::mem::parse_memory,
+            allow_hyphen_values = true
+        )
     )]
     #[serde(deserialize_with = "serde_text::memory")]
     pub max_memory: Option<u64>,

@@ -357,8 +357,8 @@ where
             super::count_words(b)
         )),
         _ => Error::invalid(
-            "this game has no perfect hash of its positions, which an enumeration shared by \
-             several workers or kept on disk needs",
+            "no perfect hash numbers its positions, which an enumeration shared by several \
+             workers or kept on disk needs",
         ),
     })?;
     let start = p.start();
