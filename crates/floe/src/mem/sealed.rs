@@ -231,12 +231,24 @@ impl SealedReader {
         let width = u64::from(head[14].max(1));
         let body = len - HEAD - TAIL;
         if count.checked_mul(width) != Some(body) {
+            // a file cut or extended ends in what is not its trailer: a count read there is
+            // no figure to quote
+            let near = count
+                .checked_mul(width)
+                .is_some_and(|b| b <= len.saturating_mul(2));
             return Err(damaged(
                 path,
-                format!(
-                    "{len} bytes, but its trailer counts {count} records of {width} bytes \
-                     (cut short or extended?)"
-                ),
+                if near {
+                    format!(
+                        "{len} bytes, but its trailer counts {count} records of {width} bytes \
+                         (cut short or extended?)"
+                    )
+                } else {
+                    format!(
+                        "{len} bytes, and they do not end in the trailer of a whole file (cut \
+                         short or extended?)"
+                    )
+                },
             ));
         }
         let kind: [u8; 4] = head[10..14].try_into().expect("4 bytes");
@@ -431,6 +443,14 @@ mod tests {
             std::fs::write(&path, &good[..len]).unwrap();
             assert!(records(&path, SEAL).is_err(), "{len} bytes");
         }
+        // a few bytes cut off the end: what is read as the trailer is records, and no count
+        // read there is quoted
+        std::fs::write(&path, &good[..good.len() - 3]).unwrap();
+        let e = records(&path, SEAL).unwrap_err().to_string();
+        assert!(
+            e.contains("do not end in the trailer of a whole file") && !e.contains("counts"),
+            "{e}"
+        );
         let mut longer = good.clone();
         longer.extend_from_slice(&[0; 5]);
         std::fs::write(&path, &longer).unwrap();

@@ -517,6 +517,17 @@ fn damaged_or_misplaced_files_are_refused_never_used() {
         restore(&dir, &saved);
         flip(&layer_path(&w1, k), 13 + 31 * k as usize);
         refused(&format!("layer {k} flipped"), &format!("layer-{k:05}.bin"));
+        // a record one off (its lowest bit flipped): a repeat of a position or a new one,
+        // either way the file's checksum is what refuses it, and the message says so
+        restore(&dir, &saved);
+        let path = layer_path(&w0, k);
+        let mut b = fs::read(&path).unwrap();
+        if b.len() > 64 + 16 {
+            let middle = 64 + 5 * ((b.len() - 80) / 5 / 2);
+            b[middle] ^= 1;
+            fs::write(&path, b).unwrap();
+            refused(&format!("layer {k} one off"), "checksum does not match");
+        }
     }
     restore(&dir, &saved);
     flip(&partial_path(&w0, last), 70);
