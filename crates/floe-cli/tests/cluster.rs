@@ -471,22 +471,10 @@ fn what_cannot_be_shared_is_refused_clearly() {
     // one whose visited bits on disk still leave too little room is refused with the budget
     // that would take it, and makes no folder
     let work = dir.join("bits");
-    let r = floe(&[
-        "space",
-        "--rows",
-        "8",
-        "--cols",
-        "8",
-        "--blocks",
-        "7",
-        "--workers",
-        "2",
-        "--work-dir",
-        &path_str(&work),
-        "--max-memory",
-        "64M",
-    ])
-    .code(2);
+    let at = path_str(&work);
+    let mut args = words("space --rows 8 --cols 8 --blocks 7 --workers 2 --max-memory 64M");
+    args.extend(["--work-dir", &at]);
+    let r = floe(&args).code(2);
     assert!(
         r.stderr.contains("even with the visited bits on disk")
             && r.stderr.contains("--max-memory 73M or more"),
@@ -497,37 +485,18 @@ fn what_cannot_be_shared_is_refused_clearly() {
     // a file where the folder should be
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let r = floe(&[
-        "space",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--blocks",
-        "2",
-        "--workers",
-        "2",
-        "--work-dir",
-        &path_str(&file),
-    ])
-    .code(2);
+    // a small board on two workers in `into`, and more flags
+    let small_in = |into: &Path, more: &[&str]| {
+        let at = path_str(into);
+        let mut args = words("space --rows 4 --cols 4 --blocks 2 --workers 2 --work-dir");
+        args.push(&at);
+        args.extend(more);
+        floe(&args).code(2)
+    };
+    let r = small_in(&file, &[]);
     assert!(r.stderr.contains("is a file, not a folder"), "{}", r.stderr);
     // nothing to take up in a folder never used: said, and no folder made
-    let r = floe(&[
-        "space",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--blocks",
-        "2",
-        "--workers",
-        "2",
-        "--work-dir",
-        &path_str(&work),
-        "--resume",
-    ])
-    .code(2);
+    let r = small_in(&work, &["--resume"]);
     assert!(r.stderr.contains("nothing to resume"), "{}", r.stderr);
     assert!(!work.exists(), "a refused resume made {}", work.display());
     let _ = std::fs::remove_dir_all(&dir);
