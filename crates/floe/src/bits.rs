@@ -48,6 +48,18 @@ pub trait Bits: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static
     /// Adds the elements of the `k`-th word given as bits (see [`Bits::word`]); words past
     /// the capacity must be 0.
     fn or_word(&mut self, k: usize, w: u64);
+    /// How many elements are below `i` (`i ≤ CAPACITY`): the place `i` takes in the set's
+    /// increasing order.
+    fn count_below(&self, i: usize) -> u32;
+    /// The smallest element, or `CAPACITY` when the set is empty ([`Bits::lowest`] without
+    /// a branch where the processor counts trailing zeros).
+    fn bottom(&self) -> usize {
+        self.lowest().unwrap_or(Self::CAPACITY)
+    }
+    /// One more than the largest element, or 0 when the set is empty.
+    fn top(&self) -> usize {
+        self.highest().map_or(0, |i| i + 1)
+    }
     /// Removes and returns the smallest element.
     fn pop_lowest(&mut self) -> Option<usize> {
         let i = self.lowest()?;
@@ -140,6 +152,22 @@ macro_rules! impl_bits_int {
                     None
                 } else {
                     Some($width - 1 - self.leading_zeros() as usize)
+                }
+            }
+            #[inline]
+            fn bottom(&self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline]
+            fn top(&self) -> usize {
+                $width - self.leading_zeros() as usize
+            }
+            #[inline]
+            fn count_below(&self, i: usize) -> u32 {
+                debug_assert!(i <= $width);
+                match (1 as $t).checked_shl(i as u32) {
+                    Some(b) => (*self & b.wrapping_sub(1)).count_ones(),
+                    None => self.count_ones(),
                 }
             }
             #[inline]
@@ -257,6 +285,15 @@ impl<const N: usize> Bits for Wide<N> {
             .rev()
             .find(|(_, &w)| w != 0)
             .map(|(k, w)| 64 * k + 63 - w.leading_zeros() as usize)
+    }
+    #[inline]
+    fn count_below(&self, i: usize) -> u32 {
+        let (q, r) = (i / 64, i % 64);
+        let whole: u32 = self.0[..q.min(N)].iter().map(|w| w.count_ones()).sum();
+        match self.0.get(q) {
+            Some(w) if r > 0 => whole + (w & ((1u64 << r) - 1)).count_ones(),
+            _ => whole,
+        }
     }
     #[inline]
     fn word(&self, k: usize) -> u64 {
@@ -482,6 +519,18 @@ mod tests {
         assert!(!b.and_not(c).get(0));
         assert!(b.contains_all(B::bit(63)));
         assert!(!b.contains_all(B::bit(7)));
+        assert_eq!((b.bottom(), b.top()), (0, B::CAPACITY));
+        assert_eq!((B::empty().bottom(), B::empty().top()), (B::CAPACITY, 0));
+        assert_eq!(
+            (B::bit(70 % B::CAPACITY).bottom(), B::bit(5).top()),
+            (70 % B::CAPACITY, 6)
+        );
+        // the place of every index among the elements, at and between word edges
+        for i in 0..=B::CAPACITY {
+            let below = b.ones().filter(|&j| j < i).count() as u32;
+            assert_eq!(b.count_below(i), below, "below {i}");
+        }
+        assert_eq!(B::empty().count_below(B::CAPACITY), 0);
     }
 
     #[test]

@@ -138,15 +138,15 @@ pub trait Puzzle {
             self.for_each_next_ranked(&s, r, &mut f);
         }
     }
-    /// Calls `f(rank)` with the rank of every successor of each state whose rank is in
-    /// `ranks` (increasing): [`Puzzle::for_each_next_of_ranks`] for the enumerations that
-    /// keep ranks only. A game may override it where the ranks alone come cheaper; the
-    /// default drops the states.
-    fn for_each_next_rank_of_ranks<F: FnMut(u64)>(&self, ranks: &[u64], mut f: F)
+    /// Appends to `out` the rank of every successor of each state whose rank is in `ranks`
+    /// (increasing): [`Puzzle::for_each_next_of_ranks`] for the enumerations that keep
+    /// ranks only. A game may override it where the ranks alone come cheaper; the default
+    /// drops the states.
+    fn next_ranks_of_ranks(&self, ranks: &[u64], out: &mut Vec<u64>)
     where
         Self: Sized,
     {
-        self.for_each_next_of_ranks(ranks, |r, _| f(r));
+        self.for_each_next_of_ranks(ranks, |r, _| out.push(r));
     }
     /// Whether `state` solves the puzzle.
     fn is_goal(&self, state: &Self::State) -> bool;
@@ -365,9 +365,9 @@ macro_rules! forward_puzzle {
             self.$i.for_each_next_of_ranks(r, f)
         }
     };
-    (@ $i:ident for_each_next_rank_of_ranks) => {
-        fn for_each_next_rank_of_ranks<F: FnMut(u64)>(&self, r: &[u64], f: F) {
-            self.$i.for_each_next_rank_of_ranks(r, f)
+    (@ $i:ident next_ranks_of_ranks) => {
+        fn next_ranks_of_ranks(&self, r: &[u64], out: &mut Vec<u64>) {
+            self.$i.next_ranks_of_ranks(r, out)
         }
     };
     (@ $i:ident for_each_next_ranked) => {
@@ -416,7 +416,7 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
     }
     const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
     forward_puzzle!(puzzle: successors, for_each_next, is_goal, lower_bound, rank_space, rank,
-        for_each_next_ranked, for_each_next_of_ranks, for_each_next_rank_of_ranks, state_bound, unrank, piece_moved, random_move, symmetries, canonical,
+        for_each_next_ranked, for_each_next_of_ranks, next_ranks_of_ranks, state_bound, unrank, piece_moved, random_move, symmetries, canonical,
         canonical_successors, packed_len, pack, unpack);
 }
 

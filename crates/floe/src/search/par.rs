@@ -207,7 +207,7 @@ where
 }
 
 /// [`enumerate_par`] for the figures alone: no state is visited, so the successors are
-/// listed as ranks only ([`Puzzle::for_each_next_rank_of_ranks`]), and no state is kept
+/// listed as ranks only ([`Puzzle::next_ranks_of_ranks`]), and no state is kept
 /// beside a rank. The same [`Enumeration`]; `None` where [`enumerate_par`] gives `None`.
 ///
 /// ```
@@ -345,7 +345,7 @@ where
             } else {
                 let candidates = &mut listed.ranks;
                 candidates.clear();
-                p.for_each_next_rank_of_ranks(ranks, |rt| candidates.push(rt));
+                p.next_ranks_of_ranks(ranks, candidates);
                 generated.fetch_add(candidates.len() as u64, Ordering::Relaxed);
                 for &r in candidates.iter() {
                     if keep(r).is_none() {

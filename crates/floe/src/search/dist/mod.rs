@@ -685,7 +685,7 @@ where
                     }
                     if peers == 1 {
                         // every successor is this worker's own
-                        p.for_each_next_rank_of_ranks(&ranks, |r| batches[0].push(r));
+                        p.next_ranks_of_ranks(&ranks, &mut batches[0]);
                         generated += batches[0].len() as u64;
                     } else {
                         // Two passes, as in the single process: the successors listed in a
@@ -693,7 +693,7 @@ where
                         // index (no branch on the owner, which the processor could not
                         // predict; routing inside the listing was slower still).
                         listed.clear();
-                        p.for_each_next_rank_of_ranks(&ranks, |r| listed.push(r));
+                        p.next_ranks_of_ranks(&ranks, &mut listed);
                         generated += listed.len() as u64;
                         if pow2 {
                             // a power of two of workers (the usual case) divides by a shift
