@@ -515,4 +515,14 @@ fn lossy_conversions_empty_ranges_and_foreign_flags_are_refused() {
         &words("experiment pretzel --challenges 5"),
         "--trials 10 (the default) is more than --challenges 5",
     );
+    // a count of states that is negative, a word or a fraction says what it takes
+    for bad in ["-3", "many", "2.5"] {
+        refused(
+            &words_with("space --rows 4 --cols 4 --blocks 2 --max-states {}", &[bad]),
+            &format!(
+                "invalid value '{bad}' for '--max-states <N>': a whole number from 0 to {}",
+                u64::MAX
+            ),
+        );
+    }
 }

@@ -197,7 +197,12 @@ pub struct Limits {
     /// Stop after storing this many states (then exit code 1: no answer).
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "N", allow_negative_numbers = true)
+        arg(
+            long,
+            value_name = "N",
+            value_parser = crate::request::value::number::<u64>,
+            allow_negative_numbers = true
+        )
     )]
     pub max_states: Option<u64>,
     /// Stop after this long: seconds, or a number with ms, s, m or h (then exit code 1).

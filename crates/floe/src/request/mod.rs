@@ -278,19 +278,12 @@ pub mod value {
         within(Range::new(0, T::MAX))(s)
     }
 
-    /// A whole number in `r`, as `T`. A value that is not a number gets Rust's reason
-    /// (`invalid digit found in string`, as the command line says it); one too large or
-    /// outside `r` gets the range.
+    /// A whole number in `r`, as `T`. A value that is not one (a negative number, a word, a
+    /// fraction, nothing) or is outside `r` gets the range, as the command line says it.
     pub fn within<T: Whole>(r: Range) -> impl Fn(&str) -> Result<T, String> {
         move |s| {
             let range = || format!("a whole number from {} to {}", r.lo, r.hi.min(T::MAX));
-            let n: u64 = s.parse().map_err(|e: std::num::ParseIntError| {
-                if *e.kind() == std::num::IntErrorKind::PosOverflow {
-                    range()
-                } else {
-                    e.to_string()
-                }
-            })?;
+            let n: u64 = s.parse().map_err(|_| range())?;
             if n < r.lo || n > r.hi {
                 return Err(range());
             }

@@ -63,7 +63,7 @@ fn an_unknown_parameter_is_answered_with_those_taken() {
 fn a_bad_value_names_its_parameter_and_what_it_takes() {
     assert_eq!(
         solve("max_states=-3").unwrap_err(),
-        "invalid value '-3' for 'max_states': invalid digit found in string"
+        "invalid value '-3' for 'max_states': a whole number from 0 to 18446744073709551615"
     );
     assert_eq!(
         solve("max-states=99999999999999999999").unwrap_err(),
@@ -139,7 +139,7 @@ fn requests_check_what_they_need() {
     .unwrap_err();
     assert_eq!(
         e,
-        "invalid value '-5' for 'rows': invalid digit found in string"
+        "invalid value '-5' for 'rows': a whole number from 1 to 1024"
     );
     let mut g = Generate::default();
     let e = read(
