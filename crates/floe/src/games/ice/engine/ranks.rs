@@ -111,7 +111,10 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
     }
 
     /// Under `free` with `k ≤ MAX_RANKED` blocks: [`Puzzle::next_ranks_of_ranks`], each
-    /// position rebuilt from the one before ([`Binomials::unrank_after`]).
+    /// position rebuilt from the one before ([`Binomials::unrank_after`]). The walk over the
+    /// positions is written out as `for_each_next_of_ranks` writes it: shared through a
+    /// helper taking a closure, this loop ran a fifth slower (10.25 against 8.60 user s on
+    /// 8×8 with 6 blocks, one thread).
     #[inline(always)]
     fn ranks_of_ranks(&self, bin: &Binomials, k: usize, ranks: &[u64], out: &mut Vec<u64>) {
         let mut pos: [u16; MAX_RANKED] = std::array::from_fn(|j| j as u16);
