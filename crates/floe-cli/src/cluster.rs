@@ -389,14 +389,29 @@ pub struct Layout {
     pub addresses: Vec<String>,
 }
 
+/// The workers of a process started without `--workers`: `cores` divided by the most
+/// processes that `addresses` put on one host (by the text before the port), at least one.
+/// Two processes on one machine of 2 cores take one worker each instead of two (four threads
+/// on two cores ran a tenth slower, 8×8 with 6 blocks).
+fn default_workers(cores: usize, addresses: &[String]) -> usize {
+    let host = |a: &String| a.rsplit_once(':').map_or(a.clone(), |(h, _)| h.to_string());
+    let mut hosts: Vec<String> = addresses.iter().map(host).collect();
+    hosts.sort();
+    let crowded = hosts
+        .chunk_by(|a, b| a == b)
+        .map(<[String]>::len)
+        .max()
+        .unwrap_or(1);
+    (cores / crowded).max(1)
+}
+
 impl Layout {
-    /// The layout the flags ask for: one process of `--workers` threads (default: the cores)
-    /// unless `--processes` says more, whose addresses come from `--hostfile` (default
-    /// 127.0.0.1, ports 2101 up).
+    /// The layout the flags ask for: one process of `--workers` threads unless `--processes`
+    /// says more, whose addresses come from `--hostfile` (default 127.0.0.1, ports 2101 up).
+    /// Without `--workers`, the processes of one host share its cores: each takes the cores
+    /// divided by the most processes the addresses put on one host (at least one), the same
+    /// for every process, as timely needs.
     pub fn of(c: &PeersArgs) -> Result<Layout, Error> {
-        let workers = c.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
         let processes = c.processes.unwrap_or(1);
         let process = c.process.unwrap_or(0);
         if process >= processes {
@@ -455,6 +470,10 @@ impl Layout {
                 .map(|i| format!("127.0.0.1:{}", 2101 + i))
                 .collect(),
         };
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let workers = c
+            .workers
+            .unwrap_or_else(|| default_workers(cores, &addresses));
         Ok(Layout {
             workers,
             processes,
@@ -733,6 +752,36 @@ mod tests {
             }
             assert_eq!(owned, truth.states);
         }
+    }
+
+    #[test]
+    fn processes_of_one_host_share_its_cores() {
+        let at = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // one process: all the cores
+        assert_eq!(default_workers(8, &at(&["127.0.0.1:2101"])), 8);
+        // two on this machine (the default addresses): half each
+        assert_eq!(default_workers(8, &at(&["127.0.0.1:2101", "127.0.0.1:2102"])), 4);
+        // one a node: all of each node's cores
+        assert_eq!(default_workers(8, &at(&["node1:4000", "node2:4000"])), 8);
+        // two on one node and one on another: the crowded node decides, for all alike
+        let three = at(&["node1:4000", "node1:4001", "node2:4000"]);
+        assert_eq!(default_workers(8, &three), 4);
+        // more processes than cores: one worker each, never none
+        let many: Vec<String> = (0..5).map(|i| format!("127.0.0.1:{}", 2101 + i)).collect();
+        assert_eq!(default_workers(2, &many), 1);
+        // and through the flags: --processes 2 without a hostfile
+        let c = PeersArgs {
+            processes: Some(2),
+            process: Some(1),
+            ..PeersArgs::default()
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        assert_eq!(Layout::of(&c).unwrap().workers, (cores / 2).max(1));
+        let c = PeersArgs {
+            workers: Some(3),
+            ..c
+        };
+        assert_eq!(Layout::of(&c).unwrap().workers, 3);
     }
 
     #[test]
