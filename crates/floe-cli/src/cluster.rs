@@ -390,11 +390,17 @@ pub struct Layout {
 }
 
 /// The workers of a process started without `--workers`: `cores` divided by the most
-/// processes that `addresses` put on one host (by the text before the port), at least one.
-/// Two processes on one machine of 2 cores take one worker each instead of two (four threads
-/// on two cores ran a tenth slower, 8×8 with 6 blocks).
+/// processes that `addresses` put on one host (by the text before the port, every loopback
+/// name — `localhost`, `127.x.y.z`, `::1` — being this machine), at least one. Two
+/// processes on one machine of 2 cores take one worker each instead of two (four threads on
+/// two cores ran a tenth slower, 8×8 with 6 blocks).
 fn default_workers(cores: usize, addresses: &[String]) -> usize {
-    let host = |a: &String| a.rsplit_once(':').map_or(a.clone(), |(h, _)| h.to_string());
+    let host = |a: &String| {
+        let h = a.rsplit_once(':').map_or(a.as_str(), |(h, _)| h);
+        let h = h.trim_start_matches('[').trim_end_matches(']');
+        let loopback = h.eq_ignore_ascii_case("localhost") || h.starts_with("127.") || h == "::1";
+        if loopback { "localhost" } else { h }.to_ascii_lowercase()
+    };
     let mut hosts: Vec<String> = addresses.iter().map(host).collect();
     hosts.sort();
     let crowded = hosts
@@ -760,12 +766,24 @@ mod tests {
         // one process: all the cores
         assert_eq!(default_workers(8, &at(&["127.0.0.1:2101"])), 8);
         // two on this machine (the default addresses): half each
-        assert_eq!(default_workers(8, &at(&["127.0.0.1:2101", "127.0.0.1:2102"])), 4);
+        assert_eq!(
+            default_workers(8, &at(&["127.0.0.1:2101", "127.0.0.1:2102"])),
+            4
+        );
         // one a node: all of each node's cores
         assert_eq!(default_workers(8, &at(&["node1:4000", "node2:4000"])), 8);
         // two on one node and one on another: the crowded node decides, for all alike
         let three = at(&["node1:4000", "node1:4001", "node2:4000"]);
         assert_eq!(default_workers(8, &three), 4);
+        // every loopback name is this machine
+        let mixed = at(&[
+            "localhost:4101",
+            "127.0.0.1:4102",
+            "127.0.0.2:4103",
+            "[::1]:4104",
+        ]);
+        assert_eq!(default_workers(8, &mixed), 2);
+        assert_eq!(default_workers(8, &at(&["Node1:4000", "node1:4001"])), 4);
         // more processes than cores: one worker each, never none
         let many: Vec<String> = (0..5).map(|i| format!("127.0.0.1:{}", 2101 + i)).collect();
         assert_eq!(default_workers(2, &many), 1);

@@ -204,8 +204,8 @@ impl ClusterArgs {
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Sharing the work (docs/cluster.md)")]
 pub struct PeersArgs {
-    /// Worker threads in this process [default: the cores, divided among the processes of
-    /// one host].
+    /// Worker threads in this process [default: the cores divided by the most processes
+    /// the addresses put on one host (every loopback name is this machine), at least 1].
     #[arg(long, value_name = "W", value_parser = within(1, 1024), allow_negative_numbers = true)]
     pub workers: Option<usize>,
     /// Processes in the run, each started with the same flags and its own --process.

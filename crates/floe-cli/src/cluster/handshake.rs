@@ -157,7 +157,8 @@ fn refusal(layout: &Layout, other: &Hello, d: &[String]) -> Error {
     Error::invalid(format!(
         "process {} ({}) belongs to another run than this process {}: {}. Start every process \
          of a run with the same command, --processes and --workers (each with its own \
-         --process)",
+         --process; a process without --workers takes its host's cores divided among the \
+         processes of one host)",
         other.process,
         layout
             .addresses

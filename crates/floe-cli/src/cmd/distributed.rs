@@ -68,6 +68,9 @@ pub(crate) struct SharedEstimate {
     /// When the visited bits do not fit the budget beside the rest and the run has a work
     /// folder: the bytes each worker's bits may take in memory (the rest stay on disk).
     pub bits_budget: Option<u64>,
+    /// Whether the layer files are read in the narrower window (2 MiB instead of 16): with
+    /// the wider one the run would pass the budget.
+    pub narrow: bool,
 }
 
 /// Positions a worker expands between two rounds when memory is short: with up to 32
@@ -126,10 +129,14 @@ impl SharedEstimate {
         // layers in memory: up to two of them, 8 bytes a position in lists that grow by
         // doubling (half again on average); the older is the newer's scratch when it is
         // sorted
-        // on disk: the writer's and reader's buffers, and the 2 MiB window of ranks read
-        // ahead and sorted beside its 2 MiB of scratch
-        let layers = if on_disk {
-            layout.workers as f64 * 9.0 * (1 << 20) as f64
+        // on disk: the writer's and reader's buffers, and the window of ranks read ahead
+        // and sorted beside as much scratch (16 MiB; 2 MiB where the bits go to disk too)
+        let on_disk_layers = |bits_on_disk: bool| {
+            let window = floe::search::dist::window_ranks(bits_on_disk) as f64 * 8.0;
+            layout.workers as f64 * (5.0 * (1 << 20) as f64 + 2.0 * window)
+        };
+        let mut layers = if on_disk {
+            on_disk_layers(false)
         } else {
             LIVE_SHARE * n * 8.0 * 1.5 / processes
         };
@@ -149,6 +156,12 @@ impl SharedEstimate {
         let mut bits_budget = None;
         // the process itself counts too: bits that fit only without it would stop the run
         // at the budget half-way
+        // short of memory: the layer files are read in the narrower window first
+        let narrow =
+            budget.is_some_and(|b| on_disk && bits + layers + buffers + BASE_MEMORY > b as f64);
+        if narrow {
+            layers = on_disk_layers(true);
+        }
         let whole = bits + layers + buffers + BASE_MEMORY;
         if let Some(b) = budget.filter(|&b| on_disk && whole > b as f64) {
             // the bits go to disk: a segment per worker in memory, and on disk the bits and
@@ -170,6 +183,7 @@ impl SharedEstimate {
                     1.0
                 },
             bits_budget,
+            narrow,
         }
     }
 }
@@ -243,9 +257,11 @@ pub(crate) fn prepare(
         .format(FORMAT);
     let mut lim: Limits = limits.limits();
     let mut bits_budget = None;
+    let mut window = None;
     if let Some(space) = space {
         let e = SharedEstimate::new(space, &layout, cluster.work_dir.is_some(), limits.budget());
         bits_budget = e.bits_budget;
+        window = e.narrow.then(|| floe::search::dist::window_ranks(true));
         let bounded = limits.force || limits.timeout.is_some() || limits.max_states.is_some();
         if let Some(b) = limits.budget() {
             if e.memory > b && !bounded && e.bits_budget.is_some() {
@@ -293,6 +309,7 @@ pub(crate) fn prepare(
         resume: cluster.resume,
         identity: identity.clone(),
         bits_budget,
+        window,
         // a run whose bits do not fit keeps what travels between workers small too
         epoch: bits_budget.map(|_| SMALL_EPOCH),
     };
@@ -399,6 +416,33 @@ mod tests {
         assert!(c.memory < 1 << 30 && c.disk > 20 << 30, "{c:?}");
         assert!(b.seconds * 3.0 < a.seconds);
         assert!(free_disk(&std::env::temp_dir().join("no/such/dir")).is_some());
+    }
+
+    /// Layer files are read in 16 MiB windows, in 2 MiB ones where the wider would pass the
+    /// budget; the bits go to disk only where even that does not fit.
+    #[test]
+    fn a_tight_budget_narrows_the_window_before_the_bits_leave_memory() {
+        let two = Layout {
+            workers: 2,
+            processes: 1,
+            process: 0,
+            addresses: vec![],
+        };
+        let n = 621_216_192; // 8×8 with 7 blocks: 74 MiB of bits
+        let wide = SharedEstimate::new(n, &two, true, None);
+        assert!(!wide.narrow && wide.bits_budget.is_none(), "{wide:?}");
+        // the two windows differ by 2 × (16 − 2) MiB for each of the two workers
+        let roomy = SharedEstimate::new(n, &two, true, Some(wide.memory));
+        assert_eq!(roomy, wide);
+        let tight = SharedEstimate::new(n, &two, true, Some(wide.memory - 1));
+        assert!(tight.narrow && tight.bits_budget.is_none(), "{tight:?}");
+        assert_eq!(wide.memory - tight.memory, 2 * 2 * (14 << 20));
+        // below the narrow run's memory the bits go to disk too, still in narrow windows
+        let short = SharedEstimate::new(n, &two, true, Some(tight.memory - 1));
+        assert!(short.narrow && short.bits_budget.is_some(), "{short:?}");
+        // in memory there is no window: never narrow
+        let mem = SharedEstimate::new(n, &two, false, Some(1 << 20));
+        assert!(!mem.narrow, "{mem:?}");
     }
 
     /// The bits on disk as `floe::search::dist` cuts them: `Seen::new` makes segments of the

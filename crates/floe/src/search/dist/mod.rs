@@ -148,6 +148,10 @@ pub struct DistOptions {
     /// The most bytes a worker's visited bits may take in memory: larger bits are kept in
     /// `work_dir`, in segments of this size (`None`: always in memory).
     pub bits_budget: Option<u64>,
+    /// Ranks of a layer file read ahead and sorted before they are expanded (`None`:
+    /// [`window_ranks`]`(false)`, 16 MiB; at least a chunk): the wider, the nearer one
+    /// another the positions expanded one after the other, and the cheaper.
+    pub window: Option<usize>,
     /// Positions a worker expands between two rounds (`None`: 65,536): what is on its way
     /// between workers is at most this many positions' successors.
     pub epoch: Option<usize>,
@@ -348,6 +352,7 @@ where
     let begin = Instant::now();
     let deadline = o.limits.deadline_from(begin);
     let peers = ex.peers().max(1) as u64;
+    let window = o.window.unwrap_or(files::WINDOW).max(CHUNK);
     let index = ex.index();
     let me = index as u64;
     let space = p.rank_space().ok_or_else(|| match p.state_bound() {
@@ -639,7 +644,7 @@ where
             // on the way between workers stays within one epoch's successors, whatever the
             // layer's size (the memory of an out-of-core run stays small).
             let mut walked: Result<(), Error> = Ok(());
-            let mut reader = match LayerCursor::open(&layer, local_space) {
+            let mut reader = match LayerCursor::open_with(&layer, local_space, window) {
                 Ok(r) => Some(r),
                 Err(e) => {
                     walked = Err(e);
@@ -771,7 +776,7 @@ where
             (Sink::Memory(n), Layer::File(..)) => (2 * n.capacity()) * 8,
             (Sink::File(_), _) => 1 << 20,
         } + match &layer {
-            Layer::File(..) => (1 << 20) + 2 * files::WINDOW * 8,
+            Layer::File(..) => (1 << 20) + 2 * window * 8,
             Layer::Memory(_) => 0,
         };
         // the successors of a chunk, listed and routed: one list and a batch per worker
@@ -986,6 +991,16 @@ fn route_few<const N: usize>(
         }
     }
     put
+}
+
+/// The ranks of a layer file a worker reads ahead and sorts (and as many of scratch beside
+/// them): 2,097,152 (16 MiB), or where memory is `narrow` 262,144 (2 MiB).
+pub fn window_ranks(narrow: bool) -> usize {
+    if narrow {
+        files::TIGHT_WINDOW
+    } else {
+        files::WINDOW
+    }
 }
 
 /// The most workers whose batches each get room for a whole chunk's successors ([`route`]).

@@ -312,6 +312,27 @@ fn bits_on_disk_count_the_same_and_resume_after_a_stop() {
     layers_on_disk(Some(64));
 }
 
+/// Layer files read in windows of one chunk (every window a chunk, the narrowest there is)
+/// and of a million ranks (a layer in one window) count the same as the default.
+#[test]
+fn every_window_counts_the_same() {
+    let p = Walks { n: 100_003 };
+    let (e, sums) = truth(&p);
+    for window in [1, CHUNK, 1 << 20] {
+        let dir = temp_dir(&format!("window-{window}"));
+        let o = DistOptions {
+            work_dir: Some(dir.clone()),
+            identity: RunIdentity::new("walks", "numbers").param("n", 100_003),
+            window: Some(window),
+            ..DistOptions::default()
+        };
+        let (d, _) = run(&p, 2, &o).unwrap();
+        assert_eq!(d.enumeration.histogram, e.histogram, "window {window}");
+        assert_eq!(d.partial.as_ref(), Some(&sums), "window {window}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 fn layers_on_disk(bits_budget: Option<u64>) {
     let p = Walks { n: 100_003 };
     let (e, sums) = truth(&p);
