@@ -279,6 +279,16 @@ pub(super) const WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 21 };
 pub(super) const TIGHT_WINDOW: usize = if cfg!(test) { 5_000 } else { 1 << 18 };
 const _: () = assert!(TIGHT_WINDOW >= CHUNK && WINDOW >= TIGHT_WINDOW);
 
+/// The ranks of a layer file a worker reads ahead and sorts (and as many of scratch beside
+/// them): 2,097,152 (16 MiB), or where memory is `narrow` 262,144 (2 MiB).
+pub fn window_ranks(narrow: bool) -> usize {
+    if narrow {
+        TIGHT_WINDOW
+    } else {
+        WINDOW
+    }
+}
+
 impl<'a> LayerCursor<'a> {
     #[cfg(test)]
     pub fn open(layer: &'a Layer, bound: u64) -> Result<LayerCursor<'a>, Error> {
