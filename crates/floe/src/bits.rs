@@ -412,47 +412,44 @@ impl Binomials {
     /// into the k-subset of colex rank `r`, given that `pos` held a subset of rank at most
     /// `r` (or the subset of rank 0, `0..k`) and `top[j]` the sum of its terms from the
     /// `j`-th element up (`top.len() = k + 1`, `top[k] = 0`); keeps `top` so. The elements
-    /// that do not change are kept without a look: on increasing ranks close together, a
-    /// step costs a few comparisons.
+    /// that do not change are kept without a look, and they are found from the smallest up:
+    /// the subsets that share the elements from the `j`-th up have the ranks from `top[j]`
+    /// to `top[j] + C(pos[j], j)`, so on increasing ranks close together (where mostly the
+    /// smallest element moves) a step costs a comparison or two.
     #[inline]
     pub fn unrank_after(&self, r: u64, pos: &mut [u16], top: &mut [u64]) {
         let k = pos.len();
-        // the largest elements that stay: C(p, j + 1) ≤ rem < C(p + 1, j + 1)
-        let mut j = k;
-        while j > 0 {
-            let p = pos[j - 1] as usize;
-            if r - top[j] >= self.term(j - 1, p + 1) {
-                break;
-            }
-            j -= 1;
-        }
-        if j == 0 {
+        if k == 0 {
             return;
         }
-        // the (j − 1)-th grows, the ones below it are found afresh
-        let e = j - 1;
-        let rem = r - top[j];
-        let mut p = pos[e] as usize + 1;
-        while p < self.max_n && self.term(e, p + 1) <= rem {
-            p += 1;
+        // the elements from the j-th up stay: r is below the end of their ranks
+        // (C(p, 1) = p, so the first look needs no table)
+        let mut j = 1;
+        while j < k && r - top[j] >= self.term(j - 1, pos[j] as usize) {
+            j += 1;
         }
-        pos[e] = p as u16;
-        top[e] = top[j] + self.term(e, p);
-        for e in (1..e).rev() {
-            let rem = r - top[e + 1];
-            let mut p = pos[e + 1] as usize - 1;
-            while self.term(e, p) > rem {
-                p -= 1;
+        if j > 1 {
+            // the (j − 1)-th grows, the ones below it are found afresh
+            let e = j - 1;
+            let rem = r - top[j];
+            let mut p = pos[e] as usize + 1;
+            while p < self.max_n && self.term(e, p + 1) <= rem {
+                p += 1;
             }
             pos[e] = p as u16;
-            top[e] = top[e + 1] + self.term(e, p);
+            top[e] = top[j] + self.term(e, p);
+            for e in (1..e).rev() {
+                let rem = r - top[e + 1];
+                let mut p = pos[e + 1] as usize - 1;
+                while self.term(e, p) > rem {
+                    p -= 1;
+                }
+                pos[e] = p as u16;
+                top[e] = top[e + 1] + self.term(e, p);
+            }
         }
-        if e > 0 {
-            // C(p, 1) = p
-            pos[0] = (r - top[1]) as u16;
-            top[0] = r;
-        }
-        debug_assert_eq!(top[0], r);
+        pos[0] = (r - top[1]) as u16;
+        top[0] = r;
     }
     /// Colex rank of a k-subset given as a bit set: Σ C(pos_j, j+1) over its elements in
     /// increasing order. A bijection from k-subsets of `0..n` onto `0..C(n, k)`.
@@ -568,19 +565,44 @@ mod tests {
 
     #[test]
     fn unranking_after_a_smaller_rank_agrees_with_unrank() {
-        let b = Binomials::new(20, 4);
-        let k = 4;
-        let mut pos: Vec<u16> = (0..k as u16).collect();
-        let mut top = vec![0u64; k + 1];
-        // every rank in turn, then jumps of every size
-        let mut ranks: Vec<u64> = (0..b.get(20, 4)).collect();
-        ranks.retain(|r| r % 7 != 3 && r % 11 != 5);
-        for r in ranks {
-            b.unrank_after(r, &mut pos, &mut top);
-            let set = b.unrank::<u64>(r, k).unwrap();
-            let want: Vec<u16> = set.ones().map(|i| i as u16).collect();
-            assert_eq!(pos, want, "rank {r}");
-            assert_eq!(top[0], r);
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        for (n, k) in [(20, 4), (20, 1), (9, 2), (64, 7), (12, 12), (30, 5)] {
+            let b = Binomials::new(n, k);
+            let space = b.get(n, k);
+            // every rank in turn but a few, each twice at times; then jumps of every size,
+            // from one to most of the space
+            let mut ranks: Vec<u64> = (0..space.min(20_000))
+                .filter(|r| r % 7 != 3 && r % 11 != 5)
+                .flat_map(|r| std::iter::repeat_n(r, 1 + usize::from(r % 13 == 0)))
+                .collect();
+            let mut r = 0u64;
+            while r < space {
+                ranks.push(r);
+                let reach = 1u64 << rng.random_range(0..64 - space.leading_zeros());
+                r += rng.random_range(1..=reach);
+            }
+            ranks.push(space - 1);
+            // from rank 0 (the subset 0..k) in every run
+            for run in [&ranks[..space.min(20_000) as usize / 2], &ranks[..]] {
+                let mut pos: Vec<u16> = (0..k as u16).collect();
+                let mut top = vec![0u64; k + 1];
+                let mut last = 0;
+                for &r in run {
+                    if r < last {
+                        continue;
+                    }
+                    last = r;
+                    b.unrank_after(r, &mut pos, &mut top);
+                    let set = b.unrank::<u64>(r, k).unwrap();
+                    let want: Vec<u16> = set.ones().map(|i| i as u16).collect();
+                    assert_eq!(pos, want, "C({n}, {k}), rank {r}");
+                    for j in 0..=k {
+                        let sum: u64 = (j..k).map(|m| b.term(m, pos[m] as usize)).sum();
+                        assert_eq!(top[j], sum, "C({n}, {k}), rank {r}, top[{j}]");
+                    }
+                }
+            }
         }
     }
 
