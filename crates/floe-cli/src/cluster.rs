@@ -43,11 +43,33 @@ enum Msg {
 
 /// A batch of ranks. Between the threads of a process it travels as it is; to another
 /// process it is packed ([`packed`]) once: timely asks a message for its size and then for
-/// its bytes, and both answers come from the one packing.
+/// its bytes, and both answers come from the one packing. A batch known to leave the process
+/// is packed straight from the sender's buffer ([`Packed::leaving`]), without a copy of its
+/// ranks.
 #[derive(Clone, Debug, Default)]
 struct Packed {
     ranks: Vec<u64>,
     bytes: std::cell::OnceCell<Vec<u8>>,
+}
+
+impl Packed {
+    /// `ranks` packed: for a worker of another process.
+    fn leaving(ranks: &[u64]) -> Packed {
+        Packed {
+            ranks: Vec::new(),
+            bytes: std::cell::OnceCell::from(packed::encode(ranks)),
+        }
+    }
+
+    /// The ranks, unpacked if the batch was packed here and stayed in the process.
+    fn into_ranks(self) -> Vec<u64> {
+        match self.bytes.into_inner() {
+            Some(b) if self.ranks.is_empty() => {
+                packed::decode(&b).expect("a batch packed by this process")
+            }
+            _ => self.ranks,
+        }
+    }
 }
 
 impl From<Vec<u64>> for Packed {
@@ -83,23 +105,23 @@ mod packed {
     pub fn encode(ranks: &[u64]) -> Vec<u8> {
         let top = ranks.iter().fold(0, |m, &r| m | r);
         let w = (64 - top.leading_zeros()).div_ceil(8).max(1) as usize;
-        let mut out = vec![0u8; 1 + w * ranks.len()];
-        out[0] = w as u8;
-        fn put<const W: usize>(ranks: &[u64], out: &mut [u8]) {
-            for (c, &r) in out.chunks_exact_mut(W).zip(ranks) {
-                c.copy_from_slice(&r.to_le_bytes()[..W]);
+        // written once each, not zeroed first
+        let mut out = Vec::with_capacity(1 + w * ranks.len());
+        out.push(w as u8);
+        fn put<const W: usize>(ranks: &[u64], out: &mut Vec<u8>) {
+            for &r in ranks {
+                out.extend_from_slice(&r.to_le_bytes()[..W]);
             }
         }
-        let body = &mut out[1..];
         match w {
-            1 => put::<1>(ranks, body),
-            2 => put::<2>(ranks, body),
-            3 => put::<3>(ranks, body),
-            4 => put::<4>(ranks, body),
-            5 => put::<5>(ranks, body),
-            6 => put::<6>(ranks, body),
-            7 => put::<7>(ranks, body),
-            _ => put::<8>(ranks, body),
+            1 => put::<1>(ranks, &mut out),
+            2 => put::<2>(ranks, &mut out),
+            3 => put::<3>(ranks, &mut out),
+            4 => put::<4>(ranks, &mut out),
+            5 => put::<5>(ranks, &mut out),
+            6 => put::<6>(ranks, &mut out),
+            7 => put::<7>(ranks, &mut out),
+            _ => put::<8>(ranks, &mut out),
         }
         out
     }
@@ -168,6 +190,8 @@ pub struct Timely<'w> {
     inbox: Inbox,
     round: u64,
     watch: Option<Watch>,
+    /// The workers of this process.
+    here: std::ops::Range<usize>,
 }
 
 /// How long after its own deadline a process waits for the others at the end of a round
@@ -228,7 +252,11 @@ impl Watch {
 
 impl<'w> Timely<'w> {
     /// Builds the worker's dataflow.
-    fn new(worker: &'w mut Worker, watch: Option<Watch>) -> Timely<'w> {
+    fn new(
+        worker: &'w mut Worker,
+        watch: Option<Watch>,
+        here: std::ops::Range<usize>,
+    ) -> Timely<'w> {
         let mut input = InputHandle::<u64, CapacityContainerBuilder<Vec<(u32, Msg)>>>::new();
         let probe = ProbeHandle::new();
         let inbox: Inbox = Rc::new(RefCell::new(Vec::new()));
@@ -260,6 +288,7 @@ impl<'w> Timely<'w> {
             inbox,
             round: 0,
             watch,
+            here,
         }
     }
 
@@ -268,7 +297,7 @@ impl<'w> Timely<'w> {
         let mut ready = Vec::new();
         self.inbox.borrow_mut().retain_mut(|(t, m)| match m {
             Msg::Ranks(v) if *t == round => {
-                ready.push(std::mem::take(&mut v.ranks));
+                ready.push(std::mem::take(v).into_ranks());
                 false
             }
             _ => true,
@@ -339,9 +368,15 @@ impl DistExchange for Timely<'_> {
                 got(b);
                 b.clear();
             } else {
-                // a copy of its exact size travels; the batch keeps its room for the next
-                // chunk (no allocation as large as a chunk's successors for each message)
-                self.input.send((w as u32, Msg::Ranks(b.to_vec().into())));
+                // a copy of its exact size travels (packed if it leaves the process); the
+                // batch keeps its room for the next chunk (no allocation as large as a
+                // chunk's successors for each message)
+                let m = if self.here.contains(&w) {
+                    b.to_vec().into()
+                } else {
+                    Packed::leaving(b)
+                };
+                self.input.send((w as u32, Msg::Ranks(m)));
                 b.clear();
             }
         }
@@ -585,9 +620,10 @@ where
         workers: layout.workers,
         addresses: layout.addresses.clone(),
     });
+    let here = layout.process * layout.workers..(layout.process + 1) * layout.workers;
     let guards =
         timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
-            let mut ex = Timely::new(worker, watch.clone());
+            let mut ex = Timely::new(worker, watch.clone(), here.clone());
             job(&mut ex)
         })
         .map_err(|e| Error::invalid(format!("the workers could not be started: {e}")))?;
@@ -682,6 +718,30 @@ mod tests {
                 Msg::Ranks(back) => assert_eq!(back.ranks, ranks),
                 other => panic!("{other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn a_batch_packed_for_another_process_gives_its_ranks_wherever_it_ends() {
+        for ranks in [vec![], vec![0], vec![70_000, 1, 3], vec![u64::MAX, 5]] {
+            let m = Msg::Ranks(Packed::leaving(&ranks));
+            // over the wire, as timely sends it to another process
+            let wire = bincode::serialize(&m).unwrap();
+            assert_eq!(
+                wire,
+                bincode::serialize(&Msg::Ranks(ranks.clone().into())).unwrap()
+            );
+            match bincode::deserialize::<Msg>(&wire).unwrap() {
+                Msg::Ranks(back) => assert_eq!(back.into_ranks(), ranks),
+                other => panic!("{other:?}"),
+            }
+            // and kept in the process (a worker thought to be elsewhere)
+            match m {
+                Msg::Ranks(p) => assert_eq!(p.into_ranks(), ranks),
+                other => panic!("{other:?}"),
+            }
+            // a batch that was never packed gives its ranks as they are
+            assert_eq!(Packed::from(ranks.clone()).into_ranks(), ranks);
         }
     }
 
