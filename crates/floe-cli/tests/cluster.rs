@@ -404,6 +404,49 @@ fn a_run_killed_mid_way_and_resumed_equals_an_uninterrupted_run() {
 }
 
 #[test]
+fn a_resume_without_workers_says_what_it_took_and_what_to_give() {
+    // the first run with one worker more than a process takes by default, so that the
+    // default differs from it on any machine
+    let work = scratch("default-workers");
+    let w = path_str(&work.join("run"));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let first = (cores + 1).to_string();
+    let board = ["space", "--rows", "5", "--cols", "5", "--blocks", "4"];
+    let with = |more: &[&str]| {
+        let mut a: Vec<&str> = board.to_vec();
+        a.extend_from_slice(&["--work-dir", &w]);
+        a.extend_from_slice(more);
+        floe(&a)
+    };
+    let done = with(&["--workers", &first, "--json"]).code(0).json();
+    let r = with(&["--resume"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    for want in [
+        format!("--workers: {cores} here, {first} in the checkpoint"),
+        format!("No --workers was given, so this process took {cores}"),
+        "give --workers with the number the checkpoint has".to_string(),
+    ] {
+        assert!(r.stderr.contains(&want), "{want:?} in {}", r.stderr);
+    }
+    // a --workers given that differs is refused without the word on the default
+    let other = (cores + 2).to_string();
+    let r = with(&["--workers", &other, "--resume"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("--workers: {other} here")),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("No --workers"), "{}", r.stderr);
+    // with the checkpoint's number the finished run answers its figures again
+    let again = with(&["--workers", &first, "--resume", "--json"])
+        .code(0)
+        .json();
+    assert_eq!(counts(&again), counts(&done));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
 fn what_cannot_be_shared_is_refused_clearly() {
     // PushPush positions have no perfect hash to share them by
     let r = floe(&[

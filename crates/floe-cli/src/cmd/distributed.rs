@@ -19,6 +19,29 @@ pub(crate) struct Shared {
     pub opts: DistOptions,
     /// What the run is, as its processes say when they connect.
     pub identity: RunIdentity,
+    /// Whether `--workers` was given (else the layout's workers are the default).
+    pub workers_given: bool,
+}
+
+impl Shared {
+    /// `e`, and when it refuses a checkpoint over its number of workers although no
+    /// `--workers` was given, how this process came to its number and what to give.
+    pub fn explain(&self, e: Error) -> Error {
+        match e {
+            Error::Invalid(msg) if !self.workers_given && msg.contains("--workers: ") => {
+                let cores =
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+                Error::Invalid(format!(
+                    "{msg}. No --workers was given, so this process took {} (without \
+                     --workers the {cores} cores of a host are divided among the run's \
+                     processes on it); give --workers with the number the checkpoint has to \
+                     take the run up",
+                    self.layout.workers
+                ))
+            }
+            e => e,
+        }
+    }
 }
 
 /// The identity of `command` on the level of `req`: the game, the level's name and text,
@@ -319,6 +342,7 @@ pub(crate) fn prepare(
         layout,
         opts,
         identity,
+        workers_given: cluster.peers.workers.is_some(),
     })
 }
 

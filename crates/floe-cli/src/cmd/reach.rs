@@ -36,7 +36,7 @@ pub fn run(sa: SharedJobArgs) -> Result<Done, Error> {
         let results = results
             .into_iter()
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), e))?;
+            .map_err(|e| in_level(name.as_deref().unwrap_or("empty board"), s.explain(e)))?;
         let parts: Vec<Computed> = results
             .iter()
             .map(|(_, d)| Computed {

@@ -60,7 +60,10 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
         level.space_on(ex, &opts)
     })?;
     drop(spinner);
-    let reports = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let reports = results
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| s.explain(e))?;
     let parts: Vec<_> = reports.iter().filter_map(|r| r.computed.clone()).collect();
     let mut e = reports.into_iter().next().expect("one worker at least");
     e.computed = Some(computed(&s.layout, a.cluster.work_dir.as_deref(), &parts));

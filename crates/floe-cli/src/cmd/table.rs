@@ -49,7 +49,11 @@ where
 {
     let results = crate::cluster::run(&s.layout, &s.identity, s.opts.limits.timeout, job)?;
     clear_progress();
-    let table = results.into_iter().next().expect("one worker at least")?;
+    let table = results
+        .into_iter()
+        .next()
+        .expect("one worker at least")
+        .map_err(|e| s.explain(e))?;
     if s.layout.process != 0 {
         eprintln!(
             "floe: process {} of {}: {} {what} done",
