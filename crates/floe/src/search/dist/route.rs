@@ -6,10 +6,9 @@
 /// rank is written into it and each batch's length set once at the end: about half the time
 /// of a push each, whose check of the batch's room and store of its length sit between every
 /// two writes. Up to [`ROOM_FOR_ALL`] workers each batch gets room for all the ranks and the
-/// ranks are written by [`route_few`]; beyond,
-/// the ranks of each owner are counted first and its batch gets room for those (the batches
-/// of many workers hold a chunk's successors once between them, not once each; counting
-/// costs two workers a tenth of their time).
+/// ranks are written by [`route_few`]; beyond, the ranks of each owner are counted first and
+/// its batch gets room for those (the batches of many workers hold a chunk's successors once
+/// between them, not once each; counting costs two workers a tenth of their time).
 #[inline]
 pub(super) fn route(ranks: &[u64], batches: &mut [Vec<u64>], owner: impl Fn(u64) -> (usize, u64)) {
     let mut count = vec![ranks.len(); batches.len()];
@@ -28,20 +27,21 @@ pub(super) fn route(ranks: &[u64], batches: &mut [Vec<u64>], owner: impl Fn(u64)
             b.spare_capacity_mut()
         })
         .collect();
-    let mut put = vec![0usize; room.len()];
-    match room.as_mut_slice() {
-        [a] => put = route_few(ranks, [a], &owner).to_vec(),
-        [a, b] => put = route_few(ranks, [a, b], &owner).to_vec(),
-        [a, b, c] => put = route_few(ranks, [a, b, c], &owner).to_vec(),
-        [a, b, c, d] => put = route_few(ranks, [a, b, c, d], &owner).to_vec(),
-        _ => {
+    let put: Vec<usize> = match room.as_mut_slice() {
+        [a] => route_few(ranks, [a], &owner).to_vec(),
+        [a, b] => route_few(ranks, [a, b], &owner).to_vec(),
+        [a, b, c] => route_few(ranks, [a, b, c], &owner).to_vec(),
+        [a, b, c, d] => route_few(ranks, [a, b, c, d], &owner).to_vec(),
+        room => {
+            let mut put = vec![0usize; room.len()];
             for &r in ranks {
                 let (w, l) = owner(r);
                 room[w][put[w]].write(l);
                 put[w] += 1;
             }
+            put
         }
-    }
+    };
     drop(room);
     for ((b, f), n) in batches.iter_mut().zip(&mut filled).zip(put) {
         *f += n;
