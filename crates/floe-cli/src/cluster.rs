@@ -240,7 +240,9 @@ impl Watch {
             .map(|&p| format!("process {p} ({})", self.addresses[p]))
             .collect();
         eprintln!(
-            "floe: process {} stopped at its --timeout of {}: {} did not answer within {} ms              of it (stopped, frozen or overloaded), so no figures are reported; what was              checkpointed stays (start every process again with --resume to go on)",
+            "floe: process {} stopped at its --timeout of {}: {} did not answer within {} ms \
+             of it (stopped, frozen or overloaded), so no figures are reported; what was \
+             checkpointed stays (start every process again with --resume to go on)",
             self.process,
             crate::out::human_time(self.timeout),
             named.join(" and "),

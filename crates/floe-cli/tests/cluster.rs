@@ -423,8 +423,8 @@ fn a_resume_without_workers_says_what_it_took_and_what_to_give() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     for want in [
         format!("--workers: {cores} here, {first} in the checkpoint"),
+        format!("take it up with --workers {first} (one process)"),
         format!("No --workers was given, so this process took {cores}"),
-        "give --workers with the number the checkpoint has".to_string(),
     ] {
         assert!(r.stderr.contains(&want), "{want:?} in {}", r.stderr);
     }
@@ -443,6 +443,48 @@ fn a_resume_without_workers_says_what_it_took_and_what_to_give() {
         .code(0)
         .json();
     assert_eq!(counts(&again), counts(&done));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_run_stopped_by_max_states_says_that_its_resume_needs_a_larger_one() {
+    let work = scratch("max-states-resume");
+    let w = path_str(&work.join("run"));
+    let board = ["space", "--rows", "6", "--cols", "6", "--blocks", "5"];
+    let whole = floe_json(&[&board[..], &["--json"]].concat(), 0);
+    let with = |more: &[&str]| {
+        let mut a: Vec<&str> = board.to_vec();
+        a.extend_from_slice(&["--workers", "1", "--work-dir", &w, "--json"]);
+        a.extend_from_slice(more);
+        floe(&a)
+    };
+    let stopped = with(&["--max-states", "5000"]).code(1);
+    assert!(
+        stopped
+            .stderr
+            .contains("with a larger --max-states or none"),
+        "{}",
+        stopped.stderr
+    );
+    // as it says: the same limit stops the resumed run again, none takes it to the end
+    let again = with(&["--max-states", "5000", "--resume"]).code(1);
+    assert_eq!(again.json()["complete"], false);
+    let done = with(&["--resume"]).code(0).json();
+    assert_eq!(counts(&done), counts(&whole));
+    // a damaged file: refused by name, and the refusal says the two ways on
+    let layer = work.join("run").join("worker-0").join("layer-00002.bin");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x10;
+    std::fs::write(&layer, bytes).unwrap();
+    let r = with(&["--resume"]).code(2);
+    for want in [
+        "layer-00002.bin: its checksum does not match",
+        "The run cannot be taken up from",
+        "start the run afresh in an empty folder (the same command without --resume)",
+    ] {
+        assert!(r.stderr.contains(want), "{want:?} in {}", r.stderr);
+    }
     let _ = std::fs::remove_dir_all(&work);
 }
 
@@ -648,6 +690,9 @@ fn processes_of_different_jobs_refuse_each_other_and_say_why() {
         b"Title: one\n$----\n-----\n-----\n----.\n\nTitle: two\n-$---\n-----\n-----\n----.\n",
     );
     let lf = level_file.path();
+    let scratch_dir = scratch("greeting-work-dir");
+    let wd = path_str(&scratch_dir.join("run"));
+    let wd1 = path_str(&scratch_dir.join("run-1"));
     for (a0, a1, needles) in [
         (
             census("--rows 4 --cols 4"),
@@ -682,6 +727,27 @@ fn processes_of_different_jobs_refuse_each_other_and_say_why() {
             words("reach --rows 5 --cols 5 --blocks 4 --json"),
             vec!["the command: space here, reach at process 1"],
         ),
+        // one process on disk beside one in memory would leave a run that no resume takes up
+        (
+            words_with(
+                "space --rows 5 --cols 5 --blocks 4 --json --work-dir {}",
+                &[&wd],
+            ),
+            words("space --rows 5 --cols 5 --blocks 4 --json"),
+            vec!["--work-dir: given here, not given at process 1"],
+        ),
+        // and one that takes a run up beside one that starts it afresh
+        (
+            words_with(
+                "space --rows 5 --cols 5 --blocks 4 --json --work-dir {} --resume",
+                &[&wd],
+            ),
+            words_with(
+                "space --rows 5 --cols 5 --blocks 4 --json --work-dir {}",
+                &[&wd1],
+            ),
+            vec!["--resume: given here, not given at process 1"],
+        ),
     ] {
         let out = pair(&a0, &a1, &[]);
         for (i, (code, o, e)) in out.iter().enumerate() {
@@ -697,6 +763,7 @@ fn processes_of_different_jobs_refuse_each_other_and_say_why() {
             );
         }
     }
+    let _ = std::fs::remove_dir_all(&scratch_dir);
 }
 
 #[test]
@@ -878,6 +945,9 @@ fn a_frozen_peer_does_not_hold_the_other_past_its_timeout() {
         "{e}"
     );
     assert!(e.contains("--resume") && !e.contains("panicked"), "{e}");
+    // one sentence, its words one space apart
+    assert!(e.contains("within 500 ms of it (stopped"), "{e}");
+    assert!(!e.trim_end().contains("  "), "{e}");
     if early {
         // 3 s of timeout, half a second of patience, and the start of two processes
         assert!(

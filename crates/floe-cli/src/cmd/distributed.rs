@@ -24,19 +24,43 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// `e`, and when it refuses a checkpoint over its number of workers although no
-    /// `--workers` was given, how this process came to its number and what to give.
+    /// What the processes compare when they connect: the run, and whether it keeps its
+    /// layers on disk and whether it takes a run up, which every process must do alike (one
+    /// that resumes beside one that starts afresh, or one on disk beside one in memory,
+    /// would leave a run no resume can take up).
+    pub fn greeting(&self) -> RunIdentity {
+        let said = |b: bool| if b { "given" } else { "not given" };
+        self.identity
+            .clone()
+            .param("--work-dir", said(self.opts.work_dir.is_some()))
+            .param("--resume", said(self.opts.resume))
+    }
+
+    /// `e`, and what to do about it: when it refuses a checkpoint over its number of workers
+    /// although no `--workers` was given, how this process came to its number; when a resume
+    /// refuses a file of the run (damaged, cut, swapped, of another run), the two ways on.
     pub fn explain(&self, e: Error) -> Error {
+        let dir = self.opts.work_dir.as_ref().map(|d| d.display().to_string());
         match e {
             Error::Invalid(msg) if !self.workers_given && msg.contains("--workers: ") => {
                 let cores =
                     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
                 Error::Invalid(format!(
-                    "{msg}. No --workers was given, so this process took {} (without \
-                     --workers the {cores} cores of a host are divided among the run's \
-                     processes on it); give --workers with the number the checkpoint has to \
-                     take the run up",
+                    "{msg}. No --workers was given, so this process took {}: without it the \
+                     {cores} cores of a host are divided among the run's processes on it",
                     self.layout.workers
+                ))
+            }
+            Error::Invalid(msg)
+                if self.opts.resume
+                    && dir.as_ref().is_some_and(|d| msg.starts_with(d.as_str()))
+                    && !msg.contains("take it up with") =>
+            {
+                Error::Invalid(format!(
+                    "{msg}. The run cannot be taken up from {} as it is: put back the file as \
+                     it was, or start the run afresh in an empty folder (the same command \
+                     without --resume)",
+                    dir.unwrap_or_default()
                 ))
             }
             e => e,

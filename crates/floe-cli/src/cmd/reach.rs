@@ -29,7 +29,7 @@ pub fn run(sa: SharedJobArgs) -> Result<Done, Error> {
         let opts = s.opts.clone();
         let board = level.clone();
         let results =
-            crate::cluster::run(&s.layout, &s.identity, s.opts.limits.timeout, move |ex| {
+            crate::cluster::run(&s.layout, &s.greeting(), s.opts.limits.timeout, move |ex| {
                 reach_on(&board, rule, ex, &opts)
             })?;
         drop(spinner);

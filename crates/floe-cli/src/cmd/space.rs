@@ -56,9 +56,10 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
     let spinner = (s.layout.process == 0)
         .then(|| Spinner::showing(&mut s.opts.limits.progress, &what, progress_words(space)));
     let opts = s.opts.clone();
-    let results = crate::cluster::run(&s.layout, &s.identity, s.opts.limits.timeout, move |ex| {
-        level.space_on(ex, &opts)
-    })?;
+    let results =
+        crate::cluster::run(&s.layout, &s.greeting(), s.opts.limits.timeout, move |ex| {
+            level.space_on(ex, &opts)
+        })?;
     drop(spinner);
     let reports = results
         .into_iter()
@@ -89,9 +90,15 @@ fn run_shared(a: SharedJobArgs) -> Result<Done, Error> {
     }
     // a stopped run on disk can be taken up: say how (on stderr, beside any JSON)
     if let (false, Some(dir)) = (e.complete, a.cluster.work_dir.as_ref()) {
+        // --max-states counts the whole run's positions, taken up or not: the same limit
+        // stops the resumed run again after a layer
+        let again = match e.limit {
+            Some("max-states") => " (with a larger --max-states or none: it counts the whole run)",
+            _ => "",
+        };
         eprintln!(
             "floe: layers 0 to {} are kept in {}: the same command with --resume takes the \
-             run up from there",
+             run up from there{again}",
             e.histogram.len().saturating_sub(1),
             dir.display()
         );

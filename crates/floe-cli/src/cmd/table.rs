@@ -47,7 +47,7 @@ where
     T: Send + 'static,
     F: Fn(&mut dyn floe::search::dist::Exchange) -> Result<Vec<T>, Error> + Send + Sync + 'static,
 {
-    let results = crate::cluster::run(&s.layout, &s.identity, s.opts.limits.timeout, job)?;
+    let results = crate::cluster::run(&s.layout, &s.greeting(), s.opts.limits.timeout, job)?;
     clear_progress();
     let table = results
         .into_iter()

@@ -432,6 +432,21 @@ impl Checkpoint {
         let d = want
             .identity
             .differences(&self.identity, "here", "in the checkpoint");
+        let layout = |l: &str| l.starts_with("--processes:") || l.starts_with("--workers:");
+        if !d.is_empty() && d.iter().all(|l| layout(l)) {
+            // the same job, laid out otherwise: say the flags that take it up
+            let (p, w) = (self.identity.processes, self.identity.workers);
+            return Err(Error::invalid(format!(
+                "{}: the checkpoint is of this run laid out otherwise ({}); take it up with {}",
+                path.display(),
+                d.join("; "),
+                if p == 1 {
+                    format!("--workers {w} (one process)")
+                } else {
+                    format!("--processes {p} --workers {w}")
+                }
+            )));
+        }
         if !d.is_empty() {
             return Err(Error::invalid(format!(
                 "{}: the checkpoint is of another run ({}); {}",

@@ -380,6 +380,28 @@ fn layers_on_disk(bits_budget: Option<u64>) {
         msg.contains("n: 99991 here, 100003 in the checkpoint"),
         "{msg}"
     );
+    // the same job laid out otherwise (the checkpoint's is one process of one worker): the
+    // refusal says so and gives the flags that take it up
+    for (processes, workers, differs) in [
+        (1, 3, "--workers: 3 here, 1 in the checkpoint"),
+        (2, 1, "--processes: 2 here, 1 in the checkpoint"),
+    ] {
+        let laid = DistOptions {
+            identity: again.identity.clone().layout(processes, workers),
+            ..again.clone()
+        };
+        let msg = run(&p, 3, &laid).unwrap_err().to_string();
+        assert!(
+            msg.contains("the checkpoint is of this run laid out otherwise"),
+            "{msg}"
+        );
+        assert!(msg.contains(differs), "{msg}");
+        assert!(
+            msg.contains("take it up with --workers 1 (one process)"),
+            "{msg}"
+        );
+        assert!(!msg.contains("another run"), "{msg}");
+    }
     fs::remove_dir_all(&dir).unwrap();
 
     // stopped after some layers, then taken up: the same answer
