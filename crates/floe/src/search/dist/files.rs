@@ -465,6 +465,16 @@ impl Checkpoint {
                 want.rank_space
             )));
         }
+        if self.peers == want.peers && self.index != want.index {
+            // the same layout: the file was moved between the workers' folders
+            return Err(Error::invalid(format!(
+                "{}: this is worker {}'s checkpoint in worker {}'s folder: the files of the \
+                 workers were moved or copied between their folders",
+                path.display(),
+                self.index,
+                want.index
+            )));
+        }
         if self.peers != want.peers || self.index != want.index {
             return Err(Error::invalid(format!(
                 "{}: the checkpoint was made by worker {} of {}; resume with the same number of \
