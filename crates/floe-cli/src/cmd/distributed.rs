@@ -39,6 +39,9 @@ impl Shared {
     /// `e`, and what to do about it: when it refuses a checkpoint over its number of workers
     /// although no `--workers` was given, how this process came to its number; when a resume
     /// refuses a file of the run (damaged, cut, swapped, of another run), the two ways on.
+    /// It reads the library's refusals (`floe::search::dist`: a checkpoint's differences
+    /// name `--workers: `, a file's refusal begins with its path, a layout's gives the flags
+    /// that take it up); the tests of `tests/cluster.rs` hold both ends to those words.
     pub fn explain(&self, e: Error) -> Error {
         let dir = self.opts.work_dir.as_ref().map(|d| d.display().to_string());
         match e {
