@@ -415,12 +415,13 @@ impl Binomials {
     /// that do not change are kept without a look, and they are found from the smallest up:
     /// the subsets that share the elements from the `j`-th up have the ranks from `top[j]`
     /// to `top[j] + C(pos[j], j)`, so on increasing ranks close together (where mostly the
-    /// smallest element moves) a step costs a comparison or two.
+    /// smallest element moves) a step costs a comparison or two. Returns how many elements,
+    /// from the smallest, it wrote: those above them are as they were.
     #[inline]
-    pub fn unrank_after(&self, r: u64, pos: &mut [u16], top: &mut [u64]) {
+    pub fn unrank_after(&self, r: u64, pos: &mut [u16], top: &mut [u64]) -> usize {
         let k = pos.len();
         if k == 0 {
-            return;
+            return 0;
         }
         // the elements from the j-th up stay: r is below the end of their ranks
         // (C(p, 1) = p, so the first look needs no table)
@@ -450,6 +451,7 @@ impl Binomials {
         }
         pos[0] = (r - top[1]) as u16;
         top[0] = r;
+        j
     }
     /// Colex rank of a k-subset given as a bit set: Σ C(pos_j, j+1) over its elements in
     /// increasing order. A bijection from k-subsets of `0..n` onto `0..C(n, k)`.
@@ -593,10 +595,14 @@ mod tests {
                         continue;
                     }
                     last = r;
-                    b.unrank_after(r, &mut pos, &mut top);
+                    let before = pos.clone();
+                    let written = b.unrank_after(r, &mut pos, &mut top);
                     let set = b.unrank::<u64>(r, k).unwrap();
                     let want: Vec<u16> = set.ones().map(|i| i as u16).collect();
                     assert_eq!(pos, want, "C({n}, {k}), rank {r}");
+                    // what it says it wrote: at least the smallest, and nothing above
+                    assert!((1..=k).contains(&written), "C({n}, {k}), rank {r}");
+                    assert_eq!(pos[written..], before[written..], "C({n}, {k}), rank {r}");
                     for (j, &t) in top.iter().enumerate() {
                         let sum: u64 = (j..k).map(|m| b.term(m, pos[m] as usize)).sum();
                         assert_eq!(t, sum, "C({n}, {k}), rank {r}, top[{j}]");
