@@ -99,29 +99,23 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
     }
 
     /// The push up of the `a`-th block, on cell `i`: the blocks from where it ends up to
-    /// its own cell move one place up.
+    /// its own cell move one place up. Its `reach` is the block it hit, or the end of its
+    /// way.
     #[inline(always)]
     fn up_push(&self, with: &Around<B>, sl: &Slide<B>, i: usize, a: usize) -> Push {
         let hit = with.blocks.and(sl.ray);
         let first = hit.top();
         let dest = self.column_end(0, sl, hit, first);
-        // the block it hit, or the end of its way
-        let reach = if hit.is_empty() {
-            sl.dest
-        } else {
-            (first - 1) as u16
-        };
         // the blocks below `dest`
         let b = with.blocks.count_below(dest) as usize & PLACE;
         let passed = with.up[a].wrapping_sub(with.up[b]);
-        let moves = dest != i;
         Push {
-            shift: passed
-                .wrapping_add(with.bin.term(b, dest))
-                .wrapping_sub(with.own[a]),
-            legal: moves & with.blocks.and(sl.stops).is_empty(),
-            moves,
-            reach,
+            reach: if hit.is_empty() {
+                sl.dest
+            } else {
+                (first - 1) as u16
+            },
+            ..column_push(with, sl, (i, a), (b, dest), passed)
         }
     }
 
@@ -134,15 +128,7 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         // the blocks below `dest` but itself (none if it stays)
         let b = (with.blocks.count_below(dest) - u32::from(dest > i)) as usize & PLACE;
         let passed = with.down[b].wrapping_sub(with.down[a]);
-        let moves = dest != i;
-        Push {
-            shift: passed
-                .wrapping_add(with.bin.term(b, dest))
-                .wrapping_sub(with.own[a]),
-            legal: moves & with.blocks.and(sl.stops).is_empty(),
-            moves,
-            reach: 0,
-        }
+        column_push(with, sl, (i, a), (b, dest), passed)
     }
 
     /// Under `free` with `k ≤ MAX_RANKED` blocks: [`Puzzle::next_ranks_of_ranks`], each
@@ -154,8 +140,6 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
     #[inline(always)]
     fn ranks_of_ranks(&self, bin: &Binomials, k: usize, ranks: &[u64], out: &mut Vec<u64>) {
         let mut pos: [u16; MAX_RANKED] = std::array::from_fn(|j| j as u16);
-        // the cells before the last step
-        let mut was = pos;
         let mut top = [0u64; MAX_RANKED + 1];
         let mut sums = Sums::default();
         let mut listed = [0u64; 4 * MAX_RANKED];
@@ -164,17 +148,15 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         let mut first = true;
         for &r in ranks {
             let rewritten = bin.unrank_after(r, pos, top);
-            let (fresh, changed) = match first {
-                true => (k, 0),
-                // the blocks below the `rewritten`-th were on cells up to was[rewritten - 1]
-                // and are on cells up to pos[rewritten - 1]
-                false => {
-                    let m = rewritten - 1;
-                    (rewritten, pos[m].max(was[m]) as usize)
-                }
+            // The blocks below the `rewritten`-th are on cells up to pos[rewritten - 1], and
+            // were on cells up to it: on ranks that do not go down the largest element
+            // rewritten does not either (it grows, or it is the smallest, and the elements
+            // above it stayed).
+            let (fresh, changed) = match (first, rewritten.checked_sub(1)) {
+                (false, Some(m)) => (rewritten, pos[m] as usize),
+                _ => (k, 0),
             };
             first = false;
-            was[..rewritten].copy_from_slice(&pos[..rewritten]);
             let mut blocks = B::empty();
             for &i in pos.iter() {
                 blocks.set(i as usize);
@@ -231,6 +213,27 @@ fn row_push<B: Bits>(with: &Around<B>, sl: &Slide<B>, i: usize, a: usize, right:
     let moves = dest != i;
     Push {
         shift: with.bin.term(a, dest).wrapping_sub(with.own[a]),
+        legal: moves & with.blocks.and(sl.stops).is_empty(),
+        moves,
+        reach: 0,
+    }
+}
+
+/// A push along a column: the `a`-th block, on cell `i`, ends on `dest` in place `b`, the
+/// blocks it passes changing the rank by `passed`.
+#[inline(always)]
+fn column_push<B: Bits>(
+    with: &Around<B>,
+    sl: &Slide<B>,
+    (i, a): (usize, usize),
+    (b, dest): (usize, usize),
+    passed: u64,
+) -> Push {
+    let moves = dest != i;
+    Push {
+        shift: passed
+            .wrapping_add(with.bin.term(b, dest))
+            .wrapping_sub(with.own[a]),
         legal: moves & with.blocks.and(sl.stops).is_empty(),
         moves,
         reach: 0,
@@ -336,6 +339,15 @@ mod tests {
         assert_eq!(portable[1..], want[..], "appended after what was there");
     }
 
+    /// Every rank of a stretch of `n` from a third into the space (all of a smaller one):
+    /// most pushes are taken from the position before.
+    fn every_rank_of_a_stretch<B: Bits>(p: &IcePuzzle<B, Free>, n: u64) {
+        let space = p.rank_space().unwrap();
+        let from = if space > n { space / 3 } else { 0 };
+        let every: Vec<u64> = (from..space.min(from + n)).collect();
+        ranks_listed_as_pushes_are(p, &every);
+    }
+
     /// Sorted distinct ranks: `n` drawn uniformly from the whole space, its first and last.
     fn some_ranks<B: Bits>(p: &IcePuzzle<B, Free>, n: usize, seed: u64) -> Vec<u64> {
         use rand::{RngExt, SeedableRng};
@@ -360,12 +372,23 @@ mod tests {
         ] {
             let p = IcePuzzle::<u64, Free>::new(&level(text)).unwrap();
             ranks_listed_as_pushes_are(&p, &some_ranks(&p, n, 1));
-            // every rank of a stretch: most pushes are taken from the position before
-            let space = p.rank_space().unwrap();
-            let from = space / 3;
-            let every: Vec<u64> = (from..space.min(from + n as u64)).collect();
-            ranks_listed_as_pushes_are(&p, &every);
+            every_rank_of_a_stretch(&p, n as u64);
         }
+        // up rays that end at floor or a wall above blocks that stay, the smallest block
+        // walking through their ends; no block at all
+        for text in [
+            "=-=-\n----\n-$-$\n----\n",
+            "#-=-#\n-----\n-$-$-\n--$--\n",
+            "--\n--\n",
+        ] {
+            let p = IcePuzzle::<u64, Free>::new(&level(text)).unwrap();
+            every_rank_of_a_stretch(&p, 5000);
+        }
+        let none = IcePuzzle::<u64, Free>::new(&level("--\n--\n")).unwrap();
+        ranks_listed_as_pushes_are(&none, &[0, 0]);
+        // the same rank again and again (a position listed twice in a row)
+        let p = IcePuzzle::<u64, Free>::new(&level("$-#--\n-$=-$\n--#-.\n-$---\n-----\n")).unwrap();
+        ranks_listed_as_pushes_are(&p, &[40, 40, 41, 41, 41, 900, 900]);
         // the reference boards: every position of a stretch of neighbouring ranks (as a
         // layer's page gives them) and ranks from all over
         for (rows, cols, k) in [(8, 8, 7), (8, 8, 1), (6, 7, 12)] {
@@ -383,7 +406,9 @@ mod tests {
         let wide = |rows, cols, k| Level::empty_board(rows, cols, k).unwrap();
         let p = IcePuzzle::<u128, Free>::new(&wide(9, 10, 6)).unwrap();
         ranks_listed_as_pushes_are(&p, &some_ranks(&p, 3000, 3));
+        every_rank_of_a_stretch(&p, 3000);
         let p = IcePuzzle::<Wide<4>, Free>::new(&wide(12, 14, 5)).unwrap();
         ranks_listed_as_pushes_are(&p, &some_ranks(&p, 3000, 4));
+        every_rank_of_a_stretch(&p, 3000);
     }
 }
