@@ -334,15 +334,17 @@ test("a board far too large is refused with a clear message", async () => {
   const p = await opened(env);
   const row = "-".repeat(1000);
   const huge = "Title: huge\n$" + row.slice(1) + "\n" + Array(998).fill(row).join("\n") + "\n" + row.slice(1) + ".\n";
-  const t0 = Date.now();
   await p.click("#paste");
+  // Chromium lays out the megabyte in the text area (6 to 9 s on 2 busy cores): the browser's
+  // time, not the page's, so the refusal is timed from the click on Load
   await p.fill("#paste-text", huge);
+  const t0 = Date.now();
   await p.click("#paste-load");
   await until(p, () => /cells/.test(document.querySelector("#message").textContent) &&
     document.querySelector("#message").classList.contains("bad"), undefined, { timeout: 10000 });
   const ms = Date.now() - t0;
   assert.match(await text(p, "#message"), /1,000×1,000|1000×1000|1,000,000 cells/);
-  assert.ok(ms < 8000, `the refusal took ${ms} ms`);
+  assert.ok(ms < 4000, `the refusal took ${ms} ms after the click on Load`);
   // the level shown before is still there
   assert.match(await text(p, "#title"), /^OOTIC/);
   await shot(p, "hands-huge-refused");
