@@ -7,26 +7,18 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn floe_in(args: &[&str], stdin: Option<&str>) -> Run {
     run_with(args, stdin.map(str::as_bytes))
 }
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// Writes `text` to a fresh temporary file.
-fn file(text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("floe-solitaire-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("c{}.txt", COUNTER.fetch_add(1, Ordering::Relaxed)));
-    std::fs::write(&p, text).unwrap();
-    p
+/// Writes `text` to a fresh temporary file, removed when dropped.
+fn file(text: &str) -> Temp {
+    Temp::with("solitaire.txt", text.as_bytes())
 }
 
-fn path(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
+fn path(t: &Temp) -> &str {
+    t.0.to_str().unwrap()
 }
 
 const BOXOFF: &str = "Game: boxoff\nTitle: two pairs\n1 2 2 1\n3 3 4 4\n";
