@@ -2,9 +2,9 @@
 //!
 //! A game with a perfect hash ([`Puzzle::rank_space`]) bounds its positions: at most one per
 //! rank. The layered enumeration on every core ([`enumerate_par`](super::enumerate_par))
-//! holds three bit arrays over the ranks (the visited positions, the current and the next
-//! layer), a bit per page of ranks for each layer, the list of a layer's pages, and per
-//! thread a batch of ranks with their successors; the arrays are backed only where they are
+//! holds two bits a rank (whether the position was seen, and whether it is in the current
+//! or the next layer), a bit per page of ranks for each layer, the list of a layer's pages,
+//! and per thread a batch of ranks with their successors; the arrays are backed only where they are
 //! touched, so the estimate (every page touched) is an upper bound, close on dense spaces
 //! (where most pages hold a reachable position) and loose on sparse ones. Smaller spaces,
 //! and games that cannot rebuild a position from its rank, are enumerated by one thread with
@@ -145,8 +145,9 @@ fn arrays_bytes<P: Puzzle>(p: &P, n: f64, threads: usize) -> f64 {
         let pages = (n / (1u64 << PAGE_SHIFT) as f64).ceil();
         let candidate = std::mem::size_of::<(u64, P::State)>() as f64;
         let per_thread = BATCH as f64 * (8.0 + SUCCESSORS * candidate);
-        // visited, layer and next layer; each layer's page bits; one layer's page list
-        let counted = 3.0 * bits + 2.0 * pages / 8.0 + pages * 8.0 + threads as f64 * per_thread;
+        // two bits a rank (seen, and which layer); each layer's page bits; one layer's page
+        // list
+        let counted = 2.0 * bits + 2.0 * pages / 8.0 + pages * 8.0 + threads as f64 * per_thread;
         MARGIN * (BASE_BYTES + counted) - BASE_BYTES
     } else if dense {
         n / 8.0 + LIVE_SHARE * n * state * 1.5
@@ -186,20 +187,20 @@ mod tests {
     }
 
     #[test]
-    fn the_layered_enumeration_is_three_bits_a_rank() {
+    fn the_layered_enumeration_is_two_bits_a_rank() {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
-        // 2^30 ranks, rebuilt from their ranks: the three bit arrays (384 MiB), the process
-        // and two threads' batches
+        // 2^30 ranks, rebuilt from their ranks: two bits a rank (256 MiB), the process and
+        // two threads' batches
         let n = 1u64 << 30;
         let e = pool
             .install(|| estimate(&Line::new(0, 1, n as i64 - 1)))
             .unwrap();
         assert_eq!((e.positions, e.cores), (n, 2));
-        assert!(e.bytes >= 3 * n / 8 + (16 << 20), "{e:?}");
-        assert!(e.bytes <= (3 * n / 8 + (24 << 20)) * 103 / 100, "{e:?}");
+        assert!(e.bytes >= 2 * n / 8 + (16 << 20), "{e:?}");
+        assert!(e.bytes <= (2 * n / 8 + (24 << 20)) * 103 / 100, "{e:?}");
         // too small for the threads: one bit a rank and the lists of two layers
         let small = estimate(&Line::new(0, 1, 999)).unwrap();
         assert!(small.bytes < 17 << 20, "{small:?}");

@@ -6,8 +6,8 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Ranks per page of a layer: a layer is handed out by pages (`2^PAGE_SHIFT` ranks, 4 KiB
-/// of its bit array), and a page that holds none of its states is skipped.
+/// Ranks per page of a layer: a layer is handed out by pages (`2^PAGE_SHIFT` ranks, 8 KiB
+/// of the two bits a rank), and a page that holds none of its states is skipped.
 pub(super) const PAGE_SHIFT: u32 = 15;
 /// States expanded together: their successors (16 bytes each, some 20 a state) stay in the
 /// core's own cache until they are judged.
@@ -52,12 +52,6 @@ impl AtomicBits {
         // a plain load first: most successors were seen already
         w.load(Ordering::Relaxed) & m == 0 && w.fetch_or(m, Ordering::Relaxed) & m == 0
     }
-    /// Sets bit `i`, which no other thread sets.
-    #[inline]
-    fn set(&self, i: u64) {
-        self.word((i / 64) as usize)
-            .fetch_or(1 << (i % 64), Ordering::Relaxed);
-    }
     /// The set bits of words `from..to` in increasing order, clearing them; no other thread
     /// may change these words meanwhile.
     fn drain(&self, from: usize, to: usize, mut f: impl FnMut(u64)) {
@@ -79,34 +73,86 @@ impl AtomicBits {
     }
 }
 
-/// A layer: one bit per possible state, and one per page of them that holds any.
-struct Layer {
+/// Two bits a rank, set by several threads at once: `00` never seen; `01` and `10` in the
+/// layer of even and of odd depth ([`code`]); `11` seen and expanded. While a layer is
+/// expanded every claim writes the next layer's code, and the drain turns this layer's
+/// fields to `11`: neither touches a field the other writes.
+struct Marks {
     bits: AtomicBits,
-    pages: AtomicBits,
+    /// A bit a page of ranks (`2^PAGE_SHIFT` of them) for each code: a page of the layer of
+    /// that code holds a state (set on a claim, forgotten by [`Marks::take_pages`]).
+    pages: [AtomicBits; 2],
 }
 
-impl Layer {
+/// The code of the states of depth `d` in [`Marks`]: `01` at even depths, `10` at odd ones.
+#[inline]
+fn code(d: u32) -> u64 {
+    1 + u64::from(d & 1)
+}
+
+/// The low bit of every two-bit field of a word.
+const LOW: u64 = 0x5555_5555_5555_5555;
+
+impl Marks {
     fn new(space: u64) -> Self {
-        Layer {
-            bits: AtomicBits::new(space),
-            pages: AtomicBits::new(space.div_ceil(1 << PAGE_SHIFT)),
+        let pages = || AtomicBits::new(space.div_ceil(1 << PAGE_SHIFT));
+        Marks {
+            bits: AtomicBits::new(2 * space),
+            pages: [pages(), pages()],
         }
     }
-    /// Adds rank `r`, which no other thread adds.
+    /// Puts rank `r` in the layer of `code` if it was never seen; true if this call did.
+    /// Every claim made while a layer is expanded has the same code: a claim that loses the
+    /// race for a field writes the code the winner wrote.
     #[inline]
-    fn add(&self, r: u64) {
-        self.bits.set(r);
-        self.pages.claim(r >> PAGE_SHIFT);
+    fn claim(&self, r: u64, code: u64) -> bool {
+        debug_assert!(code == 1 || code == 2, "code {code}");
+        let w = self.bits.word((r / 32) as usize);
+        let shift = 2 * (r % 32);
+        // a plain load first: most successors were seen already
+        let claimed = w.load(Ordering::Relaxed) >> shift & 3 == 0
+            && w.fetch_or(code << shift, Ordering::Relaxed) >> shift & 3 == 0;
+        if claimed {
+            self.pages[(code - 1) as usize].claim(r >> PAGE_SHIFT);
+        }
+        claimed
     }
-    /// The pages that hold a state, in increasing order, forgotten as pages (their bits are
-    /// cleared by [`AtomicBits::drain`] when they are expanded).
-    fn take_pages(&self) -> Vec<usize> {
+    /// The pages that hold a state of `code`, in increasing order, forgotten as pages (their
+    /// states are marked expanded by [`Marks::drain`]).
+    fn take_pages(&self, code: u64) -> Vec<usize> {
+        let pages = &self.pages[(code - 1) as usize];
         let mut v = Vec::new();
-        self.pages.drain(0, self.pages.len, |b| v.push(b as usize));
+        pages.drain(0, pages.len, |b| v.push(b as usize));
         v
     }
+    /// The ranks of `code` in words `from..to`, in increasing order, each marked expanded;
+    /// other threads may claim ranks in these words meanwhile (a claim changes only fields
+    /// that were `00` when the layer began, the drain only fields of `code`, which no claim
+    /// writes), but no other thread drains them.
+    fn drain(&self, from: usize, to: usize, code: u64, mut f: impl FnMut(u64)) {
+        debug_assert!(code == 1 || code == 2, "code {code}");
+        let len = self.bits.len;
+        for k in from..to.min(len) {
+            let w = self.bits.word(k);
+            let v = w.load(Ordering::Relaxed);
+            let (low, high) = (v & LOW, v >> 1 & LOW);
+            let mut found = if code == 1 { low & !high } else { high & !low };
+            if found == 0 {
+                continue;
+            }
+            // 01 → 11 and 10 → 11: the other bit of each field found
+            w.fetch_or(
+                if code == 1 { found << 1 } else { found },
+                Ordering::Relaxed,
+            );
+            while found != 0 {
+                f(k as u64 * 32 + u64::from(found.trailing_zeros() / 2));
+                found &= found - 1;
+            }
+        }
+    }
     fn bytes(&self) -> usize {
-        self.bits.bytes() + self.pages.bytes()
+        self.bits.bytes() + self.pages[0].bytes() + self.pages[1].bytes()
     }
 }
 
@@ -143,9 +189,9 @@ impl<S> Default for Listed<S> {
 /// [`enumerate`](super::enumerate)'s).
 ///
 /// Needs the puzzle's perfect hash ([`Puzzle::rank_space`]) with at most 2^35 possible states
-/// (a 4 GiB bit array) and its inverse ([`Puzzle::unrank`]); returns `None` otherwise.
-/// Memory: three bits per possible state (the visited states, the current and the next
-/// layer), touched where states are.
+/// (8 GiB at two bits a rank) and its inverse ([`Puzzle::unrank`]); returns `None` otherwise.
+/// Memory: two bits per possible state (whether it was seen, and in which layer it is),
+/// touched where states are.
 /// `max_states` is exact; a timeout is noticed within one chunk of work per thread.
 ///
 /// ```
@@ -275,7 +321,7 @@ where
         p.rank(s)
             .expect("a puzzle with a rank space ranks every state")
     };
-    let seen = AtomicBits::new(space);
+    let marks = Marks::new(space);
     let stored = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);
     let generated = AtomicU64::new(0);
@@ -289,11 +335,11 @@ where
 
     let start = p.start();
     let start_rank = rank(&start);
-    // A layer is a bit array, read in increasing rank: a page's states are neighbours, so
-    // their successors fall on neighbouring words of the visited bits. A state is rebuilt
-    // from its rank when expanded.
+    // A layer is read from the marks in increasing rank: a page's states are neighbours, so
+    // their successors fall on neighbouring words of the marks. A state is rebuilt from its
+    // rank when expanded.
     p.unrank(start_rank)?;
-    seen.claim(start_rank);
+    marks.claim(start_rank, code(0));
     let mut acc = init();
     if max == 0 {
         hit(LimitKind::MaxStates);
@@ -302,14 +348,13 @@ where
         visit(&mut acc, &start, 0);
     }
     let mut histogram = vec![1u64];
-    let mut layer = Layer::new(space);
-    let mut next = Layer::new(space);
-    layer.add(start_rank);
-    let peak_bytes = seen.bytes() + layer.bytes() + next.bytes();
+    let peak_bytes = marks.bytes();
 
     while !stop.load(Ordering::Relaxed) {
         let depth = histogram.len() as u32;
-        let pages = layer.take_pages();
+        // this layer's states are of code(depth - 1), the next layer's of code(depth)
+        let (this, new) = (code(depth - 1), code(depth));
+        let pages = marks.take_pages(this);
         if pages.is_empty() {
             break;
         }
@@ -319,7 +364,7 @@ where
             // array in a tight loop, which keeps many cache misses in flight at once.
             let mut new_here = 0u64;
             let mut keep = |r: u64| {
-                if !seen.claim(r) {
+                if !marks.claim(r, new) {
                     return Some(false);
                 }
                 if limited && stored.fetch_add(1, Ordering::Relaxed) >= max {
@@ -327,7 +372,6 @@ where
                     return None;
                 }
                 new_here += 1;
-                next.add(r);
                 Some(true)
             };
             if STATES {
@@ -359,7 +403,8 @@ where
             found.fetch_add(new_here, Ordering::Relaxed);
             expanded.fetch_add(ranks.len() as u64, Ordering::Relaxed);
         };
-        let words = 1usize << (PAGE_SHIFT - 6);
+        // two bits a rank: 32 ranks a word
+        let words = 1usize << (PAGE_SHIFT - 5);
         let layer_acc = pages
             .par_iter()
             .fold(
@@ -378,7 +423,7 @@ where
                     if !go() {
                         return (a, candidates, batch);
                     }
-                    layer.bits.drain(b * words, (b + 1) * words, |r| {
+                    marks.drain(b * words, (b + 1) * words, this, |r| {
                         batch.push(r);
                         if batch.len() == BATCH {
                             if go() {
@@ -401,7 +446,6 @@ where
         if n > 0 {
             histogram.push(n);
         }
-        std::mem::swap(&mut layer, &mut next);
         if let Some(report) = &limits.progress {
             let stats = Stats {
                 states: stored.load(Ordering::Relaxed).min(max),
@@ -468,6 +512,109 @@ mod tests {
         assert_eq!(depths.len() as u64, par.states);
         for (s, d) in depths {
             assert_eq!(depth_seq[s as usize], d, "state {s}");
+        }
+    }
+
+    #[test]
+    fn marks_keep_each_rank_in_one_layer_while_threads_claim_and_drain() {
+        // three pages, the last one short, the last word partly used
+        let n: u64 = (2 << PAGE_SHIFT) + 5;
+        let words = (2 * n).div_ceil(64) as usize;
+        let m = Marks::new(n);
+        let layer0: Vec<u64> = (0..n).step_by(3).collect();
+        for &r in &layer0 {
+            assert!(m.claim(r, code(0)));
+            assert!(
+                !m.claim(r, code(0)) && !m.claim(r, code(1)),
+                "rank {r} claimed twice"
+            );
+        }
+        assert_eq!(m.take_pages(code(0)), [0, 1, 2]);
+        assert!(m.take_pages(code(0)).is_empty() && m.take_pages(code(1)).is_empty());
+        // one thread drains layer 0 while another claims every rank it can for layer 1, in
+        // the same words
+        let (drained, claimed) = std::thread::scope(|s| {
+            let d = s.spawn(|| {
+                let mut v = Vec::new();
+                m.drain(0, words, code(0), |r| v.push(r));
+                v
+            });
+            let c = s.spawn(|| (0..n).filter(|&r| m.claim(r, code(1))).collect::<Vec<_>>());
+            (d.join().unwrap(), c.join().unwrap())
+        });
+        assert_eq!(drained, layer0);
+        let layer1: Vec<u64> = (0..n).filter(|r| r % 3 != 0).collect();
+        assert_eq!(claimed, layer1);
+        assert_eq!(m.take_pages(code(1)), [0, 1, 2]);
+        // layer 0 was expanded: the layer of depth 2 (its code again) finds none of it
+        let mut again = Vec::new();
+        m.drain(0, words, code(2), |r| again.push(r));
+        assert!(again.is_empty(), "{} ranks drained twice", again.len());
+        let mut odd = Vec::new();
+        m.drain(0, words, code(1), |r| odd.push(r));
+        assert_eq!(odd, layer1);
+        // every rank seen: none is claimed again, none drained again
+        assert!((0..n).all(|r| !m.claim(r, code(2)) && !m.claim(r, code(3))));
+        for d in 0..2 {
+            m.drain(0, words, code(d), |r| {
+                panic!("rank {r} drained after its layer")
+            });
+        }
+        assert_eq!(m.bytes(), words * 8 + 2 * 8);
+    }
+
+    #[test]
+    fn racing_claims_and_a_drain_lose_no_rank_and_count_none_twice() {
+        // a small space and many rounds: the threads, let go together, meet on the same
+        // words; two claimers race for the same ranks in the same order
+        let n: u64 = 3 * 64 + 7;
+        let words = (2 * n).div_ceil(64) as usize;
+        for round in 0..300 {
+            let m = Marks::new(n);
+            let layer0: Vec<u64> = (0..n).filter(|r| (r + round) % 5 == 0).collect();
+            for &r in &layer0 {
+                assert!(m.claim(r, code(0)));
+            }
+            let go = std::sync::Barrier::new(3);
+            let claims = || {
+                go.wait();
+                (0..n).filter(|&r| m.claim(r, code(1))).collect::<Vec<_>>()
+            };
+            let (drained, one, other) = std::thread::scope(|s| {
+                let d = s.spawn(|| {
+                    go.wait();
+                    let mut v = Vec::new();
+                    m.drain(0, words, code(0), |r| v.push(r));
+                    v
+                });
+                let (a, b) = (s.spawn(claims), s.spawn(claims));
+                (d.join().unwrap(), a.join().unwrap(), b.join().unwrap())
+            });
+            assert_eq!(drained, layer0, "round {round}");
+            let mut claimed = [one, other].concat();
+            claimed.sort_unstable();
+            let layer1: Vec<u64> = (0..n).filter(|r| (r + round) % 5 != 0).collect();
+            assert_eq!(claimed, layer1, "round {round}: a claim lost or made twice");
+            let mut next = Vec::new();
+            m.drain(0, words, code(1), |r| next.push(r));
+            assert_eq!(next, layer1, "round {round}: a claim overwritten");
+        }
+    }
+
+    #[test]
+    fn a_start_in_the_last_word_of_a_space_is_counted_as_the_sequential_search_counts() {
+        // spaces that end inside a word and inside a page; starts at the end of them
+        for n in [(1 << PAGE_SHIFT) + 37, 100_003] {
+            for start in [n - 1, n - 20, 0] {
+                let p = Line::new(start as i64, -1, n as i64 - 1);
+                let seq = enumerate(&p, &Limits::none(), |_, _| {});
+                let c = count_par(&p, &Limits::none()).unwrap();
+                assert_eq!(
+                    (c.states, c.histogram),
+                    (seq.states, seq.histogram),
+                    "{n} from {start}"
+                );
+            }
         }
     }
 
