@@ -154,9 +154,9 @@ fn cells_beyond_the_table_in_one_process() {
     }
 }
 
-/// 9×9 with 8 blocks (docs/ice-blocks.md): 32,164,253,550 possible placements, three bit
-/// arrays of 4.0 GB, 11.8 GB resident at most and some 5,800 CPU seconds, so only on a
-/// machine with 16 GB free (`cargo test --release -p floe --test reference -- --ignored
+/// 9×9 with 8 blocks (docs/ice-blocks.md): 32,164,253,550 possible placements, two bits a
+/// rank (8.0 GB; 11.8 GB resident at most with the three bit arrays before) and some 5,800
+/// CPU seconds, so only on a machine with 12 GB free (`cargo test --release -p floe --test reference -- --ignored
 /// nine_by_nine_with_eight_blocks`).
 #[test]
 #[ignore]
@@ -185,7 +185,8 @@ fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
 
 /// The estimate made before `floe space` (on 2 threads, as measured) is at least the peak
 /// memory measured of the whole process (`/usr/bin/time -f "%M KB"`, BENCHMARKS.md,
-/// "Estimates against measured peaks") and at most twice it.
+/// "Estimates against measured peaks", "Two bits a rank") and at most twice it, or 20 MiB
+/// where the run is hardly more than the process (9 to 10 MiB measured, 16 MiB estimated).
 #[test]
 fn the_estimate_bounds_the_measured_peaks() {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -193,21 +194,20 @@ fn the_estimate_bounds_the_measured_peaks() {
         .build()
         .unwrap();
     for (rows, cols, k, peak_kb) in [
-        (6, 6, 5, 11_600u64),
-        (7, 7, 6, 17_012),
-        (8, 8, 6, 38_500),
-        (8, 8, 7, 239_700),
-        (10, 10, 5, 38_608),
-        (10, 10, 6, 448_672),
-        (9, 9, 7, 1_286_380),
-        (8, 8, 8, 1_630_936),
-        (9, 9, 8, 11_797_228),
+        (6, 6, 5, 9_540u64),
+        (7, 7, 6, 12_696),
+        (8, 8, 6, 27_800),
+        (8, 8, 7, 164_420),
+        (10, 10, 5, 27_572),
+        (10, 10, 6, 301_472),
+        (9, 9, 7, 859_484),
+        (8, 8, 8, 1_091_448),
     ] {
         let level = floe::ops::Level::new(ice::Ice, Level::empty_board(rows, cols, k).unwrap(), "");
         let e = pool.install(|| level.estimate()).unwrap();
         let peak = peak_kb << 10;
         assert!(
-            e.bytes >= peak && e.bytes <= 2 * peak,
+            e.bytes >= peak && e.bytes <= (2 * peak).max(20 << 20),
             "{rows}×{cols} with {k}: estimated {} KB, measured {peak_kb} KB",
             e.bytes >> 10
         );
