@@ -33,7 +33,7 @@ mod handshake;
 /// What travels between workers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 enum Msg {
-    /// Ranks for their owner (local numbers: rank / workers), packed between processes.
+    /// Ranks for their owner (its own numbers for them), packed between processes.
     Ranks(Packed),
     /// A worker's figures at the end of a round.
     Figures(u32, Vec<u64>),

@@ -324,11 +324,14 @@ fn visited_bits_on_disk_under_a_small_memory_cap_equal_the_bits_in_memory() {
         first["histogram"].as_array().unwrap()[..],
         memory["histogram"].as_array().unwrap()[..layers]
     );
+    // C(64, 7) = 621,216,192 ranks in 9,480 blocks of 65,536 (the last short), 4,740 a
+    // worker: a bit a rank, in whole words
+    assert_eq!(621_216_192u64.div_ceil(1 << 16), 9_480);
     for k in 0..2 {
         let bits = work.join(format!("run/worker-{k}/seen.bin"));
         assert_eq!(
             std::fs::metadata(&bits).unwrap().len(),
-            621_216_192u64.div_ceil(128) * 8
+            (4_740u64 << 16).div_ceil(64) * 8
         );
     }
     // taken up to the next limit: the bits are rebuilt on disk from the layer files

@@ -353,6 +353,30 @@ impl BitArray {
     pub fn heap_bytes(&self) -> usize {
         self.words.len() * 8
     }
+    /// The bits, 64 a word, bit `i` in word `i / 64` at `i % 64`.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+    /// Clears every bit.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+    }
+    /// Appends to `out` the set bits from word `*at` on, in increasing order, a whole word
+    /// at a time until `out` holds `n` or more (or the words end); `*at` moves past the
+    /// words read. False when no bit was left.
+    pub fn ones_from(&self, at: &mut usize, n: usize, out: &mut Vec<u64>) -> bool {
+        let start = out.len();
+        while *at < self.words.len() && out.len() - start < n {
+            let mut w = self.words[*at];
+            let base = *at as u64 * 64;
+            while w != 0 {
+                out.push(base + u64::from(w.trailing_zeros()));
+                w &= w - 1;
+            }
+            *at += 1;
+        }
+        out.len() > start
+    }
 }
 
 /// Table of binomial coefficients C(n, k) for n ≤ `max_n`, k ≤ `max_k`, saturating at

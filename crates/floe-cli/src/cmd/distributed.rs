@@ -176,9 +176,7 @@ impl SharedEstimate {
         let n = space as f64;
         let processes = layout.processes as f64;
         let mut bits = n / 8.0 / processes;
-        // layers in memory: up to two of them, 8 bytes a position in lists that grow by
-        // doubling (half again on average); the older is the newer's scratch when it is
-        // sorted
+        // layers in memory: two of them, a bit a rank each (the one expanded and the next)
         // on disk: the writer's and reader's buffers, and the window of ranks read ahead
         // and sorted beside as much scratch (16 MiB; 2 MiB where the bits go to disk too)
         let on_disk_layers = |bits_on_disk: bool| {
@@ -188,7 +186,7 @@ impl SharedEstimate {
         let mut layers = if on_disk {
             on_disk_layers(false)
         } else {
-            LIVE_SHARE * n * 8.0 * 1.5 / processes
+            2.0 * n / 8.0 / processes
         };
         // a chunk's successors (4,096 positions, up to 32 successors each), listed, and
         // routed to the batches of the workers: room for all in each of up to 4 batches,
@@ -462,7 +460,11 @@ mod tests {
             SharedEstimate::new(n, &one, false, Some(64 << 20)).bits_budget,
             None
         );
-        assert!(a.memory > 10 << 30 && a.memory < 11 << 30, "{a:?}");
+        // in memory, three bits a rank (the visited bit and the two layers'): 1.55 GiB
+        assert!(
+            a.memory > 1_659_812_013 && a.memory < 1_659_812_013 + (64 << 20),
+            "{a:?}"
+        );
         assert!(b.memory * 3 < a.memory, "{b:?}");
         assert!(c.memory < 1 << 30 && c.disk > 20 << 30, "{c:?}");
         assert!(b.seconds * 3.0 < a.seconds);

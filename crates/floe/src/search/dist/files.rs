@@ -3,6 +3,7 @@
 //! (`partial-D.bin`), its checkpoint (`checkpoint.bin`), the buckets of its visited bits on
 //! disk (`bucket-S.bin`), and its lock (`lock`).
 
+use crate::bits::BitArray;
 use crate::mem::{read_sealed, write_sealed, RunIdentity, Seal, SealedReader, SealedWriter};
 use crate::Error;
 use serde::{Deserialize, Serialize};
@@ -174,35 +175,42 @@ fn decode<const W: usize>(bytes: &[u8], out: &mut Vec<u64>) {
     }));
 }
 
-/// A layer of this worker: in memory, or in a file.
+/// A layer of this worker: in memory, a bit for each of its ranks (read in increasing
+/// rank, as the single process reads its layers), or in a file.
 pub(super) enum Layer {
-    Memory(Vec<u64>),
+    Bits(BitArray),
     File(PathBuf, Seal),
 }
 
 /// Where the next layer goes while it is found.
 pub(super) enum Sink {
-    Memory(Vec<u64>),
+    Bits(BitArray),
     File(LayerWriter),
+    /// Nowhere: the layer file could not be made, and the run stops at the end of the layer.
+    Nowhere,
 }
 
 impl Sink {
+    /// Keeps `local`, a rank found for the first time (each is pushed once).
     #[inline]
     pub fn push(&mut self, local: u64) -> std::io::Result<()> {
         match self {
-            Sink::Memory(v) => {
-                v.push(local);
+            Sink::Bits(b) => {
+                b.insert(local);
                 Ok(())
             }
             Sink::File(w) => w.push(local),
+            Sink::Nowhere => Ok(()),
         }
     }
 }
 
 /// Reads a layer chunk by chunk.
+// one cursor a layer: the file's buffers are not worth a box
+#[allow(clippy::large_enum_variant)]
 pub(super) enum LayerCursor<'a> {
-    /// The layer (in increasing rank) and how far it was read.
-    Memory(&'a [u64], usize),
+    /// The layer's bits and the next word to read.
+    Bits(&'a BitArray, usize),
     /// The file, and a window of its ranks read ahead in increasing order.
     File(LayerReader, Window),
 }
@@ -301,7 +309,7 @@ impl<'a> LayerCursor<'a> {
         window: usize,
     ) -> Result<LayerCursor<'a>, Error> {
         Ok(match layer {
-            Layer::Memory(v) => LayerCursor::Memory(v, 0),
+            Layer::Bits(b) => LayerCursor::Bits(b, 0),
             Layer::File(path, seal) => LayerCursor::File(
                 LayerReader::open(path, *seal, bound)?,
                 Window {
@@ -319,10 +327,8 @@ impl<'a> LayerCursor<'a> {
     pub fn chunk(&mut self, out: &mut Vec<u64>) -> Result<bool, Error> {
         out.clear();
         match self {
-            LayerCursor::Memory(v, at) => {
-                let end = (*at + CHUNK).min(v.len());
-                out.extend_from_slice(&v[*at..end]);
-                *at = end;
+            LayerCursor::Bits(b, at) => {
+                b.ones_from(at, CHUNK, out);
             }
             LayerCursor::File(r, w) => {
                 if w.at == w.ranks.len() && !w.ended {

@@ -1,9 +1,10 @@
 //! Breadth-first enumeration shared by many workers (threads, processes, machines), out of
 //! core and resumable.
 //!
-//! Every position is owned by one worker: the one numbered `rank % peers`, where `rank` is
-//! the game's perfect hash ([`Puzzle::rank`]); the owner keeps one bit per position it may
-//! own (`rank / peers`). A layer is one round: each worker expands the positions of its part
+//! Every position is owned by one worker: the ranks (the game's perfect hash,
+//! [`Puzzle::rank`]) are cut into blocks of consecutive ranks (up to 65,536) dealt to the
+//! workers in turn, so that a worker's positions are neighbours as in the single process
+//! ([`Owners`]); the owner keeps one bit per position it may own. A layer is one round: each worker expands the positions of its part
 //! of the layer (rebuilt from their ranks by [`Puzzle::unrank`]), sends the rank of every
 //! successor to its owner, and each owner keeps those it has not seen as its part of the
 //! next layer. How the ranks travel is the [`Exchange`]'s business: [`Alone`] (one worker,
@@ -34,6 +35,7 @@
 
 use super::bfs::Enumeration;
 use super::{LimitKind, Limits, Progress, Puzzle, Stats};
+use crate::bits::BitArray;
 use crate::mem::{Lock, RunIdentity};
 use crate::Error;
 use files::{
@@ -51,8 +53,8 @@ mod route;
 mod seen;
 use files::CHUNK;
 pub use files::{window_ranks, worker_dir, FORMAT};
-use route::route;
 pub use route::ROOM_FOR_ALL;
+use route::{route, route_two, Owners};
 pub use seen::BUCKET_BYTES;
 
 /// Ranks sent to one owner at a time.
@@ -293,12 +295,18 @@ pub fn agree_on<T>(ex: &mut dyn Exchange, mine: Result<T, Error>) -> Result<T, E
     }
 }
 
-/// The digest a worker's files carry: the run's identity, the number of workers and the
-/// size of the rank space (the owner of a position depends on both).
-fn files_digest(o: &DistOptions, peers: u64, space: u64) -> u64 {
+/// The digest a worker's files carry: the run's identity, the number of workers, the size of
+/// the rank space and the size of the blocks of ranks dealt to the workers (the owner of a
+/// position depends on all three, see [`Owners`]). Runs dealt one rank at a time (`block`
+/// 0, as every run was before blocks) keep the digest they had.
+fn files_digest(o: &DistOptions, peers: u64, space: u64, block: u32) -> u64 {
     let mut b = o.identity.to_bytes();
     b.extend(peers.to_le_bytes());
     b.extend(space.to_le_bytes());
+    if block != 0 {
+        b.extend(b"block");
+        b.extend(block.to_le_bytes());
+    }
     xxhash_rust::xxh3::xxh3_64(&b)
 }
 
@@ -379,16 +387,17 @@ where
              shared by several workers or kept on disk needs",
         ));
     }
-    let local_space = space.div_ceil(peers);
+    let owners = Owners::new(space, peers);
+    let local_space = owners.local_space(space);
     let pow2 = peers.is_power_of_two();
     let shift = peers.trailing_zeros();
     let width: u8 = if local_space < 1 << 40 { 5 } else { 8 };
     let files = Files {
-        run: files_digest(o, peers, space),
+        run: files_digest(o, peers, space, owners.block()),
         worker: index as u32,
         width,
     };
-    let mut seen = Seen::Memory(crate::bits::BitArray::new(0));
+    let mut seen = Seen::Memory(BitArray::new(0));
     let epoch = o.epoch.unwrap_or(EPOCH).max(1);
     let mut part = fresh();
     let dir = o.work_dir.as_ref().map(|w| worker_dir(w, index));
@@ -474,7 +483,9 @@ where
 
     let mut histogram: Vec<u64> = Vec::new();
     let mut counts: Vec<u64> = Vec::new();
-    let mut layer = Layer::Memory(Vec::new());
+    let mut layer = Layer::Bits(BitArray::new(0));
+    // in memory, the bits of the layer before the one expanded, to hold the next
+    let mut spare: Option<BitArray> = None;
     let mut resumed_at = None;
     let mut done = false;
     let mut disk_bytes = 0u64;
@@ -543,8 +554,8 @@ where
         } else {
             histogram = vec![1];
             let mut first = Vec::new();
-            if start_rank % peers == me {
-                let l = start_rank / peers;
+            let (owner, l) = owners.split(start_rank);
+            if owner as u64 == me {
                 seen.offer(l)?;
                 seen.settle(&mut |_| {})?;
                 part.visit(&start, 0);
@@ -563,7 +574,13 @@ where
                     checkpoint(&base, 0, &histogram, &counts, false).write(d, &files)?;
                     Layer::File(layer_path(d, 0), files.seal(LAYER, 0))
                 }
-                None => Layer::Memory(first),
+                None => {
+                    let mut b = BitArray::new(local_space);
+                    first.iter().for_each(|&l| {
+                        b.insert(l);
+                    });
+                    Layer::Bits(b)
+                }
             };
         }
         Ok(())
@@ -607,10 +624,16 @@ where
                 Ok(w) => Sink::File(w),
                 Err(e) => {
                     *failed.borrow_mut() = Some(e);
-                    Sink::Memory(Vec::new())
+                    Sink::Nowhere
                 }
             },
-            None => Sink::Memory(Vec::new()),
+            None => Sink::Bits(match spare.take() {
+                Some(mut b) => {
+                    b.clear();
+                    b
+                }
+                None => BitArray::new(local_space),
+            }),
         };
         let mut new_here = 0u64;
         let mut stopped: Option<LimitKind> = None;
@@ -624,12 +647,12 @@ where
                         .get_or_insert(Error::invalid(format!("cannot write a layer file: {e}")));
                 }
                 if A::STATES {
-                    match p.unrank(l * peers + me) {
+                    match p.unrank(owners.global(me, l)) {
                         Some(s) => part.visit(&s, d),
                         None => {
                             failed.borrow_mut().get_or_insert(Error::Internal(format!(
                                 "no position has rank {}",
-                                l * peers + me
+                                owners.global(me, l)
                             )));
                         }
                     }
@@ -681,7 +704,7 @@ where
                     // the chunk's positions in increasing rank: each is rebuilt from the one
                     // before and its successors' ranks from its own (the single process's way)
                     ranks.clear();
-                    ranks.extend(buf.iter().map(|&l| l * peers + me));
+                    ranks.extend(buf.iter().map(|&l| owners.global(me, l)));
                     ranks.sort_unstable();
                     if let Some(&bad) = ranks.iter().find(|&&r| r >= space) {
                         walked = Err(Error::invalid(format!(
@@ -703,13 +726,13 @@ where
                         listed.clear();
                         p.next_ranks_of_ranks(&ranks, &mut listed);
                         generated += listed.len() as u64;
-                        if pow2 {
+                        if peers == 2 {
+                            route_two(&listed, &mut batches, owners);
+                        } else if pow2 {
                             // a power of two of workers (the usual case) divides by a shift
-                            route(&listed, &mut batches, |r| {
-                                ((r & (peers - 1)) as usize, r >> shift)
-                            });
+                            route(&listed, &mut batches, move |r| owners.split_pow2(r, shift));
                         } else {
-                            route(&listed, &mut batches, |r| ((r % peers) as usize, r / peers));
+                            route(&listed, &mut batches, move |r| owners.split(r));
                         }
                     }
                     expanded += buf.len() as u64;
@@ -772,15 +795,15 @@ where
         }
         let total: u64 = figures.iter().map(|f| f[0]).sum();
         owned += new_here;
-        // a file's window is sorted beside a scratch list as long; a layer in memory with
-        // the layer before as its scratch, grown to its length where it is shorter
-        let layer_bytes = match (&next, &layer) {
-            (Sink::Memory(n), Layer::Memory(l)) => (n.capacity() + l.capacity().max(n.len())) * 8,
-            (Sink::Memory(n), Layer::File(..)) => (2 * n.capacity()) * 8,
-            (Sink::File(_), _) => 1 << 20,
+        // a layer in memory is a bit a rank, the next as much; a file's window is sorted
+        // beside a scratch list as long
+        let layer_bytes = match &next {
+            Sink::Bits(b) => b.heap_bytes(),
+            Sink::File(_) => 1 << 20,
+            Sink::Nowhere => 0,
         } + match &layer {
             Layer::File(..) => (1 << 20) + 2 * window * 8,
-            Layer::Memory(_) => 0,
+            Layer::Bits(b) => b.heap_bytes(),
         };
         // the successors of a chunk, listed and routed: one list and a batch per worker
         let chunk_bytes =
@@ -794,19 +817,16 @@ where
         }
         // round 3: the checkpoint is written everywhere
         let saved: Result<Layer, Error> = match next {
-            Sink::Memory(mut v) => {
-                // in increasing rank, the next layer's chunks hold neighbouring positions
-                // (as the single process's bit layers do), which list faster
-                // the layer before is expanded and no longer needed: its list is the sort's
-                // scratch (no third list beside the two)
-                let mut scratch = match std::mem::replace(&mut layer, Layer::Memory(Vec::new())) {
-                    Layer::Memory(old) => old,
-                    Layer::File(..) => Vec::new(),
-                };
-                files::sort_ranks(&mut v, &mut scratch);
-                drop(scratch);
-                Ok(Layer::Memory(v))
+            Sink::Bits(b) => {
+                // the layer before is expanded: its bits will hold the layer after this one
+                let old = std::mem::replace(&mut layer, Layer::Bits(BitArray::new(0)));
+                if let Layer::Bits(old) = old {
+                    spare = Some(old);
+                }
+                Ok(Layer::Bits(b))
             }
+            // the failure to make the layer's file stopped every worker in round 2
+            Sink::Nowhere => Err(Error::Internal("a layer with nowhere to go".into())),
             Sink::File(w) => {
                 let dd = dir.as_ref().expect("a file sink has a folder");
                 (|| {

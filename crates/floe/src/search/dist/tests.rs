@@ -248,7 +248,7 @@ fn run(
 /// What worker `index` of `peers` writes its files as.
 fn files_of(p: &Walks, o: &DistOptions, peers: u64, index: u32) -> Files {
     Files {
-        run: files_digest(o, peers, p.n),
+        run: files_digest(o, peers, p.n, Owners::new(p.n, peers).block()),
         worker: index,
         width: 5,
     }
@@ -350,10 +350,16 @@ fn layers_on_disk(bits_budget: Option<u64>) {
     let bits = worker_dir(&dir, 1).join("seen.bin");
     assert_eq!(bits.exists(), bits_budget.is_some());
     if bits_budget.is_some() {
-        // 100,003 ranks over 3 workers: a bit each, in whole words
+        // 100,003 ranks over 3 workers in blocks of 128 (782 blocks, the last short): room
+        // for 261 blocks each, a bit a rank, in whole words
+        let owners = Owners::new(100_003, 3);
+        assert_eq!(
+            (owners.block(), owners.local_space(100_003)),
+            (7, 261 * 128)
+        );
         assert_eq!(
             fs::metadata(&bits).unwrap().len(),
-            33_335u64.div_ceil(64) * 8
+            (261u64 * 128).div_ceil(64) * 8
         );
     }
     // the finished run resumes to the same answer without expanding anything
@@ -836,4 +842,125 @@ fn every_rank_reaches_its_owners_batch_in_order() {
     super::route(&ranks, &mut batches, |r| ((r % 64) as usize, r / 64));
     let room: usize = batches.iter().map(Vec::capacity).sum();
     assert!(room <= 2 * ranks.len(), "room for {room} ranks");
+}
+
+/// The owners of a rank: blocks of consecutive ranks dealt in turn, each rank given back by
+/// its owner's number for it, a worker's numbers in increasing rank, the workers' shares even
+/// to a block, small spaces dealt one rank at a time.
+#[test]
+fn every_rank_has_one_owner_and_comes_back_from_its_number() {
+    use super::route::{BLOCKS_EACH, MAX_BLOCK};
+    let big = 1u64 << 62;
+    for (space, peers) in [
+        (1u64, 1u64),
+        (560, 2),
+        (1_023, 2),
+        (1_024, 2),
+        (100_003, 1),
+        (100_003, 2),
+        (100_003, 3),
+        (100_003, 4),
+        (1 << 20, 8),
+        (13_983_816, 2),
+        (74_974_368, 2),
+        (74_974_368, 3),
+        (32_164_253_550, 16),
+        (big, 5),
+    ] {
+        let o = Owners::new(space, peers);
+        let b = o.block();
+        assert!(b <= MAX_BLOCK, "{space} {peers}");
+        if peers == 1 || space < 2 * peers * BLOCKS_EACH {
+            assert_eq!(b, 0, "{space} ranks among {peers}");
+        } else {
+            // every worker gets BLOCKS_EACH blocks at least, and the blocks are as large as
+            // that allows (or the largest)
+            assert!(
+                space >> b >= peers * BLOCKS_EACH,
+                "{space} {peers}: block {b}"
+            );
+            assert!(b == MAX_BLOCK || space >> (b + 1) < peers * BLOCKS_EACH);
+        }
+        let local = o.local_space(space);
+        // no more room than a block beyond an even share
+        assert!(local >= space.div_ceil(peers) && local - space.div_ceil(peers) < 1 << b);
+        // every rank of a small space, and the ranks around the ends of blocks of a large one
+        let ranks: Vec<u64> = if space <= 200_000 {
+            (0..space).collect()
+        } else {
+            let step = space / 997;
+            (0..997u64)
+                .flat_map(|i| {
+                    let r = i * step;
+                    let edge = (r >> b) << b;
+                    [r, edge, edge.saturating_sub(1), edge + (1 << b) - 1]
+                })
+                .chain([space - 1, space - 2])
+                .filter(|&r| r < space)
+                .collect()
+        };
+        let mut share = vec![0u64; peers as usize];
+        let mut last: Vec<Option<(u64, u64)>> = vec![None; peers as usize];
+        let mut sorted = ranks.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        for &r in &sorted {
+            let (w, l) = o.split(r);
+            assert!(w < peers as usize && l < local, "{space} {peers}: rank {r}");
+            assert_eq!(o.global(w as u64, l), r, "{space} {peers}: rank {r}");
+            if peers.is_power_of_two() {
+                assert_eq!(o.split_pow2(r, peers.trailing_zeros()), (w, l));
+            }
+            // the neighbour in its block has the same owner and the next number
+            if r & ((1 << b) - 1) != (1 << b) - 1 && r + 1 < space {
+                assert_eq!(o.split(r + 1), (w, l + 1), "{space} {peers}: rank {r}");
+            }
+            // a worker's numbers grow with the ranks
+            if let Some((lr, ll)) = last[w] {
+                assert!(ll < l && lr < r);
+            }
+            last[w] = Some((r, l));
+            share[w] += 1;
+        }
+        if space <= 200_000 {
+            // the shares differ by a block at most
+            let (lo, hi) = (share.iter().min().unwrap(), share.iter().max().unwrap());
+            assert!(hi - lo <= 1 << b, "{space} {peers}: {share:?}");
+        }
+    }
+}
+
+/// Two workers' routing, four ranks at a time where the processor can (and the rest one at
+/// a time), gives each rank to its owner under its number, in order, on top of what the
+/// batches held, for every length of a chunk up to a few vectors and every size of block.
+#[test]
+fn two_workers_route_four_at_a_time_as_one_at_a_time() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for space in [600u64, 100_003, 74_974_368, 1 << 40] {
+        let owners = Owners::new(space, 2);
+        for len in (0..40).chain([1_000, 4_099]) {
+            let ranks: Vec<u64> = (0..len).map(|_| next() % space).collect();
+            let mut batches = vec![vec![7u64; 3], Vec::new()];
+            let mut want = batches.clone();
+            for &r in &ranks {
+                let (w, l) = owners.split(r);
+                want[w].push(l);
+            }
+            super::route_two(&ranks, &mut batches, owners);
+            assert_eq!(batches, want, "{space} ranks, {len} routed");
+            // and again on top
+            super::route_two(&ranks, &mut batches, owners);
+            for &r in &ranks {
+                let (w, l) = owners.split(r);
+                want[w].push(l);
+            }
+            assert_eq!(batches, want, "{space} ranks, {len} routed twice");
+        }
+    }
 }
