@@ -194,27 +194,6 @@ pub(super) fn route_two(ranks: &[u64], batches: &mut [Vec<u64>], owners: Owners)
     }
 }
 
-/// For each mask of four lanes, the 32-bit lanes that bring the masked 64-bit lanes to the
-/// front, in order.
-#[cfg(target_arch = "x86_64")]
-const COMPRESS: [[i32; 8]; 16] = {
-    let mut t = [[0i32; 8]; 16];
-    let mut m = 0;
-    while m < 16 {
-        let mut at = 0;
-        let mut lane: i32 = 0;
-        while lane < 4 {
-            if m >> lane & 1 == 1 {
-                t[m][at] = 2 * lane;
-                t[m][at + 1] = 2 * lane + 1;
-                at += 2;
-            }
-            lane += 1;
-        }
-        m += 1;
-    }
-    t
-};
 
 /// The four-at-a-time part of [`route_two`]: how many ranks it routed (a multiple of four),
 /// and how many it wrote to each room.
@@ -229,6 +208,7 @@ unsafe fn two_avx2(
     rb: &mut [std::mem::MaybeUninit<u64>],
     owners: Owners,
 ) -> (usize, usize, usize) {
+    use crate::bits::COMPRESS;
     use std::arch::x86_64::*;
     assert!(ra.len() >= ranks.len() && rb.len() >= ranks.len());
     let low = owners.low_mask();

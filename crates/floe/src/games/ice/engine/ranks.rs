@@ -3,6 +3,8 @@
 //! layers of bits and the shared path's workers).
 
 use super::{IcePuzzle, Slide, Walking, MAX_RANKED};
+#[cfg(target_arch = "x86_64")]
+use crate::bits::COMPRESS;
 use crate::bits::{Binomials, Bits};
 use crate::games::ice::level::WalkRule;
 use crate::search::Puzzle;
@@ -20,19 +22,26 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
                     && std::is_x86_feature_detected!("bmi1")
                     && std::is_x86_feature_detected!("lzcnt")
                 {
-                    // SAFETY: this processor has the instructions the function is built with
-                    // (checked just above).
-                    return unsafe { self.ranks_of_ranks_counting(bin, k, ranks, out) };
+                    // SAFETY: this processor has the instructions the functions are built
+                    // with (checked just above and here).
+                    return unsafe {
+                        if std::is_x86_feature_detected!("avx2") {
+                            self.ranks_of_ranks_wide(bin, k, ranks, out)
+                        } else {
+                            self.ranks_of_ranks_counting(bin, k, ranks, out)
+                        }
+                    };
                 }
-                self.ranks_of_ranks(bin, k, ranks, out)
+                // SAFETY: no AVX2 asked for
+                unsafe { self.ranks_of_ranks::<false>(bin, k, ranks, out) }
             }
             _ => self.for_each_next_of_ranks(ranks, |r, _| out.push(r)),
         }
     }
 
     /// Under `free`: the ranks of every push from the blocks whose cells in increasing
-    /// order are `with.pos` and whose colex rank is `rank`, written to the front of `out`
-    /// (as [`IcePuzzle::next_ranked`] lists them, without the states); returns how many.
+    /// order are `with.pos` and whose colex rank is `rank`, written from `room` on (as
+    /// [`IcePuzzle::next_ranked`] lists them, without the states); returns how many.
     /// `pushes` holds every push of the position listed before (legal or not), whose blocks
     /// from the `fresh`-th up were where they are now (all of them when `fresh` is `k`), the
     /// others on cells up to `changed` before and after: the pushes of the blocks that
@@ -40,28 +49,35 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
     ///
     /// A push is worked out without a branch that depends on the position: its end, its
     /// legality and its rank, the blocks a vertical push passes in cell order (whose places
-    /// shift by one) counted and their terms' changes read from running sums made once per
-    /// position; the pushes are then kept or not by moving the end of `out`.
+    /// shift by one) counted and their terms' changes read from running sums kept per
+    /// position; a block's four pushes are then written together, the legal ones first
+    /// ([`emit`]).
+    ///
+    /// # Safety
+    /// `room` has room for `4 * with.pos.len()` ranks; with `WIDE` the processor has AVX2.
     #[inline(always)]
-    fn next_ranks(
+    unsafe fn next_ranks<const WIDE: bool>(
         &self,
         with: &Around<B>,
         rank: u64,
         (fresh, changed): (usize, usize),
-        pushes: &mut [[Push; 4]; MAX_RANKED],
-        out: &mut [u64; 4 * MAX_RANKED],
+        pushes: &mut Pushes,
+        room: *mut u64,
     ) -> usize {
         let mut n = 0;
         for (a, &i) in with.pos.iter().enumerate() {
             let i = i as usize;
             let a = a & PLACE;
             let slides = &self.slides[i];
-            let [p_up, p_right, p_down, p_left] = &mut pushes[a];
             if a < fresh {
-                *p_up = self.up_push(with, &slides[0], i, a);
-                *p_right = row_push(with, &slides[1], i, a, true);
-                *p_down = self.down_push(with, &slides[2], i, a);
-                *p_left = row_push(with, &slides[3], i, a, false);
+                let up = self.up_push(with, &slides[0], i, a);
+                let right = row_push(with, &slides[1], i, a, true);
+                let down = self.down_push(with, &slides[2], i, a);
+                let left = row_push(with, &slides[3], i, a, false);
+                pushes.shift[a] = [up.shift, right.shift, down.shift, left.shift];
+                pushes.legal[a] = up.legal | right.legal << 1 | down.legal << 2 | left.legal << 3;
+                pushes.moves[a] = up.moves | right.moves << 1 | down.moves << 2 | left.moves << 3;
+                pushes.reach[a] = up.reach;
             } else {
                 // The block stayed, and so did the blocks above it; the blocks that moved
                 // were all below it, on cells up to `changed`. Its pushes to the right and
@@ -72,19 +88,28 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
                 // whose left neighbour in cell order moved. The push up is the same if
                 // everything it looked at (up to the block it hit, or to the end of its
                 // way) is above `changed`.
-                p_right.legal = p_right.moves & with.blocks.and(slides[1].stops).is_empty();
-                p_down.legal = p_down.moves & with.blocks.and(slides[2].stops).is_empty();
+                let moves = pushes.moves[a];
+                let right = u8::from(with.blocks.and(slides[1].stops).is_empty()) << 1;
+                let down = u8::from(with.blocks.and(slides[2].stops).is_empty()) << 2;
+                let mut legal = (pushes.legal[a] & 0b1001) | ((right | down) & moves);
                 if a == fresh {
-                    *p_left = row_push(with, &slides[3], i, a, false);
+                    let left = row_push(with, &slides[3], i, a, false);
+                    pushes.shift[a][3] = left.shift;
+                    legal = (legal & 0b0111) | left.legal << 3;
+                    pushes.moves[a] = (moves & 0b0111) | left.moves << 3;
                 }
-                if p_up.reach as usize <= changed {
-                    *p_up = self.up_push(with, &slides[0], i, a);
+                if pushes.reach[a] as usize <= changed {
+                    let up = self.up_push(with, &slides[0], i, a);
+                    pushes.shift[a][0] = up.shift;
+                    legal = (legal & 0b1110) | up.legal;
+                    pushes.moves[a] = (pushes.moves[a] & 0b1110) | up.moves;
+                    pushes.reach[a] = up.reach;
                 }
+                pushes.legal[a] = legal;
             }
-            for push in &pushes[a] {
-                out[n & LISTED] = rank.wrapping_add(push.shift);
-                n += usize::from(push.legal);
-            }
+            // SAFETY: `n ≤ 4a`, so the four slots from `n` on are in `room` (the caller's
+            // promise); `WIDE` only where the processor has AVX2 (the same).
+            n += unsafe { emit::<WIDE>(rank, &pushes.shift[a], pushes.legal[a], room.add(n)) };
         }
         n
     }
@@ -107,8 +132,8 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         let first = hit.top();
         let dest = self.column_end(0, sl, hit, first);
         // the blocks below `dest`
-        let b = with.blocks.count_below(dest) as usize & PLACE;
-        let passed = with.up[a].wrapping_sub(with.up[b]);
+        let b = with.blocks.count_below_cell(dest) as usize & PLACE;
+        let passed = with.up[b].wrapping_sub(with.up[a]);
         Push {
             reach: if hit.is_empty() {
                 sl.dest
@@ -126,23 +151,33 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         let hit = with.blocks.and(sl.ray);
         let dest = self.column_end(2, sl, hit, hit.bottom());
         // the blocks below `dest` but itself (none if it stays)
-        let b = (with.blocks.count_below(dest) - u32::from(dest > i)) as usize & PLACE;
-        let passed = with.down[b].wrapping_sub(with.down[a]);
+        let b = (with.blocks.count_below_cell(dest) - u32::from(dest > i)) as usize & PLACE;
+        let passed = with.down[a + 1].wrapping_sub(with.down[(b + 1) & PLACE_END]);
         column_push(with, sl, (i, a), (b, dest), passed)
     }
 
     /// Under `free` with `k ≤ MAX_RANKED` blocks: [`Puzzle::next_ranks_of_ranks`], each
-    /// position rebuilt from the one before ([`Binomials::unrank_after`]) and its pushes
-    /// taken from those of the one before where they stay the same. The walk over the
-    /// positions is written out as `for_each_next_of_ranks` writes it: shared through a
-    /// helper taking a closure, this loop ran a fifth slower (10.25 against 8.60 user s on
-    /// 8×8 with 6 blocks, one thread).
+    /// position rebuilt from the one before ([`Binomials::unrank_after`]), its running sums
+    /// and its set of blocks brought up to date from the smallest block that moved down, and
+    /// its pushes taken from those of the one before where they stay the same. The walk
+    /// over the positions is written out as `for_each_next_of_ranks` writes it: shared
+    /// through a helper taking a closure, this loop ran a fifth slower (10.25 against 8.60
+    /// user s on 8×8 with 6 blocks, one thread).
+    ///
+    /// # Safety
+    /// With `WIDE` the processor has AVX2.
     #[inline(always)]
-    fn ranks_of_ranks(&self, bin: &Binomials, k: usize, ranks: &[u64], out: &mut Vec<u64>) {
+    unsafe fn ranks_of_ranks<const WIDE: bool>(
+        &self,
+        bin: &Binomials,
+        k: usize,
+        ranks: &[u64],
+        out: &mut Vec<u64>,
+    ) {
         let mut pos: [u16; MAX_RANKED] = std::array::from_fn(|j| j as u16);
         let mut top = [0u64; MAX_RANKED + 1];
         let mut sums = Sums::default();
-        let mut listed = [0u64; 4 * MAX_RANKED];
+        let mut pushes = Pushes::default();
         let (pos, top) = (&mut pos[..k], &mut top[..=k]);
         // the first position is listed afresh
         let mut first = true;
@@ -157,27 +192,29 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
                 _ => (k, 0),
             };
             first = false;
-            let mut blocks = B::empty();
-            for &i in pos.iter() {
-                blocks.set(i as usize);
-            }
-            let Sums {
-                own,
-                down,
-                up,
-                pushes,
-            } = &mut sums;
-            terms(bin, pos, own, down, up);
+            sums.update(bin, pos, fresh);
             let with = Around {
                 bin,
-                blocks,
+                blocks: sums.blocks[0],
                 pos,
-                own,
-                down,
-                up,
+                own: &sums.own,
+                down: &sums.down,
+                up: &sums.up,
             };
-            let n = self.next_ranks(&with, r, (fresh, changed), pushes, &mut listed);
-            out.extend_from_slice(&listed[..n]);
+            out.reserve(4 * k);
+            let len = out.len();
+            // SAFETY: room was reserved for the `4 * k` ranks a position has at most, and
+            // `next_ranks` wrote the `n` before the new end; `WIDE` as promised.
+            unsafe {
+                let n = self.next_ranks::<WIDE>(
+                    &with,
+                    r,
+                    (fresh, changed),
+                    &mut pushes,
+                    out.as_mut_ptr().add(len),
+                );
+                out.set_len(len + n);
+            }
         }
     }
 
@@ -193,8 +230,63 @@ impl<B: Bits, R: Walking> IcePuzzle<B, R> {
         ranks: &[u64],
         out: &mut Vec<u64>,
     ) {
-        self.ranks_of_ranks(bin, k, ranks, out)
+        // SAFETY: no AVX2 asked for
+        unsafe { self.ranks_of_ranks::<false>(bin, k, ranks, out) }
     }
+
+    /// [`IcePuzzle::ranks_of_ranks_counting`] writing a block's four pushes with one AVX2
+    /// store (x86-64 since about 2015).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,lzcnt,avx2")]
+    fn ranks_of_ranks_wide(&self, bin: &Binomials, k: usize, ranks: &[u64], out: &mut Vec<u64>) {
+        // SAFETY: this function is built for AVX2, and called only where it runs
+        unsafe { self.ranks_of_ranks::<true>(bin, k, ranks, out) }
+    }
+}
+
+/// Writes the ranks `rank + shift[d]` of the pushes `d` whose bit is set in `legal`, in
+/// order, from `to` on; returns how many. The four slots from `to` on may all be written.
+///
+/// # Safety
+/// `to` has room for four ranks; with `WIDE` the processor has AVX2.
+#[inline(always)]
+unsafe fn emit<const WIDE: bool>(rank: u64, shift: &[u64; 4], legal: u8, to: *mut u64) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if WIDE {
+        // SAFETY: as promised by the caller
+        return unsafe { emit_avx2(rank, shift, legal, to) };
+    }
+    let mut n = 0;
+    for (d, &s) in shift.iter().enumerate() {
+        // SAFETY: n ≤ d < 4
+        unsafe { to.add(n).write(rank.wrapping_add(s)) };
+        n += usize::from(legal >> d & 1);
+    }
+    n
+}
+
+/// [`emit`] with AVX2: the four ranks added at once, the legal ones brought to the front by
+/// one shuffle ([`COMPRESS`]) and stored together.
+///
+/// # Safety
+/// As [`emit`], and the processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn emit_avx2(rank: u64, shift: &[u64; 4], legal: u8, to: *mut u64) -> usize {
+    use std::arch::x86_64::*;
+    let legal = usize::from(legal & 15);
+    let v = _mm256_add_epi64(
+        _mm256_set1_epi64x(rank as i64),
+        // SAFETY: `shift` is four u64
+        unsafe { _mm256_loadu_si256(shift.as_ptr().cast()) },
+    );
+    // SAFETY: `legal < 16`; `to` has room for four ranks (the caller's promise)
+    unsafe {
+        let order = _mm256_loadu_si256(COMPRESS[legal].as_ptr().cast());
+        _mm256_storeu_si256(to.cast(), _mm256_permutevar8x32_epi32(v, order));
+    }
+    legal.count_ones() as usize
 }
 
 /// A push along a row passes no block: the block keeps its place `a` among them.
@@ -213,8 +305,8 @@ fn row_push<B: Bits>(with: &Around<B>, sl: &Slide<B>, i: usize, a: usize, right:
     let moves = dest != i;
     Push {
         shift: with.bin.term(a, dest).wrapping_sub(with.own[a]),
-        legal: moves & with.blocks.and(sl.stops).is_empty(),
-        moves,
+        legal: u8::from(moves & with.blocks.and(sl.stops).is_empty()),
+        moves: u8::from(moves),
         reach: 0,
     }
 }
@@ -234,78 +326,109 @@ fn column_push<B: Bits>(
         shift: passed
             .wrapping_add(with.bin.term(b, dest))
             .wrapping_sub(with.own[a]),
-        legal: moves & with.blocks.and(sl.stops).is_empty(),
-        moves,
+        legal: u8::from(moves & with.blocks.and(sl.stops).is_empty()),
+        moves: u8::from(moves),
         reach: 0,
     }
 }
 
-/// The running sums of a position: `own[m]`, the term of the `m`-th block;
-/// `down[j]`/`up[j]`, what the terms of blocks 1..=j (0..j) change by when each takes the
-/// place below (above) its own.
-#[inline(always)]
-fn terms(
-    bin: &Binomials,
-    pos: &[u16],
-    own: &mut [u64; MAX_RANKED],
-    down: &mut [u64; MAX_RANKED],
-    up: &mut [u64; MAX_RANKED],
-) {
-    let k = pos.len();
-    for (m, &p) in pos.iter().enumerate() {
-        own[m] = bin.term(m, p as usize);
-    }
-    for m in 1..k {
-        let p = pos[m] as usize;
-        down[m] = down[m - 1].wrapping_add(bin.term(m - 1, p).wrapping_sub(own[m]));
-        let q = pos[m - 1] as usize;
-        up[m] = up[m - 1].wrapping_add(bin.term(m, q).wrapping_sub(own[m - 1]));
-    }
-}
-
-// places are below MAX_RANKED and at most 4 * MAX_RANKED pushes are listed: the masks say so
-// to the compiler, which then checks no index
+// places are below MAX_RANKED, and the sums have one more: the masks say so to the
+// compiler, which then checks no index
 const PLACE: usize = MAX_RANKED - 1;
-const LISTED: usize = 4 * MAX_RANKED - 1;
+const PLACE_END: usize = 2 * MAX_RANKED - 1;
 
 /// What the pushes of a position are worked out from: its blocks as a set and as cells in
-/// increasing order, and its running sums ([`terms`]).
+/// increasing order, and its running sums ([`Sums`]).
 struct Around<'a, B> {
     bin: &'a Binomials,
     blocks: B,
     pos: &'a [u16],
     own: &'a [u64; MAX_RANKED],
-    down: &'a [u64; MAX_RANKED],
-    up: &'a [u64; MAX_RANKED],
+    down: &'a [u64; 2 * MAX_RANKED],
+    up: &'a [u64; 2 * MAX_RANKED],
 }
 
-/// A push as [`IcePuzzle::next_ranks`] keeps it for the next position: what it adds to the
-/// position's rank, whether it is legal, whether it moves the block at all (whatever its
-/// pusher's cell holds), and for a push up the lowest cell it looked at.
+/// A push as [`IcePuzzle::next_ranks`] works it out: what it adds to the position's rank,
+/// whether it is legal, whether it moves the block at all (whatever its pusher's cell
+/// holds), and for a push up the lowest cell it looked at.
 #[derive(Clone, Copy, Default)]
 struct Push {
     shift: u64,
-    legal: bool,
-    moves: bool,
+    legal: u8,
+    moves: u8,
     reach: u16,
 }
 
-/// The running sums of [`IcePuzzle::next_ranks`], and every push of the position it listed
-/// last, by block, in the order of `Dir::ALL`.
-struct Sums {
-    own: [u64; MAX_RANKED],
-    down: [u64; MAX_RANKED],
-    up: [u64; MAX_RANKED],
-    pushes: [[Push; 4]; MAX_RANKED],
+/// Every push of the position [`IcePuzzle::next_ranks`] listed last, by block, in the
+/// order of `Dir::ALL`: what each adds to the rank, and as bits (the `d`-th for the `d`-th
+/// direction) which are legal and which move the block; the reach of each push up.
+struct Pushes {
+    shift: [[u64; 4]; MAX_RANKED],
+    legal: [u8; MAX_RANKED],
+    moves: [u8; MAX_RANKED],
+    reach: [u16; MAX_RANKED],
 }
 
-impl Default for Sums {
+impl Default for Pushes {
+    fn default() -> Self {
+        Pushes {
+            shift: [[0; 4]; MAX_RANKED],
+            legal: [0; MAX_RANKED],
+            moves: [0; MAX_RANKED],
+            reach: [0; MAX_RANKED],
+        }
+    }
+}
+
+/// The running sums of a position, from the largest block down, so that the blocks that
+/// stayed keep theirs: `own[m]`, the term of the `m`-th block; `up[m]` (`down[m]`), what the
+/// terms of blocks `m..k` change by when each takes the place above (below) its own, so
+/// that the blocks from place `b` to place `a` change the rank by `up[b] − up[a]` when
+/// each moves one place up; `blocks[m]`, the set of blocks `m..k`.
+struct Sums<B> {
+    own: [u64; MAX_RANKED],
+    up: [u64; 2 * MAX_RANKED],
+    down: [u64; 2 * MAX_RANKED],
+    blocks: [B; MAX_RANKED + 1],
+}
+
+impl<B: Bits> Default for Sums<B> {
     fn default() -> Self {
         Sums {
             own: [0; MAX_RANKED],
-            down: [0; MAX_RANKED],
-            up: [0; MAX_RANKED],
-            pushes: [[Push::default(); 4]; MAX_RANKED],
+            up: [0; 2 * MAX_RANKED],
+            down: [0; 2 * MAX_RANKED],
+            blocks: [B::empty(); MAX_RANKED + 1],
+        }
+    }
+}
+
+impl<B: Bits> Sums<B> {
+    /// Brings the sums up to date for the blocks `pos`, of which those from the
+    /// `fresh`-th up are where they were at the last call (`fresh = pos.len()` the first
+    /// time).
+    #[inline(always)]
+    fn update(&mut self, bin: &Binomials, pos: &[u16], fresh: usize) {
+        let k = pos.len();
+        for m in (0..fresh).rev() {
+            let p = pos[m] as usize;
+            let own = bin.term(m, p);
+            self.own[m] = own;
+            // the largest block never takes the place above (there is none): no term read
+            let up = if m + 1 < k {
+                bin.term(m + 1, p).wrapping_sub(own)
+            } else {
+                0
+            };
+            // nor the smallest the place below
+            let down = if m > 0 {
+                bin.term(m - 1, p).wrapping_sub(own)
+            } else {
+                0
+            };
+            self.up[m] = self.up[m + 1].wrapping_add(up);
+            self.down[m] = self.down[m + 1].wrapping_add(down);
+            self.blocks[m] = self.blocks[m + 1].or(B::bit(p));
         }
     }
 }
@@ -334,9 +457,18 @@ mod tests {
         p.next_ranks_of_ranks(ranks, &mut got);
         assert_eq!(got, want);
         let (bin, _) = p.ranks.as_ref().unwrap();
+        let k = p.start.count() as usize;
         let mut portable = vec![7];
-        p.ranks_of_ranks(bin, p.start.count() as usize, ranks, &mut portable);
+        // SAFETY: no AVX2 asked for
+        unsafe { p.ranks_of_ranks::<false>(bin, k, ranks, &mut portable) };
         assert_eq!(portable[1..], want[..], "appended after what was there");
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let mut wide = vec![7];
+            // SAFETY: this processor has AVX2 (checked just above)
+            unsafe { p.ranks_of_ranks::<true>(bin, k, ranks, &mut wide) };
+            assert_eq!(wide, portable, "four pushes a store");
+        }
     }
 
     /// Every rank of a stretch of `n` from a third into the space (all of a smaller one):
