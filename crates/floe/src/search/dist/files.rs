@@ -13,8 +13,10 @@ use std::path::{Path, PathBuf};
 /// Positions expanded between two looks at the limits and the incoming ranks.
 pub(super) const CHUNK: usize = 1 << 12;
 
-/// The version of a worker's files (in the run identity and the checkpoint).
-pub const FORMAT: u32 = 2;
+/// The version of a worker's files (in the run identity and the checkpoint). 3: ranks dealt
+/// to the workers in blocks (`Owners`), so a folder of format 2 numbers its positions
+/// otherwise and is refused as such, not as another run's.
+pub const FORMAT: u32 = 3;
 
 pub(super) const LAYER: [u8; 4] = *b"LAYR";
 pub(super) const BUCKET: [u8; 4] = *b"BUCK";

@@ -706,10 +706,13 @@ where
                     ranks.clear();
                     ranks.extend(buf.iter().map(|&l| owners.global(me, l)));
                     ranks.sort_unstable();
-                    if let Some(&bad) = ranks.iter().find(|&&r| r >= space) {
+                    // a number read from a file: its rank checked without wrapping around
+                    let no_rank =
+                        |&l: &u64| owners.global_checked(me, l).is_none_or(|r| r >= space);
+                    if let Some(&bad) = buf.iter().find(|l| no_rank(l)) {
                         walked = Err(Error::invalid(format!(
-                            "no position has rank {bad} (worker {index}'s layer {}): its layer \
-                             file is damaged",
+                            "no position has number {bad} of worker {index} (its layer {}): \
+                             its layer file is damaged",
                             d - 1
                         )));
                         break;

@@ -80,6 +80,14 @@ impl Owners {
     pub(super) fn global(&self, me: u64, local: u64) -> u64 {
         (((local >> self.block) * self.peers + me) << self.block) | (local & self.low_mask())
     }
+
+    /// [`global`](Self::global) for a number read from a file, which may be any number:
+    /// `None` where its rank would not fit in 64 bits (`global` would wrap around to
+    /// another worker's rank).
+    pub(super) fn global_checked(&self, me: u64, local: u64) -> Option<u64> {
+        let blocks = u128::from(local >> self.block) * u128::from(self.peers) + u128::from(me);
+        u64::try_from(blocks << self.block | u128::from(local & self.low_mask())).ok()
+    }
 }
 
 /// Appends each of `ranks` to the batch of its owner, `owner(rank)` giving the owner's
@@ -177,8 +185,9 @@ pub(super) fn route_two(ranks: &[u64], batches: &mut [Vec<u64>], owners: Owners)
     #[allow(unused_mut)]
     let (mut done, mut na, mut nb) = (0, 0, 0);
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2 (just asked), and each room holds all the ranks
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has AVX2 and counts bits (just asked), and each room holds
+        // all the ranks
         (done, na, nb) = unsafe { two_avx2(ranks, ra, rb, owners) };
     }
     let [pa, pb] = route_few(
@@ -193,7 +202,6 @@ pub(super) fn route_two(ranks: &[u64], batches: &mut [Vec<u64>], owners: Owners)
         b.set_len(lb + nb + pb);
     }
 }
-
 
 /// The four-at-a-time part of [`route_two`]: how many ranks it routed (a multiple of four),
 /// and how many it wrote to each room.

@@ -908,6 +908,7 @@ fn every_rank_has_one_owner_and_comes_back_from_its_number() {
             let (w, l) = o.split(r);
             assert!(w < peers as usize && l < local, "{space} {peers}: rank {r}");
             assert_eq!(o.global(w as u64, l), r, "{space} {peers}: rank {r}");
+            assert_eq!(o.global_checked(w as u64, l), Some(r));
             if peers.is_power_of_two() {
                 assert_eq!(o.split_pow2(r, peers.trailing_zeros()), (w, l));
             }
@@ -961,6 +962,30 @@ fn two_workers_route_four_at_a_time_as_one_at_a_time() {
                 want[w].push(l);
             }
             assert_eq!(batches, want, "{space} ranks, {len} routed twice");
+        }
+    }
+}
+
+#[test]
+fn a_number_read_from_a_file_never_wraps_around_to_another_workers_rank() {
+    // spaces within a few blocks of 2^64: the last numbers of a worker's share would wrap
+    for (space, peers) in [
+        (u64::MAX, 3),
+        (u64::MAX, 5),
+        (u64::MAX - 70_000, 7),
+        (1 << 63, 3),
+    ] {
+        let o = Owners::new(space, peers);
+        let local = o.local_space(space);
+        for me in 0..peers {
+            for l in [0, 1, local / 2, local - 2, local - 1, local, u64::MAX] {
+                match o.global_checked(me, l) {
+                    // a rank that fits is the one `global` gives, and it is this worker's
+                    Some(r) => assert_eq!((o.global(me, l), o.split(r)), (r, (me as usize, l))),
+                    // one that does not fit is past every rank
+                    None => assert!(l >= local / 2, "{space} {peers}: {me} {l}"),
+                }
+            }
         }
     }
 }
