@@ -368,9 +368,15 @@ impl BitArray {
     pub fn words(&self) -> &[u64] {
         &self.words
     }
-    /// Clears every bit.
+    /// Clears every bit. Only the pages (of 512 words) that hold a bit are written: the
+    /// pages of a sparse array never touched are only read, and stay unbacked (a `fill`
+    /// would make the whole array resident).
     pub fn clear(&mut self) {
-        self.words.fill(0);
+        for page in self.words.chunks_mut(512) {
+            if page.iter().fold(0, |any, &w| any | w) != 0 {
+                page.fill(0);
+            }
+        }
     }
     /// Appends to `out` the set bits from word `*at` on, in increasing order, a whole word
     /// at a time until `out` holds `n` or more (or the words end); `*at` moves past the
@@ -680,5 +686,25 @@ mod tests {
         assert!(!a.insert(129));
         assert!(a.contains(129) && !a.contains(128));
         assert_eq!(a.heap_bytes(), 24);
+    }
+
+    #[test]
+    fn a_cleared_bit_array_holds_no_bit_and_takes_them_again() {
+        // bits in the first and last words of pages, in a page alone, in the short last page
+        let len = 512 * 64 * 5 + 100;
+        let mut a = BitArray::new(len);
+        let bits = [0, 63, 64 * 511 + 5, 64 * 512, 512 * 64 * 3 + 7, len - 1];
+        for round in 0..2 {
+            for &b in &bits {
+                assert!(a.insert(b), "round {round}: bit {b}");
+            }
+            let mut at = 0;
+            let mut out = Vec::new();
+            while a.ones_from(&mut at, 3, &mut out) {}
+            assert_eq!(out, bits, "round {round}");
+            a.clear();
+            assert!(a.words().iter().all(|&w| w == 0), "round {round}");
+            assert!((0..len).step_by(61).all(|b| !a.contains(b)));
+        }
     }
 }
