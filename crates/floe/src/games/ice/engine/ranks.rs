@@ -463,9 +463,9 @@ mod tests {
         unsafe { p.ranks_of_ranks::<false>(bin, k, ranks, &mut portable) };
         assert_eq!(portable[1..], want[..], "appended after what was there");
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
             let mut wide = vec![7];
-            // SAFETY: this processor has AVX2 (checked just above)
+            // SAFETY: this processor has AVX2 and counts bits (checked just above)
             unsafe { p.ranks_of_ranks::<true>(bin, k, ranks, &mut wide) };
             assert_eq!(wide, portable, "four pushes a store");
         }
