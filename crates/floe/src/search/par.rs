@@ -109,13 +109,31 @@ impl Marks {
         debug_assert!(code == 1 || code == 2, "code {code}");
         let w = self.bits.word((r / 32) as usize);
         let shift = 2 * (r % 32);
-        // a plain load first: most successors were seen already
+        // A plain load first: most successors were seen already. A field found `00` can
+        // only take this layer's code meanwhile (only claims write it, and the drain turns
+        // fields of the other code only), so setting that one bit (`lock bts`, where the
+        // old field asked for a loop of `lock cmpxchg`) tells who claimed it.
+        let bit = 1u64 << (shift + code - 1);
         let claimed = w.load(Ordering::Relaxed) >> shift & 3 == 0
-            && w.fetch_or(code << shift, Ordering::Relaxed) >> shift & 3 == 0;
+            && w.fetch_or(bit, Ordering::Relaxed) & bit == 0;
         if claimed {
             self.pages[(code - 1) as usize].claim(r >> PAGE_SHIFT);
         }
         claimed
+    }
+    /// Keeps in `ranks` (in their order) those never seen when looked at, by plain loads
+    /// and no branch on what they find: the loads of far apart ranks overlap, where a
+    /// branch on each would wait for the memory whenever it guessed wrong. Whichever is
+    /// kept must still be claimed ([`Marks::claim`]).
+    fn keep_unseen(&self, ranks: &mut Vec<u64>) {
+        let mut kept = 0;
+        for j in 0..ranks.len() {
+            let r = ranks[j];
+            let w = self.bits.word((r / 32) as usize).load(Ordering::Relaxed);
+            ranks[kept] = r;
+            kept += usize::from(w >> (2 * (r % 32)) & 3 == 0);
+        }
+        ranks.truncate(kept);
     }
     /// The pages that hold a state of `code`, in increasing order, forgotten as pages (their
     /// states are marked expanded by [`Marks::drain`]).
@@ -391,6 +409,7 @@ where
                 candidates.clear();
                 p.next_ranks_of_ranks(ranks, candidates);
                 generated.fetch_add(candidates.len() as u64, Ordering::Relaxed);
+                marks.keep_unseen(candidates);
                 for &r in candidates.iter() {
                     if keep(r).is_none() {
                         break;
@@ -561,6 +580,32 @@ mod tests {
             });
         }
         assert_eq!(m.bytes(), words * 8 + 2 * 8);
+    }
+
+    #[test]
+    fn the_unseen_ranks_kept_are_those_in_no_layer_in_their_order() {
+        // fields of all four kinds in the same words: never seen, this layer, the next
+        // layer, expanded; ranks asked for twice and out of order, up to the last one
+        let n: u64 = 5 * 32 + 3;
+        let m = Marks::new(n);
+        for r in (0..n).filter(|r| r % 4 == 1) {
+            assert!(m.claim(r, code(0)));
+        }
+        m.drain(0, 3, code(0), |_| {});
+        for r in (0..n).filter(|r| r % 4 == 2) {
+            assert!(m.claim(r, code(1)));
+        }
+        for r in (0..n).filter(|r| r % 4 == 3) {
+            assert!(m.claim(r, code(2)));
+        }
+        let mut asked: Vec<u64> = (0..n).rev().chain([0, n - 1, 4, 4, 7]).collect();
+        let unseen: Vec<u64> = asked.iter().copied().filter(|r| r % 4 == 0).collect();
+        assert!(unseen.len() > 40 && unseen.len() < asked.len() / 3);
+        m.keep_unseen(&mut asked);
+        assert_eq!(asked, unseen);
+        let mut none = Vec::new();
+        m.keep_unseen(&mut none);
+        assert!(none.is_empty());
     }
 
     #[test]

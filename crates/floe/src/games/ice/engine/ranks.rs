@@ -276,10 +276,14 @@ unsafe fn emit<const WIDE: bool>(rank: u64, shift: &[u64; 4], legal: u8, to: *mu
 unsafe fn emit_avx2(rank: u64, shift: &[u64; 4], legal: u8, to: *mut u64) -> usize {
     use std::arch::x86_64::*;
     let legal = usize::from(legal & 15);
+    // The four shifts were just stored one by one: read them so too (volatile, lest they
+    // be merged into one wide load, which cannot take them from the pending stores and
+    // waits until they reach the cache: 8×8 with 7 blocks ran 6 % slower so).
+    // SAFETY: `shift` is four u64
+    let s = |d: usize| unsafe { std::ptr::read_volatile(shift.as_ptr().add(d)) } as i64;
     let v = _mm256_add_epi64(
         _mm256_set1_epi64x(rank as i64),
-        // SAFETY: `shift` is four u64
-        unsafe { _mm256_loadu_si256(shift.as_ptr().cast()) },
+        _mm256_set_epi64x(s(3), s(2), s(1), s(0)),
     );
     // SAFETY: `legal < 16`; `to` has room for four ranks (the caller's promise)
     unsafe {
