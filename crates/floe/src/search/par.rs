@@ -584,22 +584,33 @@ mod tests {
 
     #[test]
     fn the_unseen_ranks_kept_are_those_in_no_layer_in_their_order() {
-        // fields of all four kinds in the same words: never seen, this layer, the next
-        // layer, expanded; ranks asked for twice and out of order, up to the last one
+        // fields of all four kinds in every word, in another pattern in each word (so a
+        // look into the wrong word is caught): never seen, expanded, the next layer, this
+        // layer; ranks asked for twice and out of order, the first and the last asked unseen
         let n: u64 = 5 * 32 + 3;
+        let words = (2 * n).div_ceil(64) as usize;
+        let kind = |r: u64| (r + r / 32) % 4;
         let m = Marks::new(n);
-        for r in (0..n).filter(|r| r % 4 == 1) {
+        for r in (0..n).filter(|&r| kind(r) == 1) {
             assert!(m.claim(r, code(0)));
         }
-        m.drain(0, 3, code(0), |_| {});
-        for r in (0..n).filter(|r| r % 4 == 2) {
+        m.drain(0, words, code(0), |_| {});
+        for r in (0..n).filter(|&r| kind(r) == 2) {
             assert!(m.claim(r, code(1)));
         }
-        for r in (0..n).filter(|r| r % 4 == 3) {
+        for r in (0..n).filter(|&r| kind(r) == 3) {
             assert!(m.claim(r, code(2)));
         }
-        let mut asked: Vec<u64> = (0..n).rev().chain([0, n - 1, 4, 4, 7]).collect();
-        let unseen: Vec<u64> = asked.iter().copied().filter(|r| r % 4 == 0).collect();
+        let mut asked: Vec<u64> = [n - 7]
+            .into_iter()
+            .chain((0..n).rev())
+            .chain([0, 4, 4, 33, 7, 35])
+            .collect();
+        assert!(
+            kind(n - 7) == 0 && kind(35) == 0,
+            "the first and the last asked are unseen"
+        );
+        let unseen: Vec<u64> = asked.iter().copied().filter(|&r| kind(r) == 0).collect();
         assert!(unseen.len() > 40 && unseen.len() < asked.len() / 3);
         m.keep_unseen(&mut asked);
         assert_eq!(asked, unseen);
