@@ -183,6 +183,38 @@ fn walk_rule_equals_free_on_empty_boards_with_the_player_outside() {
     }
 }
 
+/// The time the estimate gives `floe space` on 2 threads, as CPU seconds, is at least the CPU
+/// time measured (user and system, `/usr/bin/time -f "%U %S"`, on one day; BENCHMARKS.md,
+/// "The estimates' rates measured again") and at most half as long again as the run would
+/// take at its pace if every possible position were reachable (the estimate counts them
+/// all).
+#[test]
+fn the_estimate_bounds_the_measured_times() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for (rows, cols, k, reachable, cpu) in [
+        (10, 10, 5, 23_775_988u64, 2.53),
+        (8, 8, 7, 469_048_908, 43.25),
+        (10, 10, 6, 521_954_444, 61.27),
+        (9, 9, 7, 2_278_811_910, 254.47),
+        (8, 8, 8, 3_710_340_088, 372.16),
+        (9, 9, 8, 24_310_801_893, 2_971.97),
+    ] {
+        let level = floe::ops::Level::new(ice::Ice, Level::empty_board(rows, cols, k).unwrap(), "");
+        let e = pool.install(|| level.estimate()).unwrap();
+        assert_eq!(e.cores, 2);
+        let estimated = e.seconds * e.cores as f64;
+        let all_reachable = cpu * e.positions as f64 / reachable as f64;
+        assert!(
+            estimated >= cpu && estimated <= 1.5 * all_reachable,
+            "{rows}×{cols} with {k}: estimated {estimated:.1} CPU s, measured {cpu} \
+             ({all_reachable:.1} at that pace over every possible position)"
+        );
+    }
+}
+
 /// The estimate made before `floe space` (on 2 threads, as measured) is at least the peak
 /// memory measured of the whole process (`/usr/bin/time -f "%M KB"`, BENCHMARKS.md,
 /// "Estimates against measured peaks", "Two bits a rank") and at most twice it, or 20 MiB

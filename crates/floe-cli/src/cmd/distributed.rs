@@ -102,11 +102,13 @@ const DISK_PER_POSITION: f64 = 5.0;
 /// Share of the possible positions two layers hold at most: the two largest layers of the
 /// 8×8 board with 8 blocks hold 17 % of its possible positions.
 const LIVE_SHARE: f64 = 0.2;
-/// Positions per second per core of a shared enumeration: the 8×8 board with 7 blocks,
-/// two workers with their layers on disk, 469,048,908 positions in 161.2 s of CPU time
-/// (user and system; BENCHMARKS.md, "COST, third step"), 2.91 million, rounded down. The
-/// single-process enumeration is faster (`floe::search::POSITIONS_PER_CORE_SECOND`).
-const SHARED_POSITIONS_PER_CORE_SECOND: f64 = 2.9e6;
+/// Possible positions per second per core of a shared enumeration: the 8×8 board with 7
+/// blocks, two workers with their layers on disk, C(64, 7) = 621,216,192 possible
+/// (469,048,908 reachable) in 65.3 s of CPU time (user and system; BENCHMARKS.md, "The
+/// estimates' rates measured again"), 9.5 million. The single process goes through the
+/// possible positions of 9×9 with 8 blocks at three quarters of its rate on 8×8 with 7
+/// (`floe::search::POSITIONS_PER_CORE_SECOND`), and a slower day takes longer: 6 million.
+const SHARED_POSITIONS_PER_CORE_SECOND: f64 = 6.0e6;
 
 /// What a shared enumeration of `space` possible positions will need, per process.
 #[derive(Clone, Copy, Debug, PartialEq)]

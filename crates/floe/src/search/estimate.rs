@@ -11,18 +11,21 @@
 //! one bit per rank and the positions of two layers in lists (the two largest layers of the
 //! games measured hold at most a fifth of the possible positions); beyond a bit
 //! array, every position is kept with its hash index. The rate is the one measured with the
-//! bit layers, per core.
+//! bit layers, per core and per possible position.
 
 use super::par::{BATCH, PAGE_SHIFT};
 use super::{worth_parallel, Puzzle, DENSE_LIMIT};
 use crate::mem::human_bytes;
 use std::fmt;
 
-/// Positions per second per core of the layered enumeration: the slowest of the large runs
-/// measured found 2,278,811,910 positions in 476 s of CPU time (BENCHMARKS.md, "Estimates
-/// against measured peaks"). The estimate divides the possible positions by it, so it says
-/// more time than a run takes where not all are reachable.
-pub const POSITIONS_PER_CORE_SECOND: f64 = 4.8e6;
+/// Possible positions per second per core of the layered enumeration: the slowest of the
+/// large runs measured went through 10.8 million a CPU second (9×9 with 8 blocks: C(81, 8) =
+/// 32,164,253,550 possible, 24,310,801,893 reachable, in 2,972 s of CPU time; the smaller
+/// cells 11.9 to 19.5 million; BENCHMARKS.md, "The estimates' rates measured again"),
+/// rounded down to 9 million for a slower day (the same run took up to half as long again
+/// on other days). Counted over the possible positions, as the estimate divides them by it:
+/// on a space of which less is reachable the run goes through them faster.
+pub const POSITIONS_PER_CORE_SECOND: f64 = 9.0e6;
 
 /// The share of the possible positions that the two largest layers hold at most, by the rule
 /// of thumb above (the enumeration with lists of positions).
