@@ -206,11 +206,11 @@ fn the_estimate_bounds_the_measured_times() {
         let e = pool.install(|| level.estimate()).unwrap();
         assert_eq!(e.cores, 2);
         let estimated = e.seconds * e.cores as f64;
-        let all_reachable = cpu * e.positions as f64 / reachable as f64;
+        let cpu_over_possible = cpu * e.positions as f64 / reachable as f64;
         assert!(
-            estimated >= cpu && estimated <= 1.5 * all_reachable,
+            estimated >= cpu && estimated <= 1.5 * cpu_over_possible,
             "{rows}×{cols} with {k}: estimated {estimated:.1} CPU s, measured {cpu} \
-             ({all_reachable:.1} at that pace over every possible position)"
+             ({cpu_over_possible:.1} at that pace over every possible position)"
         );
     }
 }

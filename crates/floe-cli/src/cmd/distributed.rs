@@ -107,7 +107,8 @@ const LIVE_SHARE: f64 = 0.2;
 /// (469,048,908 reachable) in 65.3 s of CPU time (user and system; BENCHMARKS.md, "The
 /// estimates' rates measured again"), 9.5 million. The single process goes through the
 /// possible positions of 9×9 with 8 blocks at three quarters of its rate on 8×8 with 7
-/// (`floe::search::POSITIONS_PER_CORE_SECOND`), and a slower day takes longer: 6 million.
+/// (`floe::search::POSITIONS_PER_CORE_SECOND`): 7.1 million, lowered to 6 for a slower day
+/// (as the single process's rate is).
 const SHARED_POSITIONS_PER_CORE_SECOND: f64 = 6.0e6;
 
 /// What a shared enumeration of `space` possible positions will need, per process.
@@ -243,7 +244,8 @@ impl std::fmt::Display for SharedEstimate {
         write!(
             f,
             "up to {} positions; per process about {} of memory{}{}, and about {} on this layout \
-             (at the rate measured on an idle machine, every possible position reached)",
+             (at {} million possible positions a second per core, below the rate measured on \
+             an idle machine)",
             thousands(self.positions),
             human_bytes(self.memory),
             if self.bits_budget.is_some() {
@@ -256,7 +258,8 @@ impl std::fmt::Display for SharedEstimate {
             } else {
                 String::new()
             },
-            rough_time(self.seconds)
+            rough_time(self.seconds),
+            SHARED_POSITIONS_PER_CORE_SECOND / 1e6
         )
     }
 }
@@ -430,6 +433,32 @@ pub(crate) fn computed(layout: &Layout, work_dir: Option<&Path>, parts: &[Comput
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shared estimate's time, as CPU seconds, is at least the CPU time measured (8×8
+    /// with 7 blocks, `--workers 2 --work-dir DIR`, user and system: 65.41 and 65.16 s;
+    /// BENCHMARKS.md, "The estimates' rates measured again") and at most twice as long as
+    /// the run would take at its pace if every possible position were reachable (its rate is
+    /// lowered for larger boards and slower days).
+    #[test]
+    fn the_shared_estimate_bounds_the_measured_time() {
+        // one worker: the estimate's seconds are its CPU seconds, whatever the machine's cores
+        let one = Layout {
+            workers: 1,
+            processes: 1,
+            process: 0,
+            addresses: vec![],
+        };
+        let (possible, reachable) = (621_216_192u64, 469_048_908u64);
+        let estimated = SharedEstimate::new(possible, &one, true, None).seconds;
+        for cpu in [65.41, 65.16] {
+            let cpu_over_possible = cpu * possible as f64 / reachable as f64;
+            assert!(
+                estimated >= cpu && estimated <= 2.0 * cpu_over_possible,
+                "estimated {estimated:.1} CPU s, measured {cpu} ({cpu_over_possible:.1} at that \
+                 pace over every possible position)"
+            );
+        }
+    }
 
     #[test]
     fn estimates_shrink_with_processes_and_disk() {

@@ -21,10 +21,11 @@ use std::fmt;
 /// Possible positions per second per core of the layered enumeration: the slowest of the
 /// large runs measured went through 10.8 million a CPU second (9×9 with 8 blocks: C(81, 8) =
 /// 32,164,253,550 possible, 24,310,801,893 reachable, in 2,972 s of CPU time; the smaller
-/// cells 11.9 to 19.5 million; BENCHMARKS.md, "The estimates' rates measured again"),
-/// rounded down to 9 million for a slower day (the same run took up to half as long again
-/// on other days). Counted over the possible positions, as the estimate divides them by it:
-/// on a space of which less is reachable the run goes through them faster.
+/// cells 11.9 to 29.8 million; BENCHMARKS.md, "The estimates' rates measured again"),
+/// lowered to 9 million for a slower day (one binary has taken half as long again in one run
+/// as in another: 203.93 and 134.13 user s on 8×8 with 7 blocks, BENCHMARKS.md). Counted over
+/// the possible positions, as the estimate divides them by it: on a space of which less is
+/// reachable the run goes through them faster.
 pub const POSITIONS_PER_CORE_SECOND: f64 = 9.0e6;
 
 /// The share of the possible positions that the two largest layers hold at most, by the rule
