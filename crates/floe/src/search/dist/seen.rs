@@ -120,18 +120,23 @@ impl Seen {
         fresh.clear();
         match self {
             Seen::Memory(b) => {
-                // A plain load first and a branch on its answer, as the single process does:
-                // most ranks offered were seen before (a position has a dozen pushes or more
-                // and is new once), so the branch is well predicted, and the words of the
-                // seen ones are only read. Writing every word back without a
-                // branch (an earlier version) made each probe a store to a word that is
-                // mostly not in cache: one worker's whole run 1.26 times slower.
+                // Two passes, as in the single process: first the ranks whose bit is clear
+                // are kept by plain loads and no branch on what they find (most were seen:
+                // a position has a dozen pushes or more and is new once), so that the loads
+                // of far apart words overlap where a branch on each waited for the memory
+                // whenever it guessed wrong; then the few kept are set, which also drops a
+                // rank offered twice in the batch. Writing every word back without a branch
+                // (an earlier version) made each probe a store to a word that is mostly not
+                // in cache: one worker's whole run 1.26 times slower.
+                let words = b.words();
+                fresh.resize(ranks.len(), 0);
+                let mut kept = 0;
                 for &l in ranks {
-                    if !b.contains(l) {
-                        b.insert(l);
-                        fresh.push(l);
-                    }
+                    fresh[kept] = l;
+                    kept += usize::from(words[(l / 64) as usize] >> (l % 64) & 1 == 0);
                 }
+                fresh.truncate(kept);
+                fresh.retain(|&l| b.insert(l));
                 Ok(())
             }
             Seen::Disk(d) => ranks.iter().try_for_each(|&l| d.offer(l)),
@@ -292,6 +297,34 @@ mod tests {
         assert!(fresh.is_empty());
         seen.offer_all(&[0, 0], &mut fresh).unwrap();
         assert_eq!(fresh, [0]);
+    }
+
+    /// Over several words (the last one partly used), offers of ranks drawn at random give
+    /// what one rank at a time gives: the first offer of each, in order.
+    #[test]
+    fn bits_in_memory_agree_with_one_rank_at_a_time() {
+        const LEN: u64 = 3 * 64 + 5;
+        let mut seen = Seen::new(LEN, None, None, FILES).unwrap();
+        let mut model = std::collections::HashSet::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut fresh = Vec::new();
+        let mut kept = 0;
+        for round in 0..60 {
+            let ranks: Vec<u64> = (0..round % 17 * 3)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (x >> 33) % LEN
+                })
+                .collect();
+            seen.offer_all(&ranks, &mut fresh).unwrap();
+            let expected: Vec<u64> = ranks.iter().copied().filter(|&l| model.insert(l)).collect();
+            assert_eq!(fresh, expected, "round {round}");
+            kept += fresh.len();
+        }
+        // the draws reached every word, the last rank included
+        assert!(kept > 150 && model.contains(&(LEN - 1)), "{kept}");
     }
 
     /// A segment of the bit file changed on disk between its writing and its reading is
