@@ -124,6 +124,9 @@ pub(crate) struct SharedEstimate {
     /// Whether the layer files are read in the narrower window (2 MiB instead of 16): with
     /// the wider one the run would pass the budget.
     pub narrow: bool,
+    /// With a work folder, whether each layer is kept in memory too (a bit a rank) and
+    /// expanded from there: where the budget holds two layers' bits beside the rest.
+    pub layers_in_memory: bool,
 }
 
 /// Positions a worker expands between two rounds when memory is short: with up to 32
@@ -223,6 +226,18 @@ impl SharedEstimate {
             bits = held as f64 * workers;
             bits_budget = Some(segment);
         }
+        // with a work folder and room to spare, the layers are kept in memory too (two bits
+        // a rank of the process's, and a file's buffer a worker): expanded from bits, they
+        // are not read back and sorted (8×8 with 7 blocks on two workers: BENCHMARKS.md,
+        // "The layers of a run on disk kept in memory too")
+        let in_memory = 2.0 * n / 8.0 / processes + workers * (1 << 20) as f64;
+        let layers_in_memory = on_disk
+            && bits_budget.is_none()
+            && !narrow
+            && budget.is_some_and(|b| bits + in_memory + buffers + BASE_MEMORY <= b as f64);
+        if layers_in_memory {
+            layers = in_memory;
+        }
         SharedEstimate {
             positions: space,
             memory: (bits + layers + buffers + BASE_MEMORY) as u64,
@@ -235,6 +250,7 @@ impl SharedEstimate {
                 },
             bits_budget,
             narrow,
+            layers_in_memory,
         }
     }
 }
@@ -311,10 +327,12 @@ pub(crate) fn prepare(
     let mut lim: Limits = limits.limits();
     let mut bits_budget = None;
     let mut window = None;
+    let mut layers_in_memory = false;
     if let Some(space) = space {
         let e = SharedEstimate::new(space, &layout, cluster.work_dir.is_some(), limits.budget());
         bits_budget = e.bits_budget;
         window = e.narrow.then(|| floe::search::dist::window_ranks(true));
+        layers_in_memory = e.layers_in_memory;
         let bounded = limits.force || limits.timeout.is_some() || limits.max_states.is_some();
         if let Some(b) = limits.budget() {
             if e.memory > b && !bounded && e.bits_budget.is_some() {
@@ -365,6 +383,7 @@ pub(crate) fn prepare(
         window,
         // a run whose bits do not fit keeps what travels between workers small too
         epoch: bits_budget.map(|_| SMALL_EPOCH),
+        layers_in_memory,
     };
     lim.progress = None;
     opts.limits = lim;
@@ -527,6 +546,41 @@ mod tests {
         // in memory there is no window: never narrow
         let mem = SharedEstimate::new(n, &two, false, Some(1 << 20));
         assert!(!mem.narrow, "{mem:?}");
+    }
+
+    /// With a work folder, the layers are kept in memory too where the budget holds two
+    /// bits a rank more beside the rest (and a file's buffer a worker), not where it holds
+    /// one byte less; without a budget, never; without a folder, the question does not arise.
+    #[test]
+    fn layers_stay_in_memory_too_where_the_budget_holds_them() {
+        let two = Layout {
+            workers: 2,
+            processes: 1,
+            process: 0,
+            addresses: vec![],
+        };
+        let n = 621_216_192; // 8×8 with 7 blocks: 74 MiB of bits, as much a layer
+        let files = SharedEstimate::new(n, &two, true, None);
+        assert!(!files.layers_in_memory, "{files:?}");
+        let both = SharedEstimate::new(n, &two, true, Some(1 << 40));
+        assert!(both.layers_in_memory && !both.narrow && both.bits_budget.is_none());
+        // the windows (two lists of 16 MiB a worker) and their buffers give way to two bit
+        // layers and a file's buffer a worker
+        let layers = 2 * n.div_ceil(8) + 2 * (1 << 20);
+        let windows = 2 * (5 * (1 << 20) + 2 * 16 * (1 << 20));
+        assert!(
+            both.memory.abs_diff(files.memory + layers - windows) <= 2,
+            "{both:?}"
+        );
+        assert_eq!(SharedEstimate::new(n, &two, true, Some(both.memory)), both);
+        let short = SharedEstimate::new(n, &two, true, Some(both.memory - 1));
+        assert!(
+            !short.layers_in_memory && short.memory == files.memory,
+            "{short:?}"
+        );
+        // the disk is used the same either way
+        assert_eq!((both.disk, both.seconds), (files.disk, files.seconds));
+        assert!(!SharedEstimate::new(n, &two, false, Some(1 << 40)).layers_in_memory);
     }
 
     /// The bits on disk as `floe::search::dist` cuts them: `Seen::new` makes segments of the

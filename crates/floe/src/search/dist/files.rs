@@ -188,6 +188,9 @@ pub(super) enum Layer {
 pub(super) enum Sink {
     Bits(BitArray),
     File(LayerWriter),
+    /// In its file for a resume, and in bits to be expanded from
+    /// ([`DistOptions::layers_in_memory`](super::DistOptions::layers_in_memory)).
+    Both(LayerWriter, BitArray),
     /// Nowhere: the layer file could not be made, and the run stops at the end of the layer.
     Nowhere,
 }
@@ -202,6 +205,10 @@ impl Sink {
                 Ok(())
             }
             Sink::File(w) => w.push(local),
+            Sink::Both(w, b) => {
+                b.insert(local);
+                w.push(local)
+            }
             Sink::Nowhere => Ok(()),
         }
     }

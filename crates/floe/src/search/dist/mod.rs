@@ -160,6 +160,12 @@ pub struct DistOptions {
     /// Positions a worker expands between two rounds (`None`: 65,536): what is on its way
     /// between workers is at most this many positions' successors.
     pub epoch: Option<usize>,
+    /// With `work_dir`: each layer found is kept in memory too, a bit a rank of the
+    /// worker's, and expanded from there in increasing rank, where it would be read back
+    /// from its file window by window and each window sorted. The files and checkpoints
+    /// are written all the same (a resume reads them); the memory holds two more bit
+    /// arrays of the worker's ranks. Off by default.
+    pub layers_in_memory: bool,
 }
 
 /// What a shared enumeration found.
@@ -621,19 +627,14 @@ where
         let failed: RefCell<Option<Error>> = RefCell::new(None);
         let mut next = match &dir {
             Some(dd) => match LayerWriter::create(layer_path(dd, d), files.seal(LAYER, d)) {
+                Ok(w) if o.layers_in_memory => Sink::Both(w, fresh_bits(&mut spare, local_space)),
                 Ok(w) => Sink::File(w),
                 Err(e) => {
                     *failed.borrow_mut() = Some(e);
                     Sink::Nowhere
                 }
             },
-            None => Sink::Bits(match spare.take() {
-                Some(mut b) => {
-                    b.clear();
-                    b
-                }
-                None => BitArray::new(local_space),
-            }),
+            None => Sink::Bits(fresh_bits(&mut spare, local_space)),
         };
         let mut new_here = 0u64;
         let mut stopped: Option<LimitKind> = None;
@@ -803,6 +804,7 @@ where
         let layer_bytes = match &next {
             Sink::Bits(b) => b.heap_bytes(),
             Sink::File(_) => 1 << 20,
+            Sink::Both(_, b) => (1 << 20) + b.heap_bytes(),
             Sink::Nowhere => 0,
         } + match &layer {
             Layer::File(..) => (1 << 20) + 2 * window * 8,
@@ -819,18 +821,17 @@ where
             done = true;
         }
         // round 3: the checkpoint is written everywhere
-        let saved: Result<Layer, Error> = match next {
-            Sink::Bits(b) => {
-                // the layer before is expanded: its bits will hold the layer after this one
-                let old = std::mem::replace(&mut layer, Layer::Bits(BitArray::new(0)));
-                if let Layer::Bits(old) = old {
-                    spare = Some(old);
-                }
-                Ok(Layer::Bits(b))
-            }
+        let (file, bits) = match next {
+            Sink::Bits(b) => (None, Some(b)),
+            Sink::File(w) => (Some(w), None),
+            Sink::Both(w, b) => (Some(w), Some(b)),
+            Sink::Nowhere => (None, None),
+        };
+        let written: Result<(), Error> = match (file, &bits) {
             // the failure to make the layer's file stopped every worker in round 2
-            Sink::Nowhere => Err(Error::Internal("a layer with nowhere to go".into())),
-            Sink::File(w) => {
+            (None, None) => Err(Error::Internal("a layer with nowhere to go".into())),
+            (None, Some(_)) => Ok(()),
+            (Some(w), _) => {
                 let dd = dir.as_ref().expect("a file sink has a folder");
                 (|| {
                     if total > 0 {
@@ -852,10 +853,24 @@ where
                         drop(w);
                         checkpoint(&base, d - 1, &histogram, &counts, true).write(dd, &files)?;
                     }
-                    Ok(Layer::File(layer_path(dd, d), files.seal(LAYER, d)))
+                    Ok(())
                 })()
             }
         };
+        let saved = written.map(|()| match bits {
+            Some(b) => {
+                // the layer before is expanded: its bits will hold the layer after this one
+                let old = std::mem::replace(&mut layer, Layer::Bits(BitArray::new(0)));
+                if let Layer::Bits(old) = old {
+                    spare = Some(old);
+                }
+                Layer::Bits(b)
+            }
+            None => Layer::File(
+                layer_path(dir.as_ref().expect("a file sink has a folder"), d),
+                files.seal(LAYER, d),
+            ),
+        });
         layer = match saved {
             Ok(l) => {
                 agree(ex, Ok(()), Vec::new(), &mut |_| {})?;
@@ -917,6 +932,17 @@ where
         disk_bytes,
         owned,
     })
+}
+
+/// Bits for the next layer: those of the layer before the one expanded, cleared, or new.
+fn fresh_bits(spare: &mut Option<BitArray>, len: u64) -> BitArray {
+    match spare.take() {
+        Some(mut b) => {
+            b.clear();
+            b
+        }
+        None => BitArray::new(len),
+    }
 }
 
 /// A worker's checkpoint after `layer`.

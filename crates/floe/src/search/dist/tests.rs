@@ -333,6 +333,105 @@ fn every_window_counts_the_same() {
     }
 }
 
+/// The ranks of a layer file, sorted (a file holds them in the order they were found).
+fn ranks_in(path: &Path, seal: crate::mem::Seal) -> Vec<u64> {
+    let mut r = LayerReader::open(path, seal, u64::MAX).unwrap();
+    let (mut all, mut chunk) = (Vec::new(), Vec::new());
+    while r.chunk(100, &mut chunk).unwrap() {
+        all.extend_from_slice(&chunk);
+    }
+    all.sort_unstable();
+    all
+}
+
+/// Layers kept in memory too: the same figures; files and checkpoints holding what a run
+/// reading its layers from files writes (a resume reads them: stopped, taken up, the same
+/// answer); and the run really expands from memory: each layer's file of worker 0 deleted
+/// as soon as it is written, such a run still ends right, where one reading its files stops.
+#[test]
+fn layers_kept_in_memory_too_write_the_same_files_and_resume() {
+    let p = Walks { n: 100_003 };
+    let (e, sums) = truth(&p);
+    let options = |name: &str, layers_in_memory: bool| DistOptions {
+        work_dir: Some(temp_dir(name)),
+        identity: RunIdentity::new("walks", "numbers").param("n", 100_003),
+        layers_in_memory,
+        ..DistOptions::default()
+    };
+    let (files, both) = (options("files", false), options("both", true));
+    let (a, _) = run(&p, 3, &files).unwrap();
+    let (b, _) = run(&p, 3, &both).unwrap();
+    for d in [&a, &b] {
+        assert_eq!(d.enumeration.histogram, e.histogram);
+        assert_eq!(d.partial.as_ref(), Some(&sums));
+    }
+    assert_eq!(a.disk_bytes, b.disk_bytes);
+    let layers = e.histogram.len() as u32;
+    for w in 0..3u32 {
+        for k in 0..layers {
+            let at = |o: &DistOptions| {
+                let dir = worker_dir(o.work_dir.as_ref().unwrap(), w as usize);
+                let f = files_of(&p, o, 3, w);
+                ranks_in(&layer_path(&dir, k), f.seal(LAYER, k))
+            };
+            assert_eq!(at(&files), at(&both), "worker {w}, layer {k}");
+        }
+        let (ca, cb) = (
+            read_checkpoint(&p, &files, 3, w),
+            read_checkpoint(&p, &both, 3, w),
+        );
+        assert_eq!(
+            (ca.layer, ca.counts, ca.done),
+            (cb.layer, cb.counts, cb.done)
+        );
+    }
+    for o in [&files, &both] {
+        fs::remove_dir_all(o.work_dir.as_ref().unwrap()).unwrap();
+    }
+
+    // stopped after some layers, then taken up (the first layer from its file): the same
+    let stop = DistOptions {
+        limits: Limits {
+            max_states: Some(e.states / 3),
+            ..Limits::default()
+        },
+        ..both.clone()
+    };
+    let (s, _) = run(&p, 3, &stop).unwrap();
+    assert_eq!(s.enumeration.limit, Some(LimitKind::MaxStates));
+    let again = DistOptions {
+        resume: true,
+        ..both.clone()
+    };
+    let (r, _) = run(&p, 3, &again).unwrap();
+    assert!(r.resumed_at.is_some_and(|l| l >= 1), "{:?}", r.resumed_at);
+    assert_eq!(r.enumeration.histogram, e.histogram);
+    assert_eq!(r.partial.as_ref(), Some(&sums));
+    fs::remove_dir_all(both.work_dir.as_ref().unwrap()).unwrap();
+
+    // each layer file of worker 0 deleted once written (worker 0 reports each layer's end)
+    let deleting = |o: &DistOptions| {
+        let w0 = worker_dir(o.work_dir.as_ref().unwrap(), 0);
+        DistOptions {
+            limits: Limits {
+                progress: Some(std::sync::Arc::new(move |g: &Progress| {
+                    let _ = fs::remove_file(layer_path(&w0, g.stats.depth));
+                })),
+                ..Limits::default()
+            },
+            ..o.clone()
+        }
+    };
+    let (m, _) = run(&p, 3, &deleting(&both)).unwrap();
+    assert_eq!(m.enumeration.histogram, e.histogram);
+    assert_eq!(m.partial.as_ref(), Some(&sums));
+    let msg = run(&p, 3, &deleting(&files)).unwrap_err().to_string();
+    assert!(msg.contains("layer-00001.bin"), "{msg}");
+    for o in [&files, &both] {
+        fs::remove_dir_all(o.work_dir.as_ref().unwrap()).unwrap();
+    }
+}
+
 fn layers_on_disk(bits_budget: Option<u64>) {
     let p = Walks { n: 100_003 };
     let (e, sums) = truth(&p);
