@@ -47,9 +47,9 @@ fn sources(dir: &str) -> Vec<(String, String)> {
 
 /// The text of a file before its unit tests (`#[cfg(test)]`), without comments: what ships.
 /// A file that holds only unit tests (`tests.rs`, declared `#[cfg(test)] mod tests;`) ships
-/// nothing.
+/// nothing, nor do the files of its submodules (`tests/*.rs` beside it).
 fn shipped_file(path: &str, text: &str) -> String {
-    if path.ends_with("/tests.rs") {
+    if path.ends_with("/tests.rs") || path.contains("/src/") && path.contains("/tests/") {
         return String::new();
     }
     shipped(text)
