@@ -892,6 +892,12 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
             "{}",
             second.stderr
         );
+        // nothing is wrong with the folder's files: no advice to put one back
+        assert!(
+            !second.stderr.contains("put back the file"),
+            "{}",
+            second.stderr
+        );
     }
     let (code, o, e) = finish(first, deadline, "the first run");
     assert_eq!(code, 0, "{e}");

@@ -38,7 +38,8 @@ impl Shared {
 
     /// `e`, and what to do about it: when it refuses a checkpoint over its number of workers
     /// although no `--workers` was given, how this process came to its number; when a resume
-    /// refuses a file of the run (damaged, cut, swapped, of another run), the two ways on.
+    /// refuses a file of the run (damaged, cut, swapped, of another run), the two ways on
+    /// (not when the folder is in use: nothing is wrong with its files).
     /// It reads the library's refusals (`floe::search::dist`: a checkpoint's differences
     /// name `--workers: `, a file's refusal begins with its path, a layout's gives the flags
     /// that take it up); the tests of `tests/cluster.rs` hold both ends to those words.
@@ -57,7 +58,8 @@ impl Shared {
             Error::Invalid(msg)
                 if self.opts.resume
                     && dir.as_ref().is_some_and(|d| msg.starts_with(d.as_str()))
-                    && !msg.contains("take it up with") =>
+                    && !msg.contains("take it up with")
+                    && !msg.contains("is in use by another run") =>
             {
                 Error::Invalid(format!(
                     "{msg}. The run cannot be taken up from {} as it is: put back the file as \
@@ -227,10 +229,10 @@ impl SharedEstimate {
             bits_budget = Some(segment);
         }
         // with a work folder and room to spare, the layers are kept in memory too (two bits
-        // a rank of the process's, and a file's buffer a worker): expanded from bits, they
-        // are not read back and sorted (8×8 with 7 blocks on two workers: BENCHMARKS.md,
-        // "The layers of a run on disk kept in memory too")
-        let in_memory = 2.0 * n / 8.0 / processes + workers * (1 << 20) as f64;
+        // a rank of the process's): expanded from bits, they are not read back and sorted
+        // (8×8 with 7 blocks on two workers: BENCHMARKS.md, "COST, sixth step"). The files'
+        // buffers and windows are counted still: a resume reads its first layer from its file
+        let in_memory = 2.0 * n / 8.0 / processes + layers;
         let layers_in_memory = on_disk
             && bits_budget.is_none()
             && !narrow
@@ -549,8 +551,9 @@ mod tests {
     }
 
     /// With a work folder, the layers are kept in memory too where the budget holds two
-    /// bits a rank more beside the rest (and a file's buffer a worker), not where it holds
-    /// one byte less; without a budget, never; without a folder, the question does not arise.
+    /// bits a rank more beside the rest (the windows of the files included: a resume reads
+    /// its first layer from its file), not where it holds one byte less; without a budget,
+    /// never; without a folder, the question does not arise.
     #[test]
     fn layers_stay_in_memory_too_where_the_budget_holds_them() {
         let two = Layout {
@@ -564,12 +567,9 @@ mod tests {
         assert!(!files.layers_in_memory, "{files:?}");
         let both = SharedEstimate::new(n, &two, true, Some(1 << 40));
         assert!(both.layers_in_memory && !both.narrow && both.bits_budget.is_none());
-        // the windows (two lists of 16 MiB a worker) and their buffers give way to two bit
-        // layers and a file's buffer a worker
-        let layers = 2 * n.div_ceil(8) + 2 * (1 << 20);
-        let windows = 2 * (5 * (1 << 20) + 2 * 16 * (1 << 20));
+        // two bit layers more, beside the windows (two lists of 16 MiB a worker)
         assert!(
-            both.memory.abs_diff(files.memory + layers - windows) <= 2,
+            both.memory.abs_diff(files.memory + 2 * n.div_ceil(8)) <= 2,
             "{both:?}"
         );
         assert_eq!(SharedEstimate::new(n, &two, true, Some(both.memory)), both);
