@@ -37,6 +37,21 @@ struct Played {
     depth: usize,
 }
 
+impl Drop for Played {
+    /// Drops the moves before it one after another, not by recursion: a state a million moves
+    /// deep would otherwise overflow the stack when it goes.
+    fn drop(&mut self) {
+        let mut next = self.before.take();
+        while let Some(p) = next {
+            next = match Arc::try_unwrap(p) {
+                Ok(mut alone) => alone.before.take(),
+                // the rest is shared with another state, which keeps it
+                Err(_) => None,
+            };
+        }
+    }
+}
+
 impl fmt::Debug for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "State({:?} after {} moves)", self.level, self.depth())
@@ -335,6 +350,45 @@ mod tests {
         let o = &other.start().unwrap().moves().unwrap()[0];
         let e = s.play(o).unwrap_err().to_string();
         assert!(e.contains("not a move of"), "{e}");
+    }
+
+    #[test]
+    fn a_state_a_million_moves_deep_is_dropped_without_overflowing_the_stack() {
+        // a block sliding to and fro along a row, never on the target
+        let level = level_of("ice", "$--\n---\n--.\n");
+        let mut s = level.start().unwrap();
+        let (right, left) = (
+            Move::new(crate::grid::Push::new(
+                crate::grid::Pos::new(0, 0),
+                crate::grid::Dir::Right,
+            )),
+            Move::new(crate::grid::Push::new(
+                crate::grid::Pos::new(0, 2),
+                crate::grid::Dir::Left,
+            )),
+        );
+        let kept = {
+            for _ in 0..500 {
+                s = s.play(&right).unwrap().play(&left).unwrap();
+            }
+            s.clone()
+        };
+        // a million moves on a thread with a small stack: the drop goes one move at a time
+        std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                let mut s = s;
+                for _ in 0..500_000 {
+                    s = s.play(&right).unwrap().play(&left).unwrap();
+                }
+                assert_eq!(s.depth(), 1_001_000);
+                drop(s);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        // the moves shared with a state still held are kept
+        assert_eq!(kept.played().len(), 1000);
     }
 
     #[test]
