@@ -131,7 +131,19 @@ impl Push {
     pub fn pos(&self) -> Pos {
         Pos::new(self.row, self.col)
     }
+    /// The push's number among those of a board `cols` wide (learning environments' actions,
+    /// [`PUSH_ACTIONS`]): `(row × cols + col) × 4 + d`, `d` its direction clockwise from up.
+    /// `None` for a block beyond the board's `rows × cols`.
+    pub fn action(&self, rows: usize, cols: usize) -> Option<usize> {
+        (self.row < rows && self.col < cols)
+            .then(|| (self.row * cols + self.col) * 4 + self.dir as usize)
+    }
 }
+
+/// The action encoding of the games whose moves are pushes of a block ([`Push::action`]), in
+/// words; a `rows × cols` board has `rows × cols × 4` actions.
+pub const PUSH_ACTIONS: &str = "(row × cols + col) × 4 + direction: the pushed block's cell \
+     before the push and the push's direction (0 up, 1 right, 2 down, 3 left)";
 
 impl fmt::Display for Push {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::grid::{Dir, Pos};
 
 /// What a cell is, apart from the pieces on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ground {
     /// Nothing drawn.
     Blank,
@@ -48,7 +48,7 @@ pub enum Ground {
 }
 
 /// What a piece is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PieceKind {
     /// A (regular) ice block; also a PushPush block.
     Block,
@@ -85,6 +85,151 @@ pub fn card_label(suit: u8, rank: u8) -> String {
         x => x.to_string(),
     };
     format!("{r}{}", SUIT_LETTERS[suit as usize % SUIT_LETTERS.len()])
+}
+
+/// The names of the observation planes a cell lights in a learning environment (the
+/// planes a game lists in its [`Learning`](crate::game::Learning)): one for its ground
+/// (none for a blank cell; a Fujisan space lights `space`, `value v` and, on the summit,
+/// `summit`) and those of its piece (a card lights its suit and its rank, `suit H` and
+/// `rank 7`).
+pub fn plane_names(ground: Ground, piece: Option<PieceKind>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(3);
+    match ground {
+        Ground::Blank => {}
+        Ground::Ice => out.push("ice".into()),
+        Ground::Floor => out.push("floor".into()),
+        Ground::Wall => out.push("wall".into()),
+        Ground::Target => out.push("target".into()),
+        Ground::Fire => out.push("fire".into()),
+        Ground::Recycler => out.push("recycler".into()),
+        Ground::Arrow(d) => out.push(format!("arrow {}", d.name())),
+        Ground::Dispenser => out.push("dispenser".into()),
+        Ground::Table => out.push("table".into()),
+        Ground::Hole => out.push("hole".into()),
+        Ground::Space { value, summit } => {
+            out.push("space".into());
+            out.push(format!("value {value}"));
+            if summit {
+                out.push("summit".into());
+            }
+        }
+        Ground::Start => out.push("start".into()),
+    }
+    match piece {
+        None => {}
+        Some(PieceKind::Block) => out.push("block".into()),
+        Some(PieceKind::Golden) => out.push("golden".into()),
+        Some(PieceKind::Player) => out.push("player".into()),
+        Some(PieceKind::Magician) => out.push("magician".into()),
+        Some(PieceKind::Priest) => out.push("priest".into()),
+        Some(PieceKind::Token(c)) => out.push(format!("token {c}")),
+        Some(PieceKind::Card { suit, rank }) => {
+            let label = card_label(suit, rank);
+            let (r, s) = label.split_at(label.len() - 1);
+            out.push(format!("suit {s}"));
+            out.push(format!("rank {r}"));
+        }
+    }
+    out
+}
+
+/// Most planes one cell lights ([`plane_names`]): a Fujisan space (space, value, summit)
+/// with a priest on it.
+pub const MOST_LIT: usize = 4;
+
+/// No plane: an empty slot of a cell's lit planes.
+pub const NO_PLANE: u8 = u8::MAX;
+
+/// The planes a cell lights by their numbers in a game's list, [`NO_PLANE`] after the last.
+pub type Lit = [u8; MOST_LIT];
+
+/// What a cell holds: its ground and its piece.
+type Cell = (Ground, Option<PieceKind>);
+
+/// A game's observation planes ([`Learning::planes`](crate::game::Learning)) by name, and
+/// what a cell lights among them, learnt once per kind of cell.
+pub struct Planes {
+    names: &'static [&'static str],
+    known: std::sync::RwLock<Vec<(Cell, Lit)>>,
+}
+
+impl Planes {
+    /// The planes of a game's list.
+    pub fn new(names: &'static [&'static str]) -> Planes {
+        Planes {
+            names,
+            known: Default::default(),
+        }
+    }
+    /// The planes' names.
+    pub fn names(&self) -> &'static [&'static str] {
+        self.names
+    }
+    /// The planes a cell of `ground` holding `piece` lights; a plane the list lacks is a bug
+    /// of the game's list.
+    pub fn lit(&self, ground: Ground, piece: Option<PieceKind>) -> Result<Lit, Error> {
+        let key = (ground, piece);
+        if let Some((_, l)) = self
+            .known
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(k, _)| *k == key)
+        {
+            return Ok(*l);
+        }
+        let mut lit = [NO_PLANE; MOST_LIT];
+        let names = plane_names(ground, piece);
+        if names.len() > MOST_LIT {
+            return Err(Error::Internal(format!(
+                "a cell lights {} planes ({}), more than {MOST_LIT}",
+                names.len(),
+                names.join(", ")
+            )));
+        }
+        for (slot, name) in lit.iter_mut().zip(&names) {
+            let p = self.names.iter().position(|p| p == name).ok_or_else(|| {
+                Error::Internal(format!(
+                    "the game's planes ({}) have no plane `{name}`",
+                    self.names.join(", ")
+                ))
+            })?;
+            *slot = p as u8;
+        }
+        self.known
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((key, lit));
+        Ok(lit)
+    }
+    /// Writes the planes of `scene` into `out` (`planes × rows × cols` bytes, 0 or 1).
+    pub fn observe(&self, scene: &Scene, out: &mut [u8]) -> Result<(), Error> {
+        let cells = scene.rows * scene.cols;
+        if out.len() != self.names.len() * cells {
+            return Err(Error::Internal(format!(
+                "{} bytes for {} planes of {}×{}",
+                out.len(),
+                self.names.len(),
+                scene.rows,
+                scene.cols
+            )));
+        }
+        out.fill(0);
+        let mut piece: Vec<Option<PieceKind>> = vec![None; cells];
+        for p in &scene.pieces {
+            piece[p.at.0 * scene.cols + p.at.1] = Some(p.kind);
+        }
+        for (at, &pc) in piece.iter().enumerate() {
+            for &p in self
+                .lit(scene.ground[at], pc)?
+                .iter()
+                .take_while(|&&p| p != NO_PLANE)
+            {
+                out[p as usize * cells + at] = 1;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl PieceKind {

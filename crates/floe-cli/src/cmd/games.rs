@@ -64,6 +64,14 @@ pub fn run(a: GamesArgs) -> Result<Done, Error> {
             .to_string(),
         );
         outln!("  formats: {}; {}", info.formats.join(", "), can.join("; "));
+        if let Some(l) = c.learning {
+            outln!(
+                "  learning (Python): floe/{}-v0, planes {}; actions {}",
+                l.env,
+                l.planes.join(", "),
+                l.actions
+            );
+        }
     }
     Ok(Done::Answered)
 }

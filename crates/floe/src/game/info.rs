@@ -193,6 +193,24 @@ pub struct Capabilities {
     pub block_changes: bool,
     /// How the arrow keys play it.
     pub keys: Keys,
+    /// Its learning environment (`floe/Ice-v0` in Python), if a fixed action encoding fits
+    /// it.
+    pub learning: Option<&'static Learning>,
+}
+
+/// What a game's learning environment is (Gymnasium's `floe/<env>-v0`, [`crate::ops::env`]):
+/// its name, the planes of its observations and how its actions are numbered. The planes are
+/// named as [`crate::scene::plane_names`] names a cell's ground and piece; the game numbers a
+/// move with [`Game::action`](super::Game::action).
+#[derive(Debug, Serialize)]
+pub struct Learning {
+    /// The environment's name (`Ice` in `floe/Ice-v0`).
+    pub env: &'static str,
+    /// The observation's planes, in order (`wall`, `ice`, …): a cell lights the plane of
+    /// its ground and those of its piece.
+    pub planes: &'static [&'static str],
+    /// How a move is numbered, in words.
+    pub actions: &'static str,
 }
 
 impl Capabilities {
@@ -204,6 +222,7 @@ impl Capabilities {
         difficulty: None,
         block_changes: false,
         keys: Keys::Walk,
+        learning: None,
     };
 }
 

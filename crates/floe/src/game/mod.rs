@@ -22,6 +22,7 @@
 //! assert_eq!(games::find("ice").unwrap().info().title, "ice blocks");
 //! ```
 
+pub mod dataset;
 pub mod hardest;
 mod info;
 mod moves;
@@ -29,8 +30,8 @@ mod replay;
 mod report;
 
 pub use info::{
-    glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Param, ParamKind,
-    Params,
+    glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Learning, Param,
+    ParamKind, Params,
 };
 pub use moves::{parse_move_list, parse_move_words};
 pub(crate) use replay::KeptReplay;
@@ -246,6 +247,25 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     /// The block a move moves (selected when the move is taken back). Default: none.
     fn moved_block(&self, _m: &Self::Move) -> Option<Pos> {
         None
+    }
+
+    /// How many actions the level's learning environment has ([`Learning`]): every move of
+    /// the level has a number below it ([`Game::action`]). Default: none (a game without a
+    /// learning environment).
+    fn action_count(&self, _level: &Self::Level) -> usize {
+        0
+    }
+    /// The number of a move in the level's fixed action encoding ([`Learning::actions`]
+    /// says it in words), below [`Game::action_count`]; `None` for a move the encoding
+    /// cannot name. Default: none.
+    fn action(&self, _level: &Self::Level, _m: &Self::Move) -> Option<usize> {
+        None
+    }
+
+    /// Random boards of a size, each labelled exactly and drawn as the observation of its
+    /// learning environment ([`dataset`]). Default: refused, for a game that draws none.
+    fn dataset(&self, _o: &dataset::DatasetOptions) -> Result<dataset::Dataset, Error> {
+        Err(dataset::none(self.info().title))
     }
 
     /// The hardest levels of a size (`floe hardest`, [`crate::generate::hardest`]): the

@@ -3,7 +3,9 @@
 //! distance from the start, whether it is solved and whether a solved position can still be
 //! reached from it, the moves between positions in compressed rows (CSR: the moves out of
 //! position `i` go to `indices[indptr[i]..indptr[i + 1]]`), and on demand each position in
-//! the game's text notation and each move in the form of `floe solve`'s moves.
+//! the game's text notation (under a `Game:` line naming the game and its parameters, so
+//! that it reads back as a level of the same game) and each move in the form of `floe
+//! solve`'s moves.
 //!
 //! The graph is [`crate::search::graph`]'s, built by the game's engine; the positions are
 //! the game's own, replayed along the breadth-first tree by the game's rules, so each text
@@ -118,15 +120,89 @@ impl fmt::Display for GraphReport {
     }
 }
 
-/// The graph's figures without its arrays, whatever the engine's states: what the task
-/// hands back.
-struct Shape<M> {
-    offsets: Vec<u64>,
-    targets: Vec<u32>,
-    moves: Vec<M>,
-    solved: Vec<bool>,
-    solvable: Vec<bool>,
-    distance: Vec<u32>,
+/// The graph's figures without its arrays, whatever the engine's states: what [`Build`]
+/// hands back (the learning tables' graph too, [`super::env`]).
+pub(crate) struct Shape<M> {
+    /// The moves out of position `i` are `offsets[i]..offsets[i + 1]`.
+    pub offsets: Vec<u64>,
+    /// The position each move leads to.
+    pub targets: Vec<u32>,
+    /// Each move, the game's.
+    pub moves: Vec<M>,
+    /// Whether each position is solved.
+    pub solved: Vec<bool>,
+    /// Whether a solved position can be reached from each position.
+    pub solvable: Vec<bool>,
+    /// Each position's fewest moves from the start (positions are numbered breadth first).
+    pub distance: Vec<u32>,
+}
+
+/// The task that builds a level's [`Shape`] on its engine, within the limits.
+pub(crate) struct Build<'a>(pub &'a Limits);
+
+impl<M> Task<M> for Build<'_> {
+    type Output = Result<Shape<M>, crate::search::graph::GraphLimit>;
+    fn run<E: Engine<Public = M>>(self, e: &E) -> Self::Output {
+        let graph = build_graph_with(e, self.0, |m| e.public(&m))?;
+        let n = graph.len() as u32;
+        let solvable = graph.can_reach_goal();
+        let solved = (0..n).map(|i| graph.is_goal(i)).collect();
+        let distance = (0..n).map(|i| graph.depth(i)).collect();
+        let offsets = graph.offsets().to_vec();
+        let targets = graph.targets().to_vec();
+        // the moves move out of the graph last: the states go with it
+        let moves = graph.into_moves();
+        Ok(Shape {
+            offsets,
+            targets,
+            moves,
+            solved,
+            solvable,
+            distance,
+        })
+    }
+}
+
+/// The breadth-first tree of a graph: each position's move in from one a move nearer the
+/// start (its parent) and that parent (`u64::MAX` and 0 for the start). Numbering is
+/// breadth first, so a parent always comes before its children.
+pub(crate) fn tree<M>(s: &Shape<M>) -> (Vec<u64>, Vec<u32>) {
+    let n = s.solved.len();
+    let (mut via, mut parent) = (vec![u64::MAX; n], vec![0u32; n]);
+    for u in 0..n {
+        for e in s.offsets[u] as usize..s.offsets[u + 1] as usize {
+            let v = s.targets[e] as usize;
+            if v != 0 && via[v] == u64::MAX && s.distance[v] == s.distance[u] + 1 {
+                (via[v], parent[v]) = (e as u64, u as u32);
+            }
+        }
+    }
+    (via, parent)
+}
+
+/// The position reached by the tree's move `via[v]` from `parent`'s position, played by the
+/// game's rules: a move they refuse, or a position the tree does not reach, is a bug.
+pub(crate) fn child<G: Game>(
+    g: G,
+    level: &G::Level,
+    s: &Shape<G::Move>,
+    v: usize,
+    via: u64,
+    parent: &G::Position,
+) -> Result<G::Position, Error> {
+    if via == u64::MAX {
+        return Err(Error::Internal(format!(
+            "position {v} of the graph has no move in from nearer the start"
+        )));
+    }
+    let mut p = parent.clone();
+    let m = &s.moves[via as usize];
+    g.apply(level, &mut p, m).map_err(|why| {
+        Error::Internal(format!(
+            "the engine's move {m} is not legal by the game's rules: {why}"
+        ))
+    })?;
+    Ok(p)
 }
 
 /// The state graph of `level` within `limits`.
@@ -137,29 +213,6 @@ pub(crate) fn graph<G: Game>(
     limits: &Limits,
     parts: Parts,
 ) -> Result<GraphReport, Error> {
-    struct Build<'a>(&'a Limits);
-    impl<M> Task<M> for Build<'_> {
-        type Output = Result<Shape<M>, crate::search::graph::GraphLimit>;
-        fn run<E: Engine<Public = M>>(self, e: &E) -> Self::Output {
-            let graph = build_graph_with(e, self.0, |m| e.public(&m))?;
-            let n = graph.len() as u32;
-            let solvable = graph.can_reach_goal();
-            let solved = (0..n).map(|i| graph.is_goal(i)).collect();
-            let distance = (0..n).map(|i| graph.depth(i)).collect();
-            let offsets = graph.offsets().to_vec();
-            let targets = graph.targets().to_vec();
-            // the moves move out of the graph last: the states go with it
-            let moves = graph.into_moves();
-            Ok(Shape {
-                offsets,
-                targets,
-                moves,
-                solved,
-                solvable,
-                distance,
-            })
-        }
-    }
     g.check(level)?;
     let began = std::time::Instant::now();
     let info = g.info();
@@ -237,40 +290,44 @@ pub(crate) fn graph<G: Game>(
     Ok(r)
 }
 
-/// Each position of the graph in the game's text, replayed from the start along the
-/// breadth-first tree (each position's first move in from one a move nearer the start).
+/// The `Game:` line of a level of `g`: its name and the parameters in force
+/// (`Game: pushpush(k=2)`), so that a text that carries it is read as a level of the same
+/// game and rules.
+fn game_header<G: Game>(g: G, level: &G::Level) -> String {
+    let params: Vec<String> = g
+        .params(level)
+        .into_iter()
+        .filter_map(|(k, v)| match v {
+            serde_json::Value::Bool(true) => Some(k.to_string()),
+            serde_json::Value::Bool(false) | serde_json::Value::Null => None,
+            serde_json::Value::String(s) => Some(format!("{k}={s}")),
+            other => Some(format!("{k}={other}")),
+        })
+        .collect();
+    if params.is_empty() {
+        format!("Game: {}\n", g.info().name)
+    } else {
+        format!("Game: {}({})\n", g.info().name, params.join(","))
+    }
+}
+
+/// Each position of the graph in the game's text under its `Game:` line, replayed from the
+/// start along the breadth-first tree (each position's first move in from one a move nearer
+/// the start).
 fn positions<G: Game>(g: G, level: &G::Level, s: &Shape<G::Move>) -> Result<Vec<String>, Error> {
     let n = s.solved.len();
-    // the move into each position from its parent; numbering is breadth first, so a
-    // parent always comes before its children
-    let (mut via, mut parent) = (vec![usize::MAX; n], vec![0usize; n]);
-    for u in 0..n {
-        for e in s.offsets[u] as usize..s.offsets[u + 1] as usize {
-            let v = s.targets[e] as usize;
-            if v != 0 && via[v] == usize::MAX && s.distance[v] == s.distance[u] + 1 {
-                (via[v], parent[v]) = (e, u);
-            }
-        }
-    }
+    let (via, parent) = tree(s);
     let mut at = Vec::with_capacity(n);
     at.push(g.start(level));
     for v in 1..n {
-        let e = via[v];
-        if e == usize::MAX {
-            return Err(Error::Internal(format!(
-                "position {v} of the graph has no move in from nearer the start"
-            )));
-        }
-        let mut p = at[parent[v]].clone();
-        g.apply(level, &mut p, &s.moves[e]).map_err(|why| {
-            Error::Internal(format!(
-                "the engine's move {} is not legal by the game's rules: {why}",
-                s.moves[e]
-            ))
-        })?;
+        let p = child(g, level, s, v, via[v], &at[parent[v] as usize])?;
         at.push(p);
     }
-    Ok(at.iter().map(|p| g.position_text(level, p)).collect())
+    let header = game_header(g, level);
+    Ok(at
+        .iter()
+        .map(|p| format!("{header}{}", g.position_text(level, p)))
+        .collect())
 }
 
 #[cfg(test)]
@@ -377,7 +434,11 @@ mod tests {
             .run(&Graph::default(), &Context::default())
             .unwrap();
         assert_eq!((r.complete, r.nearest_solved), (true, Some(1)));
-        assert_eq!(r.positions.as_ref().unwrap()[0], "@$--\n##-.\n");
+        // each position under its game line: it reads back as a PushPush level, k = 1
+        assert_eq!(
+            r.positions.as_ref().unwrap()[0],
+            "Game: pushpush(k=1)\n@$--\n##-.\n"
+        );
     }
 
     #[test]

@@ -30,6 +30,11 @@ pub trait AnyGame: Send + Sync + 'static {
     fn write(&self, levels: &[Level], format: Option<&str>) -> Result<String, Error>;
     /// The hardest levels of a size ([`crate::generate::hardest`]), each verified.
     fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error>;
+    /// Random boards of a size, labelled ([`Game::dataset`]).
+    fn dataset(
+        &self,
+        o: &crate::game::dataset::DatasetOptions,
+    ) -> Result<crate::game::dataset::Dataset, Error>;
 }
 
 impl fmt::Debug for dyn AnyGame {
@@ -112,6 +117,12 @@ impl<G: Game> AnyGame for G {
     }
     fn hardest(&self, o: &HardestOptions, counts: &Counts) -> Result<HardestReport, Error> {
         Game::hardest(self, o, counts)
+    }
+    fn dataset(
+        &self,
+        o: &crate::game::dataset::DatasetOptions,
+    ) -> Result<crate::game::dataset::Dataset, Error> {
+        Game::dataset(self, o)
     }
 }
 

@@ -200,6 +200,28 @@ impl Level {
         let level = self;
         on_game!(self, (level: Level) -> Result<State, Error>, |g, l, lv| step::start(g, l, level))
     }
+    /// Its learning tables ([`super::env::Table`]): the whole state graph with numbered
+    /// actions, exact distances and observation planes, within `limits` (`Ok(Err(…))` when
+    /// a limit stops it); refused for a game without a learning environment.
+    pub fn env_table(
+        &self,
+        limits: &Limits,
+    ) -> Result<Result<super::env::Table, super::env::Stopped>, Error> {
+        let name = &self.name;
+        on_game!(self, (name: String, limits: Limits) -> Result<Result<super::env::Table, super::env::Stopped>, Error>, |g, l, lv| {
+            super::env::build(g, l, name, limits)
+        })
+    }
+    /// How many actions its learning environment has (0: its game has none).
+    pub fn action_count(&self) -> usize {
+        on_game!(self, () -> usize, |g, l, lv| g.action_count(l))
+    }
+    /// The number of a move of its game in its learning environment's actions.
+    pub fn action(&self, m: &Move) -> Option<usize> {
+        on_game!(self, (m: Move) -> Option<usize>, |g, l, lv| {
+            m.typed::<G::Move>().and_then(|m| g.action(l, m))
+        })
+    }
     /// The solver's answer for the start: fewest moves and the first of them.
     pub fn verdict(&self, limits: &Limits) -> Result<Verdict, Error> {
         on_game!(self, (limits: Limits) -> Result<Verdict, Error>, |g, l, lv| {

@@ -19,8 +19,11 @@
 //! - [`hardest`](mod@hardest): [`hardest`], the hardest levels of a game named by a spec.
 //! - [`graph`]: the whole state graph as arrays (the work of [`crate::request::Graph`]).
 //! - [`step`](mod@step): a level played one move at a time ([`step::State`]).
+//! - [`env`]: learning environments: a level's tables ([`env::Table`]) and environments
+//!   stepped together ([`env::Envs`]).
 
 pub mod bench;
+pub mod env;
 pub mod experiment;
 pub mod graph;
 pub mod hardest;

@@ -181,8 +181,10 @@ pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
                 "rules" => {
                     cur.rules = Some(value.parse().map_err(|m: String| err(file, n, vcol, m))?);
                 }
-                "game" => match value.to_ascii_lowercase().as_str() {
-                    "ice" | "ice-blocks" | "iceblocks" | "ice blocks" | "zelda" => {}
+                // the game's name, or its spec with parameters (`ice(rules=walk)`), which the
+                // request applies
+                "game" => match crate::games::spec(value) {
+                    Ok((g, _)) if g.info().name == "ice" => {}
                     _ => {
                         return Err(err(
                             file,

@@ -8,9 +8,9 @@ use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     glyph, kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys,
-    Param, ParamKind, Params, Task,
+    Learning, Param, ParamKind, Params, Task,
 };
-use crate::grid::{parse_pushes, Dir, Pos, Push};
+use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
@@ -45,6 +45,11 @@ static INFO: Info = Info {
         difficulty: Some("kluiver"),
         block_changes: true,
         keys: Keys::SelectBlock,
+        learning: Some(&Learning {
+            env: "Ice",
+            planes: &["wall", "floor", "ice", "target", "block", "player"],
+            actions: PUSH_ACTIONS,
+        }),
     },
     cells: Cells {
         glyphs: &[
@@ -266,6 +271,12 @@ impl Game for Ice {
         Some(step.to)
     }
 
+    fn action_count(&self, level: &Level) -> usize {
+        level.rows() * level.cols() * 4
+    }
+    fn action(&self, level: &Level, m: &Push) -> Option<usize> {
+        m.action(level.rows(), level.cols())
+    }
     fn moved_block(&self, m: &Push) -> Option<Pos> {
         Some(m.pos())
     }

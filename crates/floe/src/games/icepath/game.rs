@@ -5,7 +5,9 @@ use super::level::{self, Cell, Level};
 use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
-use crate::game::{glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Task};
+use crate::game::{
+    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Task,
+};
 use crate::grid::{Dir, Pos};
 use crate::render::plural;
 use crate::scene::{straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
@@ -27,6 +29,11 @@ static INFO: Info = Info {
     random_moves: 100_000,
     capabilities: Capabilities {
         perfect_hash: true,
+        learning: Some(&Learning {
+            env: "IcePath",
+            planes: &["wall", "floor", "ice", "target", "player"],
+            actions: "the direction of the slide: 0 up, 1 right, 2 down, 3 left",
+        }),
         ..Capabilities::PLAIN
     },
     cells: Cells {
@@ -148,6 +155,12 @@ impl Game for IcePath {
         Ok(task.run(&Engine::new(level, from.copied())))
     }
 
+    fn action_count(&self, _: &Level) -> usize {
+        4
+    }
+    fn action(&self, _: &Level, m: &Move) -> Option<usize> {
+        Some(m.dir as usize)
+    }
     fn scene(&self, level: &Level, pos: &Pos) -> Scene {
         let mut s = Scene::new(level.rows(), level.cols(), "");
         for r in 0..level.rows() {

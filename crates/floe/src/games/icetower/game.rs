@@ -5,9 +5,10 @@ use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
 use crate::game::{
-    glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Param, ParamKind, Params, Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Param, ParamKind, Params,
+    Task,
 };
-use crate::grid::{parse_pushes, Dir, Pos, Push};
+use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
@@ -45,7 +46,27 @@ static INFO: Info = Info {
         Algo::idastar(1 << 22, "fewest pushes, IDA*"),
     ],
     random_moves: 1_000_000,
-    capabilities: Capabilities::PLAIN,
+    capabilities: Capabilities {
+        learning: Some(&Learning {
+            env: "IceTower",
+            planes: &[
+                "wall",
+                "ice",
+                "fire",
+                "recycler",
+                "arrow up",
+                "arrow right",
+                "arrow down",
+                "arrow left",
+                "dispenser",
+                "block",
+                "golden",
+                "magician",
+            ],
+            actions: PUSH_ACTIONS,
+        }),
+        ..Capabilities::PLAIN
+    },
     cells: Cells {
         glyphs: &[
             glyph(" ", "floor"),
@@ -224,6 +245,12 @@ impl Game for IceTower {
         Ok(task.run(&PlainPuzzle::new(tower)))
     }
 
+    fn action_count(&self, level: &Level) -> usize {
+        level.tower.rows() * level.tower.cols() * 4
+    }
+    fn action(&self, level: &Level, m: &Push) -> Option<usize> {
+        m.action(level.tower.rows(), level.tower.cols())
+    }
     fn scene(&self, _: &Level, b: &Board) -> Scene {
         let mut s = Scene::new(b.rows(), b.cols(), "");
         let cells = (0..b.rows()).flat_map(|r| (0..b.cols()).map(move |c| Pos::new(r, c)));

@@ -8,10 +8,10 @@ use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
-    glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Param, ParamKind, Params,
-    Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Learning, Param, ParamKind,
+    Params, Task,
 };
-use crate::grid::{parse_pushes, Dir, Pos, Push};
+use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
 use crate::scene::{behind, straight, to_rc, Arrow, Change, Ground, PieceKind, Scene};
 use serde_json::{json, Value};
@@ -36,6 +36,11 @@ static INFO: Info = Info {
     random_moves: 1_000_000,
     capabilities: Capabilities {
         difficulty: Some("push-tree"),
+        learning: Some(&Learning {
+            env: "PushPush",
+            planes: &["wall", "ice", "target", "block", "player"],
+            actions: PUSH_ACTIONS,
+        }),
         ..Capabilities::PLAIN
     },
     cells: Cells {
@@ -167,6 +172,18 @@ impl Game for PushPush {
         with_puzzle(from.unwrap_or(&level.board), level.variant, task)
     }
 
+    fn dataset(
+        &self,
+        o: &crate::game::dataset::DatasetOptions,
+    ) -> Result<crate::game::dataset::Dataset, Error> {
+        super::sample::dataset(o)
+    }
+    fn action_count(&self, level: &Level) -> usize {
+        level.board.rows() * level.board.cols() * 4
+    }
+    fn action(&self, level: &Level, m: &Push) -> Option<usize> {
+        m.action(level.board.rows(), level.board.cols())
+    }
     fn scene(&self, _: &Level, b: &Board) -> Scene {
         let mut s = Scene::new(b.rows(), b.cols(), "");
         for i in 0..b.cells() {

@@ -9,6 +9,7 @@
 //! - [`census`]: every board of a size classified at once.
 //! - [`labels`]: one board's exact labels (fewest pushes, difficulty) and its equivalence
 //!   class, for learning.
+//! - [`sample`]: samples of labelled boards for learning (`floe learn data`, `floe.dataset`).
 //! - [`level`]: the game ([`PushPush`]) and its level (a board and its variant).
 //! - [`game`](mod@game): the game face (the rules behind [`PushPush`]).
 
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod game;
 pub mod labels;
 pub mod level;
+pub mod sample;
 pub mod solve;
 pub mod validate;
 

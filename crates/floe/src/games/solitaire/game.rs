@@ -5,7 +5,7 @@ use super::fujisan::{self, Mountain, Priests};
 use super::pretzel::{self, Deal};
 use super::{Document, Kind};
 use crate::error::Error;
-use crate::game::{glyph, Algo, Capabilities, Cells, Game, Glyph, Info, Keys, Task};
+use crate::game::{glyph, Algo, Capabilities, Cells, Game, Glyph, Info, Keys, Learning, Task};
 use crate::scene::{Arrow, Change, Ground, PieceKind, Scene};
 use crate::search::StartAt;
 
@@ -44,11 +44,21 @@ fn sheet_text<T>(kind: Kind, levels: &[Sheet<T>], rows: impl Fn(&T) -> String) -
     out
 }
 
-/// What the three puzzles can do: no difficulty measure; played by picking a legal move.
-const CAPS: Capabilities = Capabilities {
-    keys: Keys::PickMove,
-    ..Capabilities::PLAIN
-};
+/// What the three puzzles can do: no difficulty measure; played by picking a legal move;
+/// a learning environment whose action names the cells a move takes from and to.
+const fn caps(learning: &'static Learning) -> Capabilities {
+    Capabilities {
+        keys: Keys::PickMove,
+        learning: Some(learning),
+        ..Capabilities::PLAIN
+    }
+}
+
+/// The number of a move from cell `a` to cell `b` of `n` cells (`a × n + b`), when both are
+/// among them.
+fn pair_action(a: usize, b: usize, n: usize) -> Option<usize> {
+    (a < n && b < n).then(|| a * n + b)
+}
 
 /// Moves of a random game (`floe solve --algo random`) before it gives up: Fujisan positions
 /// can repeat. (The experiments' random player gives up on a repeated position instead.)
@@ -62,6 +72,7 @@ const fn sheet_info(
     about: &'static str,
     algorithms: &'static [Algo],
     glyphs: &'static [Glyph],
+    learning: &'static Learning,
 ) -> Info {
     Info {
         name,
@@ -73,7 +84,7 @@ const fn sheet_info(
         move_word: "move",
         algorithms,
         random_moves: RANDOM_MOVES,
-        capabilities: CAPS,
+        capabilities: caps(learning),
         cells: Cells {
             glyphs,
             separator: " ",
@@ -108,6 +119,15 @@ static BOXOFF: Info = sheet_info(
         glyph("8", "a token of colour 8"),
         glyph("9", "a token of colour 9"),
     ],
+    &Learning {
+        env: "BoxOff",
+        planes: &[
+            "table", "token 1", "token 2", "token 3", "token 4", "token 5", "token 6", "token 7",
+            "token 8", "token 9",
+        ],
+        actions: "first × cells + second: the pair's two cells (row × cols + col), the first \
+                  the lower-numbered",
+    },
 );
 
 /// Pretzel solitaire (spec `solitaire.md`): move cards into holes after their predecessor
@@ -179,6 +199,17 @@ static PRETZEL: Info = sheet_info(
         glyph("QC", "the queen of clubs"),
         glyph("KC", "the king of clubs"),
     ],
+    &Learning {
+        env: "Pretzel",
+        planes: &[
+            "table", "hole", "suit S", "suit H", "suit D", "suit C", "suit R", "suit B", "suit G",
+            "suit Y", "rank A", "rank 2", "rank 3", "rank 4", "rank 5", "rank 6", "rank 7",
+            "rank 8", "rank 9", "rank T", "rank J", "rank Q", "rank K",
+        ],
+        actions: "from × cells + to: the card's place and the hole it goes to, each row × \
+                  ranks + column of the deal (the aces' column not counted, as moves name \
+                  places)",
+    },
 );
 
 /// Fujisan (spec `solitaire.md`): move the four priests over the mountain's values onto the
@@ -203,6 +234,16 @@ static FUJISAN: Info = sheet_info(
         glyph("4", "a space of value 4"),
         glyph("5", "a space of value 5"),
     ],
+    &Learning {
+        env: "Fujisan",
+        planes: &[
+            "start", "space", "summit", "value 0", "value 1", "value 2", "value 3", "value 4",
+            "value 5", "value 6", "value 7", "value 8", "value 9", "priest",
+        ],
+        actions: "from × cells + to: the priest's cell and the cell it goes to, each row × \
+                  (width + 2) + column + 1 of the picture (the starting places are its first \
+                  and last columns)",
+    },
 );
 
 /// What the three puzzles share behind the face: a [`Sheet`] read from and written to a
@@ -281,6 +322,19 @@ impl Game for BoxOff {
     fn solved(&self, _: &Self::Level, pos: &Board) -> bool {
         pos.tokens() == 0
     }
+    fn action_count(&self, level: &Self::Level) -> usize {
+        let n = level.puzzle.rows() * level.puzzle.cols();
+        n * n
+    }
+    fn action(&self, level: &Self::Level, m: &boxoff::Move) -> Option<usize> {
+        let (rows, cols) = (level.puzzle.rows(), level.puzzle.cols());
+        let [[r1, c1], [r2, c2]] = m.remove;
+        if r1 >= rows || r2 >= rows || c1 >= cols || c2 >= cols {
+            return None;
+        }
+        let (a, b) = (r1 * cols + c1, r2 * cols + c2);
+        pair_action(a.min(b), a.max(b), rows * cols)
+    }
     fn scene(&self, _: &Self::Level, b: &Board) -> Scene {
         let mut s = Scene::new(b.rows(), b.cols(), "");
         for r in 0..b.rows() {
@@ -321,6 +375,20 @@ impl Game for Pretzel {
     }
     fn solved(&self, _: &Self::Level, pos: &Deal) -> bool {
         pretzel::is_solved(pos)
+    }
+    fn action_count(&self, level: &Self::Level) -> usize {
+        let n = level.puzzle.suits() * level.puzzle.ranks();
+        n * n
+    }
+    fn action(&self, level: &Self::Level, m: &pretzel::Move) -> Option<usize> {
+        let (rows, cols) = (level.puzzle.suits(), level.puzzle.ranks());
+        let (Some([r1, c1]), Some([r2, c2])) = (m.from, m.to) else {
+            return None;
+        };
+        if r1 >= rows || r2 >= rows || c1 >= cols || c2 >= cols {
+            return None;
+        }
+        pair_action(r1 * cols + c1, r2 * cols + c2, rows * cols)
     }
     /// The aces in a column on the left (scene column 0), the deal right of it.
     fn scene(&self, _: &Self::Level, d: &Deal) -> Scene {
@@ -391,6 +459,17 @@ impl Game for Fujisan {
     }
     fn solved(&self, level: &Self::Level, pos: &Priests) -> bool {
         fujisan::summit_reached(&level.puzzle, pos)
+    }
+    fn action_count(&self, level: &Self::Level) -> usize {
+        let n = 2 * (level.puzzle.cols() + 2);
+        n * n
+    }
+    fn action(&self, level: &Self::Level, m: &fujisan::Move) -> Option<usize> {
+        let w = level.puzzle.cols() as i64;
+        let cell = |[r, c]: [i64; 2]| {
+            ((0..2).contains(&r) && (-1..=w).contains(&c)).then(|| (r * (w + 2) + c + 1) as usize)
+        };
+        pair_action(cell(m.from)?, cell(m.to)?, (2 * (w + 2)) as usize)
     }
     /// The mountain's two rows with the priests as `P`, their starting places left and right.
     fn position_text(&self, level: &Self::Level, priests: &Priests) -> String {
