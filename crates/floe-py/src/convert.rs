@@ -306,6 +306,18 @@ impl LeBytes for i64 {
     }
 }
 
+impl LeBytes for i32 {
+    fn le(self) -> [u8; 8] {
+        i64::from(self).to_le_bytes()
+    }
+}
+
+impl LeBytes for u32 {
+    fn le(self) -> [u8; 8] {
+        i64::from(self).to_le_bytes()
+    }
+}
+
 /// The values' bytes, little-endian.
 pub fn le_bytes<T: LeBytes>(values: impl IntoIterator<Item = T>) -> Vec<u8> {
     values.into_iter().flat_map(LeBytes::le).collect()

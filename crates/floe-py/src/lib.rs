@@ -20,11 +20,14 @@
 //! - [`ops`]: the library's operations by name (`floe.graph`), read from keywords by the
 //!   library's own requests;
 //! - [`travel`]: levels and solutions rebuilt after pickling;
-//! - [`step`]: a level played one move at a time (`floe.State`).
+//! - [`step`]: a level played one move at a time (`floe.State`);
+//! - [`env`]: learning environments (`floe.env`): tables built once, environments stepped
+//!   together into NumPy arrays.
 
 use pyo3::prelude::*;
 
 pub mod convert;
+pub mod env;
 pub mod hardest;
 pub mod ice;
 pub mod level;
@@ -45,6 +48,7 @@ fn _floe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ops::register(m)?;
     travel::register(m)?;
     step::register(m)?;
+    env::register(m)?;
     m.add_function(pyo3::wrap_pyfunction!(convert::ranges, m)?)?;
     Ok(())
 }

@@ -122,3 +122,23 @@ def test_the_arrays_cross_as_buffers_with_the_json_reports_values():
     assert g.positions == doc["positions"] and g.moves == doc["moves"]
     assert len(g) == 1242 and g.depth == 17 and g.nearest_solved == 11
     g.distance[0] = 5  # writable, as before
+
+
+@pytest.mark.parametrize("game, text, fewest", [g for g in GAMES if g[0] != "fujisan"])
+def test_positions_carry_their_game(game, text, fewest):
+    g = floe.graph(text)
+    # a solved ice path position has the player on the exit, which its format cannot write
+    unsolved = [k for k in range(len(g)) if not g.solved[k]]
+    for k in (unsolved[0], unsolved[len(unsolved) // 2], unsolved[-1]):
+        back = floe.load(g.positions[k])
+        assert back.game == game, (k, g.positions[k])
+        # read back, the position is the graph's: its own graph starts there
+        assert floe.graph(back).positions[0] == g.positions[k]
+
+
+def test_positions_keep_the_parameters_in_force():
+    walk = floe.graph("Rules: walk\n@$-.\n")
+    assert walk.positions[0].startswith("Game: ice(rules=walk)\n")
+    k2 = floe.graph("Game: pushpush\n@$$-.\n", k=2)
+    assert k2.positions[0].startswith("Game: pushpush(k=2)\n")
+    assert floe.load(k2.positions[-1]).params["k"] == 2

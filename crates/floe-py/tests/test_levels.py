@@ -7,7 +7,7 @@ import pytest
 
 import floe
 
-from conftest import GAMES, LEVELS, ZELDA
+from conftest import GAMES, LEVELS, ROOT, ZELDA
 
 
 def test_every_game_is_known():
@@ -129,3 +129,18 @@ def test_formats():
     assert floe.load(k, format="kluiver").shape == lv.shape
     with pytest.raises(floe.InvalidInput):
         lv.text("nope")
+
+
+def test_a_level_is_equal_wherever_it_was_read_with_or_without_comments(tmp_path):
+    pack = floe.load(ZELDA, level="OOSSAS")
+    assert pack.text().startswith(";")
+    own = tmp_path / "OOSSAS.txt"
+    own.write_text("".join(l for l in pack.text().splitlines(keepends=True) if not l.startswith(";")))
+    alone = floe.load(own)
+    assert alone == pack and hash(alone) == hash(pack) and len({alone, pack}) == 1
+    # Kluiver's own file of the room is the same level too
+    kluiver = ROOT.parent / "shared" / "levels" / "kluiver-zelda" / "OOSSAS.txt"
+    if kluiver.exists():
+        assert floe.load(kluiver) == pack
+    # a change of a cell is another level
+    assert floe.load(own.read_text().replace("$", "-", 1)) != pack

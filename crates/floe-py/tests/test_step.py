@@ -1,19 +1,16 @@
-"""A level played one move at a time (floe.State, Level.start) and the environment over it
-(floe.env.Env); and the research tour of docs/python.md, executed."""
+"""A level played one move at a time (floe.State, Level.start); and the research tour of
+docs/python.md, executed. The learning environments are test_env.py's."""
 
 from __future__ import annotations
 
 import os
 import pickle
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import floe
-from floe.env import Env
 
 from conftest import GAMES, ROOT, ZELDA
 
@@ -120,20 +117,6 @@ def test_wrong_types_raise_type_error_naming_the_argument():
         s.svg(cell="big")
     with pytest.raises(TypeError, match="coords"):
         s.svg(coords="yes")
-    with pytest.raises(TypeError, match="max_steps"):
-        Env(ZELDA, level="TPIBC3", max_steps="10")
-    with pytest.raises(TypeError, match="step_reward"):
-        Env(ZELDA, level="TPIBC3", step_reward="-1")
-    with pytest.raises(TypeError, match="levl"):
-        Env(ZELDA, levl="TPIBC3")
-    env = Env(ZELDA, level="TPIBC3")
-    env.reset()
-    with pytest.raises(TypeError, match="action"):
-        env.step(1.5)
-    with pytest.raises(TypeError, match="seed"):
-        env.reset(seed="1")
-    with pytest.raises(TypeError, match="options"):
-        env.reset(options=[1])
 
 
 def test_floe_start_picks_a_level_as_load_does():
@@ -173,70 +156,6 @@ def test_to_array_codes():
     # a copy per call, writable
     a[0, 0] = 0
     assert s.to_array()[0, 0] == player
-
-
-def test_the_env_resets_steps_terminates_and_truncates():
-    level = floe.load(GAMES[1][1])
-    env = Env(level, max_steps=5)
-    with pytest.raises(RuntimeError):
-        env.step(0)
-    obs, info = env.reset(seed=3)
-    assert obs.shape == level.shape and info["moves"] and not info["solved"]
-    obs, reward, terminated, truncated, info = env.step(0)
-    assert (reward, terminated, truncated) == (1.0, True, False) and info["solved"]
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(0)
-    # a move as the action, and a move that is illegal
-    env.reset()
-    with pytest.raises(ValueError, match="index"):
-        env.step(7)
-    _, reward, terminated, _, _ = env.step(env.state.moves()[0])
-    assert terminated and reward == 1.0
-    # truncation on a larger room: random play for 3 moves
-    room = Env(ZELDA, level="TPIBC3", max_steps=3, step_reward=-0.1)
-    obs, info = room.reset(seed=1)
-    rewards, done, truncated = [], False, False
-    while not done:
-        obs, r, terminated, truncated, info = room.step(room.sample())
-        rewards.append(r)
-        done = terminated or truncated
-    assert truncated and rewards == [-0.1] * 3 and room.steps == 3
-    # the same seed, the same actions
-    def actions(seed):
-        room.reset(seed=seed)
-        return [room.sample() for _ in range(5)]
-    assert actions(7) == actions(7)
-    # options: start after some moves
-    room.reset()
-    room.reset(options={"moves": [room.state.moves()[0]]})
-    assert room.state.depth == 1
-    with pytest.raises(ValueError, match="option"):
-        room.reset(options={"start": 1})
-    assert room.render().count("\n") >= 1 and room.render("svg").startswith("<svg")
-
-
-def test_the_env_ends_a_stuck_episode():
-    # ice blocks: the block slides into the corner and nothing moves any more
-    env = Env("Title: stuck\n$--\n--#\n-#.\n")
-    obs, info = env.reset()
-    done = False
-    while not done:
-        _, reward, terminated, truncated, info = env.step(0)
-        done = terminated or truncated
-    assert terminated or truncated
-    if terminated and not info["solved"]:
-        assert info["stuck"] and info["moves"] == []
-
-
-def test_the_env_runs_without_gymnasium():
-    code = (
-        "import sys; sys.modules['gymnasium'] = None; sys.modules['gym'] = None\n"
-        "import floe; from floe.env import Env\n"
-        f"env = Env({str(ZELDA)!r}, level='TPIBC3', max_steps=2)\n"
-        "obs, info = env.reset(seed=0); print(env.step(0)[1:4])\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "(0.0, False, False)"
 
 
 def _tour_blocks() -> list[str]:
@@ -281,18 +200,6 @@ def test_a_move_costs_the_same_at_any_depth_and_travels_by_its_moves():
     back = pickle.loads(pickle.dumps(s))
     assert back == s and back.depth == 3000
     assert time.perf_counter() - t < 2.0
-
-
-def test_an_episode_needs_a_position_to_play_from():
-    env = Env("Title: done\n*-\n")
-    with pytest.raises(ValueError, match="^the level is solved at the level's start"):
-        env.reset()
-    room = Env(ZELDA, level="OOTIC")
-    solution = floe.solve(ZELDA, level="OOTIC")["moves"]
-    with pytest.raises(ValueError, match="^the level is solved after the moves of options"):
-        room.reset(options={"moves": solution})
-    with pytest.raises(ValueError, match="^step_reward: a finite number"):
-        Env(ZELDA, level="OOTIC", step_reward=float("nan"))
 
 
 def test_numpy_numbers_in_a_move_are_numbers():

@@ -9,7 +9,9 @@ frames: :func:`reach` (a NumPy array), :func:`census` (PushPush, histograms as a
 :func:`experiment` (solitaire, a pandas DataFrame per challenge); :func:`hardest` finds the
 levels of a size whose optimal solution is the longest. :meth:`Level.start` (or
 :func:`start`) plays a level one move at a time (a :class:`State`, as OpenSpiel's states);
-``floe.env.Env`` wraps it as a reinforcement-learning environment. Levels, solutions and
+``floe.env`` holds learning environments with Gymnasium's API (registered as ``floe/Ice-v0``,
+… when Gymnasium is installed): one-hot planes, a fixed action encoding with its mask, exact
+distances to a solved position, vector environments stepped in one native call. Levels, solutions and
 figures draw themselves in Jupyter; they and every report pickle and compare, so they travel
 to other processes (``concurrent.futures``). :func:`collections` names the level files that
 come with the package.
@@ -57,6 +59,11 @@ from ._graph import Graph
 from ._ops import graph, operations, run
 from ._bundled import collections
 from ._state import GROUNDS, PIECES, State
+from ._dataset import dataset
+from . import env
+
+if env.gymnasium_present():  # Gymnasium installed: floe/Ice-v0, … can be made
+    env.register()
 
 __all__ = [
     "__version__",
@@ -105,4 +112,6 @@ __all__ = [
     "start",
     "GROUNDS",
     "PIECES",
+    "env",
+    "dataset",
 ]

@@ -56,9 +56,10 @@ class Graph:
     - ``indptr``, ``indices``: the moves in compressed rows (the moves out of position ``i``
       lead to ``indices[indptr[i]:indptr[i + 1]]``); ``edges``: the same as an ``(E, 2)``
       array of (from, to);
-    - ``positions``: each position in the game's text notation, as ``floe play`` shows it
-      (``None`` with ``positions=False``; not always a level file: a Fujisan position marks
-      its pawns, and a text has no ``Game:`` line); ``moves``: each edge's move as ``floe.solve`` gives moves (with
+    - ``positions``: each position in the game's text notation, as ``floe play`` shows it,
+      under a ``Game:`` line with the game and its parameters, so that :func:`floe.load`
+      reads it as a level of the same game (``None`` with ``positions=False``; a Fujisan
+      position, which marks its priests, is no level file); ``moves``: each edge's move as ``floe.solve`` gives moves (with
       ``moves=True``);
     - ``depth``, ``nearest_solved``, ``complete``, ``limit``, ``report`` (the whole dict of
       ``floe graph --json`` without its arrays).

@@ -15,13 +15,17 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import _floe
 
-#: What makes two levels the same level: game, name, text, parameters (as sorted JSON).
+#: What makes two levels the same level: game, name, text without its comment lines,
+#: parameters (as sorted JSON).
 Key = Tuple[str, str, str, str]
 
 
 def level_key(level: Any) -> Key:
-    """The level's game, name, text and parameters: equal levels have equal keys."""
-    return (level.game, level.name, level.text(), json.dumps(level.params, sort_keys=True))
+    """The level's game, name, text and parameters: equal levels have equal keys. Comment
+    lines (``; …``) do not count: a level read from a file of its own and from a pack with
+    a note above it is one level."""
+    text = "".join(line for line in level.text().splitlines(keepends=True) if not line.lstrip().startswith(";"))
+    return (level.game, level.name, text, json.dumps(level.params, sort_keys=True))
 
 
 def level_state(level: Any) -> Tuple[str, str, str, Dict[str, Any], str, int, bool]:

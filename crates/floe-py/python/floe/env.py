@@ -1,206 +1,846 @@
-"""A level as a reinforcement-learning environment with the API of Gymnasium's ``Env``
-(``reset`` and ``step``), written without Gymnasium: nothing here imports it, so the
-environment works where it is not installed, and code written for Gymnasium drives it.
+"""Levels of every game as learning environments with Gymnasium's API, stepped by the native
+part: one-hot observation planes of fixed shape, a fixed action encoding with its mask, and
+each position's exact fewest moves to a solved one (``info["distance"]``).
 
->>> import floe
->>> from floe.env import Env
->>> env = Env(floe.collections()["pushpush"], level=1, max_steps=50)
+With Gymnasium installed (``pip install floe-puzzles[gym]``), ``import floe`` registers
+``floe/Ice-v0``, ``floe/PushPush-v0``, ``floe/IcePath-v0``, ``floe/IceTower-v0``,
+``floe/BoxOff-v0``, ``floe/Pretzel-v0`` and ``floe/Fujisan-v0`` (:func:`ids`):
+
+>>> import gymnasium, floe
+>>> env = gymnasium.make("floe/PushPush-v0", level=floe.collections()["pushpush"], pick="one-way")
 >>> obs, info = env.reset(seed=0)
->>> obs, reward, terminated, truncated, info = env.step(0)
+>>> obs.shape, info["distance"]
+((5, 3, 3), 2)
+>>> envs = gymnasium.make_vec("floe/Ice-v0", num_envs=1024, vectorization_mode="vector_entry_point",
+...                           level=floe.collections()["zelda"], pick="TPIBC3")
 
-An action is the index of a move in ``info["moves"]`` (the legal moves of the current
-state, :meth:`floe.State.moves`) or a move itself; the observation is the position as
-:meth:`floe.State.to_array` gives it. The reward is 1.0 for the move that solves the level
-and ``step_reward`` (0.0 by default; give a negative one to favour short solutions) for
-every other move. An episode ends (``terminated``) when the level is solved or when no move
-is left (in Ice Tower, none that can still lead to a solution); it is cut short
-(``truncated``) after ``max_steps`` moves.
+Without Gymnasium, :class:`Env` and :class:`VectorEnv` work all the same (no spaces).
+
+A level's whole state graph is built once (:func:`table`, shared by every environment of
+the level in the process): each position is numbered, each of its moves is an action of the
+game's fixed encoding, each position knows its fewest moves to a solved one. A level whose
+graph does not fit the limits (``max_states``, ``timeout``, ``max_memory``) is refused when
+the environment is made (:class:`floe.LimitReached`), never in the middle of an episode.
+
+The observation is ``planes × rows × cols`` bytes of 0 and 1: a cell lights the plane of its
+ground and those of its piece (``env.channels`` names them; docs/python.md lists each
+game's). An action is a number below ``action_space.n`` (ice blocks, PushPush, Ice Tower:
+``(row × cols + col) × 4 + direction`` of the pushed block, directions 0 up, 1 right, 2 down,
+3 left; the ice path: the direction); ``info["action_mask"]`` says which are moves. A move
+that solves the level earns 1.0, every other move ``step_reward``; an action that is no move
+leaves the position as it is and earns ``illegal_reward``. An episode ends (``terminated``)
+when the level is solved or no move is left (with ``end_when_lost``, also when it can no
+longer be solved); it is cut short (``truncated``) after ``max_steps`` actions.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+import weakref
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._checks import keywords, whole, whole_or_none
-from ._level import Level, Source, _level
-from ._state import State, start_of
+from . import _floe
+from ._checks import U32, keywords, pick_types, switch, whole, whole_or_none, word
+from ._common import Duration, Memory, limits, param_list, source_of
+from ._errors import InvalidInput
+from ._level import Level, Source, levels as _levels
+from ._travel import level_key
 
-if TYPE_CHECKING:  # pragma: no cover
-    from typing_extensions import Unpack
+_gym: Any
+try:  # Gymnasium is optional: the environments work without it, with no spaces
+    import gymnasium as _gym
+    from gymnasium import spaces as _spaces
+    from gymnasium.vector import AutoresetMode as _AutoresetMode
+    from gymnasium.vector.utils import batch_space as _batch_space
 
-    from ._checks import Pick
+    _EnvBase: Any = _gym.Env
+    _VectorBase: Any = _gym.vector.VectorEnv
+except ImportError:  # pragma: no cover - exercised where Gymnasium is absent
+    _gym = None
+    _EnvBase = object
+    _VectorBase = object
 
-__all__ = ["Env"]
-
-#: What ``step`` returns: observation, reward, terminated, truncated, info.
-StepResult = Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]
+__all__ = ["Env", "VectorEnv", "table", "ids", "games", "register", "gymnasium_present", "AUTORESET"]
 
 
-class Env:
-    """A level of any game as an environment: :meth:`reset` starts an episode at the
-    level's start, :meth:`step` plays one move.
+def gymnasium_present() -> bool:
+    """Whether Gymnasium is installed (then the environments have spaces and ids)."""
+    return _gym is not None
+
+#: The autoreset modes of :class:`VectorEnv` (Gymnasium's, by their values).
+AUTORESET = {"NextStep": "next-step", "SameStep": "same-step", "Disabled": "disabled"}
+
+#: Episode length of the registered environments (``max_episode_steps``).
+MAX_EPISODE_STEPS = 200
+
+#: A level source or several (a pack).
+Levels = Union[Source, Sequence[Source]]
+
+
+def games() -> Dict[str, Dict[str, Any]]:
+    """The games with a learning environment, by name: ``env`` (its name in the Gymnasium id),
+    ``planes`` (the observation's planes, in order) and ``actions`` (the encoding in words),
+    from ``floe games --json``."""
+    out: Dict[str, Dict[str, Any]] = {}
+    for g in _floe_games():
+        learning = g["capabilities"].get("learning")
+        if learning:
+            out[g["name"]] = dict(learning)
+    return out
+
+
+_GAMES: Optional[List[Dict[str, Any]]] = None
+
+
+def _floe_games() -> List[Dict[str, Any]]:
+    global _GAMES
+    if _GAMES is None:
+        import json
+
+        _GAMES = json.loads(_floe.games_json())
+    return _GAMES
+
+
+def ids() -> List[str]:
+    """The Gymnasium ids of the environments, one per game (``floe/Ice-v0``, …)."""
+    return [f"floe/{g['env']}-v0" for g in games().values()]
+
+
+def register() -> List[str]:
+    """Registers every game's environment with Gymnasium (``import floe`` does it when
+    Gymnasium is installed); returns the ids. Registering again changes nothing."""
+    if _gym is None:
+        raise ImportError("floe's environments need Gymnasium to be registered: pip install floe-puzzles[gym]")
+    out = []
+    for name, g in games().items():
+        env_id = f"floe/{g['env']}-v0"
+        if env_id not in _gym.envs.registry:
+            _gym.register(
+                id=env_id,
+                entry_point="floe.env:Env",
+                vector_entry_point="floe.env:VectorEnv",
+                max_episode_steps=MAX_EPISODE_STEPS,
+                kwargs={"game": name, "max_steps": 0},
+            )
+        out.append(env_id)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The levels and their tables
+
+
+#: Tables built in this process, by level: shared by every environment of a level.
+_TABLES: "weakref.WeakValueDictionary[Any, Any]" = weakref.WeakValueDictionary()
+
+
+def _title(game: str) -> str:
+    for g in _floe_games():
+        if g["name"] == game:
+            return str(g["title"])
+    return game
+
+
+def _env_id(game: str) -> str:
+    g = games().get(game)
+    return f"floe/{g['env']}-v0" if g else game
+
+
+def _resolve(
+    level: Levels,
+    game: Optional[str],
+    pick: Any,
+    format: Optional[str],
+    rules: Optional[str],
+    k: Any,
+    dynamic: bool,
+    params: Any,
+) -> List[Level]:
+    """The levels an environment plays: a source (a path, a text, a :class:`floe.Level`)
+    or a list of them, each level picked by ``pick`` (a number or a title, a list of them,
+    or ``"all"``), all of ``game`` when it is given."""
+    if level is None:
+        raise TypeError("level: a path, a level file's text, a floe.Level or a list of them (a pack)")
+    if isinstance(level, (str, Level)) or hasattr(level, "__fspath__"):
+        sources: List[Any] = [level]
+    else:
+        try:
+            sources = list(level)
+        except TypeError:
+            raise TypeError(
+                f"level: a path, a level file's text, a floe.Level or a list of them, not {type(level).__name__}"
+            ) from None
+    if not sources:
+        raise ValueError("level: an empty list holds no level to play")
+    pick_types(dict(game=game, format=format, rules=rules, k=k, dynamic=dynamic))
+    plist = param_list(rules, k, dynamic, params)
+    out: List[Level] = []
+    for src in sources:
+        if isinstance(src, Level):
+            if pick is not None or format is not None:
+                raise TypeError("pick and format choose levels of a file; this is a floe.Level")
+            out.append(Level(src._native.configure(plist)) if plist else src)
+            continue
+        if not isinstance(src, (str,)) and not hasattr(src, "__fspath__"):
+            raise TypeError(
+                f"level: a path, a level file's text or a floe.Level, not {type(src).__name__}"
+            )
+        path, text = source_of(src)
+        try:
+            found = [Level(n) for n in _floe.read((path, text, None, game, format, plist))[1]]
+        except Exception:
+            # a level of another game than the environment's says so
+            if game is None:
+                raise
+            try:
+                other = [Level(n) for n in _floe.read((path, text, None, None, format, plist))[1]]
+            except Exception:
+                other = []
+            if other and other[0].game != game:
+                raise ValueError(
+                    f"{_env_id(game)} plays {_title(game)} levels; {other[0].name!r} is a "
+                    f"{_title(other[0].game)} level: use {_env_id(other[0].game)}"
+                ) from None
+            raise
+        out.extend(_picked(found, pick))
+    if game is not None:
+        for lv in out:
+            if lv.game != game:
+                raise ValueError(
+                    f"{_env_id(game)} plays {_title(game)} levels; {lv.name!r} is a "
+                    f"{_title(lv.game)} level: use {_env_id(lv.game)}"
+                )
+    return out
+
+
+def _picked(found: List[Level], pick: Any) -> List[Level]:
+    """The levels of a file that ``pick`` names."""
+    if pick is None:
+        if len(found) == 1:
+            return found
+        names = ", ".join(repr(lv.name) for lv in found[:6]) + (", …" if len(found) > 6 else "")
+        raise ValueError(
+            f"the file holds {len(found)} levels ({names}): pick one with pick=NUMBER or "
+            "pick=TITLE, several with a list, or every one with pick='all' (a pack)"
+        )
+    if isinstance(pick, str) and pick == "all":
+        return found
+    picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
+    out = []
+    for p in picks:
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Integral, str)):
+            raise TypeError(f"pick: a 1-based number or a title (or a list of them, or 'all'), not {type(p).__name__} {p!r}")
+        if isinstance(p, numbers.Integral):
+            if not 1 <= int(p) <= len(found):
+                raise ValueError(f"pick: 1 to {len(found)}, the levels of the file (not {int(p)})")
+            out.append(found[int(p) - 1])
+        else:
+            named = [lv for lv in found if lv.name == p or lv.title == p]
+            if not named:
+                names = ", ".join(repr(lv.name) for lv in found[:10])
+                raise ValueError(f"pick: no level {p!r} in the file (its levels: {names})")
+            out.append(named[0])
+    return out
+
+
+def table(
+    level: Level,
+    *,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+) -> Any:
+    """The learning tables of a level (built once in the process and shared while an
+    environment holds them): its positions, their moves by action, their fewest moves to a
+    solved position and their observations. A limit that stops them raises
+    :class:`floe.LimitReached`."""
+    if not isinstance(level, Level):
+        raise TypeError(f"level: a floe.Level, not {type(level).__name__}")
+    key = level_key(level)
+    t = _TABLES.get(key)
+    if t is None:
+        t = _floe.env_table(level._native, limits(max_states, timeout, max_memory))
+        _TABLES[key] = t
+    return t
+
+
+def _reward(name: str, value: Any) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: a number, not {type(value).__name__} {value!r}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}: a finite number, not {v}")
+    return v
+
+
+class _Play:
+    """What both kinds of environment share: the levels, their tables, the options, the
+    native environments and NumPy's views of their arrays."""
+
+    def _setup(
+        self,
+        n: int,
+        level: Levels,
+        game: Optional[str],
+        pick: Any,
+        max_steps: Optional[int],
+        step_reward: float,
+        illegal_reward: Optional[float],
+        start: str,
+        max_distance: Optional[int],
+        end_when_lost: bool,
+        autoreset: str,
+        render_mode: Optional[str],
+        max_states: Optional[int],
+        timeout: Optional[Duration],
+        max_memory: Optional[Memory],
+        format: Optional[str],
+        rules: Optional[str],
+        k: Any,
+        dynamic: bool,
+        params: Any,
+    ) -> None:
+        self.levels: List[Level] = _resolve(level, game, pick, format, rules, k, dynamic, params)
+        games_here = games()
+        lv0 = self.levels[0]
+        if lv0.game not in games_here:
+            raise InvalidInput(f"{_title(lv0.game)} has no learning environment")
+        self.game: str = lv0.game
+        self.max_steps = 0 if max_steps is None else whole("max_steps", max_steps, 0, U32)
+        self.step_reward = _reward("step_reward", step_reward)
+        self.illegal_reward = self.step_reward if illegal_reward is None else _reward("illegal_reward", illegal_reward)
+        self.start = word("start", start, ("level", "random"))
+        self.max_distance = whole_or_none("max_distance", max_distance, 1, U32)
+        if self.max_distance is not None and self.start != "random":
+            raise TypeError("max_distance bounds random starts: give start='random' with it")
+        self.end_when_lost = switch("end_when_lost", end_when_lost)
+        if render_mode is not None:
+            word("render_mode", render_mode, ("ansi", "rgb_array"))
+        self.render_mode = render_mode
+        self.tables = [table(lv, max_states=max_states, timeout=timeout, max_memory=max_memory) for lv in self.levels]
+        t0 = self.tables[0]
+        #: The observation's planes, in order.
+        self.channels: List[str] = list(t0.planes)
+        self.obs_shape: Tuple[int, int, int] = t0.obs_shape
+        self.n_actions: int = int(t0.actions)
+        self._native = _floe.Envs(
+            self.tables,
+            n,
+            0,
+            self.max_steps,
+            self.step_reward,
+            self.illegal_reward,
+            self.start,
+            self.max_distance,
+            self.end_when_lost,
+            autoreset,
+        )
+        self._n = n
+        self._view(dict(self._native.arrays()))
+
+    def _view(self, views: Dict[str, Any]) -> None:
+        """NumPy's views of the native arrays."""
+        n, (c, h, w) = self._n, self.obs_shape
+        self._actions = np.frombuffer(views["actions"], dtype="<i8")
+        self._obs = np.frombuffer(views["obs"], dtype=np.uint8).reshape(n, c, h, w)
+        self._rew = np.frombuffer(views["reward"], dtype="<f8")
+        self._term = np.frombuffer(views["terminated"], dtype=np.bool_)
+        self._trunc = np.frombuffer(views["truncated"], dtype=np.bool_)
+        self._mask = np.frombuffer(views["mask"], dtype=np.bool_).reshape(n, self.n_actions)
+        self._dist = np.frombuffer(views["distance"], dtype="<i4")
+        self._legal = np.frombuffer(views["legal"], dtype=np.bool_)
+        self._level = np.frombuffer(views["level"], dtype="<i4")
+        self._steps = np.frombuffer(views["steps"], dtype="<i4")
+        if "last_obs" in views:
+            self._last_obs = np.frombuffer(views["last_obs"], dtype=np.uint8).reshape(n, c, h, w)
+            self._last_dist = np.frombuffer(views["last_distance"], dtype="<i4")
+            self._last_ended = np.frombuffer(views["last_ended"], dtype=np.bool_)
+
+    def _at(self, options: Optional[Dict[str, Any]]) -> Optional[Tuple[int, int]]:
+        """Where ``options`` start an episode: ``{"level": i}`` (a level of the pack, 0-based),
+        ``{"state": s}`` (a position of the level's table), ``{"moves": [...]}`` or
+        ``{"actions": [...]}`` (the position after them); ``None`` for the usual start."""
+        if options is None:
+            return None
+        if not isinstance(options, dict):
+            raise TypeError(f"options: a dict, not {type(options).__name__}")
+        known = {"level", "state", "moves", "actions", "reset_mask"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(
+                f"options: {', '.join(map(repr, unknown))} is not an option; they are "
+                + ", ".join(sorted(known))
+            )
+        picked = {x for x in ("state", "moves", "actions") if options.get(x) is not None}
+        if len(picked) > 1:
+            raise TypeError(f"options: one of state, moves and actions, not {', '.join(sorted(picked))}")
+        if not picked and options.get("level") is None:
+            return None
+        i = whole("options['level']", options.get("level", 0), 0, len(self.levels) - 1)
+        t = self.tables[i]
+        if "state" in picked:
+            return (i, whole("options['state']", options["state"], 0, t.states - 1))
+        if "moves" in picked:
+            import json
+
+            moves = options["moves"]
+            text = moves if isinstance(moves, str) else json.dumps(list(moves))
+            acts = _floe.env_actions(self.levels[i]._native, text, "options['moves']")
+        elif "actions" in picked:
+            acts = [whole(f"options['actions'][{j}]", a, 0, self.n_actions - 1) for j, a in enumerate(options["actions"])]
+        else:
+            acts = []
+        s = 0
+        for j, a in enumerate(acts):
+            nxt = t.next(s, a)
+            if nxt is None:
+                raise ValueError(f"options: action {a} (the {j + 1}th) is no move in its position")
+            s = nxt
+        return (i, s)
+
+    def _text(self, i: int) -> str:
+        """Environment ``i``'s position drawn in characters (``render_mode="ansi"``)."""
+        return _ansi(self.channels, self._obs[i])
+
+    def _rgb(self, i: int) -> np.ndarray:
+        """Environment ``i``'s position as an RGB picture (``render_mode="rgb_array"``)."""
+        return _picture(self.channels, self._obs[i])
+
+
+class Env(_Play, _EnvBase):  # type: ignore[misc]
+    """A level (or a pack of levels of one size) as a Gymnasium environment.
 
     Args:
-        level: a path, a level file's text, or a :class:`floe.Level` (``level=``,
-            ``game=``, ``rules=``, … pick and configure it as in :func:`floe.load`).
-        max_steps: the moves of an episode before it is cut short (``truncated``); at
-            least 1.
-        step_reward: the reward of a move that does not solve the level (a number).
+        level: a path, a level file's text or a :class:`floe.Level`, or a list of them (a
+            pack: each episode draws one of its levels).
+        pick: which levels of a file: a 1-based number or a title, a list of them, or
+            ``"all"`` (required for a file of several levels).
+        game, format, rules, k, dynamic, params: read and configure the levels as
+            :func:`floe.load` does (``game`` is set by the registered ids).
+        max_steps: actions per episode before it is cut short (``truncated``); 0 for none.
+            ``gymnasium.make(…, max_episode_steps=N)`` cuts episodes with its own wrapper.
+        step_reward: the reward of a move that does not solve the level (1.0 solves it).
+        illegal_reward: the reward of an action that is no move (default ``step_reward``).
+        start: ``"level"`` (the level's start) or ``"random"`` (a position drawn uniformly
+            among those from which the level can still be solved, at most ``max_distance``
+            moves from a solved one when given): a curriculum.
+        end_when_lost: end the episode as soon as the level can no longer be solved.
+        render_mode: ``"ansi"`` (characters) or ``"rgb_array"`` (a picture).
+        max_states, timeout, max_memory: limits of the level's state graph, built when the
+            environment is made.
 
     Attributes:
-        state: the current :class:`floe.State` (``None`` before :meth:`reset`).
-        np_random: a NumPy ``Generator`` seeded by ``reset(seed=…)``, for the caller's
-            random choices (:meth:`sample`).
+        channels: the observation's planes, in order.
+        levels: the levels it plays.
+        observation_space, action_space: ``Box(0, 1, (planes, rows, cols), uint8)`` and
+            ``Discrete(actions)`` (with Gymnasium).
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi", "svg"]}
-
-    level: Level
-    max_steps: int
-    step_reward: float
-    state: Optional[State]
-    steps: int
-    np_random: np.random.Generator
-    _start: State
-    _done: bool
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     @keywords
     def __init__(
         self,
-        level: Source,
-        /,
+        level: Levels = None,  # type: ignore[assignment]
         *,
-        max_steps: int = 200,
+        pick: Any = None,
+        game: Optional[str] = None,
+        max_steps: Optional[int] = 200,
         step_reward: float = 0.0,
-        **pick: "Unpack[Pick]",
+        illegal_reward: Optional[float] = None,
+        start: str = "level",
+        max_distance: Optional[int] = None,
+        end_when_lost: bool = False,
+        render_mode: Optional[str] = None,
+        max_states: Optional[int] = None,
+        timeout: Optional[Duration] = None,
+        max_memory: Optional[Memory] = None,
+        format: Optional[str] = None,
+        rules: Optional[str] = None,
+        k: Any = None,
+        dynamic: bool = False,
+        params: Any = None,
     ) -> None:
-        self.level = _level(level, **pick)
-        self.max_steps = whole("max_steps", max_steps, 1)
-        if isinstance(step_reward, bool) or not isinstance(step_reward, numbers.Real):
-            raise TypeError(f"step_reward: a number, not {type(step_reward).__name__} {step_reward!r}")
-        self.step_reward = float(step_reward)
-        if not math.isfinite(self.step_reward):
-            raise ValueError(f"step_reward: a finite number, not {self.step_reward}")
-        self._start = start_of(self.level)
-        self.state = None
-        self.steps = 0
-        self._done = True
-        self.np_random = np.random.default_rng()
+        self._setup(
+            1, level, game, pick, max_steps, step_reward, illegal_reward, start, max_distance,
+            end_when_lost, "next-step", render_mode, max_states, timeout, max_memory, format,
+            rules, k, dynamic, params,
+        )
+        if _gym is not None:
+            self.observation_space = _spaces.Box(0, 1, self.obs_shape, np.uint8)
+            self.action_space = _spaces.Discrete(self.n_actions)
+        self._running = False
+        self._seeded = False
 
-    @property
-    def observation_shape(self) -> Tuple[int, int]:
-        """The shape of every observation: ``(rows, cols)`` of the level's picture."""
-        rows, cols = self._start.to_array().shape
-        return (int(rows), int(cols))
-
-    def _info(self, s: State) -> Dict[str, Any]:
-        moves = s.moves()
-        return {"moves": moves, "solved": s.solved(), "steps": self.steps, "stuck": not moves and not s.solved()}
+    def _info(self) -> Dict[str, Any]:
+        return {
+            "action_mask": self._mask[0].copy(),
+            "distance": int(self._dist[0]),
+            "legal": bool(self._legal[0]),
+            "level": int(self._level[0]),
+            "steps": int(self._steps[0]),
+        }
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
-        """Starts an episode at the level's start.
+        """Starts an episode (at the level's start, a random position with
+        ``start="random"``, a level of a pack drawn at random). ``seed`` seeds those draws;
+        ``options`` may start it elsewhere: ``{"level": i}`` (the pack's ``i``-th level,
+        0-based), ``{"state": s}`` (position ``s`` of the level's table), ``{"moves":
+        [...]}`` (after these moves, as :func:`floe.solve` gives moves) or ``{"actions":
+        [...]}``.
 
-        Args:
-            seed: seeds :attr:`np_random` (the level itself has no chance in it).
-            options: ``{"moves": [...]}`` starts the episode after these moves instead.
-
-        Returns:
-            ``(observation, info)``: ``info`` holds ``moves`` (the legal moves, which the
-            actions index), ``solved``, ``stuck`` (no move can be played and the level is
-            not solved) and ``steps``.
-
-        Raises:
-            ValueError: the position is already solved, or no move can be played from it:
-                there is no episode to play.
-        """
-        seed = whole_or_none("seed", seed)
+        Returns ``(observation, info)``; ``info`` holds ``action_mask``, ``distance`` (the
+        fewest moves to a solved position, −1 when none can be reached), ``legal``,
+        ``level`` (the pack's level) and ``steps``."""
+        seed = whole_or_none("seed", seed, 0, 2**64 - 1)
+        if _gym is not None:
+            super().reset(seed=seed)
         if seed is not None:
-            self.np_random = np.random.default_rng(seed)
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options: a dict, not {type(options).__name__}")
-        opts = dict(options or {})
-        unknown = sorted(set(opts) - {"moves"})
-        if unknown:
-            raise ValueError(f"options: {', '.join(map(repr, unknown))} is not an option; the option is 'moves'")
-        s = self._start
-        if opts.get("moves"):
-            s = s.play_moves(opts["moves"])
-        info = self._info(s)
-        if s.solved() or info["stuck"]:
-            where = "after the moves of options" if opts.get("moves") else "at the level's start"
-            why = "the level is solved" if s.solved() else "no move can be played"
-            raise ValueError(f"{why} {where}: an episode needs a position to play from")
-        self.state, self.steps = s, 0
-        self._done = False
-        return s.to_array(), info
+            self._native.seed(0, seed)
+            self._seeded = True
+        elif not self._seeded:
+            rng = self.np_random if _gym is not None else np.random.default_rng()
+            self._native.seed(0, int(rng.integers(2**63)))
+            self._seeded = True
+        self._native.reset(None, self._at(options))
+        self._running = True
+        return self._obs[0].copy(), self._info()
 
-    def step(self, action: Any) -> StepResult:
-        """Plays one move.
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        """Plays one action (a whole number below ``action_space.n``; NumPy's too).
 
-        Args:
-            action: the index of a move in the last ``info["moves"]`` (a whole number, NumPy's
-                too), or a move as :meth:`floe.State.moves` gives them.
-
-        Returns:
-            ``(observation, reward, terminated, truncated, info)``.
-
-        Raises:
-            RuntimeError: no episode is running (call :meth:`reset`).
-            ValueError: an index out of range, or an illegal move.
-            TypeError: an action that is neither an index nor a move.
-        """
-        if self.state is None or self._done:
+        Returns ``(observation, reward, terminated, truncated, info)``."""
+        if not self._running:
             raise RuntimeError("the episode is over (or never began): call reset() first")
-        s = self.state
-        if isinstance(action, (numbers.Integral, np.integer)) and not isinstance(action, (bool, np.bool_)):
-            moves = s.moves()
-            i = int(action)
-            if not 0 <= i < len(moves):
-                raise ValueError(f"action: an index of the {len(moves)} legal moves (0 to {len(moves) - 1}), not {i}")
-            move: Any = moves[i]
-        elif isinstance(action, (dict, str)):
-            move = action
-        else:
-            raise TypeError(f"action: the index of a legal move or a move, not {type(action).__name__} {action!r}")
-        s = s.play(move)
-        self.state = s
-        self.steps += 1
-        info = self._info(s)
-        terminated = s.solved() or info["stuck"]
-        truncated = not terminated and self.steps >= self.max_steps
-        self._done = terminated or truncated
-        reward = 1.0 if s.solved() else self.step_reward
-        return s.to_array(), reward, terminated, truncated, info
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (numbers.Integral, np.integer)):
+            if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+                action = int(action)
+            else:
+                raise TypeError(f"action: a whole number below {self.n_actions}, not {type(action).__name__} {action!r}")
+        a = int(action)
+        if not 0 <= a < self.n_actions:
+            raise ValueError(f"action: 0 to {self.n_actions - 1}, not {a}")
+        self._native.step1(a)
+        term, trunc = bool(self._term[0]), bool(self._trunc[0])
+        if term or trunc:
+            self._running = False
+        return self._obs[0].copy(), float(self._rew[0]), term, trunc, self._info()
 
-    def sample(self) -> int:
-        """A random legal action (an index), drawn with :attr:`np_random`."""
-        if self.state is None:
-            raise RuntimeError("no episode is running: call reset() first")
-        n = len(self.state.moves())
-        if n == 0:
-            raise ValueError("no move can be played here")
-        return int(self.np_random.integers(n))
+    def action_masks(self) -> np.ndarray:
+        """The actions that are moves now (the mask of ``info["action_mask"]``; the name
+        maskable learners call)."""
+        mask: np.ndarray = self._mask[0].copy()
+        return mask
+
+    def random_action(self) -> int:
+        """A random legal action (one of the moves, uniformly; 0 when there is none), drawn
+        with the environment's own generator (seeded by :meth:`reset`'s ``seed``)."""
+        self._native.random_actions()
+        return int(self._actions[0])
 
     def legal_actions(self) -> List[int]:
-        """The actions that can be played now: ``range(len(info["moves"]))`` as a list."""
-        return [] if self.state is None else list(range(len(self.state.moves())))
+        """The actions that are moves now, as a list (OpenSpiel's name)."""
+        return [int(a) for a in np.flatnonzero(self._mask[0])]
 
-    def render(self, mode: str = "ansi") -> Any:
-        """The current position: its text (``ansi``) or an SVG picture (``svg``)."""
-        if self.state is None:
-            raise RuntimeError("no episode is running: call reset() first")
-        if mode == "ansi":
-            return self.state.text()
-        if mode == "svg":
-            return self.state.svg()
-        raise ValueError(f"mode: 'ansi' or 'svg', not {mode!r}")
+    @property
+    def distance(self) -> int:
+        """The fewest moves from the current position to a solved one (−1: none)."""
+        return int(self._dist[0])
+
+    @property
+    def position(self) -> int:
+        """The current position's number in its level's table (``reset(options={"state":
+        …})`` starts there)."""
+        return int(self._native.at(0)[1])
+
+    @property
+    def steps(self) -> int:
+        """Actions of the episode so far."""
+        return int(self._steps[0])
+
+    def sample(self) -> int:
+        """A random legal action: :meth:`random_action`."""
+        return self.random_action()
+
+    def render(self) -> Any:
+        """The current position: characters (``"ansi"``) or a picture (``"rgb_array"``), as
+        ``render_mode`` says."""
+        if self.render_mode is None:
+            return None
+        return self._text(0) if self.render_mode == "ansi" else self._rgb(0)
 
     def close(self) -> None:
-        """Nothing to release (Gymnasium's API)."""
+        """Nothing to release."""
 
     def __repr__(self) -> str:
-        return f"<floe.env.Env of {self.level.game} level {self.level.name!r}, max_steps={self.max_steps}>"
+        names = ", ".join(repr(lv.name) for lv in self.levels[:3]) + (", …" if len(self.levels) > 3 else "")
+        return f"<floe.env.Env of {self.game} {names}: {self.obs_shape} planes, {self.n_actions} actions>"
+
+
+class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
+    """``num_envs`` environments of a level (or a pack) stepped together in one native call:
+    NumPy actions in; observations ``(num_envs, planes, rows, cols)``, rewards, terminations,
+    truncations and infos (``action_mask``, ``distance``, ``legal``, ``level``, ``steps``,
+    each with Gymnasium's ``_key`` mask) out; the GIL released and the work spread over the
+    cores when there are many. Made by ``gymnasium.make_vec(id, num_envs=N,
+    vectorization_mode="vector_entry_point", level=…)`` or directly.
+
+    Args:
+        num_envs: how many environments.
+        max_episode_steps: actions per episode before it is cut short (``None``: no cap).
+        autoreset_mode: Gymnasium's ``AutoresetMode`` (or its value): ``NEXT_STEP`` (the
+            default: the step after an episode ends starts the next, its action ignored),
+            ``SAME_STEP`` (the step that ends it starts the next; ``info["final_obs"]`` and
+            ``info["final_info"]`` keep the ended one's) or ``DISABLED`` (reset with
+            ``options={"reset_mask": …}``).
+        copy: return copies of the arrays (the default) or the environments' own, which the
+            next step overwrites.
+        The others as :class:`Env`'s.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4, "autoreset_mode": None}
+
+    @keywords
+    def __init__(
+        self,
+        num_envs: int = 1,
+        level: Levels = None,  # type: ignore[assignment]
+        *,
+        pick: Any = None,
+        game: Optional[str] = None,
+        max_episode_steps: Optional[int] = None,
+        max_steps: Optional[int] = None,
+        autoreset_mode: Any = "NextStep",
+        copy: bool = True,
+        step_reward: float = 0.0,
+        illegal_reward: Optional[float] = None,
+        start: str = "level",
+        max_distance: Optional[int] = None,
+        end_when_lost: bool = False,
+        render_mode: Optional[str] = None,
+        max_states: Optional[int] = None,
+        timeout: Optional[Duration] = None,
+        max_memory: Optional[Memory] = None,
+        format: Optional[str] = None,
+        rules: Optional[str] = None,
+        k: Any = None,
+        dynamic: bool = False,
+        params: Any = None,
+    ) -> None:
+        n = whole("num_envs", num_envs, 1, 1 << 24)
+        mode = getattr(autoreset_mode, "value", autoreset_mode)
+        if mode not in AUTORESET:
+            raise ValueError(f"autoreset_mode: one of {', '.join(AUTORESET)} (Gymnasium's AutoresetMode), not {autoreset_mode!r}")
+        if max_episode_steps is not None and max_steps not in (None, 0):
+            raise TypeError("max_episode_steps and max_steps say the same: give one")
+        cap = max_episode_steps if max_episode_steps is not None else max_steps
+        self._setup(
+            n, level, game, pick, cap, step_reward, illegal_reward, start, max_distance,
+            end_when_lost, AUTORESET[mode], render_mode, max_states, timeout, max_memory, format,
+            rules, k, dynamic, params,
+        )
+        self.num_envs = n
+        self.copy = switch("copy", copy)
+        self._mode = mode
+        self.metadata = dict(VectorEnv.metadata)
+        self.metadata["autoreset_mode"] = _AutoresetMode(mode) if _gym is not None else mode
+        if _gym is not None:
+            self.single_observation_space = _spaces.Box(0, 1, self.obs_shape, np.uint8)
+            self.single_action_space = _spaces.Discrete(self.n_actions)
+            self.observation_space = _batch_space(self.single_observation_space, n)
+            self.action_space = _batch_space(self.single_action_space, n)
+        self._all = np.ones(n, dtype=np.bool_)
+        self._all.flags.writeable = False
+        self._running = False
+        self._seeded = False
+
+    def _out(self, a: np.ndarray) -> np.ndarray:
+        return a.copy() if self.copy else a
+
+    def _fresh(self, arrays: Any) -> None:
+        """With ``copy``, the native step wrote observations and masks into new arrays:
+        NumPy's views of them, which are handed out as they are."""
+        if arrays is not None:
+            obs, mask = arrays
+            self._obs = np.frombuffer(obs, dtype=np.uint8).reshape(self._n, *self.obs_shape)
+            self._mask = np.frombuffer(mask, dtype=np.bool_).reshape(self._n, self.n_actions)
+
+    def _infos(self) -> Dict[str, Any]:
+        infos: Dict[str, Any] = {
+            "action_mask": self._mask,
+            "_action_mask": self._all,
+            "distance": self._out(self._dist),
+            "_distance": self._all,
+            "legal": self._out(self._legal),
+            "_legal": self._all,
+            "level": self._out(self._level),
+            "_level": self._all,
+            "steps": self._out(self._steps),
+            "_steps": self._all,
+        }
+        if self._mode == "SameStep":
+            ended = self._last_ended.copy()
+            if ended.any():
+                infos["final_obs"] = self._last_obs.copy()
+                infos["_final_obs"] = ended
+                infos["final_info"] = {"distance": self._last_dist.copy(), "_distance": ended}
+                infos["_final_info"] = ended
+        return infos
+
+    def reset(
+        self, *, seed: Union[int, Sequence[Optional[int]], None] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Starts new episodes in every environment (or those of ``options["reset_mask"]``, a
+        ``bool`` array). ``seed``: an int seeds environment ``i`` with ``seed + i``, a list
+        seeds each; the other options as :meth:`Env.reset`'s, for every environment reset."""
+        n = self.num_envs
+        if seed is None:
+            seeds: List[Optional[int]] = [None] * n
+        elif isinstance(seed, numbers.Integral) and not isinstance(seed, (bool, np.bool_)):
+            base = whole("seed", seed, 0, 2**64 - 1)
+            seeds = [(base + i) % 2**64 for i in range(n)]
+        else:
+            seeds = list(seed)  # type: ignore[arg-type]
+            if len(seeds) != n:
+                raise ValueError(f"seed: one per environment ({n}), not {len(seeds)}")
+        if _gym is not None and seed is not None:
+            self._np_random, self._np_random_seed = _gym.utils.seeding.np_random(seeds[0])
+        which = None
+        opts = dict(options or {})
+        mask = opts.pop("reset_mask", None)
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.dtype != np.bool_ or mask.shape != (n,):
+                raise ValueError(f"options['reset_mask']: a bool array of shape ({n},)")
+            if not mask.any():
+                raise ValueError("options['reset_mask']: at least one environment to reset")
+            which = [bool(x) for x in mask]
+        fresh = None if self._seeded else np.random.default_rng()
+        for i, s in enumerate(seeds):
+            if which is not None and not which[i]:
+                continue
+            if s is not None:
+                self._native.seed(i, whole(f"seed[{i}]", s, 0, 2**64 - 1))
+            elif fresh is not None:
+                self._native.seed(i, int(fresh.integers(2**63)))
+        self._seeded = True
+        self._fresh(self._native.reset(which, self._at(opts or None), self.copy))
+        self._running = True
+        return self._obs, self._infos()
+
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """Plays ``actions[i]`` in environment ``i``, every one in one native call (an
+        ended episode starts again as ``autoreset_mode`` says)."""
+        if not self._running:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions: one per environment, shape ({self.num_envs},), not {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions: whole numbers, not {a.dtype}")
+        if a.dtype.kind == "u" and a.size and int(a.max()) >= self.n_actions:
+            raise ValueError(f"actions: 0 to {self.n_actions - 1}, not {int(a.max())}")
+        np.copyto(self._actions, a, casting="unsafe")
+        try:
+            fresh = self._native.step(self.copy)
+        except InvalidInput as e:
+            raise ValueError(str(e)) from None
+        self._fresh(fresh)
+        return (
+            self._obs,
+            self._rew.copy(),
+            self._term.copy(),
+            self._trunc.copy(),
+            self._infos(),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Each environment's moves now, ``(num_envs, actions)``."""
+        return self._mask.copy()
+
+    def random_actions(self) -> np.ndarray:
+        """A random legal action per environment (one of its moves, uniformly; 0 where it
+        has none), drawn natively with each environment's own generator (seeded by
+        :meth:`reset`'s ``seed``): a random agent, or the exploring part of an
+        epsilon-greedy one, without a Python loop."""
+        self._native.random_actions()
+        return self._actions.copy()
+
+    def render(self) -> Any:
+        """Every environment's position: characters or pictures, as ``render_mode`` says."""
+        if self.render_mode is None:
+            return None
+        return tuple(self._text(i) if self.render_mode == "ansi" else self._rgb(i) for i in range(self.num_envs))
+
+    def close(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+        self.closed = True
+
+    def __repr__(self) -> str:
+        return f"<floe.env.VectorEnv of {self.game}, {self.num_envs} environments: {self.obs_shape} planes, {self.n_actions} actions>"
+
+
+# ---------------------------------------------------------------------------------------
+# Pictures of observations
+
+#: A cell's character by the plane its ground lights (the levels' own symbols).
+_GROUND_CHARS = {"wall": "#", "floor": "=", "ice": "-", "target": ".", "fire": "*", "recycler": "~",
+                 "arrow up": "^", "arrow right": ">", "arrow down": "v", "arrow left": "<",
+                 "dispenser": "D", "table": ".", "hole": "_", "start": " ", "space": "o"}
+#: A cell's character by the plane its piece lights.
+_PIECE_CHARS = {"block": "$", "golden": "G", "player": "@", "magician": "@", "priest": "P"}
+
+_COLOURS = {"wall": (60, 60, 70), "floor": (222, 205, 165), "ice": (235, 245, 252), "target": (240, 180, 180),
+            "fire": (235, 110, 40), "recycler": (140, 200, 140), "dispenser": (150, 150, 200),
+            "table": (210, 195, 160), "hole": (190, 175, 140), "start": (230, 230, 230), "space": (200, 215, 200),
+            "block": (90, 160, 230), "golden": (230, 190, 40), "player": (200, 40, 60), "magician": (140, 60, 170),
+            "priest": (40, 40, 40)}
+
+
+def _ansi(channels: List[str], obs: np.ndarray) -> str:
+    c, h, w = obs.shape
+    lines = []
+    for r in range(h):
+        row = []
+        for col in range(w):
+            lit = [channels[p] for p in range(c) if obs[p, r, col]]
+            ch = " "
+            for name in lit:
+                if name in _GROUND_CHARS:
+                    ch = _GROUND_CHARS[name]
+                elif name.startswith("value "):
+                    ch = name[6:]
+            for name in lit:
+                if name in _PIECE_CHARS:
+                    ch = "*" if name == "block" and "target" in lit else _PIECE_CHARS[name]
+                elif name.startswith("token "):
+                    ch = name[6:]
+                elif name.startswith("rank "):
+                    ch = name[5:]
+            row.append(ch)
+        lines.append("".join(row).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _picture(channels: List[str], obs: np.ndarray, cell: int = 16) -> np.ndarray:
+    c, h, w = obs.shape
+    img = np.full((h * cell, w * cell, 3), 255, dtype=np.uint8)
+    inner = slice(cell // 5, cell - cell // 5)
+    for p, name in enumerate(channels):
+        rows, cols = np.nonzero(obs[p])
+        base = name.split(" ")[0]
+        colour = _COLOURS.get(name) or _COLOURS.get(base)
+        if colour is None:  # tokens, suits, ranks, values: a grey by their number
+            tail = name.split(" ")[-1]
+            shade = 60 + (sum(map(ord, tail)) * 37) % 160
+            colour = (shade, 255 - shade, (shade * 3) % 255)
+        piece = base in _PIECE_CHARS or base in ("token", "suit", "rank")
+        for r, col in zip(rows, cols):
+            if piece:
+                img[r * cell + inner.start : r * cell + inner.stop, col * cell + inner.start : col * cell + inner.stop] = colour
+            else:
+                img[r * cell : (r + 1) * cell, col * cell : (col + 1) * cell] = colour
+    return img
