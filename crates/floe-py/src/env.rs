@@ -292,7 +292,7 @@ struct Arrays {
     legal: Array,
     level: Array,
     steps: Array,
-    last: Option<(Array, Array, Array)>,
+    last: Option<[Array; 6]>,
 }
 
 impl Arrays {
@@ -309,11 +309,14 @@ impl Arrays {
             level: Array::new(py, "level", n * 4),
             steps: Array::new(py, "steps", n * 4),
             last: same_step.then(|| {
-                (
+                [
                     Array::new(py, "last_obs", n * obs),
                     Array::new(py, "last_distance", n * 4),
                     Array::new(py, "last_ended", n),
-                )
+                    Array::new(py, "last_mask", n * actions),
+                    Array::new(py, "last_level", n * 4),
+                    Array::new(py, "last_steps", n * 4),
+                ]
             }),
         }
     }
@@ -331,8 +334,8 @@ impl Arrays {
             &self.level,
             &self.steps,
         ];
-        if let Some((a, b, c)) = &self.last {
-            v.extend([a, b, c]);
+        if let Some(last) = &self.last {
+            v.extend(last.iter());
         }
         v
     }
@@ -360,10 +363,13 @@ impl Arrays {
             steps: self.steps.slice(py, n)?,
             last: match &self.last {
                 None => None,
-                Some((o, d, e)) => Some(Last {
+                Some([o, d, e, m, l, s]) => Some(Last {
                     obs: o.slice(py, n * obs)?,
                     distance: d.slice(py, n)?,
                     ended: e.slice(py, n)?,
+                    mask: m.slice(py, n * actions)?,
+                    level: l.slice(py, n)?,
+                    steps: s.slice(py, n)?,
                 }),
             },
         })
@@ -491,8 +497,8 @@ impl NativeEnvs {
     /// (`int64`, one per environment, read by [`NativeEnvs::step`]), `obs` (`n × planes ×
     /// rows × cols` bytes), `reward` (`float64`), `terminated` and `truncated` (`bool`),
     /// `mask` (`n × actions`, `bool`), `distance` (`int32`), `legal` (`bool`), `level` and
-    /// `steps` (`int32`), and with same-step autoreset `last_obs`, `last_distance` and
-    /// `last_ended`.
+    /// `steps` (`int32`), and with same-step autoreset `last_obs`, `last_distance`,
+    /// `last_ended`, `last_mask`, `last_level` and `last_steps`.
     fn arrays<'py>(&self, py: Python<'py>) -> Vec<(&'static str, Bound<'py, PyByteArray>)> {
         self.arrays
             .all()
@@ -509,7 +515,8 @@ impl NativeEnvs {
         Ok(())
     }
     /// Starts new episodes: in every environment, or where `which` (one `bool` per
-    /// environment) says; at `at` when given (a level of the pack and one of its positions).
+    /// environment) says; at `at` when given (a level of the pack and one of its positions:
+    /// one for all, or one each).
     /// With `fresh`, the observations and masks go to new arrays (`obs` and `mask` of
     /// [`NativeEnvs::arrays`] from then on).
     #[pyo3(signature = (which=None, at=None, fresh=false))]
@@ -517,12 +524,12 @@ impl NativeEnvs {
         &mut self,
         py: Python<'_>,
         which: Option<Vec<bool>>,
-        at: Option<(u32, u32)>,
+        at: Option<Vec<(u32, u32)>>,
         fresh: bool,
     ) -> PyResult<Option<Fresh>> {
         self.renew(py, fresh)?;
         self.run(py, false, move |envs, _, out| {
-            envs.reset(which.as_deref(), at, out)
+            envs.reset(which.as_deref(), at.as_deref(), out)
         })?;
         Ok(self.fresh(py, fresh))
     }

@@ -116,8 +116,8 @@ def test_the_distance_is_a_breadth_first_searchs_on_every_position(src, pick, ga
         # the mask holds exactly the rules' moves
         assert int(info["action_mask"].sum()) == len({str(m) for m in states[key].moves()})
     # the table's distances over every position: the same multiset
-    d = np.frombuffer(tab.distances(), dtype="<i8")
-    assert sorted(d.tolist()) == sorted(dist.values())
+    assert tab.distances.dtype == np.int32 and not tab.distances.flags.writeable
+    assert sorted(tab.distances.tolist()) == sorted(dist.values())
 
 
 def test_a_step_is_the_rules_move():
@@ -182,9 +182,16 @@ def test_levels_come_from_paths_texts_levels_and_packs():
         Env(ZELDA, pick="NOPE")
     with pytest.raises(ValueError, match="1 to 14"):
         Env(ZELDA, pick=15)
-    # a level of another game: the id that plays it
+    # a level of another game: the id that plays it, naming the level picked
     with pytest.raises(ValueError, match="floe/PushPush-v0"):
         gym.make("floe/Ice-v0", level=ROOT / "levels" / "pushpush.txt", pick="walled")
+    with pytest.raises(ValueError, match="'TPIBC3' is a level of ice blocks: make floe/Ice-v0"):
+        gym.make("floe/PushPush-v0", level=ZELDA, pick="TPIBC3")
+    # moves as floe.solve gives them, or in the game's words
+    words = Env(ZELDA, pick="TPIBC3")
+    _, a = words.reset(options={"moves": ["0 4 down"]})
+    _, b = words.reset(options={"moves": [{"row": 0, "col": 4, "dir": "down"}]})
+    assert a["distance"] == b["distance"] and words.position != 0
     # a pack: every level of one size, drawn at each reset
     pack = Env(ZELDA, pick=["TPSPR1", "TPSPR2", "TPSPR3"])
     seen = {pack.reset(seed=s)[1]["level"] for s in range(30)}
@@ -211,7 +218,7 @@ def test_random_starts_and_curricula():
     env = Env(ZELDA, pick="TPIBC3", start="random", max_distance=3)
     ds = {env.reset(seed=s)[1]["distance"] for s in range(60)}
     assert ds == {1, 2, 3}
-    with pytest.raises(TypeError, match="max_distance"):
+    with pytest.raises(ValueError, match="max_distance"):
         Env(ZELDA, pick="TPIBC3", max_distance=3)
     # the same seed, the same starts and the same random actions
     def run(seed):
@@ -259,16 +266,22 @@ def test_same_step_autoreset_keeps_the_final_observation():
     obs, infos = envs.reset(seed=0)
     # one move from a solved position: the move that solves ends the episode
     tab = envs.unwrapped.tables[0]
-    dist = np.frombuffer(tab.distances(), dtype="<i8")
-    acts = []
+    dist = tab.distances
+    acts, ends = [], []
     for i in range(4):
         s = envs.unwrapped._native.at(i)[1]
-        acts.append(next(a for a in np.flatnonzero(infos["action_mask"][i]) if dist[tab.next(s, int(a))] == 0))
+        acts.append(next(int(a) for a in np.flatnonzero(infos["action_mask"][i]) if dist[tab.next(s, int(a))] == 0))
+        ends.append(tab.next(s, acts[-1]))
     obs2, rew, term, trunc, infos2 = envs.step(np.array(acts))
     assert term.all() and (rew == 1.0).all()
     assert infos2["_final_obs"].all() and (infos2["final_info"]["distance"] == 0).all()
     # the observations are the new episodes', which are not solved
     assert (infos2["distance"] >= 1).all()
+    # the final infos hold every key of a step's infos, as Gymnasium's own vector envs give
+    fin = infos2["final_info"]
+    assert {k for k in fin if not k.startswith("_")} == {"action_mask", "distance", "legal", "level", "steps"}
+    assert (fin["steps"] == 1).all() and fin["_steps"].all()
+    assert all((fin["action_mask"][i] == tab.mask(ends[i])).all() for i in range(4))
 
 
 def test_disabled_autoreset_needs_a_reset_mask():
@@ -278,7 +291,9 @@ def test_disabled_autoreset_needs_a_reset_mask():
     assert (term | trunc).all()
     with pytest.raises(ValueError, match="reset it"):
         envs.step(np.zeros(2, np.int64))
-    envs.reset(options={"reset_mask": np.array([True, False])})
+    _, infos = envs.reset(options={"reset_mask": np.array([True, False])})
+    # the infos are those of the environments reset
+    assert infos["_distance"].tolist() == [True, False] and infos["_steps"].tolist() == [True, False]
     with pytest.raises(ValueError, match="environment 1's episode is over"):
         envs.step(np.zeros(2, np.int64))
     envs.reset(options={"reset_mask": np.array([False, True])})
@@ -328,8 +343,10 @@ def test_arguments_are_refused_by_name():
         env.reset(options={"start": 1})
     with pytest.raises(ValueError, match="state"):
         env.reset(options={"state": 10**9})
-    with pytest.raises(ValueError, match="no move"):
+    with pytest.raises(ValueError, match=r"options\['actions'\]\[0\]: action 0 is no move"):
         env.reset(options={"actions": [0]})
+    with pytest.raises(TypeError, match="bytes"):
+        Env(b"Title: x\n$-.\n")
     envs = VectorEnv(4, ZELDA, pick="TPIBC3")
     envs.reset()
     with pytest.raises(ValueError, match="shape"):
@@ -432,3 +449,85 @@ def test_the_learning_section_of_the_docs_runs(monkeypatch):
     # the training set: every environment on a level of it, the held-out levels apart
     assert set(ns["infos"]["level"]) <= set(range(len(ns["train"]))) and len(ns["test"]) == 4
     assert ns["d"]["obs"].shape == (200_000, 5, 4, 4)
+
+
+def test_tables_are_arrays_checked_by_name():
+    t = floe.env.table(ZELDA, pick="TPIBC3")
+    assert isinstance(t, floe.env.Table) and len(t) == t.states == 1242
+    assert t.distances[0] == 11 and t.depths[0] == 0 and t.depths.max() == 17
+    obs, mask = t.observation(0), t.mask(0)
+    assert obs.shape == t.obs_shape and mask.dtype == bool and mask.sum() == len(t.moves(0))
+    a = int(np.flatnonzero(mask)[0])
+    assert t.next(0, a) == t.moves(0)[a]
+    for bad in (-1, 10**9, 1.5):
+        with pytest.raises((ValueError, TypeError), match="state"):
+            t.next(bad, 0)
+        with pytest.raises((ValueError, TypeError), match="state"):
+            t.observation(bad)
+    with pytest.raises(ValueError, match="action"):
+        t.next(0, -1)
+    with pytest.raises(ValueError, match="within"):
+        t.playable(-1)
+    assert t.playable() > t.playable(3) > 0
+    with pytest.raises(ValueError, match="one level"):
+        floe.env.table(ZELDA, pick="all")
+
+
+def test_a_vector_env_starts_each_environment_where_asked():
+    envs = VectorEnv(3, ZELDA, pick="TPIBC3")
+    t = envs.tables[0]
+    starts = [int(s) for s in np.flatnonzero(t.distances > 2)[:3]]
+    envs.reset(options={"state": starts})
+    assert [envs._native.at(i)[1] for i in range(3)] == starts
+    with pytest.raises(ValueError, match="one per environment"):
+        envs.reset(options={"state": starts[:2]})
+
+
+def test_environments_copy_and_pickle_as_their_levels_and_options():
+    import copy
+
+    env = Env(ZELDA, pick="TPIBC3", step_reward=-0.5, max_steps=7)
+    twin = pickle.loads(pickle.dumps(env))
+    assert (twin.levels, twin.step_reward, twin.max_steps) == (env.levels, -0.5, 7)
+    o1, _ = env.reset(seed=3)
+    o2, _ = copy.deepcopy(env).reset(seed=3)
+    assert (o1 == o2).all()
+    v = copy.deepcopy(VectorEnv(4, ZELDA, pick="TPIBC3", autoreset_mode="same_step"))
+    assert v.num_envs == 4 and v.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+
+
+def test_one_vector_env_is_stepped_by_one_thread_at_a_time():
+    import threading
+
+    envs = VectorEnv(256, ZELDA, pick="TPIBC3")
+    envs.reset(seed=0)
+    errors = []
+
+    def run():
+        try:
+            for _ in range(300):
+                envs.step(envs.random_actions())
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    ts = [threading.Thread(target=run) for _ in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    # either thread may be turned away, with a sentence that says why
+    for e in errors:
+        assert "one thread at a time" in e, e
+
+
+def test_pretzel_is_drawn_with_its_cards():
+    text = GAMES[4][1]
+    env = Env(text, render_mode="ansi")
+    env.reset()
+    drawn = env.render()
+    assert "2S" in drawn and "3H" in drawn and "--" in drawn
+
+
+def test_an_id_plays_its_own_game():
+    with pytest.raises(ValueError, match="floe/Ice-v0 plays ice blocks.*make floe/PushPush-v0"):
+        gym.make("floe/Ice-v0", level=GAMES[1][1], game="pushpush")

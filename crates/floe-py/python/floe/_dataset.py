@@ -31,7 +31,7 @@ def dataset(
     Args:
         game: the game (PushPush draws boards; other games are refused with the way to
             label a level's positions instead: :func:`floe.env.table`).
-        rows, cols: the board's size (2 to 32 cells).
+        rows, cols: the board's size (1 to 32 each, 2 to 32 cells in all).
         count: how many distinct boards (1 to 100,000,000).
         seed, split_seed: the seeds of the draw and of the split.
 

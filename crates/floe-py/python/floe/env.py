@@ -63,7 +63,7 @@ except ImportError:  # pragma: no cover - exercised where Gymnasium is absent
     _EnvBase = object
     _VectorBase = object
 
-__all__ = ["Env", "VectorEnv", "table", "ids", "games", "register", "gymnasium_present", "AUTORESET"]
+__all__ = ["Env", "VectorEnv", "Table", "table", "ids", "games", "register", "gymnasium_present", "AUTORESET"]
 
 
 def gymnasium_present() -> bool:
@@ -123,7 +123,7 @@ def register() -> List[str]:
                 entry_point="floe.env:Env",
                 vector_entry_point="floe.env:VectorEnv",
                 max_episode_steps=MAX_EPISODE_STEPS,
-                kwargs={"game": name, "max_steps": 0},
+                kwargs={"game": name, "max_steps": 0, "registered": name},
             )
         out.append(env_id)
     return out
@@ -164,6 +164,8 @@ def _resolve(
     or ``"all"``), all of ``game`` when it is given."""
     if level is None:
         raise TypeError("level: a path, a level file's text, a floe.Level or a list of them (a pack)")
+    if isinstance(level, (bytes, bytearray)):
+        raise TypeError("level: a path, a level file's text (str, not bytes: decode it first), a floe.Level or a list of them")
     if isinstance(level, (str, Level)) or hasattr(level, "__fspath__"):
         sources: List[Any] = [level]
     else:
@@ -196,24 +198,26 @@ def _resolve(
             if game is None:
                 raise
             try:
-                other = [Level(n) for n in _floe.read((path, text, None, None, format, plist))[1]]
+                other = _picked([Level(n) for n in _floe.read((path, text, None, None, format, plist))[1]], pick)
             except Exception:
                 other = []
             if other and other[0].game != game:
-                raise ValueError(
-                    f"{_env_id(game)} plays {_title(game)} levels; {other[0].name!r} is a "
-                    f"{_title(other[0].game)} level: use {_env_id(other[0].game)}"
-                ) from None
+                raise ValueError(_other_game(game, other[0])) from None
             raise
         out.extend(_picked(found, pick))
     if game is not None:
         for lv in out:
             if lv.game != game:
-                raise ValueError(
-                    f"{_env_id(game)} plays {_title(game)} levels; {lv.name!r} is a "
-                    f"{_title(lv.game)} level: use {_env_id(lv.game)}"
-                )
+                raise ValueError(_other_game(game, lv))
     return out
+
+
+def _other_game(game: str, level: Level) -> str:
+    """The refusal of a level of another game than the environment's."""
+    return (
+        f"{_env_id(game)} plays levels of {_title(game)}; {level.name!r} is a level of "
+        f"{_title(level.game)}: make {_env_id(level.game)}"
+    )
 
 
 def _picked(found: List[Level], pick: Any) -> List[Level]:
@@ -246,23 +250,135 @@ def _picked(found: List[Level], pick: Any) -> List[Level]:
     return out
 
 
+class Table:
+    """A level's learning tables (:func:`table`): every position reachable from its start,
+    numbered breadth first (0 is the start), with its moves by action, its fewest moves to a
+    solved position and its observation.
+
+    Attributes:
+        game, level: the game's name and the level's.
+        planes: the observation's planes, in order; ``obs_shape``: ``(planes, rows, cols)``.
+        actions: how many actions; ``states``: how many positions; ``edges``: how many moves.
+        seconds: what building it took.
+    """
+
+    __slots__ = ("_native", "_distances", "_depths", "__weakref__")
+
+    def __init__(self, native: "_floe.EnvTable") -> None:
+        self._native = native
+        self._distances: Optional[np.ndarray] = None
+        self._depths: Optional[np.ndarray] = None
+
+    game = property(lambda self: self._native.game)
+    level = property(lambda self: self._native.level)
+    planes = property(lambda self: list(self._native.planes))
+    obs_shape = property(lambda self: tuple(self._native.obs_shape))
+    actions = property(lambda self: int(self._native.actions))
+    states = property(lambda self: int(self._native.states))
+    edges = property(lambda self: int(self._native.edges))
+    seconds = property(lambda self: float(self._native.seconds))
+
+    @property
+    def distances(self) -> np.ndarray:
+        """Each position's fewest moves to a solved one (−1: none can be reached), ``int32``
+        by position number (read-only)."""
+        if self._distances is None:
+            d = np.frombuffer(self._native.distances(), dtype="<i8").astype(np.int32)
+            d.flags.writeable = False
+            self._distances = d
+        return self._distances
+
+    @property
+    def depths(self) -> np.ndarray:
+        """Each position's fewest moves from the start, ``int32`` (read-only)."""
+        if self._depths is None:
+            d = np.frombuffer(self._native.depths(), dtype="<i8").astype(np.int32)
+            d.flags.writeable = False
+            self._depths = d
+        return self._depths
+
+    def _state(self, s: Any) -> int:
+        return whole("state", s, 0, self.states - 1)
+
+    def next(self, state: int, action: int) -> Optional[int]:
+        """The position ``action`` leads to from position ``state``; ``None`` when it is no
+        move there."""
+        s = self._state(state)
+        a = whole("action", action, 0, self.actions - 1)
+        nxt = self._native.next(s, a)
+        return None if nxt is None else int(nxt)
+
+    def moves(self, state: int) -> Dict[int, int]:
+        """Position ``state``'s moves: ``{action: the position it leads to}``."""
+        s = self._state(state)
+        _, mask, _ = self._native.position(s)
+        out: Dict[int, int] = {}
+        for a in np.flatnonzero(np.frombuffer(mask, np.uint8)):
+            nxt = self._native.next(s, int(a))
+            if nxt is not None:
+                out[int(a)] = int(nxt)
+        return out
+
+    def observation(self, state: int) -> np.ndarray:
+        """Position ``state``'s observation, ``(planes, rows, cols)`` ``uint8``."""
+        obs, _, _ = self._native.position(self._state(state))
+        return np.frombuffer(obs, dtype=np.uint8).reshape(self.obs_shape)
+
+    def mask(self, state: int) -> np.ndarray:
+        """Position ``state``'s action mask (``bool``, one per action)."""
+        _, mask, _ = self._native.position(self._state(state))
+        return np.frombuffer(mask, dtype=np.bool_)
+
+    def playable(self, within: Optional[int] = None) -> int:
+        """How many positions a random start draws from (those that can be solved and are
+        not), at most ``within`` moves from a solved one when given."""
+        return int(self._native.playable(whole_or_none("within", within, 0, U32)))
+
+    def __len__(self) -> int:
+        return int(self._native.states)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a floe.env.Table does not pickle: build it again from its level with floe.env.table")
+
+    def __repr__(self) -> str:
+        return (
+            f"<floe.env.Table of {self.game} {self.level!r}: {self.states:,} positions, "
+            f"{self.edges:,} moves, {self.actions:,} actions>"
+        )
+
+
+@keywords
 def table(
-    level: Level,
+    level: Levels,
     *,
+    pick: Any = None,
+    game: Optional[str] = None,
+    format: Optional[str] = None,
+    rules: Optional[str] = None,
+    k: Any = None,
+    dynamic: bool = False,
+    params: Any = None,
     max_states: Optional[int] = None,
     timeout: Optional[Duration] = None,
     max_memory: Optional[Memory] = None,
-) -> Any:
-    """The learning tables of a level (built once in the process and shared while an
-    environment holds them): its positions, their moves by action, their fewest moves to a
-    solved position and their observations. A limit that stops them raises
+) -> Table:
+    """The learning tables of a level (a path, a level file's text or a :class:`floe.Level`,
+    picked and configured as the environments take them), built once in the process and
+    shared while anything holds them: every position labelled with its fewest moves to a
+    solved one, its moves and its observation. A limit that stops them raises
     :class:`floe.LimitReached`."""
-    if not isinstance(level, Level):
-        raise TypeError(f"level: a floe.Level, not {type(level).__name__}")
+    levels = _resolve(level, game, pick, format, rules, k, dynamic, params)
+    if len(levels) != 1:
+        raise ValueError(f"level: one level, not {len(levels)} (a table is one level's)")
+    return _table(levels[0], max_states, timeout, max_memory)
+
+
+def _table(level: Level, max_states: Optional[int], timeout: Optional[Duration], max_memory: Optional[Memory]) -> Table:
+    """A level's tables, from the process's cache when it holds them."""
     key = level_key(level)
     t = _TABLES.get(key)
     if t is None:
-        t = _floe.env_table(level._native, limits(max_states, timeout, max_memory))
+        t = Table(_floe.env_table(level._native, limits(max_states, timeout, max_memory)))
         _TABLES[key] = t
     return t
 
@@ -279,6 +395,9 @@ def _reward(name: str, value: Any) -> float:
 class _Play:
     """What both kinds of environment share: the levels, their tables, the options, the
     native environments and NumPy's views of their arrays."""
+
+    #: The options the environment was made with (pickling makes it again from them).
+    _kwargs: Dict[str, Any]
 
     def _setup(
         self,
@@ -315,19 +434,19 @@ class _Play:
         self.start = word("start", start, ("level", "random"))
         self.max_distance = whole_or_none("max_distance", max_distance, 1, U32)
         if self.max_distance is not None and self.start != "random":
-            raise TypeError("max_distance bounds random starts: give start='random' with it")
+            raise ValueError("max_distance bounds random starts: give start='random' with it")
         self.end_when_lost = switch("end_when_lost", end_when_lost)
         if render_mode is not None:
             word("render_mode", render_mode, ("ansi", "rgb_array"))
         self.render_mode = render_mode
-        self.tables = [table(lv, max_states=max_states, timeout=timeout, max_memory=max_memory) for lv in self.levels]
+        self.tables: List[Table] = [_table(lv, max_states, timeout, max_memory) for lv in self.levels]
         t0 = self.tables[0]
         #: The observation's planes, in order.
-        self.channels: List[str] = list(t0.planes)
+        self.channels: List[str] = t0.planes
         self.obs_shape: Tuple[int, int, int] = t0.obs_shape
-        self.n_actions: int = int(t0.actions)
+        self.n_actions: int = t0.actions
         self._native = _floe.Envs(
-            self.tables,
+            [t._native for t in self.tables],
             n,
             0,
             self.max_steps,
@@ -358,6 +477,9 @@ class _Play:
             self._last_obs = np.frombuffer(views["last_obs"], dtype=np.uint8).reshape(n, c, h, w)
             self._last_dist = np.frombuffer(views["last_distance"], dtype="<i4")
             self._last_ended = np.frombuffer(views["last_ended"], dtype=np.bool_)
+            self._last_mask = np.frombuffer(views["last_mask"], dtype=np.bool_).reshape(n, self.n_actions)
+            self._last_level = np.frombuffer(views["last_level"], dtype="<i4")
+            self._last_steps = np.frombuffer(views["last_steps"], dtype="<i4")
 
     def _at(self, options: Optional[Dict[str, Any]]) -> Optional[Tuple[int, int]]:
         """Where ``options`` start an episode: ``{"level": i}`` (a level of the pack, 0-based),
@@ -383,12 +505,19 @@ class _Play:
         t = self.tables[i]
         if "state" in picked:
             return (i, whole("options['state']", options["state"], 0, t.states - 1))
+        what = "moves" if "moves" in picked else "actions"
         if "moves" in picked:
             import json
 
             moves = options["moves"]
-            text = moves if isinstance(moves, str) else json.dumps(list(moves))
-            acts = _floe.env_actions(self.levels[i]._native, text, "options['moves']")
+            if isinstance(moves, str):
+                acts = _floe.env_actions(self.levels[i]._native, moves, "options['moves']")
+            else:
+                # each move a dict as floe.solve gives moves, or its text ("0 4 down")
+                acts = []
+                for j, m in enumerate(moves):
+                    text = m if isinstance(m, str) else json.dumps([m])
+                    acts += _floe.env_actions(self.levels[i]._native, text, f"options['moves'][{j}]")
         elif "actions" in picked:
             acts = [whole(f"options['actions'][{j}]", a, 0, self.n_actions - 1) for j, a in enumerate(options["actions"])]
         else:
@@ -397,9 +526,31 @@ class _Play:
         for j, a in enumerate(acts):
             nxt = t.next(s, a)
             if nxt is None:
-                raise ValueError(f"options: action {a} (the {j + 1}th) is no move in its position")
+                raise ValueError(f"options['{what}'][{j}]: action {a} is no move in the position it is played in")
             s = nxt
         return (i, s)
+
+    def _starts(self, options: Optional[Dict[str, Any]]) -> Optional[List[Tuple[int, int]]]:
+        """Where ``options`` start the episodes of a vector environment: as :meth:`_at` says
+        for all of them, or one each where ``state`` (and ``level``) are sequences of one per
+        environment."""
+        if options is not None and isinstance(options.get("state"), (list, tuple, np.ndarray)):
+            states = list(options["state"])
+            levels = options.get("level", 0)
+            levels = list(levels) if isinstance(levels, (list, tuple, np.ndarray)) else [levels] * len(states)
+            if len(states) != self._n or len(levels) != self._n:
+                raise ValueError(f"options['state']: one per environment ({self._n}), or one for all")
+            extra = sorted(set(options) - {"state", "level"})
+            if extra:
+                raise ValueError(f"options: {', '.join(map(repr, extra))} go with one state for all, not one each")
+            return [self._at({"level": lv, "state": st}) or (0, 0) for lv, st in zip(levels, states)]
+        at = self._at(options)
+        return None if at is None else [at]
+
+    def __reduce__(self) -> Any:
+        """Pickled (or deep-copied) as its levels and options: the copy is a new
+        environment of the same levels, played from its own ``reset()``."""
+        return (_remade, (type(self), self._kwargs))
 
     def _text(self, i: int) -> str:
         """Environment ``i``'s position drawn in characters (``render_mode="ansi"``)."""
@@ -431,6 +582,8 @@ class Env(_Play, _EnvBase):  # type: ignore[misc]
         render_mode: ``"ansi"`` (characters) or ``"rgb_array"`` (a picture).
         max_states, timeout, max_memory: limits of the level's state graph, built when the
             environment is made.
+        registered: the game of the registered id that made it (Gymnasium passes it): a
+            ``game=`` of another game is refused.
 
     Attributes:
         channels: the observation's planes, in order.
@@ -463,7 +616,10 @@ class Env(_Play, _EnvBase):  # type: ignore[misc]
         k: Any = None,
         dynamic: bool = False,
         params: Any = None,
+        registered: Optional[str] = None,
     ) -> None:
+        self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        _registered(registered, game)
         self._setup(
             1, level, game, pick, max_steps, step_reward, illegal_reward, start, max_distance,
             end_when_lost, "next-step", render_mode, max_states, timeout, max_memory, format,
@@ -505,7 +661,8 @@ class Env(_Play, _EnvBase):  # type: ignore[misc]
             rng = self.np_random if _gym is not None else np.random.default_rng()
             self._native.seed(0, int(rng.integers(2**63)))
             self._seeded = True
-        self._native.reset(None, self._at(options))
+        at = self._at(options)
+        self._native.reset(None, None if at is None else [at])
         self._running = True
         return self._obs[0].copy(), self._info()
 
@@ -523,7 +680,10 @@ class Env(_Play, _EnvBase):  # type: ignore[misc]
         a = int(action)
         if not 0 <= a < self.n_actions:
             raise ValueError(f"action: 0 to {self.n_actions - 1}, not {a}")
-        self._native.step1(a)
+        try:
+            self._native.step1(a)
+        except RuntimeError as e:
+            raise _busy(e) from None
         term, trunc = bool(self._term[0]), bool(self._trunc[0])
         if term or trunc:
             self._running = False
@@ -612,7 +772,7 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
         pick: Any = None,
         game: Optional[str] = None,
         max_episode_steps: Optional[int] = None,
-        max_steps: Optional[int] = None,
+        max_steps: Optional[int] = 200,
         autoreset_mode: Any = "NextStep",
         copy: bool = True,
         step_reward: float = 0.0,
@@ -629,13 +789,19 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
         k: Any = None,
         dynamic: bool = False,
         params: Any = None,
+        registered: Optional[str] = None,
     ) -> None:
+        self._kwargs = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        _registered(registered, game)
         n = whole("num_envs", num_envs, 1, 1 << 24)
-        mode = getattr(autoreset_mode, "value", autoreset_mode)
-        if mode not in AUTORESET:
+        given = getattr(autoreset_mode, "value", autoreset_mode)
+        # Gymnasium's values (NextStep), its names (NEXT_STEP) and floe's words (next-step)
+        modes = {k.lower(): k for k in AUTORESET} | {v.replace("-", ""): k for k, v in AUTORESET.items()}
+        mode = modes.get(str(given).lower().replace("_", "").replace("-", "")) if isinstance(given, str) else None
+        if mode is None:
             raise ValueError(f"autoreset_mode: one of {', '.join(AUTORESET)} (Gymnasium's AutoresetMode), not {autoreset_mode!r}")
-        if max_episode_steps is not None and max_steps not in (None, 0):
-            raise TypeError("max_episode_steps and max_steps say the same: give one")
+        # max_episode_steps (Gymnasium's word, which make_vec passes) wins over max_steps
+        # (floe.env.Env's, default 200)
         cap = max_episode_steps if max_episode_steps is not None else max_steps
         self._setup(
             n, level, game, pick, cap, step_reward, illegal_reward, start, max_distance,
@@ -668,25 +834,39 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
             self._obs = np.frombuffer(obs, dtype=np.uint8).reshape(self._n, *self.obs_shape)
             self._mask = np.frombuffer(mask, dtype=np.bool_).reshape(self._n, self.n_actions)
 
-    def _infos(self) -> Dict[str, Any]:
+    def _infos(self, which: Optional[np.ndarray] = None) -> Dict[str, Any]:
+        """The infos of every environment, or of those ``which`` says (a partial reset):
+        each key with its ``_key`` mask, as Gymnasium's vector environments give them."""
+        has = self._all if which is None else which
         infos: Dict[str, Any] = {
             "action_mask": self._mask,
-            "_action_mask": self._all,
+            "_action_mask": has,
             "distance": self._out(self._dist),
-            "_distance": self._all,
+            "_distance": has,
             "legal": self._out(self._legal),
-            "_legal": self._all,
+            "_legal": has,
             "level": self._out(self._level),
-            "_level": self._all,
+            "_level": has,
             "steps": self._out(self._steps),
-            "_steps": self._all,
+            "_steps": has,
         }
-        if self._mode == "SameStep":
+        if self._mode == "SameStep" and which is None:
             ended = self._last_ended.copy()
             if ended.any():
                 infos["final_obs"] = self._last_obs.copy()
                 infos["_final_obs"] = ended
-                infos["final_info"] = {"distance": self._last_dist.copy(), "_distance": ended}
+                infos["final_info"] = {
+                    "action_mask": self._last_mask.copy(),
+                    "_action_mask": ended,
+                    "distance": self._last_dist.copy(),
+                    "_distance": ended,
+                    "legal": self._legal.copy(),
+                    "_legal": ended,
+                    "level": self._last_level.copy(),
+                    "_level": ended,
+                    "steps": self._last_steps.copy(),
+                    "_steps": ended,
+                }
                 infos["_final_info"] = ended
         return infos
 
@@ -727,9 +907,12 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
             elif fresh is not None:
                 self._native.seed(i, int(fresh.integers(2**63)))
         self._seeded = True
-        self._fresh(self._native.reset(which, self._at(opts or None), self.copy))
+        try:
+            self._fresh(self._native.reset(which, self._starts(opts or None), self.copy))
+        except RuntimeError as e:
+            raise _busy(e) from None
         self._running = True
-        return self._obs, self._infos()
+        return self._obs, self._infos(None if mask is None else mask.copy())
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Plays ``actions[i]`` in environment ``i``, every one in one native call (an
@@ -748,6 +931,8 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
             fresh = self._native.step(self.copy)
         except InvalidInput as e:
             raise ValueError(str(e)) from None
+        except RuntimeError as e:
+            raise _busy(e) from None
         self._fresh(fresh)
         return (
             self._obs,
@@ -766,7 +951,10 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
         has none), drawn natively with each environment's own generator (seeded by
         :meth:`reset`'s ``seed``): a random agent, or the exploring part of an
         epsilon-greedy one, without a Python loop."""
-        self._native.random_actions()
+        try:
+            self._native.random_actions()
+        except RuntimeError as e:
+            raise _busy(e) from None
         return self._actions.copy()
 
     def render(self) -> Any:
@@ -781,6 +969,31 @@ class VectorEnv(_Play, _VectorBase):  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return f"<floe.env.VectorEnv of {self.game}, {self.num_envs} environments: {self.obs_shape} planes, {self.n_actions} actions>"
+
+
+def _registered(registered: Optional[str], game: Optional[str]) -> None:
+    """Refuses a ``game=`` that would make a registered id play another game."""
+    if registered is not None and game != registered:
+        raise ValueError(
+            f"{_env_id(registered)} plays {_title(registered)}: game={game!r} would make it "
+            f"another game's; make {_env_id(game or '')} instead" if game in games() else
+            f"{_env_id(registered)} plays {_title(registered)}, not game={game!r}"
+        )
+
+
+def _remade(cls: Any, kwargs: Dict[str, Any]) -> Any:
+    """An environment made again from its options (the other half of ``__reduce__``)."""
+    return cls(**kwargs)
+
+
+def _busy(e: RuntimeError) -> RuntimeError:
+    """A native call refused because another thread is in one on the same environments."""
+    if "borrow" in str(e):
+        return RuntimeError(
+            "these environments are being stepped or reset by another thread: a floe.env "
+            "environment is used by one thread at a time (make one per thread)"
+        )
+    return e
 
 
 # ---------------------------------------------------------------------------------------
@@ -802,6 +1015,8 @@ _COLOURS = {"wall": (60, 60, 70), "floor": (222, 205, 165), "ice": (235, 245, 25
 
 def _ansi(channels: List[str], obs: np.ndarray) -> str:
     c, h, w = obs.shape
+    if any(name.startswith("rank ") for name in channels):
+        return _cards(channels, obs)
     lines = []
     for r in range(h):
         row = []
@@ -822,6 +1037,22 @@ def _ansi(channels: List[str], obs: np.ndarray) -> str:
                     ch = name[5:]
             row.append(ch)
         lines.append("".join(row).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _cards(channels: List[str], obs: np.ndarray) -> str:
+    """Pretzel's deal as its file writes it: a card by its rank and suit (``2D``), ``--`` a
+    hole, the aces' column first."""
+    c, h, w = obs.shape
+    lines = []
+    for r in range(h):
+        row = []
+        for col in range(w):
+            lit = [channels[p] for p in range(c) if obs[p, r, col]]
+            rank = next((n[5:] for n in lit if n.startswith("rank ")), None)
+            suit = next((n[5:] for n in lit if n.startswith("suit ")), None)
+            row.append(f"{rank}{suit}" if rank and suit else "--" if "hole" in lit else "  ")
+        lines.append(" ".join(row).rstrip())
     return "\n".join(lines) + "\n"
 
 

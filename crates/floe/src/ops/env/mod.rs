@@ -129,8 +129,8 @@ pub struct Out<'a> {
     pub last: Option<Last<'a>>,
 }
 
-/// The ended episodes' last observation, distance and mask (`ended`: 0 or 1 per
-/// environment).
+/// The ended episodes' last observation, distance, mask, level and actions (`ended`: 0 or 1
+/// per environment).
 pub struct Last<'a> {
     /// `n × planes × rows × cols`.
     pub obs: &'a mut [u8],
@@ -138,6 +138,12 @@ pub struct Last<'a> {
     pub distance: &'a mut [i32],
     /// `n`, 1 where an episode ended in this step.
     pub ended: &'a mut [u8],
+    /// `n × actions`.
+    pub mask: &'a mut [u8],
+    /// `n`: the ended episode's level in the pack.
+    pub level: &'a mut [i32],
+    /// `n`: the ended episode's actions.
+    pub steps: &'a mut [i32],
 }
 
 /// Environments over a level or a pack of levels of one shape, stepped together.
@@ -270,48 +276,55 @@ impl Envs {
         Ok(())
     }
     /// Starts new episodes in the environments `which` says (every one when `None`), at
-    /// `at` when given (a level of the pack and one of its positions) and writes their
-    /// observations into `out` (the others' rows are written too, as they are).
+    /// `at` when given (a level of the pack and one of its positions: one for every
+    /// environment, or one each) and writes their observations into `out` (the others'
+    /// rows are written too, as they are).
     pub fn reset(
         &mut self,
         which: Option<&[bool]>,
-        at: Option<(u32, u32)>,
+        at: Option<&[(u32, u32)]>,
         out: &mut Out<'_>,
     ) -> Result<(), Error> {
+        let n = self.envs.len();
         if let Some(w) = which {
-            if w.len() != self.envs.len() {
+            if w.len() != n {
                 return Err(Error::invalid(format!(
-                    "a reset mask of {} for {} environments",
-                    w.len(),
-                    self.envs.len()
+                    "a reset mask of {} for {n} environments",
+                    w.len()
                 )));
             }
         }
-        if let Some((l, s)) = at {
-            let Some(t) = self.tables.get(l as usize) else {
+        if let Some(at) = at {
+            if at.len() != 1 && at.len() != n {
                 return Err(Error::invalid(format!(
-                    "level {l}: one of the pack's {} (0 to {})",
-                    self.tables.len(),
-                    self.tables.len() - 1
-                )));
-            };
-            if s as usize >= t.states() {
-                return Err(Error::invalid(format!(
-                    "state {s}: a position of the level's {} (0 to {})",
-                    t.states(),
-                    t.states() - 1
+                    "{} starts for {n} environments: one for all, or one each",
+                    at.len()
                 )));
             }
-        }
-        if let Some((l, s)) = at {
-            playable_at(&self.tables[l as usize], s, &format!("position {s}"))?;
+            for &(l, s) in at {
+                let Some(t) = self.tables.get(l as usize) else {
+                    return Err(Error::invalid(format!(
+                        "level {l}: one of the pack's {} (0 to {})",
+                        self.tables.len(),
+                        self.tables.len() - 1
+                    )));
+                };
+                if s as usize >= t.states() {
+                    return Err(Error::invalid(format!(
+                        "state {s}: a position of the level's {} (0 to {})",
+                        t.states(),
+                        t.states() - 1
+                    )));
+                }
+                playable_at(t, s, &format!("position {s}"))?;
+            }
         }
         let (tables, options) = (&self.tables, &self.options);
         for (i, e) in self.envs.iter_mut().enumerate() {
             if which.is_none_or(|w| w[i]) {
                 begin(tables, options, e);
-                if let Some((l, s)) = at {
-                    (e.table, e.state) = (l, s);
+                if let Some(at) = at {
+                    (e.table, e.state) = at[if at.len() == 1 { 0 } else { i }];
                 }
             }
         }
@@ -382,6 +395,9 @@ impl Envs {
                 l.obs.chunks_mut(o),
                 l.distance.chunks_mut(1),
                 l.ended.chunks_mut(1),
+                l.mask.chunks_mut(m),
+                l.level.chunks_mut(1),
+                l.steps.chunks_mut(1),
             )
         });
         let mut rows = Vec::with_capacity(self.envs.len());
@@ -404,11 +420,14 @@ impl Envs {
             else {
                 break;
             };
-            let last = last.as_mut().and_then(|(a, b, c)| {
+            let last = last.as_mut().and_then(|(a, b, c, d, e, f)| {
                 Some(LastRow {
                     obs: a.next()?,
                     distance: b.next()?,
                     ended: c.next()?,
+                    mask: d.next()?,
+                    level: e.next()?,
+                    steps: f.next()?,
                 })
             });
             rows.push(Row {
@@ -451,6 +470,9 @@ struct LastRow<'a> {
     obs: &'a mut [u8],
     distance: &'a mut [i32],
     ended: &'a mut [u8],
+    mask: &'a mut [u8],
+    level: &'a mut [i32],
+    steps: &'a mut [i32],
 }
 
 /// Refuses to start an episode at position `s` of `t` (`at` names it) when it is solved or
@@ -544,8 +566,11 @@ fn step_one(tables: &[Arc<Table>], options: &Options, e: &mut One, a: u32, row: 
     if e.ended && options.autoreset == Autoreset::SameStep {
         if let Some(l) = &mut row.last {
             t.observe(e.state, l.obs);
+            t.mask(e.state, l.mask);
             l.distance[0] = d;
             l.ended[0] = 1;
+            l.level[0] = e.table as i32;
+            l.steps[0] = e.steps as i32;
         }
         begin(tables, options, e);
     }

@@ -271,11 +271,15 @@ fn same_step_autoreset_keeps_the_last_observation() {
     let mut envs = Envs::new(vec![t.clone()], 1, options, 1).unwrap();
     let mut b = out_for(&t, 1);
     let (mut lo, mut ld, mut le) = (vec![0u8; t.obs_len()], vec![0i32], vec![0u8]);
+    let (mut lm, mut ll, mut ls) = (vec![0u8; t.actions], vec![0i32], vec![0i32]);
     let mut o = out!(b);
     o.last = Some(Last {
         obs: &mut lo,
         distance: &mut ld,
         ended: &mut le,
+        mask: &mut lm,
+        level: &mut ll,
+        steps: &mut ls,
     });
     envs.reset(None, None, &mut o).unwrap();
     let start = o.obs.to_vec();
@@ -284,7 +288,12 @@ fn same_step_autoreset_keeps_the_last_observation() {
     assert_eq!((o.terminated[0], o.reward[0], o.distance[0]), (1, 1.0, 1));
     assert_eq!(o.obs, &start[..], "the new episode's observation");
     let l = o.last.as_ref().unwrap();
-    assert_eq!((l.ended[0], l.distance[0]), (1, 0));
+    assert_eq!(
+        (l.ended[0], l.distance[0], l.steps[0], l.level[0]),
+        (1, 0, 1, 0)
+    );
+    // the solved position has no move: its mask is empty
+    assert!(l.mask.iter().all(|&x| x == 0));
     assert_ne!(l.obs, &start[..]);
 }
 
