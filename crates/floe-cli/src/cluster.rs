@@ -30,6 +30,8 @@ use timely::{CommunicationConfig, WorkerConfig};
 
 mod handshake;
 
+/// The most workers a process takes for each of its machine's cores.
+pub const WORKERS_PER_CORE: usize = 8;
 /// What travels between workers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 enum Msg {
@@ -514,6 +516,16 @@ impl Layout {
                 .collect(),
         };
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        if let Some(w) = c.workers.filter(|&w| w > WORKERS_PER_CORE * cores) {
+            return Err(Error::invalid(format!(
+                "--workers {w}: at most {} on this machine's {cores} cores \
+                 ({WORKERS_PER_CORE} a core): each worker is a thread with its own share of \
+                 the positions and its own buffers, and more only cut the work into slower \
+                 parts (512 workers on 2 cores had not ended a small run in 100 s); a run \
+                 checkpointed with more workers is taken up on a machine with more cores",
+                WORKERS_PER_CORE * cores
+            )));
+        }
         let workers = c
             .workers
             .unwrap_or_else(|| default_workers(cores, &addresses));

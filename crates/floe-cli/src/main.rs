@@ -1,7 +1,8 @@
 //! `floe`: the command-line front end. Parses arguments, calls the library, prints.
 //!
 //! Exit codes (every command): 0 = answered (a solution, or a proof that there is none),
-//! 1 = no answer within the limits, 2 = bad input or usage, 130 = interrupted (Ctrl-C).
+//! 1 = no answer within the limits, 2 = bad input or usage, 130 = interrupted (Ctrl-C),
+//! 143 = stopped by SIGTERM (as Ctrl-C: the work stops and reports what it explored).
 
 /// `println!` to standard output that ends the program quietly when the reader has gone
 /// (`floe … | head`) instead of panicking.
@@ -21,6 +22,7 @@ macro_rules! outp {
     };
 }
 
+mod alloc;
 mod args;
 mod cluster;
 mod cmd;
@@ -57,15 +59,45 @@ impl Done {
 fn stop_on_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if floe::search::interrupted() {
-            std::process::exit(130);
+            std::process::exit(interrupted_code());
         }
         floe::search::interrupt();
         std::thread::spawn(|| {
             std::thread::sleep(std::time::Duration::from_secs(1));
             eprintln!("floe: interrupted");
-            std::process::exit(130);
+            std::process::exit(interrupted_code());
         });
     });
+    // SIGTERM is told apart, for its exit code, then handled as Ctrl-C
+    #[cfg(unix)]
+    {
+        extern "C" fn on_term(_: libc::c_int) {
+            TERMINATED.store(true, std::sync::atomic::Ordering::Relaxed);
+            // SAFETY: kill and getpid may be called in a signal handler
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGINT);
+            }
+        }
+        // SAFETY: the handler only stores an atomic and sends a signal (both allowed in a
+        // signal handler)
+        unsafe {
+            libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+/// Whether the process was asked to stop by SIGTERM (else by Ctrl-C).
+pub(crate) static TERMINATED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// The exit code of a run stopped by a signal, as a shell gives it: 128 + the signal's
+/// number (130 for Ctrl-C, SIGINT; 143 for SIGTERM).
+fn interrupted_code() -> i32 {
+    if TERMINATED.load(std::sync::atomic::Ordering::Relaxed) {
+        143
+    } else {
+        130
+    }
 }
 
 /// The worker threads the environment asks for (`RAYON_NUM_THREADS`), checked like an
@@ -82,7 +114,24 @@ fn threads_from_env() -> Result<(), String> {
     }
 }
 
+#[global_allocator]
+static ALLOCATOR: alloc::Floe = alloc::Floe;
+
+/// Under `ulimit -v`, one malloc arena for every thread: glibc otherwise maps 64 MiB of
+/// address space for each thread's own arena, most of it unused, which the limit counts.
+fn fewer_arenas_under_an_address_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if floe::mem::address_limit().is_some() {
+        // SAFETY: mallopt with a documented parameter, before any thread is started
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    alloc::plan_fault();
+    fewer_arenas_under_an_address_limit();
     #[cfg(feature = "learn")]
     floe_learn::settle_threads();
     if let Err(e) = threads_from_env() {
@@ -142,7 +191,7 @@ fn main() -> ExitCode {
             Err(e) => eprintln!("floe: {e}"),
             Ok(_) => eprintln!("floe: interrupted"),
         }
-        return ExitCode::from(130);
+        return ExitCode::from(interrupted_code() as u8);
     }
     match result {
         Ok(Done::Answered) => ExitCode::SUCCESS,

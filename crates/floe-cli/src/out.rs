@@ -120,11 +120,17 @@ pub use floe::mem::human_bytes;
 /// "stopped": `by --timeout`, `by --max-memory (3.0 GiB)`, `by Ctrl-C`.
 pub fn by(limit: &str) -> String {
     match limit {
+        "interrupted" if crate::TERMINATED.load(std::sync::atomic::Ordering::Relaxed) => {
+            "by SIGTERM".into()
+        }
         "interrupted" => "by Ctrl-C".into(),
-        "max-memory" => match floe::mem::peak_resident_bytes() {
-            Some(b) => format!("by --max-memory (floe held {})", human_bytes(b)),
-            None => "by --max-memory".into(),
-        },
+        "max-memory" => {
+            let what = floe::mem::refused_by().unwrap_or("--max-memory");
+            match floe::mem::peak_resident_bytes() {
+                Some(b) => format!("by {what} (floe held {})", human_bytes(b)),
+                None => format!("by {what}"),
+            }
+        }
         l => format!("by --{l}"),
     }
 }

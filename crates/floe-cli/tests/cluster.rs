@@ -984,3 +984,38 @@ fn a_frozen_peer_does_not_hold_the_other_past_its_timeout() {
     let _ = std::fs::remove_dir_all(&work);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program that accepts connections on a peer's port and says nothing: the process that
+/// connects stops within its connection time, naming the address and what may listen there
+/// (before: blamed on "a floe of an earlier version").
+#[test]
+fn a_silent_listener_on_a_peers_port_is_named_as_such() {
+    let (dir, hosts) = hostfile(2);
+    let text = std::fs::read_to_string(&hosts).unwrap();
+    let addr = text.lines().next().unwrap().to_string();
+    let listener = std::net::TcpListener::bind(&addr).unwrap();
+    // accept and hold every connection, silent
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    let t = Instant::now();
+    let c1 = process_of_two(
+        1,
+        &words("space --rows 4 --cols 4 --blocks 2 --json"),
+        &hosts,
+        &[("FLOE_CONNECT_TIMEOUT", "2")],
+    );
+    let (code, _, e) = finish(c1, Instant::now() + BOUND, "process 1");
+    assert_ne!(code, 0, "{e}");
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+    assert!(
+        e.contains(&format!(
+            "what listens at {addr} is not a floe process of this run"
+        )) && !e.contains("earlier version"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

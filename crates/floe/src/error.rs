@@ -59,7 +59,10 @@ fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
             out.push(' ');
         }
         let n = word.chars().count();
-        if n > LONGEST_WORD {
+        // a path is shown whole, however long (up to the system's longest): it says which
+        // file
+        let path = word.contains('/') && n <= 4096;
+        if n > LONGEST_WORD && !path {
             changed = true;
             out.extend(word.chars().take(40));
             out.push('…');
@@ -146,6 +149,13 @@ mod tests {
             shown.ends_with("…' (10002 characters) is not a card"),
             "{shown}"
         );
+        // a path is never cut: it says which file (before: cut at 40 characters)
+        let path = format!(
+            "/srv/results/{}/worker-1/layer-00012.bin",
+            "run-".repeat(30)
+        );
+        let e = Error::invalid(format!("{path}: the file is cut short"));
+        assert_eq!(e.to_string(), format!("{path}: the file is cut short"));
         let short = Error::invalid("a board needs at least one row and one column");
         assert_eq!(
             short.to_string(),

@@ -12,10 +12,12 @@ use std::path::Path;
 
 mod run;
 mod sealed;
+mod set;
 pub use run::{digest_hex, host_name, Holder, Lock, RunIdentity, LOCK_FILE};
 pub use sealed::{
     read_foreign, read_sealed, write_sealed, Seal, SealedReader, SealedWriter, MAGIC,
 };
+pub use set::FileSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -35,30 +37,255 @@ pub fn available_bytes() -> Option<u64> {
     proc_kib("/proc/meminfo", "MemAvailable:")
 }
 
-/// The memory budget when none is given: three quarters of the memory available when floe
-/// starts (the rest is headroom for the last doubling of a table and for the system), or
-/// `None` (unwatched) where the system does not say.
+/// The memory budget when none is given: three quarters of what the machine lets this
+/// process have when floe starts ([`machine_bytes`]: the memory available, the cgroup's limit,
+/// the address space `ulimit -v` leaves; the rest is headroom for the last doubling of a
+/// table and for the system), or `None` (unwatched) where the system says none of them.
 pub fn default_budget() -> Option<u64> {
     static BUDGET: OnceLock<Option<u64>> = OnceLock::new();
-    *BUDGET.get_or_init(|| available_bytes().map(|b| b / 4 * 3))
+    *BUDGET.get_or_init(|| machine_bytes().map(|b| b / 4 * 3))
+}
+
+/// A budget of `bytes` in words: `the memory budget of 1.5 GiB`, with where it comes from
+/// when it is the default (`(three quarters of the memory available)`) or the machine's own
+/// limit.
+pub fn budget_words(bytes: u64) -> String {
+    let why = match machine_limit() {
+        Some((_, what)) if default_budget() == Some(bytes) => {
+            format!(" (three quarters of {what})")
+        }
+        Some((m, what)) if m == bytes => format!(" ({what})"),
+        _ => String::new(),
+    };
+    format!("the memory budget of {}{why}", human_bytes(bytes))
+}
+
+/// The most memory this process can have, as the machine sets it when floe starts: the least
+/// of the memory available (`MemAvailable`), what the process's cgroup may still use (its
+/// `memory.max` less its `memory.current`: what a batch system's job gets) and the address
+/// space left under `ulimit -v` (`RLIMIT_AS` less what the process has mapped, with room for
+/// its threads); `None` where the system says none of them.
+pub fn machine_bytes() -> Option<u64> {
+    machine_limit().map(|(b, _)| b)
+}
+
+/// [`machine_bytes`] with what sets it, in words (`the memory available`, `the cgroup's
+/// limit`, `the address space ulimit -v leaves`).
+pub fn machine_limit() -> Option<(u64, &'static str)> {
+    static AT_START: OnceLock<Option<(u64, &'static str)>> = OnceLock::new();
+    *AT_START.get_or_init(|| {
+        [
+            (available_bytes(), "the memory available"),
+            (cgroup_room(), "what the cgroup's memory limit leaves"),
+            (address_room(), "the address space ulimit -v leaves"),
+        ]
+        .into_iter()
+        .filter_map(|(b, why)| b.map(|b| (b, why)))
+        .min_by_key(|&(b, _)| b)
+    })
+}
+
+/// Address space kept free under `ulimit -v` for what a run maps beside its arrays: thread
+/// stacks and the allocator's own reserves.
+pub const ADDRESS_HEADROOM: u64 = 96 << 20;
+
+/// The address space this process may map (`ulimit -v`, `RLIMIT_AS`), when it is limited.
+pub fn address_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit fills the struct it is given
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0
+            || r.rlim_cur == libc::RLIM_INFINITY
+        {
+            return None;
+        }
+        #[allow(clippy::unnecessary_cast)]
+        Some(r.rlim_cur as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The address space this process has mapped (Linux: `VmSize`), if the system tells.
+pub fn address_bytes() -> Option<u64> {
+    proc_kib("/proc/self/status", "VmSize:")
+}
+
+/// The address space left under `ulimit -v`, less [`ADDRESS_HEADROOM`].
+fn address_room() -> Option<u64> {
+    let limit = address_limit()?;
+    let mapped = address_bytes().unwrap_or(0);
+    Some(
+        limit
+            .saturating_sub(mapped)
+            .saturating_sub(ADDRESS_HEADROOM),
+    )
+}
+
+/// [`address_bytes`] read at most every 50 ms, as [`resident_recent`].
+fn address_recent() -> u64 {
+    static READ_AT: AtomicU64 = AtomicU64::new(u64::MAX);
+    static VALUE: AtomicU64 = AtomicU64::new(0);
+    recently(&READ_AT, &VALUE, address_bytes)
+}
+
+/// Whether the address space mapped has come within [`ADDRESS_HEADROOM`] of `ulimit -v`: the
+/// next large allocation would fail. Cheap enough for the loops that watch a budget.
+pub fn address_exhausted() -> bool {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    match *LIMIT.get_or_init(address_limit) {
+        Some(limit) => {
+            let out = address_recent().saturating_add(ADDRESS_HEADROOM) > limit;
+            if out {
+                refused(2);
+            }
+            out
+        }
+        None => false,
+    }
+}
+
+/// Where the cgroup file system is (`/sys/fs/cgroup`; `FLOE_CGROUP_ROOT` names another, for
+/// the tests).
+fn cgroup_root() -> std::path::PathBuf {
+    std::env::var_os("FLOE_CGROUP_ROOT").map_or_else(|| "/sys/fs/cgroup".into(), Into::into)
+}
+
+/// What this process's cgroup may still use: the least, along its path, of `memory.max` less
+/// `memory.current` (cgroup v2), or `memory.limit_in_bytes` less `memory.usage_in_bytes`
+/// (v1); `None` when no limit is set or the system does not tell.
+pub fn cgroup_room() -> Option<u64> {
+    let root = cgroup_root();
+    let text = std::fs::read_to_string(std::env::var_os("FLOE_CGROUP_ROOT").map_or_else(
+        || "/proc/self/cgroup".into(),
+        |r| std::path::PathBuf::from(r).join("self"),
+    ))
+    .ok()?;
+    let number = |p: &Path| -> Option<u64> { std::fs::read_to_string(p).ok()?.trim().parse().ok() };
+    let mut best: Option<u64> = None;
+    for line in text.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let (dir, max, current) = if controllers.is_empty() {
+            (root.clone(), "memory.max", "memory.current")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (
+                root.join("memory"),
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            )
+        } else {
+            continue;
+        };
+        // the limit of every cgroup from this one up to the root holds
+        let mut at = dir.join(path.trim_start_matches('/'));
+        loop {
+            if let Some(limit) = number(&at.join(max)).filter(|&l| l < 1 << 60) {
+                let used = number(&at.join(current)).unwrap_or(0);
+                let room = limit.saturating_sub(used);
+                best = Some(best.map_or(room, |b| b.min(room)));
+            }
+            if at == dir || !at.pop() || !at.starts_with(&dir) {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The allocator of a program has met an allocation it could not make and answered it from
+/// its reserve: every search stops now ([`crate::search::LimitKind::MaxMemory`]), so that the
+/// run ends with its report instead of an abort. (It allocates nothing: the allocator calls
+/// it.)
+pub fn note_out_of_memory() {
+    refused(1);
+}
+
+/// Whether an allocation was refused ([`note_out_of_memory`]) in the last two seconds: a
+/// search checking its limits stops. The time bound lets a process that goes on (the
+/// server, a Python session) run its next searches once the memory is back.
+pub fn out_of_memory() -> bool {
+    let r = REFUSED.load(Ordering::Relaxed);
+    r & 3 == 1 && millis().saturating_sub(r >> 2) < 2_000
+}
+
+/// What stopped a run for memory other than its budget, in words after "stopped by", if
+/// anything did in the last minute: an allocation the system refused, or the address space
+/// `ulimit -v` leaves.
+pub fn refused_by() -> Option<&'static str> {
+    let r = REFUSED.load(Ordering::Relaxed);
+    if r == 0 || millis().saturating_sub(r >> 2) >= 60_000 {
+        return None;
+    }
+    match r & 3 {
+        1 => Some("the system refusing memory"),
+        _ => Some("ulimit -v, the address-space limit"),
+    }
+}
+
+/// Notes memory refused now, for `reason` (1: an allocation, 2: the address space).
+fn refused(reason: u64) {
+    REFUSED.store(millis() << 2 | reason, Ordering::Relaxed);
+}
+
+/// When memory was last refused, in milliseconds of [`millis`], and why (the two low bits, as
+/// [`refused`] takes them); 0: never.
+static REFUSED: AtomicU64 = AtomicU64::new(0);
+
+/// Milliseconds since the first time this process asked (monotonic; allocates nothing).
+fn millis() -> u64 {
+    epoch().elapsed().as_millis() as u64
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// `n` zeroed words, or `None` when they cannot be had (the memory is given by the system as
+/// it is touched, as `vec![0; n]` does; a failure is a clean stop, not an abort).
+pub fn zeroed_words(n: usize) -> Option<Box<[u64]>> {
+    if n == 0 {
+        return Some(Vec::new().into_boxed_slice());
+    }
+    let layout = std::alloc::Layout::array::<u64>(n).ok()?;
+    // SAFETY: the layout has a size (n > 0); a non-null pointer is `n` zeroed words that the
+    // box owns and frees with this layout
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut u64;
+        if p.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
+    }
 }
 
 /// [`resident_bytes`] read at most every 50 ms, however often it is asked for, from any
 /// thread: cheap enough for the inner loops that watch a budget.
 pub fn resident_recent() -> u64 {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
     static READ_AT: AtomicU64 = AtomicU64::new(u64::MAX);
     static VALUE: AtomicU64 = AtomicU64::new(0);
+    recently(&READ_AT, &VALUE, resident_bytes)
+}
+
+/// `read()`, read at most every 50 ms whoever asks, its last reading kept in `value`.
+fn recently(read_at: &AtomicU64, value: &AtomicU64, read: fn() -> Option<u64>) -> u64 {
     const EVERY: Duration = Duration::from_millis(50);
-    let now = EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64;
-    let last = READ_AT.load(Ordering::Relaxed);
+    let now = epoch().elapsed().as_nanos() as u64;
+    let last = read_at.load(Ordering::Relaxed);
     if last == u64::MAX || now.saturating_sub(last) >= EVERY.as_nanos() as u64 {
-        READ_AT.store(now, Ordering::Relaxed);
-        if let Some(b) = resident_bytes() {
-            VALUE.store(b, Ordering::Relaxed);
+        read_at.store(now, Ordering::Relaxed);
+        if let Some(b) = read() {
+            value.store(b, Ordering::Relaxed);
         }
     }
-    VALUE.load(Ordering::Relaxed)
+    value.load(Ordering::Relaxed)
 }
 
 fn proc_kib(file: &str, key: &str) -> Option<u64> {
@@ -131,6 +358,22 @@ pub fn parse_memory(s: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// [`parse_memory`] for a budget given on the command line: one above what the machine lets
+/// floe have ([`machine_limit`]) is said at once, before the run (the budget is then that).
+pub fn parse_budget(s: &str) -> Result<u64, String> {
+    let b = parse_memory(s)?;
+    if let Some((m, what)) = machine_limit().filter(|&(m, _)| b > m) {
+        eprintln!(
+            "floe: --max-memory {} is more than this machine lets floe have ({}, {what}): the \
+             budget is {}",
+            human_bytes(b),
+            human_bytes(m),
+            human_bytes(m)
+        );
+    }
+    Ok(b)
+}
+
 /// A file written in pieces, whole or not at all: into a temporary file beside it, then,
 /// on [`WholeFile::finish`], flushed to disk and renamed into place (a file too large to
 /// hold in memory, like a layer of an enumeration kept on disk). Dropped unfinished, it
@@ -143,6 +386,10 @@ pub struct WholeFile {
 
 impl WholeFile {
     /// Starts writing `path`.
+    ///
+    /// A run's files are written where they are named (a hard-linked copy of a work folder
+    /// keeps its old files); outputs go through [`write_whole`] and [`FileSet`], which
+    /// write through symbolic links and refuse hard links.
     pub fn begin(path: &Path) -> Result<WholeFile, Error> {
         let name = path
             .file_name()
@@ -268,6 +515,7 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
+    let path = &write_target(path)?;
     if path.exists() && !path.is_file() {
         if path.is_dir() {
             return Err(io(std::io::Error::other("it is a directory")));
@@ -298,6 +546,65 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
     sync_parent(path).map_err(io)
 }
 
+/// The file that writing `path` whole replaces: `path` itself, or the file a symbolic link at
+/// `path` names (followed link after link, as `cp` writes through a link), so that the link
+/// stays a link and the file it names gets the new content. A file with other hard links is
+/// refused: a new file renamed over one name would leave the others with the old content.
+pub fn write_target(path: &Path) -> Result<std::path::PathBuf, Error> {
+    let io = |p: &Path, source| Error::Io {
+        path: p.display().to_string(),
+        source,
+    };
+    // what is not a regular file at the end of the links (`/dev/null`, `/dev/stdout`, a
+    // pipe, a folder) is written, or refused, as it is named
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok(path.to_path_buf());
+    }
+    let mut at = path.to_path_buf();
+    // Linux's own limit of links followed in one path
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&at).map_err(|e| io(&at, e))?;
+                at = match at.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            Ok(m) => {
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::MetadataExt;
+                    if m.is_file() && m.nlink() > 1 {
+                        let named = if at == path {
+                            String::new()
+                        } else {
+                            format!(" (which {} links to)", path.display())
+                        };
+                        return Err(Error::invalid(format!(
+                            "{}{named} has {} hard links: floe writes a file whole, a new file \
+                             renamed over it, which would leave the other links with the old \
+                             content; remove the other links or write to another name",
+                            at.display(),
+                            m.nlink()
+                        )));
+                    }
+                }
+                #[cfg(not(unix))]
+                let _ = m;
+                return Ok(at);
+            }
+            // a new file, or the file a dangling link names: made where it is named
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(io(&at, e)),
+        }
+    }
+    Err(io(
+        path,
+        std::io::Error::other("too many symbolic links (a loop?)"),
+    ))
+}
+
 /// Syncs the folder of `path`, so that a file renamed into it stays there after a crash of
 /// the machine (the rename is an entry of the folder, which has its own sync).
 pub fn sync_parent(path: &Path) -> std::io::Result<()> {
@@ -325,7 +632,7 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
 /// kills the process (as `kill -9` would) at the Nth point where a file becomes durable
 /// (before and after each rename into place), and `FLOE_FAULT=full@N` makes that point
 /// fail as a full disk does. Unset (always, outside tests), it costs an atomic increment.
-fn fault_point() -> std::io::Result<()> {
+pub(crate) fn fault_point() -> std::io::Result<()> {
     use std::sync::atomic::AtomicU64;
     static PLAN: OnceLock<Option<(bool, u64)>> = OnceLock::new();
     static SEEN: AtomicU64 = AtomicU64::new(0);

@@ -1,7 +1,7 @@
 //! `floe hardest`: the levels of a size whose optimal solution is the longest.
 
 use clap::Args;
-use floe::request::ranges::{HARDEST_SIDE, RESTARTS, TOP};
+use floe::request::ranges::{HARDEST_SIDE, RESTARTS, STEPS, TOP};
 use floe::search::parse_duration;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -60,7 +60,7 @@ pub struct HardestArgs {
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = RESTARTS.usize())]
     pub restarts: usize,
     /// Annealing steps per restart.
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = STEPS.u64())]
     pub steps: u64,
     /// Stop after this long (seconds, or a number with ms, s, m or h): the annealing reports
     /// its best so far; an exact search stopped so is not exhaustive (exit code 1).

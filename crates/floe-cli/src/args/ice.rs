@@ -172,11 +172,12 @@ pub struct ImageArgs {
     #[arg(long, value_name = "N")]
     pub max_searches: Option<u64>,
     /// Give up once floe holds this much memory (exit code 1): GiB, or a number with K, M,
-    /// G or T. Default: three quarters of the memory available at the start.
+    /// G or T. Default: three quarters of what the machine lets floe have at the start (the
+    /// memory available, the cgroup's limit, ulimit -v).
     #[arg(
         long,
         value_name = "SIZE",
-        value_parser = floe::mem::parse_memory,
+        value_parser = floe::mem::parse_budget,
         allow_hyphen_values = true
     )]
     pub max_memory: Option<u64>,

@@ -241,11 +241,22 @@ pub(super) fn connect(
         })?;
         let mut verdict = [0u8];
         s.read_exact(&mut verdict).map_err(|e| {
-            // an earlier floe drops a hello of another protocol without a word
-            Error::invalid(format!(
-                "{from}: the connection broke during the handshake ({e}); a floe of an \
-                 earlier version drops the connection this way: run the same floe everywhere"
-            ))
+            use std::io::ErrorKind::{TimedOut, WouldBlock};
+            if matches!(e.kind(), TimedOut | WouldBlock) {
+                // something listens there and says nothing: not a floe of this run
+                Error::invalid(format!(
+                    "{from}: no answer to the handshake ({e}): what listens at {addr} is not \
+                     a floe process of this run (another program on that port, or a process \
+                     stopped, say by SIGSTOP); check --peers and what runs there"
+                ))
+            } else {
+                // an earlier floe drops a hello of another protocol without a word
+                Error::invalid(format!(
+                    "{from}: the connection broke during the handshake ({e}): what listens at \
+                     {addr} closed it; a floe of an earlier version does so (run the same floe \
+                     everywhere), as does another program on that port"
+                ))
+            }
         })?;
         let theirs = Hello::read(&mut s, &from)?;
         if verdict[0] == TAKEN {

@@ -7,7 +7,7 @@ use crate::out::{self, human_time, thousands, Spinner};
 use crate::Done;
 use floe::games::pushpush::census::{
     census as run_census, census_layer, check_layers, combine, figures, hardest_solutions, layers,
-    Census, CensusLayer, CensusOptions, LayerOutcome, Report, WorkDir,
+    Census, CensusLayer, CensusOptions, LayerOutcome, Report, WorkDir, FIGURE_SUFFIXES,
 };
 use floe::games::pushpush::Variant;
 use floe::grid::Push;
@@ -65,17 +65,19 @@ pub fn run(a: CensusArgs) -> Result<Done, Error> {
 }
 
 /// Prints a finished census: its hardest boards solved one by one, figures, JSON or tables.
+///
+/// The report is printed first: pictures that cannot be written (a full disk) lose no census.
 fn report(a: &CensusArgs, c: &Census) -> Result<Done, Error> {
     let solutions = hardest_solutions(c)?;
-    if let Some(path) = &a.svg {
-        write_figures(c, path)?;
-    }
     if a.json {
         let mut r = Report::new(c, &solutions);
         r.peak_memory_bytes = out::peak_rss_bytes();
         out::json(&r);
     } else {
         print_census(c, &solutions);
+    }
+    if let Some(path) = &a.svg {
+        write_figures(c, path)?;
     }
     Ok(Done::Answered)
 }
@@ -381,9 +383,6 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
     c.seconds = t0.elapsed().as_secs_f64();
     if a.json {
         let solutions = hardest_solutions(&c)?;
-        if let Some(path) = &a.svg {
-            write_figures(&c, path)?;
-        }
         let mut r = Report::new(&c, &solutions);
         r.peak_memory_bytes = out::peak_rss_bytes();
         r.computed = Some(floe::game::Computed {
@@ -396,6 +395,9 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
             owned: Vec::new(),
         });
         out::json(&r);
+        if let Some(path) = &a.svg {
+            write_figures(&c, path)?;
+        }
         return Ok(Done::Answered);
     }
     let done = report(a, &c);
@@ -403,18 +405,39 @@ fn shared(a: &CensusArgs, mut o: CensusOptions) -> Result<Done, Error> {
     done
 }
 
-/// The figures next to `path`: `path` itself and its `-…` siblings.
+/// The figures next to `path`, `path` itself and its `-…` siblings, written as one set: an
+/// earlier census's pictures under the same name are all replaced (those this census does not
+/// draw removed) or, when one cannot be written, all kept.
 fn write_figures(c: &Census, path: &Path) -> Result<(), Error> {
     let stem = path.with_extension("");
-    for (suffix, svg) in figures(c) {
-        let file = if suffix.is_empty() {
+    let file = |suffix: &str| {
+        if suffix.is_empty() {
             path.to_path_buf()
         } else {
             PathBuf::from(format!("{}{suffix}.svg", stem.display()))
-        };
-        out::write_file(&file, svg)?;
+        }
+    };
+    let mut set = floe::mem::FileSet::new();
+    for (suffix, svg) in figures(c) {
+        set.add(&file(suffix), svg)
+            .map_err(|e| unwritten(e, path))?;
     }
-    Ok(())
+    let family: Vec<PathBuf> = FIGURE_SUFFIXES.iter().map(|s| file(s)).collect();
+    set.commit(&family).map_err(|e| unwritten(e, path))
+}
+
+/// A picture that could not be written, said with what it means for the others.
+fn unwritten(e: Error, path: &Path) -> Error {
+    match e {
+        Error::Io { path: p, source } => Error::Io {
+            path: format!(
+                "{p} (the census is printed above; the pictures of {} are as they were)",
+                path.display()
+            ),
+            source,
+        },
+        e => e,
+    }
 }
 
 fn pct(part: u64, whole: u64) -> String {

@@ -59,7 +59,8 @@ impl Shared {
                 if self.opts.resume
                     && dir.as_ref().is_some_and(|d| msg.starts_with(d.as_str()))
                     && !msg.contains("take it up with")
-                    && !msg.contains("is in use by another run") =>
+                    && !msg.contains("is in use by another run")
+                    && !msg.contains("may only be read here") =>
             {
                 Error::Invalid(format!(
                     "{msg}. The run cannot be taken up from {} as it is: put back the file as \
@@ -283,6 +284,22 @@ impl std::fmt::Display for SharedEstimate {
 }
 
 /// Free bytes on the file system of `dir` (or of its nearest existing parent).
+/// Bytes the files under `dir` take on disk (blocks, so sparse files count what they hold).
+fn disk_taken(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => disk_taken(&e.path()),
+            Ok(m) if m.is_file() => m.blocks() * 512,
+            _ => 0,
+        })
+        .sum()
+}
+
 fn free_disk(dir: &Path) -> Option<u64> {
     let mut d = dir;
     while !d.exists() {
@@ -341,31 +358,46 @@ pub(crate) fn prepare(
                 // already on disk: what is left in memory is a segment, its buckets, the
                 // buffers and the process
                 return Err(Error::invalid(format!(
-                    "{what}: {e}; that is more than the memory budget of {} per process even \
-                     with the visited bits on disk (a segment and a bucket per segment in \
-                     memory). Give it --max-memory {}M or more, spread it over more processes, \
-                     or --force to start anyway",
-                    human_bytes(b),
+                    "{what}: {e}; that is more than {} per process even with the visited \
+                     bits on disk (a segment and a bucket per segment in memory). Give it \
+                     --max-memory {}M or more, spread it over more processes, or --force to \
+                     start anyway",
+                    limits.budget_words(floe::request::Naming::Flags),
                     e.memory.div_ceil(1 << 20)
                 )));
             }
             if e.memory > b && !bounded {
                 let fit = (e.memory as f64 * layout.processes as f64 / b as f64).ceil();
                 return Err(Error::invalid(format!(
-                    "{what}: {e}; that is more than the memory budget of {} per process. \
-                     Spread it over {fit} processes or more (each holds 1/N of the visited \
-                     positions), keep the layers and the visited bits on disk with --work-dir, give more with \
+                    "{what}: {e}; that is more than {} per process. Spread it over {fit} \
+                     processes or more (each holds 1/N of the visited positions), keep the \
+                     layers and the visited bits on disk with --work-dir, give more with \
                      --max-memory, or --force to start anyway",
-                    human_bytes(b)
+                    limits.budget_words(floe::request::Naming::Flags)
                 )));
             }
         }
         if let (Some(dir), true) = (&cluster.work_dir, e.disk > 0) {
             if let Some(free) = free_disk(dir) {
-                if e.disk > free && !bounded {
+                // A resume needs only what is not on disk yet.
+                let there = if cluster.resume { disk_taken(dir) } else { 0 };
+                if e.disk.saturating_sub(there) > free && !bounded {
+                    let way = if cluster.resume {
+                        format!(
+                            "{} of the run are on disk already; free {} more there and \
+                             --resume takes the run up (moving the folder whole elsewhere \
+                             keeps its work too), or --force to go on anyway: the run stops \
+                             cleanly, resumable, if the disk fills",
+                            human_bytes(there),
+                            human_bytes(e.disk.saturating_sub(there) - free)
+                        )
+                    } else {
+                        "Spread it over more machines, give another --work-dir, or --force to \
+                         start anyway"
+                            .to_string()
+                    };
                     return Err(Error::invalid(format!(
-                        "{what}: {e}; {} has only {} free. Spread it over more machines, \
-                         give another --work-dir, or --force to start anyway",
+                        "{what}: {e}; {} has only {} free. {way}",
                         dir.display(),
                         human_bytes(free)
                     )));
@@ -521,6 +553,20 @@ mod tests {
         assert!(c.memory < 1 << 30 && c.disk > 20 << 30, "{c:?}");
         assert!(b.seconds * 3.0 < a.seconds);
         assert!(free_disk(&std::env::temp_dir().join("no/such/dir")).is_some());
+    }
+
+    /// What a resume counts as on disk already: the files under the folder, its subfolders'
+    /// included; a folder not there holds nothing.
+    #[test]
+    fn disk_taken_counts_the_files_of_a_folder_and_its_subfolders() {
+        let dir = std::env::temp_dir().join(format!("floe-taken-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("worker-0")).unwrap();
+        std::fs::write(dir.join("a"), vec![1u8; 100_000]).unwrap();
+        std::fs::write(dir.join("worker-0/b"), vec![1u8; 300_000]).unwrap();
+        let t = disk_taken(&dir);
+        assert!((400_000..=420_000).contains(&t), "{t}");
+        assert_eq!(disk_taken(&dir.join("none")), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Layer files are read in 16 MiB windows, in 2 MiB ones where the wider would pass the

@@ -21,14 +21,29 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         a.out.as_deref(),
         progress_bar,
     )?;
+    // the figures are one result: written beside their old versions first, put in place
+    // together after the report is printed (which a full disk does not lose)
     let mut written = Vec::new();
-    if let (Some(dir), Outcome::Runs(docs)) = (&a.svg, &outcome) {
-        let game: Kind = a.run.game.parse().map_err(Error::invalid)?;
-        for (name, svg) in figures(game, docs) {
-            let path = dir.join(name);
-            out::write_file(&path, svg)?;
-            written.push(path);
+    let mut files = floe::mem::FileSet::new();
+    let staged = (|| -> Result<(), Error> {
+        if let (Some(dir), Outcome::Runs(docs)) = (&a.svg, &outcome) {
+            if dir.exists() && !dir.is_dir() {
+                return Err(Error::invalid(format!(
+                    "--svg {}: a file is there; --svg names a folder for the figures",
+                    dir.display()
+                )));
+            }
+            let game: Kind = a.run.game.parse().map_err(Error::invalid)?;
+            for (name, svg) in figures(game, docs) {
+                let path = dir.join(name);
+                files.add(&path, svg)?;
+                written.push(path);
+            }
         }
+        Ok(())
+    })();
+    if staged.is_err() {
+        written.clear();
     }
     if a.json {
         out::json(&outcome.report(&a.run));
@@ -58,6 +73,8 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
             Outcome::Exact(out) => print_exact(out),
         }
     }
+    staged?;
+    files.commit(&[])?;
     Ok(Done::when(!outcome.limited()))
 }
 
@@ -91,12 +108,20 @@ pub(crate) fn compute(
         b.finish_and_clear();
     }
     if let (Outcome::Generated(docs), Some(dir)) = (&mut outcome, out) {
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::invalid(format!(
+                "-o {}: a file is there; -o names a folder for the challenges",
+                dir.display()
+            )));
+        }
         let game: Kind = e.game.parse().map_err(Error::invalid)?;
         let n = e.generate.unwrap_or(0);
         let names = e
             .sizes(game)
             .into_iter()
             .flat_map(|size| (0..n).map(move |i| (size, i)));
+        // the challenges of one run are one set: all in place, or none of them
+        let mut set = floe::mem::FileSet::new();
         for (c, (size, i)) in docs.iter_mut().zip(names) {
             let text = c.text.take().unwrap_or_default();
             let path = dir.join(format!(
@@ -105,9 +130,10 @@ pub(crate) fn compute(
                 e.setup.name(),
                 e.seed
             ));
-            out::write_file(&path, &text)?;
+            set.add(&path, &text)?;
             c.file = Some(path.display().to_string());
         }
+        set.commit(&[])?;
     }
     Ok(outcome)
 }

@@ -157,8 +157,7 @@ pub(crate) fn judge_table(
     blocks: usize,
     limits: &crate::args::LimitArgs,
 ) -> Result<(), Error> {
-    let blocks = blocks.min(rows * cols / 2);
-    let Ok(board) = ice::Level::empty_board(rows, cols, blocks) else {
+    let Some((blocks, board)) = largest_cell(rows, cols, blocks) else {
         return Ok(());
     };
     let level = Level::new(Ice, board, "");
@@ -167,6 +166,20 @@ pub(crate) fn judge_table(
         level.estimate(),
         limits,
     )
+}
+
+/// The table's largest cell of boards up to `rows`×`cols` with up to `blocks` blocks: the
+/// blocks nearest half the cells that still fit along the edge, and its board.
+pub(crate) fn largest_cell(rows: usize, cols: usize, blocks: usize) -> Option<(usize, ice::Level)> {
+    let edge = if rows < 2 || cols < 2 {
+        rows * cols
+    } else {
+        2 * (rows + cols) - 4
+    };
+    let top = blocks.min(rows * cols / 2).min(edge);
+    (0..=top)
+        .rev()
+        .find_map(|k| ice::Level::empty_board(rows, cols, k).ok().map(|b| (k, b)))
 }
 
 /// The answer of `floe learn` and `floe predict` in a binary built without the learned

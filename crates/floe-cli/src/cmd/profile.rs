@@ -23,14 +23,20 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
     let r = profile(&level, rule, &a.factors, &limits).map_err(|e| in_level(name, e))?;
     drop(spinner);
     let prof: Option<&Profile> = r.as_ref().ok();
-    if let Some(prof) = prof {
-        if let Some(path) = &a.svg {
-            out::write_file(path, prof.figure(name).to_svg())?;
+    // the picture and the table are one result: written beside their old versions first,
+    // put in place together after the report is printed (which a full disk does not lose)
+    let mut files = floe::mem::FileSet::new();
+    let staged = (|| -> Result<(), Error> {
+        if let Some(prof) = prof {
+            if let Some(path) = &a.svg {
+                files.add(path, prof.figure(name).to_svg())?;
+            }
+            if let Some(path) = &a.csv {
+                files.add(path, prof.csv())?;
+            }
         }
-        if let Some(path) = &a.csv {
-            out::write_file(path, prof.csv())?;
-        }
-    }
+        Ok(())
+    })();
     if a.json {
         out::json(&ProfileReport::of(
             req.game.info().name,
@@ -83,5 +89,7 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
         }
         outln!("{}", human_time(t.elapsed()));
     }
+    staged?;
+    files.commit(&[])?;
     Ok(Done::when(r.is_ok()))
 }

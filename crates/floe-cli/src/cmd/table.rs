@@ -69,8 +69,7 @@ where
 /// The largest cell's possible positions (the estimate of a shared table); refused when
 /// they are beyond what a shared run can number.
 fn largest_space(rows: usize, cols: usize, blocks: usize) -> Result<Option<u64>, Error> {
-    let k = blocks.min(rows * cols / 2);
-    let Ok(board) = floe::games::ice::Level::empty_board(rows, cols, k) else {
+    let Some((k, board)) = super::largest_cell(rows, cols, blocks) else {
         return Ok(None);
     };
     distributed::rankable(

@@ -263,13 +263,27 @@ pub struct Lock {
     path: PathBuf,
     /// The stale holder it took over, if any.
     pub took_over: Option<Holder>,
+    /// Whether the folder may only be read here (a shared results folder, a read-only file
+    /// system): the lock is then shared, held only against a run writing there, and the run
+    /// must not write (`read_only_refusal` says why when it would have to).
+    pub read_only: bool,
 }
 
 /// The name of a work directory's lock file.
 pub const LOCK_FILE: &str = "lock";
 
+/// What the system's lock of a file answered.
+enum Locking {
+    Taken,
+    Busy,
+    /// The file system has no locks: the holder written in the file decides.
+    Unsupported,
+}
+
 impl Lock {
-    /// Locks `dir` (created when missing) for the run described by `run`.
+    /// Locks `dir` (created when missing) for the run described by `run`. A folder this
+    /// process may only read is locked shared ([`Lock::read_only`]): reading a finished run
+    /// needs no write.
     pub fn acquire(dir: &Path, run: &str) -> Result<Lock, Error> {
         use std::io::{Read, Seek, Write};
         let path = dir.join(LOCK_FILE);
@@ -281,15 +295,23 @@ impl Lock {
             path: dir.display().to_string(),
             source,
         })?;
-        let mut file = std::fs::OpenOptions::new()
+        let opened = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(&path)
-            .map_err(io)?;
+            .open(&path);
+        let (mut file, read_only) = match opened {
+            Ok(f) => (f, false),
+            Err(e) if may_only_read(&e) => match File::open(&path) {
+                Ok(f) => (f, true),
+                // no lock file and none can be made: the folder says what it is
+                Err(_) => (File::open(dir).map_err(io)?, true),
+            },
+            Err(e) => return Err(io(e)),
+        };
         let mut text = String::new();
-        let locked = try_lock(&file).map_err(io)?;
+        let locking = try_lock(&file, !read_only).map_err(io)?;
         let _ = file.read_to_string(&mut text);
         let holder: Option<Holder> = serde_json::from_str(text.trim()).ok();
         let here = host_name();
@@ -301,41 +323,63 @@ impl Lock {
                 h.map_or_else(|| "its lock is held".to_string(), Holder::describe),
             ))
         };
-        if !locked {
-            let hint = match &holder {
-                Some(h) if h.host != here => format!(
-                    " (if that run is over and {} is gone, remove {})",
-                    h.host,
-                    path.display()
-                ),
-                _ => String::new(),
-            };
-            return Err(refuse(holder.as_ref(), hint));
-        }
-        // the system's lock was free; a holder still written there is gone, unless the file
-        // system does not lock (then a live process of this machine still holds it)
-        if let Some(h) = &holder {
-            if h.host == here && h.pid != std::process::id() && alive(h.pid) {
-                let hint = format!(
-                    " (if process {} is not a floe run, remove {})",
-                    h.pid,
-                    path.display()
-                );
-                return Err(refuse(Some(h), hint));
+        match locking {
+            Locking::Busy => {
+                let hint = match &holder {
+                    Some(h) if h.host != here => format!(
+                        " (if that run is over and {} is gone, remove {})",
+                        h.host,
+                        path.display()
+                    ),
+                    _ => String::new(),
+                };
+                return Err(refuse(holder.as_ref(), hint));
+            }
+            // the system's lock was free: whoever is written there is gone, whatever its
+            // pid (a process of that number now is another one, after a restart)
+            Locking::Taken => {}
+            // without the system's locks, a live process of this machine still holds it
+            Locking::Unsupported => {
+                if let Some(h) = &holder {
+                    if h.host == here && h.pid != std::process::id() && alive(h.pid) {
+                        let hint = format!(
+                            " (this file system has no locks; if process {} is not a floe \
+                             run, remove {})",
+                            h.pid,
+                            path.display()
+                        );
+                        return Err(refuse(Some(h), hint));
+                    }
+                }
             }
         }
-        let me = Holder::me(run);
-        let line = serde_json::to_string(&me).expect("a holder serialises") + "\n";
-        file.set_len(0)
-            .and_then(|()| file.rewind())
-            .and_then(|()| file.write_all(line.as_bytes()))
-            .and_then(|()| file.sync_all())
-            .map_err(io)?;
+        if !read_only {
+            let me = Holder::me(run);
+            let line = serde_json::to_string(&me).expect("a holder serialises") + "\n";
+            file.set_len(0)
+                .and_then(|()| file.rewind())
+                .and_then(|()| file.write_all(line.as_bytes()))
+                .and_then(|()| file.sync_all())
+                .map_err(io)?;
+        }
         Ok(Lock {
             file,
             path,
-            took_over: holder,
+            took_over: holder.filter(|_| !read_only),
+            read_only,
         })
+    }
+
+    /// Why a run in the folder of this lock, taken only to be read, cannot go on: `what`
+    /// (`the run`, `the census`) is not finished, and going on writes there.
+    pub fn read_only_refusal(&self, what: &str) -> Error {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        Error::invalid(format!(
+            "{} may only be read here, and {what} there is not finished: going on writes its \
+             next files there. Copy the folder to a place this user may write and --resume \
+             there (a finished run is answered from a folder that may only be read)",
+            dir.display()
+        ))
     }
 
     /// The lock file.
@@ -347,35 +391,47 @@ impl Lock {
 impl Drop for Lock {
     fn drop(&mut self) {
         // emptied: free; the system's lock goes with the file's closing
-        let _ = self.file.set_len(0);
-        let _ = self.file.sync_all();
+        if !self.read_only {
+            let _ = self.file.set_len(0);
+            let _ = self.file.sync_all();
+        }
     }
 }
 
-/// Takes the system's lock of `file` without waiting: whether it was free.
-fn try_lock(file: &File) -> std::io::Result<bool> {
+/// Whether opening a file to write failed because this process may only read there.
+fn may_only_read(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::PermissionDenied || e.raw_os_error() == Some(30)
+    // EROFS
+}
+
+/// Takes the system's lock of `file` without waiting, `exclusive` or shared.
+fn try_lock(file: &File, exclusive: bool) -> std::io::Result<Locking> {
     #[cfg(unix)]
     {
         use std::os::unix::io::AsRawFd;
+        let how = if exclusive {
+            libc::LOCK_EX
+        } else {
+            libc::LOCK_SH
+        };
         // SAFETY: flock on a descriptor this process owns.
-        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        let r = unsafe { libc::flock(file.as_raw_fd(), how | libc::LOCK_NB) };
         if r == 0 {
-            return Ok(true);
+            return Ok(Locking::Taken);
         }
         let e = std::io::Error::last_os_error();
         if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            return Ok(false);
+            return Ok(Locking::Busy);
         }
-        // a file system without locks: the holder written in the file decides
         if e.raw_os_error() == Some(libc::ENOLCK) || e.raw_os_error() == Some(libc::EOPNOTSUPP) {
-            return Ok(true);
+            return Ok(Locking::Unsupported);
         }
         Err(e)
     }
     #[cfg(not(unix))]
     {
-        let _ = file;
-        Ok(true)
+        let _ = (file, exclusive);
+        Ok(Locking::Unsupported)
     }
 }
 
@@ -467,6 +523,19 @@ mod tests {
             .unwrap();
         let taken = Lock::acquire(&dir, "space of ice").unwrap();
         assert_eq!(taken.took_over.as_ref(), Some(&gone));
+        drop(taken);
+        // a holder whose number a live process has now (after a restart; here process 1)
+        // but whose system lock is free is stale all the same (before: "in use by another
+        // run", one worker at a time)
+        let reused = Holder { pid: 1, ..gone };
+        crate::mem::write_whole(
+            &dir.join(LOCK_FILE),
+            serde_json::to_string(&reused).unwrap(),
+        )
+        .unwrap();
+        let taken = Lock::acquire(&dir, "space of ice").unwrap();
+        assert_eq!(taken.took_over.as_ref(), Some(&reused));
+        assert!(!taken.read_only);
         drop(taken);
         let _ = std::fs::remove_dir_all(&dir);
     }

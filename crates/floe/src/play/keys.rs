@@ -65,7 +65,12 @@ impl FromStr for Action {
                 "hint" => Action::Hint,
                 "follow" | "follow-hint" => Action::FollowHint,
                 "quit" | "esc" | "escape" => Action::Quit,
-                _ => return Err(format!("unknown key '{s}': expected one of {KEY_NAMES}")),
+                _ => {
+                    return Err(format!(
+                        "unknown key '{}': expected one of {KEY_NAMES}",
+                        crate::input::shown_word(s)
+                    ))
+                }
             },
         };
         Ok(a)
@@ -74,7 +79,12 @@ impl FromStr for Action {
 
 /// `ROW:COL` of a `click:ROW:COL` key.
 fn click(at: &str) -> Result<Action, String> {
-    let bad = || format!("unknown key 'click:{at}': a click is click:ROW:COL, 0-based");
+    let bad = || {
+        format!(
+            "unknown key 'click:{}': a click is click:ROW:COL, 0-based",
+            crate::input::shown_word(at)
+        )
+    };
     let (r, c) = at.split_once(':').ok_or_else(bad)?;
     let row = r.trim().parse().map_err(|_| bad())?;
     let col = c.trim().parse().map_err(|_| bad())?;

@@ -147,6 +147,36 @@ impl Generate {
                 self.factor
             )));
         }
+        // verifying a level of P pushes stores at least the P + 1 positions of its solution
+        if budget.candidate_states <= self.min_pushes {
+            return Err(Error::invalid(format!(
+                "{} {} is too few for levels of {} or more pushes: verifying one stores at \
+                 least the positions along its solution ({}); the default is {}",
+                naming.of("candidate_states"),
+                budget.candidate_states,
+                self.min_pushes,
+                self.min_pushes.saturating_add(1),
+                crate::render::thousands(CANDIDATE_STATES)
+            )));
+        }
+        // a push needs the player, the block and a cell beyond it in one line
+        if self.min_pushes > 0 && rows < 3 && cols < 3 {
+            return Err(Error::invalid(format!(
+                "a {rows}×{cols} board has no level of {} or more pushes: a push needs three \
+                 cells in a line (the player, the block and the cell it slides into); give \
+                 {} or {} of 3 or more",
+                self.min_pushes,
+                naming.of("rows"),
+                naming.of("cols")
+            )));
+        }
+        if targets.saturating_add(1) > rows.saturating_mul(cols) {
+            return Err(Error::invalid(format!(
+                "{targets} targets, their blocks and the player do not fit a {rows}×{cols} \
+                 board of {} cells",
+                rows.saturating_mul(cols)
+            )));
+        }
         Ok(retrograde::Request {
             params: GenParams {
                 rows,

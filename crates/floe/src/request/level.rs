@@ -218,13 +218,15 @@ pub struct Limits {
     #[serde(deserialize_with = "serde_text::duration")]
     pub timeout: Option<Duration>,
     /// Stop once floe holds this much memory: GiB, or a number with K, M, G or T (64M to
-    /// 64T; then exit code 1). Default: three quarters of the memory available at the start.
+    /// 64T; then exit code 1). Default: three quarters of what the machine lets floe have at
+    /// the start (the least of the memory available, the cgroup's limit and ulimit -v); a
+    /// larger budget is cut to that.
     #[cfg_attr(
         feature = "cli",
         arg(
             long,
             value_name = "SIZE",
-            value_parser = crate::mem::parse_memory,
+            value_parser = crate::mem::parse_budget,
             allow_hyphen_values = true
         )
     )]
@@ -255,9 +257,36 @@ impl Limits {
         }
     }
 
-    /// The memory budget: the one given or the default.
+    /// The memory budget: the least of the one given and what the machine lets this process
+    /// have ([`crate::mem::machine_bytes`]: memory available, cgroup, `ulimit -v`), or by
+    /// default three quarters of the latter.
     pub fn budget(&self) -> Option<u64> {
-        self.max_memory.or_else(crate::mem::default_budget)
+        match (self.max_memory, crate::mem::machine_bytes()) {
+            (Some(given), Some(machine)) => Some(given.min(machine)),
+            (Some(given), None) => Some(given),
+            (None, _) => crate::mem::default_budget(),
+        }
+    }
+
+    /// The memory budget in words, with where it comes from: `the memory budget of 1.5 GiB
+    /// (three quarters of the memory available)`.
+    pub fn budget_words(&self, naming: Naming) -> String {
+        let Some(b) = self.budget() else {
+            return "the memory budget".into();
+        };
+        let size = crate::mem::human_bytes;
+        let why = match (self.max_memory, crate::mem::machine_limit()) {
+            (Some(given), Some((machine, what))) if given > machine => format!(
+                " ({} {} is more than this machine lets floe have: {}, {what})",
+                naming.of("max_memory"),
+                size(given),
+                size(machine)
+            ),
+            (Some(_), _) => format!(" (given by {})", naming.of("max_memory")),
+            (None, Some((_, what))) => format!(" (three quarters of {what})"),
+            (None, None) => String::new(),
+        };
+        format!("the memory budget of {}{why}", size(b))
     }
 
     /// Before a run that `estimate` judges (`what` names it): refuses one that does not fit
@@ -281,14 +310,21 @@ impl Limits {
                     && self.timeout.is_none()
                     && self.max_states.is_none() =>
             {
-                Err(crate::Error::invalid(format!(
-                    "{what}: {e}; that is more than the memory budget of {}. Give more with \
-                     {}, or {} (or a {}) to start anyway: the run then stops cleanly at the \
-                     budget",
-                    crate::mem::human_bytes(b),
-                    naming.of("max_memory"),
+                // More memory helps only when the machine has it to give.
+                let machine = crate::mem::machine_bytes();
+                let way = format!(
+                    "tart anyway with {} (or a {}): the run then stops cleanly at the budget",
                     naming.on("force"),
                     naming.of("timeout"),
+                );
+                let way = if machine.is_some_and(|m| b >= m) {
+                    format!("S{way}")
+                } else {
+                    format!("Give more with {}, or s{way}", naming.of("max_memory"))
+                };
+                Err(crate::Error::invalid(format!(
+                    "{what}: {e}; that is more than {}. {way}",
+                    self.budget_words(naming),
                 )))
             }
             _ if e.is_large() || budget.is_some_and(|b| e.bytes > b) => Ok(Some(e)),

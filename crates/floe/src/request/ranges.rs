@@ -13,6 +13,9 @@ use super::Range;
 pub const HARDEST_SIDE: Range = Range::new(1, 256);
 /// Restarts of `floe hardest --anneal`.
 pub const RESTARTS: Range = Range::new(1, 1_000_000);
+/// Annealing steps per restart of `floe hardest --anneal` (a thousand million: hours of a
+/// restart; `--time` bounds a longer search).
+pub const STEPS: Range = Range::new(1, 1_000_000_000);
 /// Levels listed by `floe hardest`.
 pub const TOP: Range = Range::new(1, 10_000);
 /// Runs of `floe bench-solvers`.
@@ -40,6 +43,7 @@ pub const RANGES: &[(&str, Range)] = &[
     ("hardest.rows", HARDEST_SIDE),
     ("hardest.cols", HARDEST_SIDE),
     ("hardest.restarts", RESTARTS),
+    ("hardest.steps", STEPS),
     ("hardest.top", TOP),
     ("bench_solvers.runs", RUNS),
     ("generate_report.samples", SAMPLES),

@@ -272,11 +272,11 @@ fn estimates_are_judged_alike_by_every_front_end() {
     };
     let said = |n: Naming| a.judge("x", Some(e), n).unwrap_err().to_string();
     assert!(said(Naming::Flags)
-        .contains("Give more with --max-memory, or --force (or a --timeout) to start anyway"));
-    assert!(said(Naming::Query).contains("Give more with max_memory, or force=true (or a timeout)"));
-    assert!(
-        said(Naming::Keywords).contains("Give more with max_memory, or force=True (or a timeout)")
-    );
+        .contains("Give more with --max-memory, or start anyway with --force (or a --timeout)"));
+    assert!(said(Naming::Query)
+        .contains("Give more with max_memory, or start anyway with force=true (or a timeout)"));
+    assert!(said(Naming::Keywords)
+        .contains("Give more with max_memory, or start anyway with force=True (or a timeout)"));
     assert!(a.judge("x", None, Naming::Flags).unwrap().is_none());
     a.force = true;
     // insisting runs it, and a run this large is announced

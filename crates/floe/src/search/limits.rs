@@ -35,6 +35,19 @@ impl LimitKind {
         }
     }
 
+    /// What stopped the work, in words after "stopped": `by --timeout`, `by Ctrl-C`, `by the
+    /// memory budget (--max-memory)`.
+    pub fn by(self) -> String {
+        match self {
+            LimitKind::Interrupted => "by Ctrl-C".into(),
+            LimitKind::MaxMemory => match crate::mem::refused_by() {
+                Some(what) => format!("by {what}"),
+                None => "by the memory budget (--max-memory)".into(),
+            },
+            k => format!("by --{}", k.name()),
+        }
+    }
+
     /// The kind named `name` (see [`LimitKind::name`]).
     pub fn from_name(name: &str) -> Option<LimitKind> {
         [
@@ -212,10 +225,13 @@ impl Limits {
         {
             return Some(LimitKind::Interrupted);
         }
-        match self.max_memory {
-            Some(max) if crate::mem::resident_recent() > max => Some(LimitKind::MaxMemory),
-            _ => None,
-        }
+        // the memory budget, the address space `ulimit -v` leaves, an allocation the program's
+        // allocator could only answer from its reserve
+        let over = self
+            .max_memory
+            .is_some_and(|max| crate::mem::resident_recent() > max);
+        (over || crate::mem::address_exhausted() || crate::mem::out_of_memory())
+            .then_some(LimitKind::MaxMemory)
     }
 
     /// [`Limits::halted`], or [`LimitKind::Timeout`] once `deadline` has passed.

@@ -31,10 +31,11 @@ unsafe impl Send for AtomicBits {}
 const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
 
 impl AtomicBits {
-    fn new(bits: u64) -> Self {
-        let len = bits.div_ceil(64) as usize;
-        let words = Box::into_raw(vec![0u64; len].into_boxed_slice()) as *mut u64;
-        AtomicBits { words, len }
+    /// `bits` zeroed bits, or `None` when the memory cannot be had.
+    fn new(bits: u64) -> Option<Self> {
+        let len = usize::try_from(bits.div_ceil(64)).ok()?;
+        let words = Box::into_raw(crate::mem::zeroed_words(len)?) as *mut u64;
+        Some(AtomicBits { words, len })
     }
     #[inline]
     fn word(&self, k: usize) -> &AtomicU64 {
@@ -94,12 +95,13 @@ fn code(d: u32) -> u64 {
 const LOW: u64 = 0x5555_5555_5555_5555;
 
 impl Marks {
-    fn new(space: u64) -> Self {
+    /// The marks of `space` ranks, or `None` when their memory cannot be had.
+    fn new(space: u64) -> Option<Self> {
         let pages = || AtomicBits::new(space.div_ceil(1 << PAGE_SHIFT));
-        Marks {
-            bits: AtomicBits::new(2 * space),
-            pages: [pages(), pages()],
-        }
+        Some(Marks {
+            bits: AtomicBits::new(2 * space)?,
+            pages: [pages()?, pages()?],
+        })
     }
     /// Puts rank `r` in the layer of `code` if it was never seen; true if this call did.
     /// Every claim made while a layer is expanded has the same code: a claim that loses the
@@ -339,7 +341,19 @@ where
         p.rank(s)
             .expect("a puzzle with a rank space ranks every state")
     };
-    let marks = Marks::new(space);
+    let Some(marks) = Marks::new(space) else {
+        // the visited marks could not be had (an address-space limit): a clean stop
+        return Some((
+            Enumeration {
+                states: 0,
+                histogram: Vec::new(),
+                limit: Some(LimitKind::MaxMemory),
+                stats: Stats::default(),
+                peak_bytes: 0,
+            },
+            init(),
+        ));
+    };
     let stored = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);
     let generated = AtomicU64::new(0);
@@ -539,7 +553,7 @@ mod tests {
         // three pages, the last one short, the last word partly used
         let n: u64 = (2 << PAGE_SHIFT) + 5;
         let words = (2 * n).div_ceil(64) as usize;
-        let m = Marks::new(n);
+        let m = Marks::new(n).unwrap();
         let layer0: Vec<u64> = (0..n).step_by(3).collect();
         for &r in &layer0 {
             assert!(m.claim(r, code(0)));
@@ -590,7 +604,7 @@ mod tests {
         let n: u64 = 5 * 32 + 3;
         let words = (2 * n).div_ceil(64) as usize;
         let kind = |r: u64| (r + r / 32) % 4;
-        let m = Marks::new(n);
+        let m = Marks::new(n).unwrap();
         for r in (0..n).filter(|&r| kind(r) == 1) {
             assert!(m.claim(r, code(0)));
         }
@@ -626,7 +640,7 @@ mod tests {
         let n: u64 = 3 * 64 + 7;
         let words = (2 * n).div_ceil(64) as usize;
         for round in 0..300 {
-            let m = Marks::new(n);
+            let m = Marks::new(n).unwrap();
             let layer0: Vec<u64> = (0..n).filter(|r| (r + round) % 5 == 0).collect();
             for &r in &layer0 {
                 assert!(m.claim(r, code(0)));

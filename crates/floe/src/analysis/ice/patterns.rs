@@ -234,7 +234,7 @@ impl IceTask for HardestTask<'_> {
             depth[rank(s)] = d.min(254) as u8;
         });
         if let Some(l) = e.limit {
-            return Err(Error::invalid(format!("stopped by --{l}")));
+            return Err(Error::invalid(format!("stopped {}", l.by())));
         }
         if layers.len() > 254 {
             return Err(Error::invalid("positions more than 254 pushes deep"));

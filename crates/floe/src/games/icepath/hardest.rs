@@ -192,7 +192,13 @@ impl IcePathHardest {
             )));
         }
         let k = self.rocks;
-        if n < 2 || k > n - 2 {
+        if n < 2 {
+            return Err(Error::invalid(format!(
+                "a {rows}×{cols} board is too small for an ice path: a start and an exit need \
+                 two cells"
+            )));
+        }
+        if k > n - 2 {
             return Err(Error::invalid(format!(
                 "{k} rocks do not fit a {rows}×{cols} board: at most {} (a start and an exit need two cells)",
                 n.saturating_sub(2)
@@ -705,7 +711,10 @@ mod tests {
             err(8, 3, 3),
             "8 rocks do not fit a 3×3 board: at most 7 (a start and an exit need two cells)"
         );
-        assert!(err(0, 1, 1).starts_with("0 rocks do not fit a 1×1 board: at most 0"));
+        assert_eq!(
+            err(0, 1, 1),
+            "a 1×1 board is too small for an ice path: a start and an exit need two cells"
+        );
         assert_eq!(
             err(0, 0, 4),
             "a board needs at least one row and one column"

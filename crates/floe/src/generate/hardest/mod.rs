@@ -74,6 +74,20 @@ impl<L> Found<L> {
     }
 }
 
+/// How the levels were found, in the header of each: `exact` only for a search that tried
+/// every placement; a stopped exact search and the annealing say that the levels are the
+/// longest found, not proved the hardest.
+pub fn search_words(method: Method, exhaustive: bool, limit: Option<LimitKind>) -> String {
+    match (method, exhaustive) {
+        (Method::Exact, true) => "exact".into(),
+        (Method::Exact, false) => format!(
+            "exact search stopped ({}): the longest found, not proved the hardest",
+            limit.map_or("a limit", LimitKind::name)
+        ),
+        (Method::Anneal, _) => "annealing: the longest found, not proved the hardest".into(),
+    }
+}
+
 /// Writes each level found, reads the text back, solves it with the exact solver and checks
 /// the claimed figures: the report of `floe hardest`.
 pub fn report<G: Game>(
@@ -104,6 +118,7 @@ pub fn report<G: Game>(
             }
         }
     };
+    let how = search_words(o.method, found.exhaustive, found.limit);
     let verified = (|| -> Result<(), Error> {
         for c in found.levels {
             let mut figures = format!("; {} {}", c.length, g.info().moves_word());
@@ -114,11 +129,10 @@ pub fn report<G: Game>(
                 figures.push_str(&format!(", {k} {v}"));
             }
             let text = format!(
-                "; floe hardest {}, {}×{}: {}\n{figures}\n{}",
+                "; floe hardest {}, {}×{}: {how}\n{figures}\n{}",
                 g.info().name,
                 o.rows,
                 o.cols,
-                o.method.name(),
                 g.write(std::slice::from_ref(&c.level), None)?
             );
             let mut again = g.parse(&text, "hardest", None)?;

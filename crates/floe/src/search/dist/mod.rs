@@ -430,11 +430,22 @@ where
             d.display()
         ))),
         Some(d) => Lock::acquire(d, &o.identity.describe()).and_then(|l| {
+            let read_only = l.read_only.then(|| l.read_only_refusal("the run"));
             lock = Some(l);
-            if o.resume {
-                Checkpoint::read(d, &base, &files).map(Some)
-            } else {
-                prepare_fresh(d).map(|()| None)
+            match read_only {
+                // a folder that may only be read answers a finished run, nothing else
+                Some(_) if !o.resume => Err(Error::invalid(format!(
+                    "{} may only be read here: a run cannot start there; give a --work-dir \
+                     this user may write (--resume answers a finished run from a folder that \
+                     may only be read)",
+                    d.display()
+                ))),
+                Some(refusal) => match Checkpoint::read(d, &base, &files)? {
+                    c if c.done => Ok(Some(c)),
+                    _ => Err(refusal),
+                },
+                None if o.resume => Checkpoint::read(d, &base, &files).map(Some),
+                None => prepare_fresh(d).map(|()| None),
             }
         }),
         None => Ok(None),
@@ -630,7 +641,7 @@ where
                 Ok(w) if o.layers_in_memory => Sink::Both(w, fresh_bits(&mut spare, local_space)),
                 Ok(w) => Sink::File(w),
                 Err(e) => {
-                    *failed.borrow_mut() = Some(e);
+                    *failed.borrow_mut() = Some(way_on(e, d));
                     Sink::Nowhere
                 }
             },
@@ -643,9 +654,13 @@ where
             let mut keep = |l: u64| {
                 new_here += 1;
                 if let Err(e) = next.push(l) {
-                    failed
-                        .borrow_mut()
-                        .get_or_insert(Error::invalid(format!("cannot write a layer file: {e}")));
+                    failed.borrow_mut().get_or_insert_with(|| {
+                        let path = dir.as_ref().map_or_else(
+                            || format!("layer {d}"),
+                            |dd| layer_path(dd, d).display().to_string(),
+                        );
+                        way_on(Error::Io { path, source: e }, d)
+                    });
                 }
                 if A::STATES {
                     match p.unrank(owners.global(me, l)) {
@@ -857,7 +872,7 @@ where
                 })()
             }
         };
-        let saved = written.map(|()| match bits {
+        let saved = written.map_err(|e| way_on(e, d)).map(|()| match bits {
             Some(b) => {
                 // the layer before is expanded: its bits will hold the layer after this one
                 let old = std::mem::replace(&mut layer, Layer::Bits(BitArray::new(0)));
@@ -969,6 +984,21 @@ fn twice(at: &Path) -> Error {
          another, or damaged); nothing is resumed",
         at.display()
     ))
+}
+
+/// `e`, and when it is a disk that is full (or a file size limit), the way on: the layers
+/// before layer `d` are whole, and a resume takes the run up from them once there is room.
+fn way_on(e: Error, d: u32) -> Error {
+    match e {
+        Error::Io { path, source } if matches!(source.raw_os_error(), Some(27 | 28 | 122)) => {
+            Error::invalid(format!(
+                "{path}: cannot write layer {d}: {source}. The layers before it are whole: \
+                 free room on that disk (or move the folder whole to a larger one), then the \
+                 same command with --resume takes the run up"
+            ))
+        }
+        e => e,
+    }
 }
 
 #[cfg(test)]

@@ -54,13 +54,13 @@ pub fn check_layers(o: &CensusOptions) -> Result<Option<(LimitKind, u64)>, Error
         .find(|&(_, b)| b > o.max_bytes)
     {
         return Err(Error::invalid(format!(
-            "the {k}-block layer of a {}×{} census ({} block sets) would need at least {}{}, more than the memory budget of {}",
+            "the {k}-block layer of a {}×{} census ({} block sets) would need at least {}{}, more than {}",
             o.rows,
             o.cols,
             crate::render::thousands(binomials.get(n, k)),
             crate::render::human_bytes(bytes),
             if o.difficulty { " with the difficulty" } else { "" },
-            crate::render::human_bytes(o.max_bytes)
+            crate::mem::budget_words(o.max_bytes)
         )));
     }
     let bounded = (0..n).all(|k| {
@@ -80,14 +80,14 @@ pub fn check_layers(o: &CensusOptions) -> Result<Option<(LimitKind, u64)>, Error
         .expect("a board has two cells");
     if bytes > o.max_bytes {
         return Err(Error::invalid(format!(
-            "the largest layer of a {}×{} census ({k} blocks: {} positions over {} block sets) would need {}{}, more than the memory budget of {}",
+            "the largest layer of a {}×{} census ({k} blocks: {} positions over {} block sets) would need {}{}, more than {}",
             o.rows,
             o.cols,
             crate::render::thousands(positions[k]),
             crate::render::thousands(binomials.get(n, k)),
             crate::render::human_bytes(bytes),
             if o.difficulty { " with the difficulty" } else { "" },
-            crate::render::human_bytes(o.max_bytes)
+            crate::mem::budget_words(o.max_bytes)
         )));
     }
     let total: u64 = positions.iter().sum();
@@ -544,8 +544,8 @@ impl<'a> Late<'a> {
 
 fn too_big(need: u64, max: u64, what: &str) -> Error {
     Error::invalid(format!(
-        "{what} would need {}, more than the memory budget of {}",
+        "{what} would need {}, more than {}",
         crate::render::human_bytes(need),
-        crate::render::human_bytes(max)
+        crate::mem::budget_words(max)
     ))
 }

@@ -46,7 +46,7 @@ pub use compute::{census, census_layer, check_layers};
 pub use geometry::symmetries;
 pub use hardest::HardClass;
 pub use layer::{combine, CensusLayer, LayerDifficulty, LayerHardest, LayerOutcome};
-pub use report::{figures, hardest_solutions, Report};
+pub use report::{figures, hardest_solutions, Report, FIGURE_SUFFIXES};
 pub use workdir::{WorkDir, LAYER_FORMAT};
 
 use super::board::Board;

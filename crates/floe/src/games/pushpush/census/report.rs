@@ -254,6 +254,16 @@ impl Report {
     }
 }
 
+/// The name suffixes of every figure [`figures`] may draw: a set of pictures written for one
+/// census replaces all of them (those it does not draw are removed).
+pub const FIGURE_SUFFIXES: [&str; 5] = [
+    "",
+    "-pushes",
+    "-pushes-by-blocks",
+    "-difficulty-by-pushes",
+    "-difficulty-by-blocks",
+];
+
 /// The census's figures, each as a name suffix and an SVG document: Figure 11 (solvable and
 /// unsolvable boards per number of blocks, suffix ``), the histogram of fewest pushes
 /// (`-pushes`), Figure 14 (`-pushes-by-blocks`) and with the difficulty Figures 13 and 15

@@ -106,9 +106,17 @@ impl WorkDir {
             dir,
             &format!("census pushpush {}", FileOptions::of(o).describe()),
         )?;
+        if lock.read_only && !resume {
+            return Err(Error::invalid(format!(
+                "the census work directory {} may only be read here: a census cannot start \
+                 there; give a folder this user may write",
+                dir.display()
+            )));
+        }
         // the temporary layer files of a census that failed or was killed there (the lock
         // says no live census writes them)
-        if let Ok(entries) = std::fs::read_dir(dir) {
+        let entries = std::fs::read_dir(dir).ok().filter(|_| !lock.read_only);
+        if let Some(entries) = entries {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
                 if name.starts_with(".layer-") && name.ends_with(".tmp") {
@@ -147,6 +155,9 @@ impl WorkDir {
     /// Writes a finished layer: a checked run file, synced, renamed over the layer's name
     /// (the folder synced too), once its boards were found to be every board of its size.
     pub fn save(&self, o: &CensusOptions, layer: &CensusLayer) -> Result<PathBuf, Error> {
+        if self._lock.read_only {
+            return Err(self._lock.read_only_refusal("the census"));
+        }
         let path = self.layer_path(layer.blocks);
         every_board(o, layer, &path)?;
         let options = FileOptions::of(o);
