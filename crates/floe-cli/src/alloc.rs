@@ -60,9 +60,8 @@ fn planted(size: usize) -> bool {
     at != 0 && size >= LARGE && LARGE_SEEN.fetch_add(1, Ordering::Relaxed) + 1 == at
 }
 
-/// `l` from the reserve, or null when it is spent; the searches are told.
+/// `l` from the reserve, or null when it is spent; the searches are told when it lends.
 fn from_reserve(l: Layout) -> *mut u8 {
-    floe::mem::note_out_of_memory();
     let base = POOL.0.get() as usize;
     let mut state = STATE.load(Ordering::Relaxed);
     loop {
@@ -75,8 +74,14 @@ fn from_reserve(l: Layout) -> *mut u8 {
         let live = state >> USED_BITS;
         let next = (live + 1) << USED_BITS | end as u64;
         match STATE.compare_exchange_weak(state, next, Ordering::AcqRel, Ordering::Relaxed) {
-            // SAFETY: `start..end` lies in the pool and no one holds it
-            Ok(_) => return unsafe { (POOL.0.get() as *mut u8).add(start) },
+            Ok(_) => {
+                // the searches stop: what the reserve lends is for the run's last moments (a
+                // refusal the reserve cannot answer is the caller's: a fallible one does
+                // without, an infallible one aborts)
+                floe::mem::note_out_of_memory();
+                // SAFETY: `start..end` lies in the pool and no one holds it
+                return unsafe { (POOL.0.get() as *mut u8).add(start) };
+            }
             Err(now) => state = now,
         }
     }

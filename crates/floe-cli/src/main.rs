@@ -86,6 +86,32 @@ fn stop_on_ctrl_c() {
     }
 }
 
+/// A `--max-memory` above what the machine lets floe have is said before the run: the budget
+/// is then that (`floe::mem::machine_limit`). The flag was checked by the parser already.
+fn budget_above_the_machine() {
+    let args: Vec<String> = std::env::args().collect();
+    let given = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--max-memory") {
+            Some("") => args.get(i + 1).cloned(),
+            Some(v) => v.strip_prefix('=').map(str::to_string),
+            None => None,
+        });
+    let Some(b) = given.and_then(|v| floe::mem::parse_memory(&v).ok()) else {
+        return;
+    };
+    if let Some((m, what)) = floe::mem::machine_limit().filter(|&(m, _)| b > m) {
+        eprintln!(
+            "floe: --max-memory {} is more than this machine lets floe have ({}, {what}): the \
+             budget is {}",
+            out::human_bytes(b),
+            out::human_bytes(m),
+            out::human_bytes(m)
+        );
+    }
+}
+
 /// Whether the process was asked to stop by SIGTERM (else by Ctrl-C).
 pub(crate) static TERMINATED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
@@ -145,6 +171,7 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    budget_above_the_machine();
     // the terminal player reads Ctrl-C as a key and gives the terminal back itself
     if !matches!(cli.command, Command::Play(_)) {
         stop_on_ctrl_c();

@@ -125,10 +125,10 @@ pub fn by(limit: &str) -> String {
         }
         "interrupted" => "by Ctrl-C".into(),
         "max-memory" => {
-            let what = floe::mem::refused_by().unwrap_or("--max-memory");
+            let what = floe::search::LimitKind::MaxMemory.by();
             match floe::mem::peak_resident_bytes() {
-                Some(b) => format!("by {what} (floe held {})", human_bytes(b)),
-                None => format!("by {what}"),
+                Some(b) => format!("{what} (floe held {})", human_bytes(b)),
+                None => what,
             }
         }
         l => format!("by --{l}"),

@@ -267,7 +267,7 @@ fn misleading_arguments_are_refused_with_what_to_give() {
         "range backwards: give the smaller number first (2-5)",
     );
     refused(
-        "generate --rows 2 --cols 2 --targets 1 --max-blocks 5",
+        "generate --rows 3 --cols 1 --targets 1 --max-blocks 5",
         "at most 5 blocks (--max-blocks)",
     );
     // the default (the targets and two more) fits the board

@@ -971,3 +971,170 @@ fn sigterm_exits_143_and_interrupts_are_named() {
         "{err}"
     );
 }
+
+/// After a newcomer's fault injection: a set killed between its renames (`FLOE_FAULT=crash@N`
+/// at every point) leaves the next run free to write (before: new files beside old ones,
+/// and hidden backups that made every later run refuse "2 hard links"); the next set there
+/// puts the old one back first, then writes its own whole.
+#[test]
+fn a_set_killed_at_any_point_is_put_in_order_by_the_next_run() {
+    let d = scratch("crash-set");
+    let o = path_str(&d.join("out"));
+    let old = line("hardest icepath --rows 5 --cols 5 --rocks 2 --out {}", &o);
+    let new = line("hardest icepath --rows 5 --cols 5 --rocks 3 --out {}", &o);
+    let old: Vec<&str> = old.iter().map(String::as_str).collect();
+    let new: Vec<&str> = new.iter().map(String::as_str).collect();
+    // the sets of a clean run of each, for comparison
+    assert_eq!(run(&new, &[], None).code, Some(0));
+    let want_new = contents(&d.join("out"));
+    std::fs::remove_dir_all(d.join("out")).unwrap();
+    assert_eq!(run(&old, &[], None).code, Some(0));
+    let want_old = contents(&d.join("out"));
+    let mut crashed = 0;
+    for at in 1..=30 {
+        std::fs::remove_dir_all(d.join("out")).unwrap();
+        assert_eq!(run(&old, &[], None).code, Some(0));
+        let fault = format!("crash@{at}");
+        let r = run(&new, &[("FLOE_FAULT", &fault)], None);
+        if r.code == Some(0) {
+            break;
+        }
+        crashed += 1;
+        assert_eq!(r.code, None, "{fault}: {}", r.stderr);
+        // whatever the crash left, the next run of either writes its set whole
+        let again = run(&old, &[], None);
+        assert_eq!(again.code, Some(0), "{fault}: {}", again.stderr);
+        assert!(contents(&d.join("out")) == want_old, "{fault}: old set");
+        let r = run(&new, &[("FLOE_FAULT", &fault)], None);
+        assert_eq!(r.code, None);
+        let fresh = run(&new, &[], None);
+        assert_eq!(fresh.code, Some(0), "{fault}: {}", fresh.stderr);
+        assert!(contents(&d.join("out")) == want_new, "{fault}: new set");
+    }
+    assert!(crashed >= 5, "{crashed}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// After a newcomer's fault injection: `solve` of a level whose rank space is large (MCTOD:
+/// a 256 MiB array of visited bits up front) under `ulimit -v` (before: abort, exit 134, and
+/// a server answering it died); a generation under allocation faults gives the seed's
+/// levels or says memory ran short; a table stopped by a limit says so; a link to a folder
+/// that is not there is named.
+#[test]
+fn what_a_newcomers_faults_found_holds() {
+    let zelda = bundled("zelda.txt");
+    let clean = run(
+        &words_with("solve {} --level MCTOD --json", &[&zelda]),
+        &[],
+        None,
+    );
+    let want: serde_json::Value = serde_json::from_str(&clean.stdout).unwrap();
+    for limit in ["ulimit -v 200000", "ulimit -v 300000", "ulimit -v 400000"] {
+        let o = run(
+            &words_with("solve {} --level MCTOD --json", &[&zelda]),
+            &[],
+            Some(limit),
+        );
+        assert_eq!(o.code, Some(0), "{limit}: {}", o.stderr);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(v["pushes"], want["pushes"], "{limit}");
+    }
+    let gen = "generate --rows 6 --cols 6 --count 2 --min-pushes 4 --json";
+    let clean = run(&words(gen), &[], None);
+    let levels = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap()["levels"].clone();
+    for n in [1, 2, 5, 20, 80] {
+        let fault = format!("alloc@{n}");
+        let o = run(&words(gen), &[("FLOE_FAULT", &fault)], None);
+        match o.code {
+            Some(0) => assert_eq!(levels(&o.stdout), levels(&clean.stdout), "{fault}"),
+            Some(1) => assert!(
+                o.stderr.contains("memory ran short"),
+                "{fault}: {}",
+                o.stderr
+            ),
+            other => panic!("{fault}: {other:?} {}", o.stderr),
+        }
+    }
+    let o = run(
+        &words("table space --max-rows 6 --max-cols 7 --max-blocks 6 --max-states 50000"),
+        &[],
+        None,
+    );
+    assert_eq!(o.code, Some(1));
+    assert!(
+        o.stderr
+            .contains("cells stopped by --max-states (their counts are lower bounds"),
+        "{}",
+        o.stderr
+    );
+    let d = scratch("dangling");
+    std::os::unix::fs::symlink("/nonexistent/floe-dir", d.join("dang")).unwrap();
+    let o = run(
+        &words_with(
+            "hardest icepath --rows 4 --cols 4 --rocks 1 --out {}",
+            &[&path_str(&d.join("dang"))],
+        ),
+        &[],
+        None,
+    );
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr
+            .contains("is a symbolic link to /nonexistent/floe-dir, which does not exist"),
+        "{}",
+        o.stderr
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The server under `ulimit -v` answers a solve whose visited bits do not fit the address
+/// space, and stays up (before: the allocation aborted the whole server, exit 134, every
+/// session lost).
+#[test]
+fn the_server_under_an_address_space_limit_answers_and_stays_up() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 300000; exec \"$0\" serve --addr 127.0.0.1:0 --jobs 1")
+        .arg(FLOE)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    err.read_line(&mut first).unwrap();
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("{first}"))
+        .to_string();
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let body = std::fs::read(bundled("zelda.txt")).unwrap();
+    let ask = |path: &str, body: &[u8]| -> String {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        s.write_all(body).unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out
+    };
+    for _ in 0..2 {
+        let answer = ask("/api/solve?level=MCTOD", &body);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("\"pushes\": 5"), "{answer}");
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the server is still up"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

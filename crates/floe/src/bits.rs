@@ -337,6 +337,16 @@ impl BitArray {
             len,
         }
     }
+    /// [`BitArray::new`], or `None` when the system refuses the memory (a large array under
+    /// `ulimit -v` or a cgroup's limit: the caller stops, or does without, instead of the
+    /// abort of a failed `vec!`).
+    pub fn try_new(len: u64) -> Option<Self> {
+        let words = usize::try_from(len.div_ceil(64)).ok()?;
+        Some(BitArray {
+            words: crate::mem::zeroed_words(words)?.into_vec(),
+            len,
+        })
+    }
     /// Number of bits.
     pub fn len(&self) -> u64 {
         self.len

@@ -358,22 +358,6 @@ pub fn parse_memory(s: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-/// [`parse_memory`] for a budget given on the command line: one above what the machine lets
-/// floe have ([`machine_limit`]) is said at once, before the run (the budget is then that).
-pub fn parse_budget(s: &str) -> Result<u64, String> {
-    let b = parse_memory(s)?;
-    if let Some((m, what)) = machine_limit().filter(|&(m, _)| b > m) {
-        eprintln!(
-            "floe: --max-memory {} is more than this machine lets floe have ({}, {what}): the \
-             budget is {}",
-            human_bytes(b),
-            human_bytes(m),
-            human_bytes(m)
-        );
-    }
-    Ok(b)
-}
-
 /// A file written in pieces, whole or not at all: into a temporary file beside it, then,
 /// on [`WholeFile::finish`], flushed to disk and renamed into place (a file too large to
 /// hold in memory, like a layer of an enumeration kept on disk). Dropped unfinished, it

@@ -177,7 +177,7 @@ pub struct ImageArgs {
     #[arg(
         long,
         value_name = "SIZE",
-        value_parser = floe::mem::parse_budget,
+        value_parser = floe::mem::parse_memory,
         allow_hyphen_values = true
     )]
     pub max_memory: Option<u64>,

@@ -67,9 +67,24 @@ pub fn run(a: GenerateArgs) -> Result<Done, Error> {
     }
     if complete {
         Ok(Done::Answered)
-    } else {
+    } else if batch.memory_short {
         eprintln!(
-            "floe: found {} of the {} levels asked for within the time and candidate limits",
+            "floe: found {} of the {} levels asked for: stopped at candidate {} as the \
+             machine's memory ran short (ulimit -v or a cgroup's limit; a candidate dropped \
+             then is not the seed's answer); run it with more memory",
+            batch.levels.len(),
+            a.levels.count,
+            thousands(batch.candidates)
+        );
+        Ok(Done::NoAnswer)
+    } else {
+        let by = if a.budget.timeout.is_some() {
+            "within the time and candidate limits"
+        } else {
+            "within the candidate limit (1,048,576 candidates)"
+        };
+        eprintln!(
+            "floe: found {} of the {} levels asked for {by}",
             batch.levels.len(),
             a.levels.count
         );

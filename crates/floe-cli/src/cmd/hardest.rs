@@ -203,9 +203,7 @@ fn save(dir: &Path, r: &HardestReport) -> Result<(), Error> {
     let best = r.levels.iter().map(figure).max().unwrap_or(0);
     let ours = held_question(r);
     let keep = match held(&old, by_difficulty) {
-        Some(h) if h.question == ours => {
-            !r.exhaustive && (h.exact || best < h.best)
-        }
+        Some(h) if h.question == ours => !r.exhaustive && (h.exact || best < h.best),
         _ => false,
     };
     let target = if keep {

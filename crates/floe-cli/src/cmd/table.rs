@@ -147,6 +147,10 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
     };
     clear_progress();
     let complete = cells.iter().all(|c| c.limit.is_none());
+    let stopped = cells.iter().find_map(|c| c.limit).map(|l| {
+        let n = cells.iter().filter(|c| c.limit.is_some()).count();
+        (l, n, cells.len())
+    });
     if a.json {
         let mut report = SpaceTableReport::new(cells, t.elapsed().as_secs_f64());
         report.peak_rss_bytes = out::peak_rss_bytes();
@@ -155,6 +159,12 @@ pub fn space(a: TableSpaceArgs) -> Result<Done, Error> {
         outln!("Reachable positions on empty boards (blocks start along the edge, clockwise from the top-left corner)\n");
         outp!("{}", space_table_markdown(&cells));
         outln!("\n{} cells in {}", cells.len(), human_time(t.elapsed()));
+    }
+    if let Some((l, stopped, all)) = stopped {
+        eprintln!(
+            "floe: {stopped} of {all} cells stopped {} (their counts are lower bounds, shown as ≥)",
+            out::by(l)
+        );
     }
     Ok(Done::when(complete))
 }

@@ -234,7 +234,7 @@ pub fn host_name() -> String {
 }
 
 /// Whether process `pid` of this machine is running (`true` when the system cannot tell).
-fn alive(pid: u32) -> bool {
+pub(crate) fn alive(pid: u32) -> bool {
     #[cfg(unix)]
     {
         let Ok(p) = libc::pid_t::try_from(pid) else {

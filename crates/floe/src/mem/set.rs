@@ -17,6 +17,65 @@ use std::path::{Path, PathBuf};
 pub struct FileSet {
     /// (temporary file, the file it will be, the name it was asked by)
     staged: Vec<(PathBuf, PathBuf, PathBuf)>,
+    /// The folders put in order already ([`recover`]).
+    recovered: Vec<PathBuf>,
+}
+
+/// Puts in order what a set written into `dir` by a process that is gone left there: the
+/// files a commit had replaced when it was killed are put back (`.NAME.PID.set.old` over
+/// NAME: the old set again, whole), its temporary files removed. A set of a live process is
+/// left alone.
+pub fn recover(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix('.') else {
+            continue;
+        };
+        let (stem, old) = if let Some(r) = rest.strip_suffix(".set.old") {
+            (r, true)
+        } else if let Some(r) = rest.strip_suffix(".set.tmp") {
+            (r, false)
+        } else {
+            continue;
+        };
+        let Some((file, pid)) = stem.rsplit_once('.') else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() || super::run::alive(pid) {
+            continue;
+        }
+        let target = dir.join(file);
+        // a backup that is still the file itself (killed before its rename) only goes
+        let same = old && same_file(&e.path(), &target);
+        let _ = if old && !same {
+            std::fs::rename(e.path(), target)
+        } else {
+            std::fs::remove_file(e.path())
+        };
+    }
+}
+
+/// Whether `a` and `b` are one file (hard links of it).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
+    }
 }
 
 impl FileSet {
@@ -44,9 +103,37 @@ impl FileSet {
             source,
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| io(path, e))?;
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                // a link to a folder that is not there
+                if let Ok(to) = std::fs::read_link(dir) {
+                    return Err(Error::invalid(format!(
+                        "{} is a symbolic link to {}, which does not exist: make that folder, \
+                         or name another",
+                        dir.display(),
+                        to.display()
+                    )));
+                }
+                return Err(io(path, e));
+            }
+        }
+        if let Some(dir) = path.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            if !self.recovered.iter().any(|d| d == dir) {
+                recover(dir);
+                self.recovered.push(dir.to_path_buf());
+            }
         }
         let target = write_target(path)?;
+        if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !self.recovered.iter().any(|d| d == dir) {
+                recover(dir);
+                self.recovered.push(dir.to_path_buf());
+            }
+        }
         if target.is_dir() {
             return Err(io(path, std::io::Error::other("it is a directory")));
         }
@@ -201,6 +288,34 @@ mod tests {
         set.add(&d.join("b.svg"), "new b").unwrap();
         assert_eq!(set.len(), 2);
         set.commit(&[d.join("a.svg"), d.join("c.svg")]).unwrap();
+        assert_eq!(listing(&d), ["a.svg", "b.svg"]);
+        assert_eq!(std::fs::read_to_string(d.join("b.svg")).unwrap(), "new b");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A set killed between its renames (before: new files beside old ones, hidden backups
+    /// that made every later write refuse "2 hard links"): the next set there puts the old
+    /// files back first and removes the dead set's temporary files.
+    #[test]
+    fn a_set_killed_between_its_renames_is_put_back_by_the_next() {
+        let d = dir("killed");
+        let dead = u32::MAX - 1;
+        std::fs::write(d.join("a.svg"), "old a").unwrap();
+        std::fs::write(d.join("b.svg"), "old b").unwrap();
+        // the dead commit: a.svg replaced (its old kept as a backup), b.svg not yet
+        std::fs::hard_link(d.join("a.svg"), d.join(format!(".a.svg.{dead}.set.old"))).unwrap();
+        std::fs::remove_file(d.join("a.svg")).unwrap();
+        std::fs::write(d.join("a.svg"), "dead a").unwrap();
+        std::fs::write(d.join(format!(".b.svg.{dead}.set.tmp")), "dead b").unwrap();
+        recover(&d);
+        assert_eq!(listing(&d), ["a.svg", "b.svg"]);
+        assert_eq!(std::fs::read_to_string(d.join("a.svg")).unwrap(), "old a");
+        // and a set written there now is not refused for a hard link
+        std::fs::hard_link(d.join("b.svg"), d.join(format!(".b.svg.{dead}.set.old"))).unwrap();
+        let mut set = FileSet::new();
+        set.add(&d.join("a.svg"), "new a").unwrap();
+        set.add(&d.join("b.svg"), "new b").unwrap();
+        set.commit(&[]).unwrap();
         assert_eq!(listing(&d), ["a.svg", "b.svg"]);
         assert_eq!(std::fs::read_to_string(d.join("b.svg")).unwrap(), "new b");
         std::fs::remove_dir_all(&d).unwrap();

@@ -226,7 +226,7 @@ pub struct Limits {
         arg(
             long,
             value_name = "SIZE",
-            value_parser = crate::mem::parse_budget,
+            value_parser = crate::mem::parse_memory,
             allow_hyphen_values = true
         )
     )]
@@ -303,6 +303,18 @@ impl Limits {
             return Ok(None);
         };
         let budget = self.budget();
+        // a machine that leaves floe next to nothing: no budget helps, the limit must rise
+        if let Some((m, why)) =
+            crate::mem::machine_limit().filter(|&(m, _)| m < crate::mem::MIN_BUDGET)
+        {
+            if e.bytes > m && !self.force {
+                return Err(crate::Error::invalid(format!(
+                    "{what}: {e}; this machine lets floe have only {} ({why}): raise the \
+                     limit (ulimit -v, the cgroup's memory.max) or run it elsewhere",
+                    crate::mem::human_bytes(m)
+                )));
+            }
+        }
         match budget {
             Some(b)
                 if e.bytes > b

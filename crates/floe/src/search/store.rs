@@ -20,11 +20,22 @@ pub(crate) enum Seen {
     Table(HashTable<u32>),
 }
 
+/// Whether a bit array of `n` bits leaves half of what the machine lets floe have
+/// ([`crate::mem::machine_bytes`]) for the rest of the search.
+fn dense_fits(n: u64) -> bool {
+    crate::mem::machine_bytes().is_none_or(|m| n / 8 <= m / 2)
+}
+
 impl Seen {
     /// A dense index when the puzzle has a small enough rank space, else a hash table.
     pub(crate) fn for_puzzle<P: Puzzle>(p: &P) -> Seen {
         match p.rank_space() {
-            Some(n) if n <= DENSE_LIMIT => Seen::Dense(BitArray::new(n)),
+            // a bit a rank where the machine has room for them (under `ulimit -v` the array
+            // takes its address space at once), else a table of the positions met
+            Some(n) if n <= DENSE_LIMIT && dense_fits(n) => match BitArray::try_new(n) {
+                Some(bits) => Seen::Dense(bits),
+                None => Seen::Table(HashTable::new()),
+            },
             _ => Seen::Table(HashTable::new()),
         }
     }

@@ -645,6 +645,10 @@ pub struct Batch {
     pub levels: Vec<Emitted>,
     /// Candidates generated.
     pub candidates: u64,
+    /// Whether the generation stopped because the machine's memory ran short (a candidate
+    /// dropped then might have been kept with more: the levels are those of the candidates
+    /// before it, as any run of the seed gives them).
+    pub memory_short: bool,
 }
 
 impl Batch {
@@ -721,6 +725,12 @@ fn candidate(req: &Request, i: u64) -> Result<Option<Emitted>, Error> {
     }))
 }
 
+/// Whether the machine's memory runs short: the address space `ulimit -v` leaves, or an
+/// allocation refused.
+fn memory_runs_short() -> bool {
+    crate::mem::address_exhausted() || crate::mem::out_of_memory()
+}
+
 /// Generates levels until `req.count` meet the request, or the deadline passes. Candidates
 /// run in parallel in fixed batches and are taken in candidate order, so the result does not
 /// depend on the number of threads.
@@ -728,6 +738,7 @@ pub fn generate(req: &Request) -> Result<Batch, Error> {
     req.params.check()?;
     let mut levels = Vec::new();
     let mut next = 0u64;
+    let mut memory_short = false;
     while levels.len() < req.count && next < MAX_CANDIDATES {
         let stopped = req
             .stop
@@ -739,18 +750,31 @@ pub fn generate(req: &Request) -> Result<Batch, Error> {
         {
             break;
         }
-        let found: Vec<Result<Option<Emitted>, Error>> = (next..next + BATCH)
+        let found: Vec<(Result<Option<Emitted>, Error>, bool)> = (next..next + BATCH)
             .into_par_iter()
-            .map(|i| candidate(req, i))
+            .map(|i| {
+                let c = candidate(req, i);
+                // a candidate dropped while memory ran short is not the seed's answer
+                let short = matches!(c, Ok(None)) && memory_runs_short();
+                (c, short)
+            })
             .collect();
-        next += BATCH;
-        for f in found {
+        for (i, (f, short)) in found.into_iter().enumerate() {
+            if short {
+                memory_short = true;
+                next += i as u64;
+                break;
+            }
             if let Some(e) = f? {
                 if levels.len() < req.count {
                     levels.push(e);
                 }
             }
         }
+        if memory_short {
+            break;
+        }
+        next += BATCH;
         if let Some(p) = &req.progress {
             p.tell(levels.len() as u64, Some(req.count as u64));
         }
@@ -786,6 +810,7 @@ pub fn generate(req: &Request) -> Result<Batch, Error> {
     Ok(Batch {
         levels,
         candidates: next,
+        memory_short,
     })
 }
 

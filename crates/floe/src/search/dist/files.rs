@@ -554,6 +554,21 @@ pub(super) fn remove_leftovers(dir: &Path, all: bool) {
     }
 }
 
+/// `e`, and when it is a disk that is full (or a file size limit), the way on: the layers
+/// before layer `d` are whole, and a resume takes the run up from them once there is room.
+pub(super) fn way_on(e: Error, d: u32) -> Error {
+    match e {
+        Error::Io { path, source } if matches!(source.raw_os_error(), Some(27 | 28 | 122)) => {
+            Error::invalid(format!(
+                "{path}: cannot write layer {d}: {source}. The layers before it are whole: \
+                 free room on that disk (or move the folder whole to a larger one), then the \
+                 same command with --resume takes the run up"
+            ))
+        }
+        e => e,
+    }
+}
+
 #[cfg(test)]
 mod sort_tests {
     use super::sort_ranks;

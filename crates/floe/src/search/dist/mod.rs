@@ -39,8 +39,8 @@ use crate::bits::BitArray;
 use crate::mem::{Lock, RunIdentity};
 use crate::Error;
 use files::{
-    io_err, layer_path, partial_path, prepare_fresh, remove_leftovers, Checkpoint, Files, Layer,
-    LayerCursor, LayerReader, LayerWriter, Sink, LAYER,
+    io_err, layer_path, partial_path, prepare_fresh, remove_leftovers, way_on, Checkpoint, Files,
+    Layer, LayerCursor, LayerReader, LayerWriter, Sink, LAYER,
 };
 use seen::Seen;
 use std::cell::RefCell;
@@ -984,21 +984,6 @@ fn twice(at: &Path) -> Error {
          another, or damaged); nothing is resumed",
         at.display()
     ))
-}
-
-/// `e`, and when it is a disk that is full (or a file size limit), the way on: the layers
-/// before layer `d` are whole, and a resume takes the run up from them once there is room.
-fn way_on(e: Error, d: u32) -> Error {
-    match e {
-        Error::Io { path, source } if matches!(source.raw_os_error(), Some(27 | 28 | 122)) => {
-            Error::invalid(format!(
-                "{path}: cannot write layer {d}: {source}. The layers before it are whole: \
-                 free room on that disk (or move the folder whole to a larger one), then the \
-                 same command with --resume takes the run up"
-            ))
-        }
-        e => e,
-    }
 }
 
 #[cfg(test)]

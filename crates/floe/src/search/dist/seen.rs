@@ -86,7 +86,14 @@ impl Seen {
                     scratch: Vec::new(),
                 }))
             }
-            _ => Ok(Seen::Memory(BitArray::new(len))),
+            _ => BitArray::try_new(len).map(Seen::Memory).ok_or_else(|| {
+                Error::invalid(format!(
+                    "the system refused the {} of this worker's visited bits (ulimit -v or a \
+                     cgroup's limit): give the run a --work-dir, where bits that do not fit \
+                     the budget go to disk, or more memory",
+                    crate::mem::human_bytes(len.div_ceil(8))
+                ))
+            }),
         }
     }
 
