@@ -1138,3 +1138,37 @@ fn the_server_under_an_address_space_limit_answers_and_stays_up() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// A damaged file of worker 1 gets the way on that worker 0's gets (before: none), and a
+/// byte flipped in a file's version reads as damage, not as a file of another format.
+#[test]
+fn worker_ones_damage_gets_the_way_on_and_a_flipped_version_is_damage() {
+    let d = scratch("worker-1");
+    let w = path_str(&d.join("w"));
+    let line_of = "space --rows 6 --cols 6 --blocks 4 --workers 2 --work-dir {} --json";
+    assert_eq!(run(&words_with(line_of, &[&w]), &[], None).code, Some(0));
+    let file = d.join("w/worker-1/layer-00005.bin");
+    let good = std::fs::read(&file).unwrap();
+    let resume_line = format!("{line_of} --resume");
+    let resume = words_with(&resume_line, &[&w]);
+    for (at, says) in [
+        (100, "its checksum does not match its contents;"),
+        (8, "(its header reads as format"),
+    ] {
+        let mut bad = good.clone();
+        bad[at] ^= 2;
+        std::fs::write(&file, &bad).unwrap();
+        let o = run(&resume, &[], None);
+        assert_eq!(o.code, Some(2), "{}", o.stderr);
+        assert!(
+            o.stderr.contains("worker 1 of 2: ")
+                && o.stderr.contains(says)
+                && o.stderr
+                    .contains(&format!("The run cannot be taken up from {w} as it is")),
+            "{}",
+            o.stderr
+        );
+        assert!(!o.stderr.contains("this floe reads format"), "{}", o.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

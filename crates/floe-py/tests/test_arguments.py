@@ -138,6 +138,7 @@ RANGED_CALLS = {
     "hardest.cols": lambda v: floe.hardest("icepath", 1, v, rocks=0, top=1),
     "hardest.restarts": lambda v: floe.hardest("ice", 3, 3, blocks=1, anneal=True, restarts=v, steps=1),
     "hardest.top": lambda v: floe.hardest("ice", 3, 3, blocks=1, top=v),
+    "hardest.steps": lambda v: floe.hardest("ice", 3, 3, blocks=1, anneal=True, steps=v),
     "bench_solvers.runs": lambda v: floe.bench_solvers("$---\n---.\n", algo="random", runs=v),
     "generate_report.samples": lambda v: floe.generate_report([(4, 4)], [1], [2], samples=v),
     "experiment.threads": lambda v: floe.experiment("boxoff", challenges=1, trials=1, threads=v),
@@ -201,3 +202,26 @@ def test_the_users_own_texts_stay_as_given_and_time_is_named_time():
     assert "'--x'" in str(e.value), str(e.value)
     with pytest.raises(ValueError, match=r"^time: "):
         floe.hardest("icepath", 9, 9, rocks=3, anneal=True, time="-1s")
+
+
+def test_unbounded_keywords_and_unreadable_sources_are_refused_in_words(tmp_path):
+    # before: generate(candidate_states=3) tried a million candidates, each dropped
+    with pytest.raises(floe.InvalidInput, match=r"^candidate_states 3 is too few for levels of 3 or more pushes"):
+        floe.generate(6, 6, candidate_states=3)
+    with pytest.raises(floe.InvalidInput, match=r"^a 1×1 board has no level of 3 or more pushes"):
+        floe.generate(1, 1)
+    # before: FileNotFoundError naming "" or a one-line level without a word on text
+    with pytest.raises(ValueError, match="an empty string is neither a path nor a level's text"):
+        floe.load("")
+    with pytest.raises(FileNotFoundError, match=r"a level's text needs a line break") as e:
+        floe.load("$-.")
+    assert e.value.filename == "$-."
+    # before: serde's "unknown variant `north` … 1:16"
+    s = floe.load(ZELDA, level="OOSSAS").start()
+    with pytest.raises(floe.InvalidInput) as e2:
+        s.play({"dir": "north"})
+    said = str(e2.value)
+    assert said.startswith("{'dir': 'north'} is not a move of this game: unknown value `north`"), said
+    assert "a move of this game looks like {" in said and "1:16" not in said, said
+    with pytest.raises(floe.InvalidInput, match=r"^moves\[1\]: \{'dir': 'x'\} is not a move"):
+        s.play_moves([s.moves()[0], {"dir": "x"}])

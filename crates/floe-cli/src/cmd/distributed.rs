@@ -57,7 +57,9 @@ impl Shared {
             }
             Error::Invalid(msg)
                 if self.opts.resume
-                    && dir.as_ref().is_some_and(|d| msg.starts_with(d.as_str()))
+                    && dir
+                        .as_ref()
+                        .is_some_and(|d| of_worker(&msg).starts_with(d.as_str()))
                     && !msg.contains("take it up with")
                     && !msg.contains("is in use by another run")
                     && !msg.contains("may only be read here") =>
@@ -71,6 +73,14 @@ impl Shared {
             }
             e => e,
         }
+    }
+}
+
+/// A worker's message without its `worker 1 of 2: ` (what worker 0's says alike).
+fn of_worker(msg: &str) -> &str {
+    match msg.split_once(": ") {
+        Some((who, rest)) if who.starts_with("worker ") && who.contains(" of ") => rest,
+        _ => msg,
     }
 }
 

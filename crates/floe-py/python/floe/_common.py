@@ -4,6 +4,7 @@ arrays and tables."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import inspect
 import json
 import os
@@ -59,6 +60,15 @@ def source_of(src: Any) -> Tuple[Optional[str], Optional[str]]:
     if isinstance(src, str):
         if "\n" in src or "\r" in src:
             return None, src
+        if src == "":
+            raise ValueError("an empty string is neither a path nor a level's text")
+        if not os.path.exists(src):
+            raise FileNotFoundError(
+                errno.ENOENT,
+                f"no such file: {src!r} (a str without a line break is a path; a level's text "
+                "needs a line break: add '\\n' to a one-line level)",
+                src,
+            )
         return src, None
     raise TypeError(
         f"a level is a path, a level's text or a floe.Level, not {type(src).__name__}"

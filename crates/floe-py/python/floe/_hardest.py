@@ -69,7 +69,7 @@ def hardest(
                 switch("anneal", anneal),
                 whole("seed", seed),
                 ranged("hardest.restarts", restarts),
-                whole("steps", steps),
+                ranged("hardest.steps", steps),
                 amount("time", time, "30s"),
                 ranged("hardest.top", top),
                 report_to,

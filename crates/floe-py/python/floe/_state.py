@@ -12,6 +12,7 @@ import numpy as np
 from . import _floe
 from ._checks import cell_size, keywords, switch
 from ._common import SVG, array
+from ._errors import InvalidInput
 from ._travel import Key, level_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -130,7 +131,20 @@ class State:
                 or one that does not read as a move of the game.
             TypeError: ``move`` is neither a dict nor a text.
         """
-        return State(self._native.play(_move_text(move, "move"), "the move"), self._level)
+        return State(self._played(move, "move", "the move"), self._level)
+
+    def _played(self, move: Any, name: str, shown: str) -> Any:
+        """The native state after ``move``; a dict that does not read as a move of the game
+        is said in words, with a move that does (not serde's column of a JSON text)."""
+        try:
+            return self._native.play(_move_text(move, name), shown)
+        except ValueError as e:
+            if not isinstance(move, dict) or type(e).__name__ != "ParseError":
+                raise
+            reason = str(e).split(": ", 1)[-1].replace("unknown variant", "unknown value")
+            legal = self.moves()
+            like = f"; a move of this game looks like {legal[0]!r}" if legal else ""
+            raise InvalidInput(f"{move!r} is not a move of this game: {reason}{like}") from None
 
     def play_moves(self, moves: Any) -> "State":
         """The state after each move of ``moves`` in turn (a list of moves as :meth:`play`
@@ -143,7 +157,7 @@ class State:
         s = self
         for i, m in enumerate(moves):
             try:
-                s = State(s._native.play(_move_text(m, f"moves[{i}]"), "the move"), self._level)
+                s = State(s._played(m, f"moves[{i}]", "the move"), self._level)
             except ValueError as e:
                 err = type(e)(f"moves[{i}]: {e}")
                 err.__dict__.update(e.__dict__)

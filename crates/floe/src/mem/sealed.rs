@@ -66,6 +66,24 @@ impl Seal {
     }
 }
 
+/// Whether the XXH3-64 of all but the last 8 bytes (the checksum) of `path`, `len` long, is `sum` (the check of
+/// a whole file, read again: only on the way to a refusal).
+fn whole_sum_is(path: &Path, len: u64, sum: u64) -> bool {
+    let Ok(f) = File::open(path) else {
+        return false;
+    };
+    let mut r = BufReader::with_capacity(1 << 20, f.take(len.saturating_sub(8)));
+    let mut hash = Xxh3::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => return hash.digest() == sum,
+            Ok(n) => hash.update(&buf[..n]),
+            Err(_) => return false,
+        }
+    }
+}
+
 fn damaged(path: &Path, why: impl std::fmt::Display) -> Error {
     Error::invalid(format!(
         "{}: {why}; the file is damaged or does not belong here, and is not used",
@@ -219,15 +237,25 @@ impl SealedReader {
                 format!("{len} bytes, fewer than a run file's header and trailer (cut short?)"),
             ));
         }
+        let count = u64::from_le_bytes(tail[..8].try_into().expect("8 bytes"));
+        let sum = u64::from_le_bytes(tail[8..].try_into().expect("8 bytes"));
         let version = u16::from_le_bytes([head[8], head[9]]);
         if version != VERSION {
+            // another format is one whose checksum holds; a byte flipped in the header is
+            // damage (before: read as a version mismatch)
+            if !whole_sum_is(path, len, sum) {
+                return Err(damaged(
+                    path,
+                    "its checksum does not match its contents (its header reads as format \
+                     {version}: a flipped byte?)"
+                        .replace("{version}", &version.to_string()),
+                ));
+            }
             return Err(Error::invalid(format!(
                 "{}: a run file of format {version}; this floe reads format {VERSION}",
                 path.display()
             )));
         }
-        let count = u64::from_le_bytes(tail[..8].try_into().expect("8 bytes"));
-        let sum = u64::from_le_bytes(tail[8..].try_into().expect("8 bytes"));
         let width = u64::from(head[14].max(1));
         let body = len - HEAD - TAIL;
         if count.checked_mul(width) != Some(body) {
@@ -437,6 +465,25 @@ mod tests {
             std::fs::write(&path, &bad).unwrap();
             let e = records(&path, SEAL).unwrap_err().to_string();
             assert!(e.contains("f.bin"), "byte {at}: {e}");
+        }
+        // a flipped bit of the version is damage, not another format (before: "a run file
+        // of format 3; this floe reads format 2"), while a whole file of another format,
+        // its checksum right, is named as such
+        for bit in 0..16 {
+            let mut bad = good.clone();
+            bad[8 + bit / 8] ^= 1 << (bit % 8);
+            std::fs::write(&path, &bad).unwrap();
+            let e = records(&path, SEAL).unwrap_err().to_string();
+            assert!(
+                e.contains("checksum does not match") && !e.contains("this floe reads format"),
+                "bit {bit}: {e}"
+            );
+            let n = bad.len() - 8;
+            let sum = xxhash_rust::xxh3::xxh3_64(&bad[..n]);
+            bad[n..].copy_from_slice(&sum.to_le_bytes());
+            std::fs::write(&path, &bad).unwrap();
+            let e = records(&path, SEAL).unwrap_err().to_string();
+            assert!(e.contains("this floe reads format"), "bit {bit}: {e}");
         }
         // cut short anywhere, or extended
         for len in [0, 10, 63, 64, 79, 80, 100, good.len() - 16, good.len() - 1] {
