@@ -10,24 +10,45 @@
 //! [`LARGE`] bytes, as a limit would.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Bytes set aside for allocations the system refuses.
+/// Bytes set aside for allocations the system refuses: 32 MiB, a sixteenth of an address
+/// space limit when that is less (a tight `ulimit -v` leaves room for the program itself).
 const RESERVE: usize = 32 << 20;
 
 /// What `FLOE_FAULT=alloc@N` counts: allocations of at least this many bytes.
 pub const LARGE: usize = 64 << 10;
 
-/// The reserve: memory handed out from the bottom up, taken back whole once everything
-/// handed out of it is freed (the server or a Python session goes on after a refusal).
-#[repr(C, align(4096))]
-struct Pool(UnsafeCell<[u8; RESERVE]>);
+/// The reserve, mapped when the program starts ([`set_aside`]): its start and its size (0:
+/// none, when it could not be mapped).
+static POOL_BASE: AtomicUsize = AtomicUsize::new(0);
+static POOL_SIZE: AtomicUsize = AtomicUsize::new(0);
 
-// SAFETY: a range of the pool is handed to one allocation at a time (STATE below).
-unsafe impl Sync for Pool {}
+/// Maps the reserve (the memory is the system's only once touched).
+pub fn set_aside() {
+    let size =
+        floe::mem::address_limit().map_or(RESERVE, |l| RESERVE.min((l / 16) as usize)) & !4095;
+    if size == 0 {
+        return;
+    }
+    // SAFETY: an anonymous private mapping of `size` bytes, owned by the pool for the life
+    // of the process
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p != libc::MAP_FAILED {
+        POOL_SIZE.store(size, Ordering::Relaxed);
+        POOL_BASE.store(p as usize, Ordering::Release);
+    }
+}
 
-static POOL: Pool = Pool(UnsafeCell::new([0; RESERVE]));
 /// The pool's bytes handed out (the low 40 bits) and the allocations of it still held (the
 /// bits above), changed together.
 static STATE: AtomicU64 = AtomicU64::new(0);
@@ -50,8 +71,8 @@ pub fn plan_fault() {
 pub struct Floe;
 
 fn in_pool(p: *mut u8) -> bool {
-    let start = POOL.0.get() as usize;
-    (start..start + RESERVE).contains(&(p as usize))
+    let start = POOL_BASE.load(Ordering::Acquire);
+    start != 0 && (start..start + POOL_SIZE.load(Ordering::Relaxed)).contains(&(p as usize))
 }
 
 /// Whether this allocation is the one `FLOE_FAULT=alloc@N` refuses.
@@ -62,13 +83,17 @@ fn planted(size: usize) -> bool {
 
 /// `l` from the reserve, or null when it is spent; the searches are told when it lends.
 fn from_reserve(l: Layout) -> *mut u8 {
-    let base = POOL.0.get() as usize;
+    let base = POOL_BASE.load(Ordering::Acquire);
+    let size = POOL_SIZE.load(Ordering::Relaxed);
+    if base == 0 {
+        return std::ptr::null_mut();
+    }
     let mut state = STATE.load(Ordering::Relaxed);
     loop {
         let used = (state & ((1 << USED_BITS) - 1)) as usize;
         let start = (base + used).next_multiple_of(l.align()) - base;
         let end = start.saturating_add(l.size());
-        if end > RESERVE {
+        if end > size {
             return std::ptr::null_mut();
         }
         let live = state >> USED_BITS;
@@ -80,7 +105,7 @@ fn from_reserve(l: Layout) -> *mut u8 {
                 // without, an infallible one aborts)
                 floe::mem::note_out_of_memory();
                 // SAFETY: `start..end` lies in the pool and no one holds it
-                return unsafe { (POOL.0.get() as *mut u8).add(start) };
+                return unsafe { (base as *mut u8).add(start) };
             }
             Err(now) => state = now,
         }

@@ -156,6 +156,7 @@ fn fewer_arenas_under_an_address_limit() {
 }
 
 fn main() -> ExitCode {
+    alloc::set_aside();
     alloc::plan_fault();
     fewer_arenas_under_an_address_limit();
     #[cfg(feature = "learn")]
@@ -163,6 +164,18 @@ fn main() -> ExitCode {
     if let Err(e) = threads_from_env() {
         eprintln!("floe: {e}");
         return ExitCode::from(2);
+    }
+    if let Err(e) = floe::search::start_threads() {
+        eprintln!("floe: {e}");
+        return ExitCode::from(2);
+    }
+    if let Some((m, what)) = floe::mem::machine_limit().filter(|&(m, _)| m < floe::mem::MIN_BUDGET)
+    {
+        eprintln!(
+            "floe: this machine lets floe have only {} ({what}): searches stop at once; raise \
+             the limit (ulimit -v, the cgroup's memory.max) for anything but the smallest",
+            out::human_bytes(m)
+        );
     }
     let cli = match args::parse() {
         Ok(c) => c,

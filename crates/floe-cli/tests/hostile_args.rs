@@ -272,7 +272,7 @@ fn misleading_arguments_are_refused_with_what_to_give() {
     );
     // the default (the targets and two more) fits the board
     let (code, err) = run_bounded(
-        &words("generate --rows 1 --cols 2 --timeout 5"),
+        &words("generate --rows 1 --cols 3 --timeout 5"),
         Duration::from_secs(10),
     );
     assert!(

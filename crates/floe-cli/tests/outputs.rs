@@ -554,7 +554,7 @@ fn an_address_space_limit_ends_runs_cleanly() {
         "census pushpush --rows 4 --cols 5 --work-dir {} --json",
         &[&c],
     );
-    let o = run(&census, &[], Some("ulimit -v 180000"));
+    let o = run(&census, &[], Some("ulimit -v 160000"));
     assert_eq!(o.code, Some(1), "{}", o.stderr);
     assert!(
         o.stderr.contains("run again with --resume to go on"),
@@ -1170,5 +1170,73 @@ fn worker_ones_damage_gets_the_way_on_and_a_flipped_version_is_damage() {
         );
         assert!(!o.stderr.contains("this floe reads format"), "{}", o.stderr);
     }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// After a second newcomer's fault injection: two floe writing sets into one folder at once
+/// leave one set whole (before: mixed and half sets, both exit 0); under a tiny address-space
+/// limit every command refuses or stops in words (before: a segfault at 50 MB, rayon's panic
+/// at 60 MB); a single file's temporary file left by a crash goes with the next write there.
+#[test]
+fn two_writers_tiny_limits_and_crashed_single_files() {
+    let d = scratch("two-writers");
+    let o = path_str(&d.join("S"));
+    let a = line(
+        "hardest ice --rows 4 --cols 4 --blocks 2 --top 5 --out {}",
+        &o,
+    );
+    let b = line(
+        "hardest ice --rows 4 --cols 4 --blocks 2 --top 3 --by difficulty --out {}",
+        &o,
+    );
+    for _ in 0..20 {
+        let _ = std::fs::remove_dir_all(d.join("S"));
+        let spawn = |args: &[String]| {
+            Command::new(FLOE)
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (x, y) = (spawn(&a), spawn(&b));
+        let (x, y) = (x.wait_with_output().unwrap(), y.wait_with_output().unwrap());
+        assert!(x.status.success() && y.status.success());
+        let files = contents(&d.join("S"));
+        let by_difficulty = files
+            .values()
+            .filter(|t| String::from_utf8_lossy(t).contains("least difficulty"))
+            .count();
+        assert!(
+            (files.len() == 5 && by_difficulty == 0) || (files.len() == 3 && by_difficulty == 3),
+            "{:?}",
+            files.keys().collect::<Vec<_>>()
+        );
+    }
+    for limit in [30_000, 50_000, 60_000, 120_000] {
+        for args in [
+            "--version",
+            "hardest ice --rows 4 --cols 4 --blocks 2",
+            "space --rows 6 --cols 6 --blocks 3",
+        ] {
+            let o = run(&words(args), &[], Some(&format!("ulimit -v {limit}")));
+            assert!(
+                matches!(o.code, Some(0..=2)),
+                "{limit} {args}: {:?} {}",
+                o.code,
+                o.stderr
+            );
+        }
+    }
+    let r = d.join("R");
+    std::fs::create_dir_all(&r).unwrap();
+    let out = path_str(&r.join("r.svg"));
+    let zelda = bundled("zelda.txt");
+    let render = words_with("render {} --level OOSSAS -o {}", &[&zelda, &out]);
+    let crashed = run(&render, &[("FLOE_FAULT", "crash@1")], None);
+    assert_eq!(crashed.code, None);
+    assert_eq!(run(&render, &[], None).code, Some(0));
+    assert_eq!(temporaries(&r), Vec::<String>::new());
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -500,6 +500,11 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
     let path = &write_target(path)?;
+    // what a floe killed while it wrote here left (its temporary file, a set half in place)
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        set::recover(dir);
+    }
+    set::recover_file(path);
     if path.exists() && !path.is_file() {
         if path.is_dir() {
             return Err(io(std::io::Error::other("it is a directory")));

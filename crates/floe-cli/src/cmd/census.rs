@@ -423,7 +423,7 @@ fn write_figures(c: &Census, path: &Path) -> Result<(), Error> {
             .map_err(|e| unwritten(e, path))?;
     }
     let family: Vec<PathBuf> = FIGURE_SUFFIXES.iter().map(|s| file(s)).collect();
-    set.commit(&family).map_err(|e| unwritten(e, path))
+    set.commit(|| family).map_err(|e| unwritten(e, path))
 }
 
 /// A picture that could not be written, said with what it means for the others.

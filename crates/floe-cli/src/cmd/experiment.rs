@@ -74,7 +74,7 @@ pub fn run(a: ExperimentArgs) -> Result<Done, Error> {
         }
     }
     staged?;
-    files.commit(&[])?;
+    files.commit(Vec::new)?;
     Ok(Done::when(!outcome.limited()))
 }
 
@@ -133,7 +133,7 @@ pub(crate) fn compute(
             set.add(&path, &text)?;
             c.file = Some(path.display().to_string());
         }
-        set.commit(&[])?;
+        set.commit(Vec::new)?;
     }
     Ok(outcome)
 }

@@ -215,7 +215,7 @@ fn save(dir: &Path, r: &HardestReport) -> Result<(), Error> {
     for (i, l) in r.levels.iter().enumerate() {
         set.add(&target.join(format!("{stem}{}.txt", i + 1)), &l.level)?;
     }
-    set.commit(&set_in(&target))?;
+    set.commit(|| set_in(&target))?;
     if keep {
         let h = held(&old, by_difficulty).expect("held above");
         eprintln!(

@@ -90,6 +90,6 @@ pub fn run(a: ProfileArgs) -> Result<Done, Error> {
         outln!("{}", human_time(t.elapsed()));
     }
     staged?;
-    files.commit(&[])?;
+    files.commit(Vec::new)?;
     Ok(Done::when(r.is_ok()))
 }

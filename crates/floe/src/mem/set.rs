@@ -34,6 +34,7 @@ pub fn recover(dir: &Path) {
         let Some(rest) = name.strip_prefix('.') else {
             continue;
         };
+        // a set's backups and temporary files (names only floe gives)
         let (stem, old) = if let Some(r) = rest.strip_suffix(".set.old") {
             (r, true)
         } else if let Some(r) = rest.strip_suffix(".set.tmp") {
@@ -58,6 +59,59 @@ pub fn recover(dir: &Path) {
         } else {
             std::fs::remove_file(e.path())
         };
+    }
+}
+
+/// Removes the temporary files a killed `write_whole` of `target` left beside it
+/// (`.NAME.PID.tmp` of a process that is gone; only that name's).
+pub(crate) fn recover_file(target: &Path) {
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let head = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let n = e.file_name().to_string_lossy().into_owned();
+        let pid = n
+            .strip_prefix(&head)
+            .and_then(|r| r.strip_suffix(".tmp"))
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !super::run::alive(pid) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+/// The system's lock of a folder (`flock` on it), held while a set is checked or put in place
+/// there; none where the system has no such lock.
+struct DirLock {
+    _held: Option<std::fs::File>,
+}
+
+impl DirLock {
+    fn take(dir: &Path) -> DirLock {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            if let Ok(f) = std::fs::File::open(dir) {
+                // SAFETY: flock on a descriptor this process owns; it waits for the holder
+                unsafe {
+                    libc::flock(f.as_raw_fd(), libc::LOCK_EX);
+                }
+                return DirLock { _held: Some(f) };
+            }
+        }
+        let _ = dir;
+        DirLock { _held: None }
     }
 }
 
@@ -116,20 +170,21 @@ impl FileSet {
                 return Err(io(path, e));
             }
         }
-        if let Some(dir) = path.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            if !self.recovered.iter().any(|d| d == dir) {
-                recover(dir);
-                self.recovered.push(dir.to_path_buf());
-            }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        // not while another floe puts its set in place there
+        let lock = DirLock::take(dir);
+        if !self.recovered.iter().any(|d| d == dir) {
+            recover(dir);
+            self.recovered.push(dir.to_path_buf());
         }
         let target = write_target(path)?;
+        drop(lock);
         if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !self.recovered.iter().any(|d| d == dir) {
+                let _lock = DirLock::take(dir);
                 recover(dir);
                 self.recovered.push(dir.to_path_buf());
             }
@@ -163,10 +218,20 @@ impl FileSet {
         self.staged.push((tmp, target, path.to_path_buf()));
         Ok(())
     }
-    /// Puts every file of the set in place and removes `stale` (the files of an earlier set
-    /// that this one does not hold; a file of the set among them stays).
-    pub fn commit(mut self, stale: &[PathBuf]) -> Result<(), Error> {
+    /// Puts every file of the set in place and removes those `stale` gives (the files of an
+    /// earlier set that this one does not hold; a file of the set among them stays), asked for
+    /// while the folders are locked: a set another floe put there a moment before is seen.
+    pub fn commit(mut self, stale: impl FnOnce() -> Vec<PathBuf>) -> Result<(), Error> {
         let staged = std::mem::take(&mut self.staged);
+        // one floe at a time puts a set in place in a folder (two at once mixed their files)
+        let mut dirs: Vec<PathBuf> = staged
+            .iter()
+            .filter_map(|(_, t, _)| t.parent().map(Path::to_path_buf))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        let _locks: Vec<DirLock> = dirs.iter().map(|d| DirLock::take(d)).collect();
+        let stale = stale();
         // the files replaced are kept under a second name until every new one is in place,
         // and put back if one cannot be
         let mut backups: Vec<Option<PathBuf>> = Vec::with_capacity(staged.len());
@@ -221,7 +286,7 @@ impl FileSet {
             let _ = std::fs::remove_file(b);
         }
         let ours: Vec<&PathBuf> = staged.iter().map(|(_, t, _)| t).collect();
-        for old in stale {
+        for old in &stale {
             let gone = write_target(old).unwrap_or_else(|_| old.clone());
             if !ours.contains(&&gone) && gone.is_file() {
                 std::fs::remove_file(&gone).map_err(|source| Error::Io {
@@ -287,7 +352,8 @@ mod tests {
         set.add(&d.join("a.svg"), "new a").unwrap();
         set.add(&d.join("b.svg"), "new b").unwrap();
         assert_eq!(set.len(), 2);
-        set.commit(&[d.join("a.svg"), d.join("c.svg")]).unwrap();
+        set.commit(|| vec![d.join("a.svg"), d.join("c.svg")])
+            .unwrap();
         assert_eq!(listing(&d), ["a.svg", "b.svg"]);
         assert_eq!(std::fs::read_to_string(d.join("b.svg")).unwrap(), "new b");
         std::fs::remove_dir_all(&d).unwrap();
@@ -315,7 +381,7 @@ mod tests {
         let mut set = FileSet::new();
         set.add(&d.join("a.svg"), "new a").unwrap();
         set.add(&d.join("b.svg"), "new b").unwrap();
-        set.commit(&[]).unwrap();
+        set.commit(Vec::new).unwrap();
         assert_eq!(listing(&d), ["a.svg", "b.svg"]);
         assert_eq!(std::fs::read_to_string(d.join("b.svg")).unwrap(), "new b");
         std::fs::remove_dir_all(&d).unwrap();
@@ -329,7 +395,7 @@ mod tests {
         std::os::unix::fs::symlink("real.svg", d.join("latest.svg")).unwrap();
         let mut set = FileSet::new();
         set.add(&d.join("latest.svg"), "new").unwrap();
-        set.commit(&[]).unwrap();
+        set.commit(Vec::new).unwrap();
         assert!(std::fs::symlink_metadata(d.join("latest.svg"))
             .unwrap()
             .file_type()

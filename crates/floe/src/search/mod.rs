@@ -65,7 +65,7 @@ pub use limits::{
     ProgressFn, Tally, MAX_DURATION, MAX_STORED,
 };
 pub use method::{run, worth_parallel, Found, Method};
-pub use par::{count_par, enumerate_par};
+pub use par::{count_par, enumerate_par, start_threads};
 pub use store::DENSE_LIMIT;
 
 use std::hash::Hash;

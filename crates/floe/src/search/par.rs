@@ -202,6 +202,25 @@ impl<S> Default for Listed<S> {
     }
 }
 
+/// Starts the thread pool the parallel searches share (rayon's global pool), with smaller
+/// stacks under an address-space limit (`ulimit -v`: each thread's stack is mapped when it
+/// starts); an error in words when the threads cannot start. A pool started already is fine.
+pub fn start_threads() -> Result<(), String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    // under an address-space limit each thread's stack counts whole: smaller ones
+    if crate::mem::address_limit().is_some() {
+        b = b.stack_size(1 << 20);
+    }
+    match b.build_global() {
+        Ok(()) => Ok(()),
+        Err(e) if e.to_string().contains("already") => Ok(()),
+        Err(e) => Err(format!(
+            "cannot start the worker threads ({e}): the address space this process may map \
+             (ulimit -v) is too small for floe; raise it"
+        )),
+    }
+}
+
 /// Breadth-first enumeration of every state reachable from the start, on all threads of the
 /// current rayon pool. Each worker folds the states it discovers into an accumulator made by
 /// `init` with `visit(acc, state, distance)`; accumulators are combined with `merge` and the
