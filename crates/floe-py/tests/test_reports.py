@@ -69,8 +69,9 @@ def test_generate_reads_the_request_the_command_line_reads(cli):
         (dict(count=2, seed=3), ["--count", "2", "--seed", "3"]),
         (dict(targets=2, min_pushes=1), ["--targets", "2", "--min-pushes", "1"]),
     ]:
-        g = floe.generate(2 if "targets" in kw else 5, 2 if "targets" in kw else 5, **kw)
-        size = ["--rows", "2", "--cols", "2"] if "targets" in kw else ["--rows", "5", "--cols", "5"]
+        # 1×3: two targets and the player fill the board, the blocks capped by its cells
+        g = floe.generate(1 if "targets" in kw else 5, 3 if "targets" in kw else 5, **kw)
+        size = ["--rows", "1", "--cols", "3"] if "targets" in kw else ["--rows", "5", "--cols", "5"]
         assert without_time(g.report) == without_time(cli("generate", *size, *flags))
     with pytest.raises(floe.InvalidInput, match="^max_pushes 2 is below min_pushes 3$"):
         floe.generate(5, 5, max_pushes=2)
