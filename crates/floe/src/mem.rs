@@ -491,7 +491,6 @@ impl ScratchFile {
 /// truncated one. Missing parent directories are created; special files (`/dev/null`,
 /// `/dev/stdout`) are written as they are.
 pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
-    use std::io::Write;
     let io = |source| Error::Io {
         path: path.display().to_string(),
         source,
@@ -511,28 +510,44 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
         }
         return std::fs::write(path, bytes).map_err(io);
     }
-    let name = path
+    let tmp = write_beside(path, "tmp", bytes.as_ref()).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })?;
+    fault_point().map_err(io)?;
+    sync_parent(path).map_err(io)
+}
+
+/// Writes `bytes` to a temporary file beside `target` (`.NAME.PID.SUFFIX`), with the
+/// permissions of the file it will replace, synced; its path. On failure nothing is left.
+pub(crate) fn write_beside(
+    target: &Path,
+    suffix: &str,
+    bytes: &[u8],
+) -> std::io::Result<std::path::PathBuf> {
+    use std::io::Write;
+    let name = target
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = target.with_file_name(format!(".{name}.{}.{suffix}", std::process::id()));
     // an existing file keeps its permissions
-    let keep = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let keep = std::fs::metadata(target).ok().map(|m| m.permissions());
     let written = std::fs::File::create(&tmp).and_then(|mut f| {
         if let Some(p) = keep {
             f.set_permissions(p)?;
         }
-        f.write_all(bytes.as_ref())?;
+        f.write_all(bytes)?;
         fault_point()?;
         f.sync_all()
     });
-    written
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
+    match written {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
             let _ = std::fs::remove_file(&tmp);
-            io(e)
-        })?;
-    fault_point().map_err(io)?;
-    sync_parent(path).map_err(io)
+            Err(e)
+        }
+    }
 }
 
 /// The file that writing `path` whole replaces: `path` itself, or the file a symbolic link at

@@ -151,7 +151,6 @@ impl FileSet {
     }
     /// Writes `bytes` for `path` into its temporary file, synced (missing folders are made).
     pub fn add(&mut self, path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
-        use std::io::Write;
         let io = |p: &Path, source| Error::Io {
             path: p.display().to_string(),
             source,
@@ -198,23 +197,8 @@ impl FileSet {
                 target.display()
             )));
         }
-        let name = target
-            .file_name()
-            .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-        let tmp = target.with_file_name(format!(".{name}.{}.set.tmp", std::process::id()));
-        let keep = std::fs::metadata(&target).ok().map(|m| m.permissions());
-        let written = std::fs::File::create(&tmp).and_then(|mut f| {
-            if let Some(p) = keep {
-                f.set_permissions(p)?;
-            }
-            f.write_all(bytes.as_ref())?;
-            fault_point()?;
-            f.sync_all()
-        });
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io(path, e));
-        }
+        let tmp =
+            super::write_beside(&target, "set.tmp", bytes.as_ref()).map_err(|e| io(path, e))?;
         self.staged.push((tmp, target, path.to_path_buf()));
         Ok(())
     }
