@@ -62,8 +62,25 @@ fn every_registered_game_is_covered() {
     assert_eq!(listed, registered);
     // and `floe games` lists each of them
     let out = floe(&["games"]).code(0).stdout;
-    for g in registered {
+    for g in &registered {
         assert!(out.contains(g), "{g} not in `floe games`:\n{out}");
+    }
+    // with its rules, in the text and in the JSON
+    let json = floe_json(&["games", "--json"], 0);
+    for g in &registered {
+        let rules = floe::games::find(g).unwrap().info().rules;
+        assert!(
+            out.contains(&format!("\n  rules: {rules}\n")),
+            "{g}'s rules not in `floe games`:\n{out}"
+        );
+        let entry = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == *g)
+            .unwrap();
+        assert_eq!(entry["rules"], rules, "{g}");
+        assert!(entry["cells"]["glyphs"][0].get("look").is_none(), "{g}");
     }
 }
 

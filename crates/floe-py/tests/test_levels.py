@@ -14,7 +14,9 @@ def test_every_game_is_known():
     names = [g["name"] for g in floe.games()]
     assert sorted(names) == sorted(g for g, _, _ in GAMES)
     first = floe.games()[0]
-    assert {"name", "aliases", "title", "params", "algorithms", "formats", "capabilities"} <= set(first)
+    assert {"name", "aliases", "title", "rules", "params", "algorithms", "formats", "capabilities"} <= set(first)
+    # each game's goal and moves, for a player
+    assert all(g["rules"].startswith("Goal: ") for g in floe.games())
 
 
 @pytest.mark.parametrize("game,text,moves", GAMES)

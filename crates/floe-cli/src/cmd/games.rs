@@ -28,6 +28,7 @@ pub fn run(a: GamesArgs) -> Result<Done, Error> {
         if !info.aliases.is_empty() {
             outln!("  also called: {}", info.aliases.join(", "));
         }
+        outln!("  rules: {}", info.rules);
         for p in info.params {
             let values = match &p.kind {
                 ParamKind::Int { min, max } => format!("{min}–{max}"),

@@ -583,8 +583,10 @@ def render(
 
 
 def games() -> List[Dict[str, Any]]:
-    """The games floe knows (``floe games --json``): name, aliases, title, parameters,
-    algorithms, formats, capabilities."""
+    """The games floe knows (``floe games --json``), a dict each: ``name``, ``aliases``,
+    ``title``, ``about``, ``rules`` (the goal and the moves in one or two sentences,
+    ``"Goal: …"``), ``params``, ``formats``, ``move_word``, ``algorithms``, ``random_moves``,
+    ``capabilities`` and ``cells`` (the symbols a board is written with)."""
     games: List[Dict[str, Any]] = loads(_floe.games_json())
     return games
 

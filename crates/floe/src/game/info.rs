@@ -2,6 +2,7 @@
 //! parameters a level is played with.
 
 use crate::error::Error;
+use crate::scene::{Ground, PieceKind};
 use crate::search::Method;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -18,6 +19,9 @@ pub struct Info {
     pub title: &'static str,
     /// One line about the game.
     pub about: &'static str,
+    /// The goal and the moves, in one or two plain sentences for a player, the goal first
+    /// (`Goal: a block on every target. …`): what `floe games` and the play page show.
+    pub rules: &'static str,
     /// The parameters a level of it may be played with (`k` of PushPush-k).
     pub params: &'static [Param],
     /// The file formats it reads and writes; the first is the default.
@@ -53,11 +57,35 @@ pub struct Glyph {
     pub text: &'static str,
     /// What it is (`a block on ice`).
     pub about: &'static str,
+    /// How the game's scene draws a cell written with it (not in the JSON). Where the symbol
+    /// alone cannot say, the usual look: a Fujisan space's is off the summit (`summit: false`),
+    /// a Pretzel ace's is in the aces' column (on the table, never dealt into a hole).
+    #[serde(skip)]
+    pub look: Look,
 }
 
-/// A [`Glyph`].
-pub const fn glyph(text: &'static str, about: &'static str) -> Glyph {
-    Glyph { text, about }
+/// How a board draws one cell: its ground and the piece standing on it, as the game's
+/// [`scene`](super::Game::scene) draws a cell written with a [`Glyph`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Look {
+    /// The cell's ground.
+    pub ground: Ground,
+    /// The piece on it, if any.
+    pub piece: Option<PieceKind>,
+}
+
+/// A [`Glyph`]: the symbol, what it means, and the ground and piece the board draws for it.
+pub const fn glyph(
+    text: &'static str,
+    about: &'static str,
+    ground: Ground,
+    piece: Option<PieceKind>,
+) -> Glyph {
+    Glyph {
+        text,
+        about,
+        look: Look { ground, piece },
+    }
 }
 
 impl Info {
@@ -431,6 +459,7 @@ mod tests {
         aliases: &["toy game"],
         title: "toy",
         about: "a toy",
+        rules: "Goal: win. Move.",
         params: &[
             Param {
                 name: "k",
@@ -449,7 +478,7 @@ mod tests {
         random_moves: 10,
         capabilities: Capabilities::PLAIN,
         cells: Cells {
-            glyphs: &[glyph("-", "floor")],
+            glyphs: &[glyph("-", "floor", Ground::Floor, None)],
             separator: "",
         },
     };

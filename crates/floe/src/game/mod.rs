@@ -30,8 +30,8 @@ mod replay;
 mod report;
 
 pub use info::{
-    glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Learning, Param,
-    ParamKind, Params,
+    glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Learning, Look,
+    Param, ParamKind, Params,
 };
 pub use moves::{parse_move_list, parse_move_words};
 pub(crate) use replay::KeptReplay;

@@ -99,6 +99,9 @@ pub fn game_line(text: &str, file: &str) -> Result<Option<(&'static dyn AnyGame,
 }
 
 #[cfg(test)]
+mod looks;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -137,6 +140,20 @@ mod tests {
             assert!(!i.algorithms.is_empty(), "{}", i.name);
             assert!(!i.formats.is_empty(), "{}", i.name);
             assert!(i.move_word == "push" || i.move_word == "move", "{}", i.name);
+            // the rules in one or two plain sentences, the goal first
+            let rules = i.rules;
+            assert!(rules.starts_with("Goal: "), "{}: {rules}", i.name);
+            assert!(rules.len() <= 300, "{}: {} characters", i.name, rules.len());
+            let ends = rules
+                .char_indices()
+                .filter(|&(at, c)| {
+                    let next = rules[at + c.len_utf8()..].chars().next();
+                    matches!(c, '.' | '!' | '?') && next.is_none_or(char::is_whitespace)
+                })
+                .count();
+            assert!((1..=2).contains(&ends), "{}: {ends} sentences", i.name);
+            assert!(rules.ends_with('.'), "{}: {rules}", i.name);
+            assert!(!rules.contains("  ") && !rules.contains('\n'), "{}", i.name);
         }
     }
 }

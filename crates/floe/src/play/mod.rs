@@ -131,8 +131,10 @@ pub enum Event {
     NothingToUndo,
     /// No move to play again.
     NothingToRedo,
-    /// Back at the start.
+    /// Back at the start (Undo takes it back).
     Restarted,
+    /// A restart taken back: the game it left, with its number of moves, is back.
+    RestartUndone(usize),
     /// The solver's answer for the current position.
     Hint(Verdict),
     /// The solver could not answer.
@@ -179,7 +181,12 @@ impl fmt::Display for Said<'_> {
             Event::Redone(m) => write!(f, "played {m} again"),
             Event::NothingToUndo => write!(f, "nothing to undo"),
             Event::NothingToRedo => write!(f, "nothing to redo"),
-            Event::Restarted => write!(f, "back at the start"),
+            Event::Restarted => write!(f, "back at the start (undo takes the restart back)"),
+            Event::RestartUndone(n) => write!(
+                f,
+                "took the restart back: the {n} {} played before it are back",
+                move_word(w, *n)
+            ),
             Event::Hint(Verdict::Solvable {
                 moves,
                 next: Some(m),

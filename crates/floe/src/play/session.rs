@@ -9,6 +9,15 @@ use crate::search::Limits;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The most restarts Undo can take back, one after the other.
+const RESTARTS_KEPT: usize = 16;
+
+/// A game left by a restart: its moves and the positions after them.
+struct Left<G: Game> {
+    moves: Vec<G::Move>,
+    states: Vec<G::Position>,
+}
+
 /// A level of game `G` being played.
 pub(crate) struct Play<G: Game> {
     g: G,
@@ -19,6 +28,11 @@ pub(crate) struct Play<G: Game> {
     moves: Vec<G::Move>,
     /// Moves taken back, the last one taken back on top.
     redo: Vec<G::Move>,
+    /// The games a restart left, the last one on top (Undo at the start takes the restart
+    /// back, as in Simon Tatham's puzzles); at most [`RESTARTS_KEPT`].
+    restarts: Vec<Left<G>>,
+    /// Redo repeats the restart Undo took back.
+    redo_restart: bool,
     selected: Option<Pos>,
     cursor: Option<Pos>,
     hint: Option<G::Move>,
@@ -41,6 +55,8 @@ impl<G: Game> Play<G> {
             states: vec![start],
             moves: Vec::new(),
             redo: Vec::new(),
+            restarts: Vec::new(),
+            redo_restart: false,
             selected: None,
             cursor: None,
             hint: None,
@@ -117,6 +133,32 @@ impl<G: Game> Play<G> {
         }
     }
 
+    /// A new move: what was taken back cannot be played again.
+    fn forget_redo(&mut self) {
+        self.redo.clear();
+        self.redo_restart = false;
+    }
+
+    /// Back to the start; the game left is kept for Undo.
+    fn restart(&mut self) -> Event {
+        if !self.moves.is_empty() {
+            if self.restarts.len() == RESTARTS_KEPT {
+                self.restarts.remove(0);
+            }
+            self.restarts.push(Left {
+                moves: std::mem::take(&mut self.moves),
+                states: self.states.split_off(1),
+            });
+        }
+        self.redo.clear();
+        self.redo_restart = false;
+        self.cursor = None;
+        self.hint = None;
+        self.shown = None;
+        self.selected = self.first_block();
+        Event::Restarted
+    }
+
     fn arrow(&mut self, d: crate::grid::Dir) -> Event {
         if let Some(c) = self.cursor {
             let scene = self.g.scene(&self.level, self.current());
@@ -131,7 +173,7 @@ impl<G: Game> Play<G> {
             ArrowKey::Move(m) => {
                 let e = self.play(m);
                 if matches!(e, Event::Moved { .. }) {
-                    self.redo.clear();
+                    self.forget_redo();
                 }
                 e
             }
@@ -204,11 +246,13 @@ impl<G: Game> Play<G> {
                 },
                 Keys::PickMove => {
                     let legal = self.legal();
-                    match self.shown.and_then(|i| legal.get(i).cloned()) {
+                    // the move shown, else the hint's (drawn as an arrow alike)
+                    let shown = self.shown.and_then(|i| legal.get(i).cloned());
+                    match shown.or_else(|| self.hint.clone()) {
                         Some(m) => {
                             let e = self.play(m);
                             if matches!(e, Event::Moved { .. }) {
-                                self.redo.clear();
+                                self.forget_redo();
                             }
                             e
                         }
@@ -218,7 +262,22 @@ impl<G: Game> Play<G> {
                 Keys::Walk => Event::NotHere("nothing to select here: the arrows move the player"),
             },
             Action::Undo => match self.moves.pop() {
-                None => Event::NothingToUndo,
+                None => match self.restarts.pop() {
+                    None => Event::NothingToUndo,
+                    Some(left) => {
+                        let n = left.moves.len();
+                        self.moves = left.moves;
+                        self.states.truncate(1);
+                        self.states.extend(left.states);
+                        self.redo.clear();
+                        self.redo_restart = true;
+                        self.hint = None;
+                        self.shown = None;
+                        self.cursor = None;
+                        self.selected = self.first_block();
+                        Event::RestartUndone(n)
+                    }
+                },
                 Some(m) => {
                     self.states.pop();
                     self.hint = None;
@@ -231,6 +290,7 @@ impl<G: Game> Play<G> {
                 }
             },
             Action::Redo => match self.redo.pop() {
+                None if self.redo_restart => self.restart(),
                 None => Event::NothingToRedo,
                 Some(m) => match self.play(m.clone()) {
                     Event::Moved { .. } => Event::Redone(Move::new(m)),
@@ -240,16 +300,7 @@ impl<G: Game> Play<G> {
                     }
                 },
             },
-            Action::Restart => {
-                self.states.truncate(1);
-                self.moves.clear();
-                self.redo.clear();
-                self.cursor = None;
-                self.hint = None;
-                self.shown = None;
-                self.selected = self.first_block();
-                Event::Restarted
-            }
+            Action::Restart => self.restart(),
             Action::Hint => match self.known_verdict() {
                 Some(Ok(v)) => {
                     self.hint = match &v {
@@ -266,7 +317,7 @@ impl<G: Game> Play<G> {
                     Some(m) => {
                         let e = self.play(m);
                         if matches!(e, Event::Moved { .. }) {
-                            self.redo.clear();
+                            self.forget_redo();
                         }
                         e
                     }
@@ -326,7 +377,7 @@ impl<G: Game> Play<G> {
         };
         let e = self.play(m);
         if matches!(e, Event::Moved { .. }) {
-            self.redo.clear();
+            self.forget_redo();
         }
         e
     }
@@ -346,7 +397,7 @@ impl<G: Game> SessionObj for Play<G> {
         self.moves.len()
     }
     fn redo_count(&self) -> usize {
-        self.redo.len()
+        self.redo.len() + usize::from(self.redo_restart)
     }
     fn is_solved(&self) -> bool {
         self.g.solved(&self.level, self.current())

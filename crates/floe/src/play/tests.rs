@@ -132,6 +132,56 @@ fn undo_redo_and_restart() {
 }
 
 #[test]
+fn undo_takes_a_restart_back_and_redo_restarts_again() {
+    let mut s = ice("$--$\n---.\n", WalkRule::Free);
+    let start = s.board_text();
+    keys(&mut s, "right tab down");
+    let end = s.board_text();
+    let played = s.moves();
+    assert_eq!(s.apply(Action::Restart), Event::Restarted);
+    assert_eq!((s.board_text(), s.move_count()), (start.clone(), 0));
+    // Undo at the start brings back the game the restart left, moves and all
+    assert_eq!(s.apply(Action::Undo), Event::RestartUndone(2));
+    assert_eq!((s.board_text(), s.moves()), (end.clone(), played.clone()));
+    assert!(s.is_solved());
+    // and its moves are taken back one by one after that
+    assert_eq!(s.apply(Action::Undo), Event::Undone(push(0, 3, Dir::Down)));
+    assert_eq!(s.apply(Action::Redo), Event::Redone(push(0, 3, Dir::Down)));
+    // Redo after the restart was taken back restarts again
+    assert_eq!(s.apply(Action::Undo), Event::Undone(push(0, 3, Dir::Down)));
+    assert_eq!(s.apply(Action::Redo), Event::Redone(push(0, 3, Dir::Down)));
+    assert_eq!(s.apply(Action::Restart), Event::Restarted);
+    assert_eq!(s.apply(Action::Undo), Event::RestartUndone(2));
+    assert_eq!(s.redo_count(), 1);
+    assert_eq!(s.apply(Action::Redo), Event::Restarted);
+    assert_eq!(s.move_count(), 0);
+    // moves after a restart are undone first, then the restart
+    keys(&mut s, "right");
+    assert_eq!(s.apply(Action::Undo), Event::Undone(push(0, 0, Dir::Right)));
+    assert_eq!(s.apply(Action::Undo), Event::RestartUndone(2));
+    assert_eq!(s.board_text(), end);
+    // a restart at the start leaves nothing to take back; a new move forgets the redo
+    let mut t = ice("$--$\n---.\n", WalkRule::Free);
+    assert_eq!(t.apply(Action::Restart), Event::Restarted);
+    assert_eq!(t.apply(Action::Undo), Event::NothingToUndo);
+    keys(&mut t, "right");
+    t.apply(Action::Restart);
+    t.apply(Action::Undo);
+    t.apply(Action::Undo);
+    keys(&mut t, "right");
+    assert_eq!(t.apply(Action::Redo), Event::NothingToRedo);
+    // only so many restarts are kept
+    for _ in 0..40 {
+        keys(&mut t, "u right R");
+    }
+    let mut back = 0;
+    while let Event::RestartUndone(_) | Event::Undone(_) = t.apply(Action::Undo) {
+        back += 1;
+    }
+    assert!(back <= 2 * 16 + 1, "{back}");
+}
+
+#[test]
 fn cursor_mode_selects_the_block_under_the_cursor() {
     let mut s = ice("$--$\n---.\n", WalkRule::Free);
     assert_eq!(s.apply(Action::Select), Event::Cursor(Pos::new(0, 0)));
@@ -336,6 +386,13 @@ fn solitaire_puzzles_are_played_by_picking_moves() {
     assert_eq!(s.apply(Action::NextBlock), Event::NoMoves);
     assert!(matches!(s.apply(Action::Undo), Event::Undone(_)));
     assert_eq!(s.board_text(), "1 . . 1\n");
+    // Enter plays the hint shown (as it plays a move shown)
+    assert!(matches!(s.apply(Action::Hint), Event::Hint(_)));
+    assert!(s.hint().is_some());
+    assert!(matches!(
+        s.apply(Action::Select),
+        Event::Moved { solved: true, .. }
+    ));
     // Fujisan: hints from any position, replayed by the rules
     let mut f = session(
         "Game: fujisan\n3 1 4 0 2 5 1 2 3 4 0 1\n2 0 5 3 1 4 2 3 1 0 5 4\n",

@@ -20,6 +20,9 @@ static INFO: Info = Info {
     aliases: &["iceblocks", "iceblock", "zelda"],
     title: "ice blocks",
     about: "Zelda-style ice blocks: push blocks that slide until stopped onto every target",
+    rules: "Goal: a block on every target. Select a block and push it up, down, left or right \
+            from a cell behind it that the player can reach: it slides over ice and targets until \
+            a wall, another block, normal floor or the board's edge stops it.",
     params: &[Param {
         name: "rules",
         about: "walking rule: free (the player reaches every side of every block) or walk \
@@ -53,14 +56,29 @@ static INFO: Info = Info {
     },
     cells: Cells {
         glyphs: &[
-            glyph("-", "ice"),
-            glyph("=", "normal floor (blocks stop on it)"),
-            glyph("#", "a wall"),
-            glyph(".", "a target"),
-            glyph("$", "a block"),
-            glyph("*", "a block on a target"),
-            glyph("@", "the player (walk rule)"),
-            glyph("+", "the player on a target (walk rule)"),
+            glyph("-", "ice", Ground::Ice, None),
+            glyph("=", "normal floor (blocks stop on it)", Ground::Floor, None),
+            glyph("#", "a wall", Ground::Wall, None),
+            glyph(".", "a target", Ground::Target, None),
+            glyph("$", "a block", Ground::Ice, Some(PieceKind::Block)),
+            glyph(
+                "*",
+                "a block on a target",
+                Ground::Target,
+                Some(PieceKind::Block),
+            ),
+            glyph(
+                "@",
+                "the player (walk rule)",
+                Ground::Ice,
+                Some(PieceKind::Player),
+            ),
+            glyph(
+                "+",
+                "the player on a target (walk rule)",
+                Ground::Target,
+                Some(PieceKind::Player),
+            ),
         ],
         separator: "",
     },

@@ -18,6 +18,8 @@ static INFO: Info = Info {
     title: "ice path",
     about: "the ice path puzzle: the player slides over ice until something stops him, \
             to the exit",
+    rules: "Goal: reach the exit. The player slides up, down, left or right over ice until a rock \
+            or the edge stops him; he stops on normal floor or the exit as soon as he enters it.",
     params: &[],
     formats: &["floe"],
     move_word: "move",
@@ -38,12 +40,22 @@ static INFO: Info = Info {
     },
     cells: Cells {
         glyphs: &[
-            glyph("-", "ice"),
-            glyph("=", "normal floor"),
-            glyph("#", "a rock"),
-            glyph(".", "the exit"),
-            glyph("@", "the player on ice"),
-            glyph("&", "the player on normal floor"),
+            glyph("-", "ice", Ground::Ice, None),
+            glyph("=", "normal floor", Ground::Floor, None),
+            glyph("#", "a rock", Ground::Wall, None),
+            glyph(".", "the exit", Ground::Target, None),
+            glyph(
+                "@",
+                "the player on ice",
+                Ground::Ice,
+                Some(PieceKind::Player),
+            ),
+            glyph(
+                "&",
+                "the player on normal floor",
+                Ground::Floor,
+                Some(PieceKind::Player),
+            ),
         ],
         separator: "",
     },

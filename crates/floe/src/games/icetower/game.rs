@@ -33,6 +33,10 @@ static INFO: Info = Info {
     aliases: &["氷塔"],
     title: "Ice Tower",
     about: "Ice Tower (氷塔): the magician pushes ice into fires until every fire is out",
+    rules: "Goal: put out every fire. The magician pushes a block away from himself and it slides \
+            until a wall, another block or the edge stops it: ice vanishes in the first fire it \
+            enters, putting it out, or in a recycler; golden ice puts out every fire it crosses \
+            and slides over recyclers.",
     params: &[Param {
         name: "dynamic",
         about: "accept arrows and dispensers, with floe's documented semantics",
@@ -69,18 +73,33 @@ static INFO: Info = Info {
     },
     cells: Cells {
         glyphs: &[
-            glyph(" ", "floor"),
-            glyph("#", "a wall"),
-            glyph("%", "ice"),
-            glyph("$", "golden ice"),
-            glyph("*", "a fire"),
-            glyph("-", "a recycler"),
-            glyph("@", "the magician"),
-            glyph("^", "an arrow up (dynamic)"),
-            glyph("v", "an arrow down (dynamic)"),
-            glyph("<", "an arrow left (dynamic)"),
-            glyph(">", "an arrow right (dynamic)"),
-            glyph("+", "a dispenser (dynamic)"),
+            glyph(" ", "floor", Ground::Ice, None),
+            glyph("#", "a wall", Ground::Wall, None),
+            glyph("%", "ice", Ground::Ice, Some(PieceKind::Block)),
+            glyph("$", "golden ice", Ground::Ice, Some(PieceKind::Golden)),
+            glyph("*", "a fire", Ground::Fire, None),
+            glyph("-", "a recycler", Ground::Recycler, None),
+            glyph("@", "the magician", Ground::Ice, Some(PieceKind::Magician)),
+            glyph("^", "an arrow up (dynamic)", Ground::Arrow(Dir::Up), None),
+            glyph(
+                "v",
+                "an arrow down (dynamic)",
+                Ground::Arrow(Dir::Down),
+                None,
+            ),
+            glyph(
+                "<",
+                "an arrow left (dynamic)",
+                Ground::Arrow(Dir::Left),
+                None,
+            ),
+            glyph(
+                ">",
+                "an arrow right (dynamic)",
+                Ground::Arrow(Dir::Right),
+                None,
+            ),
+            glyph("+", "a dispenser (dynamic)", Ground::Dispenser, None),
         ],
         separator: "",
     },

@@ -21,6 +21,9 @@ static INFO: Info = Info {
     aliases: &["pushpush1"],
     title: "PushPush",
     about: "PushPush: a robot pushes sliding blocks until it can walk onto the target",
+    rules: "Goal: the robot walks onto the target. It walks freely and pushes the block in front \
+            of it (in PushPush-k a row of up to k blocks) when the cell beyond is free: the row \
+            slides until a block, a wall or the edge stops it.",
     params: &[Param {
         name: "k",
         about: "PushPush-k: the robot pushes rows of up to k blocks (0: any row, PushPush-*)",
@@ -45,12 +48,17 @@ static INFO: Info = Info {
     },
     cells: Cells {
         glyphs: &[
-            glyph("-", "floor"),
-            glyph("#", "a wall"),
-            glyph(".", "the target"),
-            glyph("$", "a block"),
-            glyph("*", "a block on the target"),
-            glyph("@", "the robot"),
+            glyph("-", "floor", Ground::Ice, None),
+            glyph("#", "a wall", Ground::Wall, None),
+            glyph(".", "the target", Ground::Target, None),
+            glyph("$", "a block", Ground::Ice, Some(PieceKind::Block)),
+            glyph(
+                "*",
+                "a block on the target",
+                Ground::Target,
+                Some(PieceKind::Block),
+            ),
+            glyph("@", "the robot", Ground::Ice, Some(PieceKind::Player)),
         ],
         separator: "",
     },

@@ -64,12 +64,13 @@ fn pair_action(a: usize, b: usize, n: usize) -> Option<usize> {
 /// can repeat. (The experiments' random player gives up on a repeated position instead.)
 const RANDOM_MOVES: u32 = 1000;
 
-/// What the three puzzles say about themselves, but for their names and algorithms: no
-/// parameters, one file format, moves that are not pushes, played by picking a legal move.
+/// What the three puzzles say about themselves, but for their names, rules and algorithms:
+/// no parameters, one file format, moves that are not pushes, played by picking a legal move.
 const fn sheet_info(
     name: &'static str,
     title: &'static str,
     about: &'static str,
+    rules: &'static str,
     algorithms: &'static [Algo],
     glyphs: &'static [Glyph],
     learning: &'static Learning,
@@ -79,6 +80,7 @@ const fn sheet_info(
         aliases: &[],
         title,
         about,
+        rules,
         params: &[],
         formats: &["floe"],
         move_word: "move",
@@ -92,6 +94,48 @@ const fn sheet_info(
     }
 }
 
+/// A BoxOff token of colour `colour` on the table.
+const fn token(text: &'static str, about: &'static str, colour: u8) -> Glyph {
+    glyph(text, about, Ground::Table, Some(PieceKind::Token(colour)))
+}
+
+/// A Pretzel card of the grid (suit 0-based, rank 2 or more): in its place, a hole when the
+/// card leaves it.
+const fn card(text: &'static str, about: &'static str, suit: u8, rank: u8) -> Glyph {
+    glyph(
+        text,
+        about,
+        Ground::Hole,
+        Some(PieceKind::Card { suit, rank }),
+    )
+}
+
+/// A Pretzel ace: never dealt into the grid (a file refuses it there), it is drawn in the
+/// aces' column left of the deal, on the table.
+const fn ace(text: &'static str, about: &'static str, suit: u8) -> Glyph {
+    glyph(
+        text,
+        about,
+        Ground::Table,
+        Some(PieceKind::Card { suit, rank: 1 }),
+    )
+}
+
+/// A Fujisan space of `value`. The symbol does not say whether the space is on the summit
+/// (the middle two columns, which depend on the mountain's width): the look is the one off
+/// the summit, `summit: false`; the scene draws a summit column's space with `summit: true`.
+const fn space(text: &'static str, about: &'static str, value: u8) -> Glyph {
+    glyph(
+        text,
+        about,
+        Ground::Space {
+            value,
+            summit: false,
+        },
+        None,
+    )
+}
+
 /// BoxOff (spec `solitaire.md`): remove pairs of same-coloured tokens whose rectangle is
 /// otherwise empty until the board is empty.
 #[derive(Clone, Copy, Debug, Default)]
@@ -101,6 +145,8 @@ static BOXOFF: Info = sheet_info(
     "boxoff",
     "BoxOff",
     "BoxOff: remove same-coloured pairs whose rectangle is empty until none is left",
+    "Goal: empty the board. Remove two tokens of the same colour when every other place of the \
+     smallest rectangle holding both is empty (so two neighbouring tokens always can go).",
     &[
         Algo::dfs("fewest moves, depth-first search (every solution has the same length)"),
         Algo::bfs("fewest moves, breadth-first search"),
@@ -108,16 +154,16 @@ static BOXOFF: Info = sheet_info(
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
     &[
-        glyph(".", "an empty place"),
-        glyph("1", "a token of colour 1"),
-        glyph("2", "a token of colour 2"),
-        glyph("3", "a token of colour 3"),
-        glyph("4", "a token of colour 4"),
-        glyph("5", "a token of colour 5"),
-        glyph("6", "a token of colour 6"),
-        glyph("7", "a token of colour 7"),
-        glyph("8", "a token of colour 8"),
-        glyph("9", "a token of colour 9"),
+        glyph(".", "an empty place", Ground::Table, None),
+        token("1", "a token of colour 1", 1),
+        token("2", "a token of colour 2", 2),
+        token("3", "a token of colour 3", 3),
+        token("4", "a token of colour 4", 4),
+        token("5", "a token of colour 5", 5),
+        token("6", "a token of colour 6", 6),
+        token("7", "a token of colour 7", 7),
+        token("8", "a token of colour 8", 8),
+        token("9", "a token of colour 9", 9),
     ],
     &Learning {
         env: "BoxOff",
@@ -139,65 +185,67 @@ static PRETZEL: Info = sheet_info(
     "pretzel",
     "Pretzel",
     "Pretzel solitaire: move cards into holes until every suit runs from its ace",
+    "Goal: every row holds its suit in order from its ace. Move a card into the hole right of the \
+     card of its suit one rank lower (a 2 into the hole right of its ace).",
     &[
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::astar("fewest moves, A*"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
     &[
-        glyph("--", "a hole"),
-        glyph("AS", "the ace of spades"),
-        glyph("2S", "the 2 of spades"),
-        glyph("3S", "the 3 of spades"),
-        glyph("4S", "the 4 of spades"),
-        glyph("5S", "the 5 of spades"),
-        glyph("6S", "the 6 of spades"),
-        glyph("7S", "the 7 of spades"),
-        glyph("8S", "the 8 of spades"),
-        glyph("9S", "the 9 of spades"),
-        glyph("TS", "the 10 of spades"),
-        glyph("JS", "the jack of spades"),
-        glyph("QS", "the queen of spades"),
-        glyph("KS", "the king of spades"),
-        glyph("AH", "the ace of hearts"),
-        glyph("2H", "the 2 of hearts"),
-        glyph("3H", "the 3 of hearts"),
-        glyph("4H", "the 4 of hearts"),
-        glyph("5H", "the 5 of hearts"),
-        glyph("6H", "the 6 of hearts"),
-        glyph("7H", "the 7 of hearts"),
-        glyph("8H", "the 8 of hearts"),
-        glyph("9H", "the 9 of hearts"),
-        glyph("TH", "the 10 of hearts"),
-        glyph("JH", "the jack of hearts"),
-        glyph("QH", "the queen of hearts"),
-        glyph("KH", "the king of hearts"),
-        glyph("AD", "the ace of diamonds"),
-        glyph("2D", "the 2 of diamonds"),
-        glyph("3D", "the 3 of diamonds"),
-        glyph("4D", "the 4 of diamonds"),
-        glyph("5D", "the 5 of diamonds"),
-        glyph("6D", "the 6 of diamonds"),
-        glyph("7D", "the 7 of diamonds"),
-        glyph("8D", "the 8 of diamonds"),
-        glyph("9D", "the 9 of diamonds"),
-        glyph("TD", "the 10 of diamonds"),
-        glyph("JD", "the jack of diamonds"),
-        glyph("QD", "the queen of diamonds"),
-        glyph("KD", "the king of diamonds"),
-        glyph("AC", "the ace of clubs"),
-        glyph("2C", "the 2 of clubs"),
-        glyph("3C", "the 3 of clubs"),
-        glyph("4C", "the 4 of clubs"),
-        glyph("5C", "the 5 of clubs"),
-        glyph("6C", "the 6 of clubs"),
-        glyph("7C", "the 7 of clubs"),
-        glyph("8C", "the 8 of clubs"),
-        glyph("9C", "the 9 of clubs"),
-        glyph("TC", "the 10 of clubs"),
-        glyph("JC", "the jack of clubs"),
-        glyph("QC", "the queen of clubs"),
-        glyph("KC", "the king of clubs"),
+        glyph("--", "a hole", Ground::Hole, None),
+        ace("AS", "the ace of spades", 0),
+        card("2S", "the 2 of spades", 0, 2),
+        card("3S", "the 3 of spades", 0, 3),
+        card("4S", "the 4 of spades", 0, 4),
+        card("5S", "the 5 of spades", 0, 5),
+        card("6S", "the 6 of spades", 0, 6),
+        card("7S", "the 7 of spades", 0, 7),
+        card("8S", "the 8 of spades", 0, 8),
+        card("9S", "the 9 of spades", 0, 9),
+        card("TS", "the 10 of spades", 0, 10),
+        card("JS", "the jack of spades", 0, 11),
+        card("QS", "the queen of spades", 0, 12),
+        card("KS", "the king of spades", 0, 13),
+        ace("AH", "the ace of hearts", 1),
+        card("2H", "the 2 of hearts", 1, 2),
+        card("3H", "the 3 of hearts", 1, 3),
+        card("4H", "the 4 of hearts", 1, 4),
+        card("5H", "the 5 of hearts", 1, 5),
+        card("6H", "the 6 of hearts", 1, 6),
+        card("7H", "the 7 of hearts", 1, 7),
+        card("8H", "the 8 of hearts", 1, 8),
+        card("9H", "the 9 of hearts", 1, 9),
+        card("TH", "the 10 of hearts", 1, 10),
+        card("JH", "the jack of hearts", 1, 11),
+        card("QH", "the queen of hearts", 1, 12),
+        card("KH", "the king of hearts", 1, 13),
+        ace("AD", "the ace of diamonds", 2),
+        card("2D", "the 2 of diamonds", 2, 2),
+        card("3D", "the 3 of diamonds", 2, 3),
+        card("4D", "the 4 of diamonds", 2, 4),
+        card("5D", "the 5 of diamonds", 2, 5),
+        card("6D", "the 6 of diamonds", 2, 6),
+        card("7D", "the 7 of diamonds", 2, 7),
+        card("8D", "the 8 of diamonds", 2, 8),
+        card("9D", "the 9 of diamonds", 2, 9),
+        card("TD", "the 10 of diamonds", 2, 10),
+        card("JD", "the jack of diamonds", 2, 11),
+        card("QD", "the queen of diamonds", 2, 12),
+        card("KD", "the king of diamonds", 2, 13),
+        ace("AC", "the ace of clubs", 3),
+        card("2C", "the 2 of clubs", 3, 2),
+        card("3C", "the 3 of clubs", 3, 3),
+        card("4C", "the 4 of clubs", 3, 4),
+        card("5C", "the 5 of clubs", 3, 5),
+        card("6C", "the 6 of clubs", 3, 6),
+        card("7C", "the 7 of clubs", 3, 7),
+        card("8C", "the 8 of clubs", 3, 8),
+        card("9C", "the 9 of clubs", 3, 9),
+        card("TC", "the 10 of clubs", 3, 10),
+        card("JC", "the jack of clubs", 3, 11),
+        card("QC", "the queen of clubs", 3, 12),
+        card("KC", "the king of clubs", 3, 13),
     ],
     &Learning {
         env: "Pretzel",
@@ -221,18 +269,22 @@ static FUJISAN: Info = sheet_info(
     "fujisan",
     "Fujisan",
     "Fujisan: move four priests along the mountain's values onto its summit",
+    "Goal: a priest on each of the four summit spaces (the middle two columns). A priest moves \
+     along its row onto a space whose value is the number of free spaces it travels (the \
+     landing one counted, other priests jumped), or up or down its column on the mountain; on \
+     the summit only up or down.",
     &[
         Algo::astar("fewest moves, A* (bound: empty summit spaces)"),
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::idastar(1 << 22, "fewest moves, IDA*"),
     ],
     &[
-        glyph("0", "a space of value 0 (blank)"),
-        glyph("1", "a space of value 1 (ace)"),
-        glyph("2", "a space of value 2"),
-        glyph("3", "a space of value 3"),
-        glyph("4", "a space of value 4"),
-        glyph("5", "a space of value 5"),
+        space("0", "a space of value 0 (blank)", 0),
+        space("1", "a space of value 1 (ace)", 1),
+        space("2", "a space of value 2", 2),
+        space("3", "a space of value 3", 3),
+        space("4", "a space of value 4", 4),
+        space("5", "a space of value 5", 5),
     ],
     &Learning {
         env: "Fujisan",
