@@ -27,11 +27,11 @@ else
         $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q nodejs npm
     fi
     web=crates/floe-cli/tests/web
-    if [ ! -d "$web/node_modules/playwright-core" ]; then
+    if [ ! -d "$web/node_modules/playwright-core" ] || [ ! -d "$web/node_modules/axe-core" ]; then
         (cd "$web" && npm ci --no-audit --no-fund)
     fi
     cargo build --release -p floe-cli --features learn
-    (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs hands.test.mjs looks.test.mjs)
+    (cd "$web" && CHROMIUM="$(command -v chromium)" node --test --test-concurrency=1 browser.test.mjs hands.test.mjs players.test.mjs looks.test.mjs)
     echo "browser tests: screenshots in target/web-screenshots/"
 fi
 # --- the Python module (crates/floe-py): the wheel built and installed into target/py, then

@@ -610,10 +610,24 @@ pub(crate) async fn health(State(app): State<Arc<App>>) -> Reply {
     )
 }
 
-/// `GET /api/games`: what `floe games --json` prints.
+/// `GET /api/games`: what `floe games --json` prints, and for the page's editor each
+/// symbol's cell as the board draws it (`cells.glyphs[i].svg`).
 pub(crate) async fn games() -> Reply {
-    let infos: Vec<_> = floe::games::all().iter().map(|g| g.info()).collect();
-    Reply::json(&infos, 0)
+    let mut out = Vec::new();
+    for g in floe::games::all() {
+        let info = g.info();
+        let mut v = serde_json::to_value(info).unwrap_or_default();
+        if let Some(glyphs) = v
+            .pointer_mut("/cells/glyphs")
+            .and_then(|x| x.as_array_mut())
+        {
+            for (entry, svg) in glyphs.iter_mut().zip(super::play::glyph_swatches(info)) {
+                entry["svg"] = json!(svg);
+            }
+        }
+        out.push(v);
+    }
+    Reply::json(&out, 0)
 }
 
 /// `POST /api/stop?job=NAME`: raises the stop flag of a running job.

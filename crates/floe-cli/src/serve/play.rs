@@ -385,7 +385,12 @@ struct StateJson {
 
 fn state(id: &str, s: &Session) -> StateJson {
     let view = s.view();
-    let style = Style::default();
+    // games played by picking moves name them by cells: the picture numbers its rows and
+    // columns as the moves do (Pretzel's aces column, Fujisan's starting places)
+    let style = Style {
+        coords: s.keys() == Keys::PickMove,
+        cell: 0,
+    };
     let mut rings = Vec::new();
     if let Some(p) = s.selected() {
         rings.push(((p.row, p.col), Ring::Selected));
@@ -457,14 +462,37 @@ fn piece_name(p: PieceKind) -> &'static str {
 
 /// One cell of `scene` alone, drawn as the board draws it.
 fn swatch(scene: &Scene, at: (usize, usize), title: &str) -> String {
+    let pieces: Vec<PieceKind> = scene
+        .pieces
+        .iter()
+        .filter(|p| p.at == at)
+        .map(|p| p.kind)
+        .collect();
+    cell_svg(scene.ground(at), &pieces, title)
+}
+
+/// Each symbol of a game's boards drawn as its board draws the cell (the editor's palette
+/// and grid: one picture for a kind of cell, the board's), in the order of `cells.glyphs`.
+pub(crate) fn glyph_swatches(info: &floe::game::Info) -> Vec<String> {
+    info.cells
+        .glyphs
+        .iter()
+        .map(|g| {
+            let pieces: Vec<PieceKind> = g.look.piece.into_iter().collect();
+            cell_svg(g.look.ground, &pieces, g.about)
+        })
+        .collect()
+}
+
+/// A cell of `ground` with `pieces` on it, alone, as the board draws it.
+fn cell_svg(ground: Ground, pieces: &[PieceKind], title: &str) -> String {
     let mut one = Scene::new(1, 1, title);
-    let ground = scene.ground(at);
     one.set((0, 0), ground);
-    for p in scene.pieces.iter().filter(|p| p.at == at) {
+    for &kind in pieces {
         if ground == Ground::Blank {
             one.set((0, 0), Ground::Ice);
         }
-        one.add(p.kind, (0, 0));
+        one.add(kind, (0, 0));
     }
     board_svg(
         &one,

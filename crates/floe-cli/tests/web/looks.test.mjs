@@ -117,14 +117,14 @@ test("a solution replays with pause, speed and a scrubber, the current move mark
   await p.click("#solution li:nth-child(8)");
   await pushes(p, 8);
   await p.click("#replay-end");
-  await until(p, () => document.querySelector("#moves").textContent.includes("solved!"));
+  await until(p, () => document.querySelector("#moves").textContent.startsWith("Solved"));
   assert.equal(await p.inputValue("#scrub"), "9");
   await shot(p, "replay-end");
   await p.click("#replay-start");
   await pushes(p, 0);
   // played to the end at 4×
   await p.click("#watch");
-  await until(p, () => document.querySelector("#moves").textContent.includes("solved!"), undefined, { timeout: 20000 });
+  await until(p, () => document.querySelector("#moves").textContent.startsWith("Solved"), undefined, { timeout: 20000 });
   await closed(p);
 });
 
@@ -190,7 +190,7 @@ test("the keyboard reaches every control in order; moves and verdicts are announ
     order.push(await p.evaluate(() => document.activeElement.id));
   }
   assert.deepEqual(order, ["collection", "level", "open-file", "paste", "share", "download-level", "download-svg",
-    "tab-button-play", "board", "undo", "redo", "restart", "hint"]);
+    "help", "tab-button-play", "board", "undo", "redo", "restart"]);
   // arrows move between the tabs
   await p.focus("#tab-button-play");
   await p.keyboard.press("ArrowRight");

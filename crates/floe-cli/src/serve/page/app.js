@@ -12,6 +12,9 @@ const SETUPS = {
 const STORE = "floe.game";
 const DRAFT = "floe.draft";
 const OWN = "floe.file";
+// Each level's progress in this browser: its moves, whether it was solved, the best.
+const PROGRESS = "floe.progress";
+const PROGRESS_MOST = 400;
 
 const ui = {
   games: {},        // name → floe games --json entry
@@ -179,13 +182,13 @@ async function opening() {
   const kept = savedGame();
   if (link.level !== null) {
     const same = kept && kept.text === link.level && (kept.game || null) === link.game;
-    const moves = same ? kept.moves : [];
-    const optimum = same ? kept.optimum : null;
     if (link.cut || (link.damaged && !link.old)) {
       linkBroken(link, "");
       return;
     }
-    if (!(await load(link.level, link.game, { moves, optimum, quietFail: true, name: "shared level" }))) {
+    // a shared game's moves are a replay of their own: the level starts from its start
+    const fresh = link.moves ? { moves: [] } : {};
+    if (!(await load(link.level, link.game, { ...fresh, quietFail: true, name: "shared level", history: "replace" }))) {
       linkBroken(link, ui.lastError);
       return;
     }
@@ -200,11 +203,11 @@ async function opening() {
     }
     return;
   }
-  if (kept && (await load(kept.text, kept.game, { moves: kept.moves, quietFail: true, optimum: kept.optimum }))) {
+  if (kept && (await load(kept.text, kept.game, { quietFail: true, optimum: kept.optimum, history: "replace" }))) {
     restoreDraft();
     return;
   }
-  await pickLevel();
+  await pickLevel({ history: "replace" });
   restoreDraft();
 }
 
@@ -296,13 +299,51 @@ function savedGame() {
 }
 
 // Keeps the level and the moves in this tab and in the browser (for a reload, or a server
-// that dropped the session).
+// that dropped the session), and the level's own progress (its moves, solved, the best).
 function saveGame() {
   if (!ui.level || !ui.state) return;
   const v = JSON.stringify({ text: ui.level.text, game: ui.level.game, moves: ui.state.moves, optimum: ui.optimum, at: Date.now() });
   for (const store of [sessionStorage, localStorage]) {
     try { store.setItem(STORE, v); } catch {}
   }
+  const st = ui.state;
+  const was = progressOf(ui.level.text, ui.level.game) || {};
+  const solved = was.solved || st.solved;
+  const best = st.solved ? Math.min(st.length, was.best ?? Infinity) : was.best;
+  const optimum = ui.optimum ?? was.optimum ?? null;
+  if (st.solved && !was.solved) ui.justSolved = true;
+  keepProgress(ui.level.text, ui.level.game, { moves: st.moves, solved: !!solved, best: best ?? null, optimum });
+}
+
+// A level's key in the progress kept: its text and game (a check and the length).
+function levelKey(text, game) {
+  return `${linkCheck(text, game, "")}:${text.length}`;
+}
+
+function allProgress() {
+  try {
+    const v = JSON.parse(localStorage.getItem(PROGRESS) || "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch { return {}; }
+}
+
+// What this browser kept of a level: { moves, solved, best, optimum, at }, or null.
+function progressOf(text, game) {
+  const p = allProgress()[levelKey(text, game || null)];
+  if (!p || typeof p !== "object" || !Array.isArray(p.moves)) return null;
+  return p;
+}
+
+function keepProgress(text, game, entry) {
+  const all = allProgress();
+  all[levelKey(text, game || null)] = { ...entry, at: Date.now() };
+  // the oldest go first when there are too many
+  const keys = Object.keys(all);
+  if (keys.length > PROGRESS_MOST) {
+    keys.sort((a, b) => (all[a].at || 0) - (all[b].at || 0));
+    for (const k of keys.slice(0, keys.length - PROGRESS_MOST)) delete all[k];
+  }
+  try { localStorage.setItem(PROGRESS, JSON.stringify(all)); } catch {}
 }
 
 // The collections of the menu: the file opened or pasted (or the level alone) first, then
@@ -315,20 +356,74 @@ function collection() {
   return collections().find((c) => (c.key || c.file) === $("collection").value);
 }
 
+// The game a level of collection `c` is played as (a bundled file names its own).
+const gameOf = (c) => (c.key ? c.game || null : null);
+
+// How many levels of `c` this browser solved.
+function solvedIn(c) {
+  return c.levels.filter((l) => (progressOf(l.text, gameOf(c)) || {}).solved).length;
+}
+
 function fillCollections() {
   const sel = $("collection");
   const was = sel.value;
   sel.innerHTML = "";
-  for (const c of collections()) sel.add(new Option(`${c.file} (${c.levels.length})`, c.key || c.file));
+  for (const c of collections()) {
+    const n = solvedIn(c);
+    sel.add(new Option(`${c.file} (${n ? `${n} of ${c.levels.length} solved` : c.levels.length})`, c.key || c.file));
+  }
   if ([...sel.options].some((o) => o.value === was)) sel.value = was;
 }
 
+// The level menu: each level with ✓ once solved in this browser, and the best.
 function fillLevels() {
   const c = collection();
   const sel = $("level");
+  const was = sel.value;
   sel.innerHTML = "";
   if (!c) return;
-  for (const l of c.levels) sel.add(new Option(`${l.index}. ${l.name}` + (l.rows ? ` (${l.rows}×${l.cols})` : ""), l.index));
+  for (const l of c.levels) {
+    const p = progressOf(l.text, gameOf(c)) || {};
+    let label = `${p.solved ? "✓ " : ""}${l.index}. ${l.name}` + (l.rows ? ` (${l.rows}×${l.cols})` : "");
+    if (p.solved && typeof p.best === "number") {
+      label += ` — best ${p.best}` + (typeof p.optimum === "number" ? `, optimum ${p.optimum}` : "");
+    }
+    sel.add(new Option(label, l.index));
+  }
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+}
+
+// The menus again with what was solved (here or in another tab).
+function markSolved() {
+  const lv = $("level").value;
+  fillCollections();
+  fillLevels();
+  $("level").value = lv;
+}
+
+// The level after the one shown in its collection, else the first not solved yet there;
+// null when every level of it is solved.
+function nextLevel() {
+  const c = collection();
+  if (!c) return null;
+  const at = c.levels.findIndex((l) => String(l.index) === $("level").value);
+  if (at >= 0 && at + 1 < c.levels.length) return { c, l: c.levels[at + 1] };
+  const open = c.levels.find((l, i) => i !== at && !(progressOf(l.text, gameOf(c)) || {}).solved);
+  return open ? { c, l: open } : null;
+}
+
+async function goNext() {
+  const n = nextLevel();
+  if (!n) {
+    say(`every level of ${collection().file} is solved: choose another collection above`);
+    $("collection").focus();
+    return;
+  }
+  $("level").value = String(n.l.index);
+  if (await pickLevel()) {
+    $("board").focus();
+    toStage();
+  }
 }
 
 // The menus show the level on the board: a bundled level, a level of the file opened or
@@ -366,14 +461,23 @@ function keptOwn() {
   return null;
 }
 
-async function pickLevel() {
+async function pickLevel(opts = {}) {
   const c = collection();
   const l = c && c.levels.find((l) => String(l.index) === $("level").value);
-  if (l && (await load(l.text, c.key ? c.game || null : null))) notice("");
+  if (l && (await load(l.text, c.key ? c.game || null : null, opts))) {
+    notice("");
+    return true;
+  }
+  return false;
 }
 
-// Loads a level: a play session (after `moves`, if given), the editor, the link.
-async function load(text, game = null, { moves = [], quietFail = false, name = null, optimum = null } = {}) {
+// Loads a level: a play session after `moves` (by default the moves this browser kept for
+// the level), the editor, the link. `history`: "push" makes the level change an entry of
+// the browser's history (Back returns to the level before), "replace" does not.
+async function load(text, game = null, { moves = null, quietFail = false, name = null, optimum = null, history: how = "push" } = {}) {
+  const kept = progressOf(text, game);
+  if (moves === null) moves = kept ? kept.moves : [];
+  if (optimum === null && kept && typeof kept.optimum === "number") optimum = kept.optimum;
   const query = { game, name };
   if (moves && moves.length) query.moves = JSON.stringify(moves);
   // a level asked for after this one wins, whichever answer comes first
@@ -410,7 +514,12 @@ async function load(text, game = null, { moves = [], quietFail = false, name = n
   $("download-animation").disabled = true;
   show(r.data, { slide: false });
   drawLegend();
-  history.replaceState(null, "", "#" + linkQuery(text, game));
+  showRules();
+  const url = "#" + linkQuery(text, game);
+  if (how === "push" && location.hash !== url && ui.shownOnce) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+  ui.shownOnce = true;
+  ui.justSolved = false;
   closeShare();
   selectInMenus(text, r.data.level);
   $("text").value = text;
@@ -444,7 +553,7 @@ async function openText(text, { game = null, name = null, focus = true } = {}) {
   const choose = !d.named && !game && (d.games.length > 1 || d.game !== "ice");
   if (d.levels.length === 1 && !choose) {
     const ok = await load(d.levels[0].text, game, { name });
-    if (ok && focus) $("board").focus();
+    if (ok && focus) focusBoard();
     return ok;
   }
   showPicker(text, d, game, name);
@@ -497,11 +606,22 @@ function fillPicker(d, game, file = null) {
       }
       if (await load(l.text, spec, { name: file })) {
         notice("");
-        if (ui.tab !== "edit") $("board").focus();
+        focusBoard();
+        toStage();
       }
     };
     list.appendChild(b);
   }
+}
+
+// The keyboard's place after a level is opened: the board (arrows play), or on the Edit
+// tab the editor's grid (arrows move between its cells).
+function focusBoard() {
+  if (ui.tab === "edit") {
+    const cell = $("grid").querySelector(".cell[tabindex='0']") || $("grid").querySelector(".cell");
+    if (cell) { cell.focus(); return; }
+  }
+  $("board").focus();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -530,14 +650,20 @@ function show(st, { slide = true, quiet = false } = {}) {
   }
   const g = ui.games[st.game];
   $("title").textContent = `${st.level} — ${g ? g.title : st.game}`;
-  let moves = `${st.length} ${wordFor(st.length, st.move_word)}`;
-  if (ui.optimum !== null) moves += ` (optimum ${ui.optimum})`;
-  if (st.solved) moves += " — solved!";
+  const moves = movesText(st);
   $("moves").textContent = moves;
   $("moves").classList.toggle("solved", st.solved);
-  if (st.verdict) showVerdict(st.verdict);
+  if (st.solved) setVerdict("", "yes");
+  else if (st.verdict) showVerdict(st.verdict);
   else if (!before || before.board !== st.board || before.session !== st.session) setVerdict("still solvable: …", "pending");
   if (!quiet) say(keyWords(st.message || ""));
+  const next = $("next-level");
+  const wasHidden = next.hidden;
+  next.hidden = !st.solved || ui.tab === "edit";
+  if (st.solved) {
+    const n = nextLevel();
+    next.textContent = n ? "Next level ▶" : "All solved: another collection";
+  }
   $("keys-help").textContent = {
     "select-block": "Click a block (or space) to select it, then an arrow key, a swipe or a click in line pushes it; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
     walk: "Arrow keys, a swipe or a click beside the player walk and push; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
@@ -553,8 +679,29 @@ function show(st, { slide = true, quiet = false } = {}) {
   }
   $("pad-next").setAttribute("aria-label", st.keys === "pick-move" ? "show the next move" : "select the next block");
   board.setAttribute("aria-label", `${st.level}: ${moves}. ${$("verdict").textContent}`);
+  // the status line's new text may take another height: the board fits what is left
+  if (narrow()) fitBoard();
   syncReplay();
   saveGame();
+  if (ui.justSolved) {
+    ui.justSolved = false;
+    markSolved();
+  }
+  // a level just solved by a hand on the board: the way on is offered where the hand is
+  if (st.solved && wasHidden && !next.hidden && before && before.session === st.session && document.activeElement === board && !quiet) {
+    announce(`${moves}. Enter or the Next level button goes on.`);
+  }
+}
+
+// The moves played, and once solved, against the fewest possible and the best so far.
+function movesText(st) {
+  const n = `${st.length} ${wordFor(st.length, st.move_word)}`;
+  if (!st.solved) return ui.optimum !== null ? `${n} (optimum ${ui.optimum})` : n;
+  let t = `Solved in ${n}`;
+  if (ui.optimum !== null) t += st.length <= ui.optimum ? ": the optimum!" : ` (optimum ${ui.optimum})`;
+  const kept = ui.level ? progressOf(ui.level.text, ui.level.game) : null;
+  if (kept && typeof kept.best === "number" && kept.best < st.length) t += `; your best ${kept.best}`;
+  return t;
 }
 
 // The session's words for keys as the page has them: Tab moves the focus here, space (or n)
@@ -570,14 +717,14 @@ function setVerdict(text, cls) {
 }
 
 function showVerdict(v) {
-  if (v.solvable === "yes") setVerdict("still solvable: " + v.said, "yes");
+  if (ui.state && ui.state.solved) setVerdict("", "yes");
+  else if (v.solvable === "yes") setVerdict("still solvable: " + v.said, "yes");
   else if (v.solvable === "no") setVerdict(v.said, "no");
   else setVerdict("still solvable? " + v.said, "unknown");
   if (ui.state && ui.state.length === 0 && v.solvable === "yes" && ui.optimum === null) {
     ui.optimum = v.to_go;
     saveGame();
-    const st = ui.state;
-    $("moves").textContent = `${st.length} ${wordFor(st.length, st.move_word)} (optimum ${ui.optimum})` + (st.solved ? " — solved!" : "");
+    $("moves").textContent = movesText(ui.state);
   }
 }
 
@@ -660,6 +807,16 @@ function onKey(e) {
   if (e.defaultPrevented || e.altKey || e.metaKey || e.isComposing) return;
   const t = e.target;
   if (t.closest && t.closest("input, textarea, select, dialog, [contenteditable], #grid")) return;
+  if (e.key === "?" && !e.ctrlKey) {
+    e.preventDefault();
+    openHelp();
+    return;
+  }
+  if (e.key === "Escape" && !$("share-panel").hidden) {
+    e.preventDefault();
+    closeShare({ focus: true });
+    return;
+  }
   if (t.getAttribute && t.getAttribute("role") === "tab") return;
   if (ui.tab !== "play" && ui.tab !== "solve") return;
   if (e.key === "Tab") return;
@@ -674,6 +831,10 @@ function onKey(e) {
   if (e.ctrlKey) key = { z: "u", y: "r" }[e.key];
   if (!key) return;
   e.preventDefault();
+  if (key === "enter" && ui.state && ui.state.solved && !$("next-level").hidden) {
+    goNext();
+    return;
+  }
   press(key);
 }
 
@@ -744,8 +905,11 @@ function isBlockAt(row, col) {
   return ch === "$" || ch === "*";
 }
 
+const narrow = () => window.matchMedia("(max-width: 720px)").matches;
+
 // The board as large as the window lets it be: the whole board in view, cells at most
-// 72 pixels.
+// 72 pixels. On a phone the stage (its title and status line, the board, the message and
+// the pad) fits the screen once the menus above it are scrolled away (`toStage`).
 function fitBoard() {
   if (ui.tab === "edit") return fitDraft();
   const svg = $("board").querySelector("svg");
@@ -756,12 +920,28 @@ function fitBoard() {
   const cs = getComputedStyle(stage);
   const room = stage.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
   if (!(room > 0)) return;
-  const top = $("board").getBoundingClientRect().top + window.scrollY;
   const padH = getComputedStyle($("pad")).display === "none" ? 0 : $("pad").offsetHeight + 16;
-  const tall = Math.max(220, window.innerHeight - Math.min(top, window.innerHeight * 0.35) - padH - 56);
+  let tall;
+  if (narrow()) {
+    const above = $("board").getBoundingClientRect().top - stage.getBoundingClientRect().top;
+    const message = Math.max($("message").offsetHeight, 40) + 16;
+    tall = Math.max(120, window.innerHeight - above - message - padH - 8);
+  } else {
+    const top = $("board").getBoundingClientRect().top + window.scrollY;
+    tall = Math.max(220, window.innerHeight - Math.min(top, window.innerHeight * 0.35) - padH - 56);
+  }
   const scale = Math.max(0.2, Math.min(room / w, tall / h, 72 / st.geometry.cell));
   svg.setAttribute("width", String(Math.floor(w * scale)));
   svg.setAttribute("height", String(Math.floor(h * scale)));
+}
+
+// On a phone, the stage brought to the top of the screen (the menus scroll away above it),
+// so that the status line, the board and the pad are in view together.
+function toStage() {
+  if (!narrow() || ui.tab === "edit") return;
+  fitBoard();
+  const top = $("stage").getBoundingClientRect().top + window.scrollY;
+  window.scrollTo({ top, behavior: "instant" });
 }
 
 // Where each piece of the board is: its kind and its place in the picture.
@@ -805,6 +985,25 @@ function slidePieces(before, after) {
     const a = ghost.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 350, easing: "ease-in" });
     a.onfinish = () => ghost.remove();
   }
+}
+
+// The game's goal and moves, from the game itself (`floe games` says the same).
+function showRules() {
+  const g = ui.state && ui.games[ui.state.game];
+  $("rules").textContent = g && g.rules ? g.rules : "";
+}
+
+// The help: the game's rules, its keys and the page's own.
+function openHelp() {
+  const dlg = $("help-dialog");
+  if (dlg.open) return;
+  const g = ui.state && ui.games[ui.state.game];
+  $("help-title").textContent = g ? `How to play ${g.title}` : "How to play";
+  $("help-rules").textContent = g && g.rules ? g.rules : "";
+  $("help-keys").textContent = $("keys-help").textContent;
+  ui.helpFrom = document.activeElement;
+  dlg.showModal();
+  $("help-close").focus();
 }
 
 function drawLegend() {
@@ -955,14 +1154,23 @@ function buildEditor() {
   if (!g) return;
   const pal = $("palette");
   pal.innerHTML = "";
-  g.cells.glyphs.forEach((gl, i) => {
+  g.cells.glyphs.forEach((gl) => {
     const b = document.createElement("button");
-    b.className = "glyph g" + (i % 12);
+    b.className = "glyph";
     b.dataset.glyph = gl.text;
-    b.title = gl.about;
+    b.title = `${gl.text === " " ? "space" : gl.text}: ${gl.about}`;
     b.setAttribute("role", "radio");
     b.setAttribute("aria-label", `${gl.text === " " ? "space" : gl.text}: ${gl.about}`);
-    b.textContent = gl.text === " " ? "␣" : gl.text;
+    // the cell as the board draws it (the server's picture of it), with its symbol
+    if (gl.svg) {
+      const img = document.createElement("img");
+      img.alt = "";
+      img.src = swatchUrl(gl);
+      b.appendChild(img);
+    }
+    const sym = document.createElement("span");
+    sym.textContent = gl.text === " " ? "␣" : gl.text;
+    b.appendChild(sym);
     // the brush is taken as the finger or the button goes down (a tap after a stroke on
     // some touch screens brings no click), and by click for the keyboard
     b.onpointerdown = () => setBrush(gl.text);
@@ -980,8 +1188,27 @@ function setBrush(text) {
     const on = x.dataset.glyph === brush;
     x.classList.toggle("on", on);
     x.setAttribute("aria-checked", String(on));
+    // one Tab stop for the whole palette: the brush; arrows move inside it
+    x.tabIndex = on ? 0 : -1;
   }
 }
+
+// The palette by keyboard (a radio group): arrows, Home and End choose the brush.
+function onPaletteKey(e) {
+  const items = [...$("palette").children];
+  const i = items.indexOf(e.target.closest && e.target.closest(".glyph"));
+  if (i < 0) return;
+  const perRow = Math.max(1, items.filter((b) => b.offsetTop === items[0].offsetTop).length);
+  const j = { ArrowRight: i + 1, ArrowDown: i + perRow, ArrowLeft: i - 1, ArrowUp: i - perRow,
+    Home: 0, End: items.length - 1 }[e.key];
+  if (j === undefined) return;
+  e.preventDefault();
+  const to = items[Math.max(0, Math.min(items.length - 1, j))];
+  setBrush(to.dataset.glyph);
+  to.focus();
+}
+
+const swatchUrl = (gl) => "data:image/svg+xml;charset=utf-8," + encodeURIComponent(gl.svg);
 
 // The editor's model: the header lines and the rows of cells, from the text box.
 function model() {
@@ -1021,8 +1248,11 @@ function drawGrid() {
 
 function paintLook(d, v, g) {
   const i = g.cells.glyphs.findIndex((x) => x.text === v);
-  d.className = "cell" + (i >= 0 ? " g" + (i % 12) : " unknown");
-  d.textContent = v === " " ? "" : v;
+  const gl = i >= 0 ? g.cells.glyphs[i] : null;
+  // the cell drawn as the board draws it; its symbol over it only where no picture says it
+  d.className = "cell" + (!gl ? " unknown" : gl.svg ? " drawn" : " g" + (i % 12));
+  d.style.backgroundImage = gl && gl.svg ? `url("${swatchUrl(gl)}")` : "";
+  d.textContent = gl && gl.svg ? "" : v === " " ? "" : v;
   const about = i >= 0 ? g.cells.glyphs[i].about : v === "" ? "empty" : `'${v}', not a cell of this game`;
   d.setAttribute("aria-label", `row ${+d.dataset.r + 1}, column ${+d.dataset.c + 1}: ${about}`);
 }
@@ -1119,7 +1349,19 @@ function reshape(dr, dc) {
   writeBoard(head, rows);
 }
 
+// A level's text put in the editor as a draft (the level played stays as it is).
+function editText(text) {
+  $("text").value = text;
+  ui.draft = text;
+  saveDraft();
+  tab("edit");
+  const first = $("grid").querySelector(".cell");
+  if (first) first.focus();
+}
+
 function newBoard() {
+  closeShare();
+  if (!$("message").classList.contains("bad")) say("");
   const game = $("new-game").value;
   const g = ui.games[game];
   const rows = Math.max(1, Math.min(40, Math.floor(+$("new-rows").value) || 5));
@@ -1281,6 +1523,10 @@ async function solve() {
     game: level.game,
   };
   if (g.capabilities.block_changes) query.factor = $("factor").value;
+  // the replay of an earlier run goes: what is shown below is this run's
+  ui.replay = null;
+  ui.solution = null;
+  showReplay();
   const r = await api("/api/solve", { body: level.text, query });
   $("solve").disabled = false;
   $("stop").disabled = true;
@@ -1289,19 +1535,9 @@ async function solve() {
     $("solve-report").textContent = plain(r.data.error);
     return;
   }
+  $("solve-report").textContent = solveReport(r.data);
   const d = r.data;
-  const lines = [`${d.status}${d.length !== null ? `: ${d.length} ${plural(ui.games[d.game].move_word)}` : ""}`];
-  if (d.difficulty && typeof d.difficulty.value === "number") {
-    lines.push(`difficulty ${round(d.difficulty.value)}` + (typeof d.difficulty.factor === "number" ? ` (block-change factor ${round(d.difficulty.factor)})` : ""));
-  }
-  const why = { "max-states": "at the positions limit", timeout: "at the time limit",
-    "max-memory": "at the memory limit", interrupted: "by the stop button",
-    "max-moves": "at the move cap" }[d.limit] || d.limit;
-  if (d.limit) lines.push(`stopped ${why}; at least ${d.lower_bound} needed`);
-  if (d.note) lines.push(d.note);
-  lines.push(`${d.states.toLocaleString()} positions in ${d.seconds < 10 ? d.seconds.toFixed(2) : d.seconds.toFixed(1)} s`);
-  $("solve-report").textContent = lines.join("\n");
-  const solved = d.status === "solved" && ui.level === level;
+  const solved = d.status === "solved" && Array.isArray(d.moves) && ui.level === level;
   $("download-animation").disabled = !solved;
   if (solved) {
     ui.replay = { moves: d.moves, title: `The solution: ${d.moves.length} ${wordFor(d.moves.length, ui.games[d.game].move_word)}` };
@@ -1309,6 +1545,33 @@ async function solve() {
     await press("R");
     showReplay();
   }
+}
+
+// A solver's answer in words; a field the answer lacks is left out, never shown as null.
+function solveReport(d) {
+  const num = (x) => typeof x === "number" && Number.isFinite(x);
+  const g = ui.games[d.game] || ui.games[ui.state ? ui.state.game : "ice"];
+  const words = plural(g ? g.move_word : "move");
+  const guess = d.algorithm === "random" || d.algorithm === "mc";
+  const status = { solved: "solved",
+    unsolvable: guess ? "no solution found (random play proves nothing)" : "unsolvable: no solution exists",
+    limit: "no answer: the search stopped" }[d.status] || String(d.status || "no answer");
+  const lines = [status + (num(d.length) ? `: ${d.length} ${words}` : "")];
+  if (d.difficulty && num(d.difficulty.value)) {
+    lines.push(`difficulty ${round(d.difficulty.value)}` + (num(d.difficulty.factor) ? ` (block-change factor ${round(d.difficulty.factor)})` : ""));
+  }
+  if (d.limit) {
+    const why = { "max-states": "at the positions limit", timeout: "at the time limit",
+      "max-memory": "at the memory limit", interrupted: "by the stop button",
+      "max-moves": "at the move cap" }[d.limit] || `at the ${d.limit} limit`;
+    lines.push(`stopped ${why}` + (num(d.lower_bound) && d.lower_bound > 0 ? `; at least ${d.lower_bound} ${words} needed` : ""));
+  }
+  if (d.note) lines.push(String(d.note));
+  const counted = [];
+  if (num(d.states)) counted.push(`${d.states.toLocaleString()} positions`);
+  if (num(d.seconds)) counted.push(`in ${d.seconds < 10 ? d.seconds.toFixed(2) : d.seconds.toFixed(1)} s`);
+  if (counted.length) lines.push(counted.join(" "));
+  return lines.join("\n");
 }
 
 // A number as people read it: at most two decimals.
@@ -1338,6 +1601,21 @@ async function preview(li, text, game) {
   const title = /^Title:\s*(.+)$/m.exec(text);
   img.alt = "preview of " + (title ? title[1].trim() : li.firstChild.textContent.trim());
   li.insertBefore(img, li.firstChild);
+}
+
+// One generation at a time: both Generate buttons wait while one runs.
+async function generating(fn) {
+  if (ui.generating) return;
+  ui.generating = true;
+  for (const id of ["gen-ice", "gen-solitaire"]) $(id).disabled = true;
+  $("gen-results").setAttribute("aria-busy", "true");
+  try {
+    await fn();
+  } finally {
+    ui.generating = false;
+    for (const id of ["gen-ice", "gen-solitaire"]) $(id).disabled = false;
+    $("gen-results").removeAttribute("aria-busy");
+  }
 }
 
 async function generateIce() {
@@ -1395,16 +1673,25 @@ async function generateSolitaire() {
     const s = await api("/api/hint", { body: text });
     const said = !s.ok ? plain(s.data.error)
       : s.data.solvable === "yes" ? `solvable in ${s.data.to_go} moves`
-      : s.data.solvable === "no" ? "unsolvable" : "unknown within the limits";
-    const li = addResult(`${c.title}: ${said}`, text);
+      : s.data.solvable === "no" ? "unsolvable: not offered to play (Edit opens it in the editor)" : "unknown within the limits";
+    const lost = s.ok && s.data.solvable === "no";
+    const li = addResult(`${c.title}: ${said}`, text, { edit: lost });
+    if (lost) li.classList.add("bad");
     preview(li, text);
   }
 }
 
-function addResult(what, text) {
+function addResult(what, text, { edit = false } = {}) {
   const li = document.createElement("li");
   li.append(document.createTextNode(what + " "));
-  if (text) {
+  if (text && edit) {
+    // a challenge with no solution is a designer's matter: the editor, not a lost game
+    const b = document.createElement("button");
+    b.textContent = "Edit";
+    b.className = "edit-result";
+    b.onclick = () => editText(text);
+    li.appendChild(b);
+  } else if (text) {
     const b = document.createElement("button");
     b.textContent = "Play";
     b.className = "load-result";
@@ -1480,9 +1767,12 @@ async function copyLink() {
   }
 }
 
-function closeShare() {
+function closeShare({ focus = false } = {}) {
+  const was = !$("share-panel").hidden;
   $("share-panel").hidden = true;
   $("share").setAttribute("aria-expanded", "false");
+  if (was && /^link copied|^the link to this level/.test($("message").textContent)) say("");
+  if (was && focus) $("share").focus();
 }
 
 // A message about something done before (a paste that failed) goes with the next action.
@@ -1503,6 +1793,8 @@ function tab(name, { focus = false } = {}) {
     if (on && focus) b.focus();
   }
   for (const t of document.querySelectorAll(".tab")) t.hidden = t.id !== "tab-" + name;
+  // the way on is the player's: not over the editor
+  $("next-level").hidden = name === "edit" || !(ui.state && ui.state.solved);
   if (name === "edit") {
     if (ui.draft === null && ui.level) $("text").value = ui.level.text;
     buildEditor();
@@ -1553,6 +1845,12 @@ function wire() {
   board.addEventListener("pointerup", onBoardUp);
   board.addEventListener("pointercancel", () => { swipe = null; });
   window.addEventListener("resize", fitBoard);
+  // a status line or a message that grows (a verdict, a long hint) leaves the board less
+  // room on a phone: it is fitted again
+  if (window.ResizeObserver) {
+    // (fitting is idempotent: a board fitted again to the same room keeps its size)
+    new ResizeObserver(() => { if (narrow()) fitBoard(); }).observe($("stage"));
+  }
   for (const b of document.querySelectorAll("#tabs [role=tab]")) b.onclick = () => tab(b.dataset.tab);
   // a choice by pointer or Enter hands the focus to the board; arrow keys on a menu only
   // change it (the next arrow is the menu's, not a push)
@@ -1567,8 +1865,9 @@ function wire() {
       const byKey = sel.dataset.key && sel.dataset.key !== "Enter";
       delete sel.dataset.key;
       if (id === "collection") fillLevels();
-      await pickLevel();
+      const ok = await pickLevel();
       if (!byKey) board.focus();
+      if (ok && !byKey) toStage();
     };
   }
   $("undo").onclick = () => press("u");
@@ -1591,7 +1890,18 @@ function wire() {
   $("pick-cancel").onclick = () => $("pick-dialog").close();
   $("share").onclick = share;
   $("share-copy").onclick = copyLink;
-  $("share-close").onclick = closeShare;
+  $("share-close").onclick = () => closeShare({ focus: true });
+  $("share-panel").addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { e.preventDefault(); closeShare({ focus: true }); }
+  });
+  $("help").onclick = openHelp;
+  $("help-close").onclick = () => $("help-dialog").close();
+  $("help-dialog").addEventListener("close", () => {
+    const back = ui.helpFrom;
+    ui.helpFrom = null;
+    if (back && back.isConnected && back !== document.body) back.focus();
+  });
+  $("next-level").onclick = goNext;
   $("share-moves").onchange = () => { $("share-link").value = shareLink($("share-moves").checked); };
   $("download-level").onclick = async () => {
     const level = await current();
@@ -1625,6 +1935,7 @@ function wire() {
   grid.addEventListener("pointercancel", onGridUp);
   grid.addEventListener("lostpointercapture", onGridUp);
   grid.addEventListener("keydown", onGridKey);
+  $("palette").addEventListener("keydown", onPaletteKey);
   $("add-row").onclick = () => reshape(1, 0);
   $("del-row").onclick = () => reshape(-1, 0);
   $("add-col").onclick = () => reshape(0, 1);
@@ -1641,15 +1952,27 @@ function wire() {
   $("replay-end").onclick = () => ui.replay && replayTo(ui.replay.moves.length);
   $("watch").onclick = watch;
   $("scrub").oninput = () => replayTo(+$("scrub").value);
-  $("gen-ice").onclick = generateIce;
-  $("gen-solitaire").onclick = generateSolitaire;
-  window.addEventListener("hashchange", () => {
+  $("gen-ice").onclick = () => generating(generateIce);
+  $("gen-solitaire").onclick = () => generating(generateSolitaire);
+  // Back and Forward (and a link typed into the address bar) move between levels inside
+  // the page; each level comes back with the moves kept for it
+  const followLink = () => {
     const link = readLink(location.hash);
-    if (link.level !== null && (!ui.level || link.level !== ui.level.text)) {
+    if (link.level !== null && (!ui.level || link.level !== ui.level.text || (link.game || null) !== (ui.level.game || null))) {
       if (link.cut) return linkBroken(link, "");
-      load(link.level, link.game, { quietFail: true }).then((ok) => { if (!ok) linkBroken(link, ui.lastError); });
+      // Back fires popstate and hashchange both: one load
+      if (ui.following === location.hash) return;
+      ui.following = location.hash;
+      load(link.level, link.game, { quietFail: true, history: "replace" }).then((ok) => {
+        ui.following = null;
+        if (!ok) linkBroken(link, ui.lastError);
+      });
     }
-  });
+  };
+  window.addEventListener("hashchange", followLink);
+  window.addEventListener("popstate", followLink);
+  // another tab solved a level: the menus say so here too
+  window.addEventListener("storage", (e) => { if (e.key === PROGRESS) markSolved(); });
 }
 
 start();
