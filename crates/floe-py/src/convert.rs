@@ -85,7 +85,7 @@ pub fn limit_reached(py: Python<'_>, limit: &str, message: String) -> PyErr {
 
 /// The limits a call takes: the library's request (`max_states`, `timeout`, `max_memory`,
 /// `force`), as the command line and the server read it.
-pub type LimitArgs = floe::request::Limits;
+pub use floe::request::LimitArgs;
 
 /// The limits as Python passes them: `(max_states, timeout, max_memory, force, progress)`,
 /// `progress` a callable `(done, total)` or `None`.

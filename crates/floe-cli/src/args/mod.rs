@@ -119,10 +119,10 @@ pub enum Command {
 }
 
 /// The game and its parameters (the library's request).
-pub use floe::request::Game as GameArgs;
+pub use floe::request::GameArgs;
 
 /// Resource limits (the library's request).
-pub use floe::request::Limits as LimitArgs;
+pub use floe::request::LimitArgs;
 
 /// A level from a file.
 #[derive(Args, Debug, Clone)]
@@ -131,7 +131,7 @@ pub struct LevelArgs {
     pub file: PathBuf,
     /// Which level, the game and its parameters.
     #[command(flatten)]
-    pub pick: floe::request::Level,
+    pub pick: floe::request::LevelPick,
 }
 
 /// A level from a file, or an empty ice board.

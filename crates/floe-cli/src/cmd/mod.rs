@@ -76,7 +76,7 @@ pub(crate) fn board_request(a: &BoardArgs) -> Result<Request, Error> {
     match &a.file {
         Some(file) => request(&LevelArgs {
             file: file.clone(),
-            pick: floe::request::Level {
+            pick: floe::request::LevelPick {
                 level: a.empty.level.clone(),
                 game: a.game.clone(),
             },

@@ -109,7 +109,7 @@ fn read(q: &Pairs, path: &str, groups: &mut [&mut dyn Fields], own: &[&str]) -> 
 }
 
 /// The level of a request's text, as the command line resolves a file's.
-fn resolve(level: &typed::Level, text: &str) -> Result<floe::ops::Request, Error> {
+fn resolve(level: &typed::LevelPick, text: &str) -> Result<floe::ops::Request, Error> {
     level.resolve(text, LEVEL_NAME, Naming::Query)
 }
 
@@ -330,7 +330,7 @@ endpoint!(solve, "solve", LevelFrom::Body, Kind::Search, |q, text| {
 });
 
 endpoint!(verify, "verify", LevelFrom::Body, Kind::Check, |q, text| {
-    let (mut level, mut verify) = (typed::Level::default(), typed::Verify::default());
+    let (mut level, mut verify) = (typed::LevelPick::default(), typed::Verify::default());
     read(
         q,
         "verify",
@@ -350,7 +350,7 @@ endpoint!(verify, "verify", LevelFrom::Body, Kind::Check, |q, text| {
 });
 
 endpoint!(render, "render", LevelFrom::Body, Kind::Check, |q, text| {
-    let (mut level, mut render) = (typed::Level::default(), typed::Render::default());
+    let (mut level, mut render) = (typed::LevelPick::default(), typed::Render::default());
     read(q, "render", &mut [&mut level, &mut render], &["job"])?;
     let text = text.unwrap_or_default();
     Ok(Box::new(move |caps, _| {
@@ -369,7 +369,7 @@ endpoint!(
     LevelFrom::Body,
     Kind::Check,
     |q, text| {
-        let (mut level, mut render) = (typed::Level::default(), typed::Render::default());
+        let (mut level, mut render) = (typed::LevelPick::default(), typed::Render::default());
         read(
             q,
             "picture",
@@ -411,7 +411,7 @@ endpoint!(
 );
 
 endpoint!(hint, "hint", LevelFrom::Body, Kind::Check, |q, text| {
-    let (mut level, mut limits) = (typed::Level::default(), LimitArgs::default());
+    let (mut level, mut limits) = (typed::LevelPick::default(), LimitArgs::default());
     read(q, "hint", &mut [&mut level, &mut limits], &["job", "keys"])?;
     let keys = param(q, "keys").unwrap_or("").to_string();
     let text = text.unwrap_or_default();
@@ -462,7 +462,7 @@ endpoint!(
             let limits: LimitArgs = cap(&limits, caps, None);
             let req = match &text {
                 Some(text) => resolve(
-                    &typed::Level {
+                    &typed::LevelPick {
                         level: empty.level.clone(),
                         game,
                     },
@@ -497,7 +497,7 @@ pub(crate) async fn operation<O: Operation>(
 
 /// The work of `/api/<name>` for operation `O`.
 fn read_operation<O: Operation>(q: &Pairs, text: Option<String>) -> Result<Work, Reply> {
-    let (mut level, mut op) = (typed::Level::default(), O::default());
+    let (mut level, mut op) = (typed::LevelPick::default(), O::default());
     read(q, O::NAME, &mut [&mut level, &mut op], &["job"])?;
     let text = text.unwrap_or_default();
     Ok(Box::new(move |caps, stop| {

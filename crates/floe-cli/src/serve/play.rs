@@ -626,7 +626,7 @@ pub(crate) async fn start(
         .filter(|(k, _)| PLAY_PARAMS.contains(&k.replace('-', "_").as_str()))
         .cloned()
         .collect();
-    let (mut level, mut limits) = (typed::Level::default(), LimitArgs::default());
+    let (mut level, mut limits) = (typed::LevelPick::default(), LimitArgs::default());
     if let Err(e) = typed::read(
         &asked,
         "/api/play",

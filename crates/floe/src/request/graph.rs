@@ -3,7 +3,7 @@
 
 use super::operation::{Context, Operation};
 use super::value::switch;
-use super::{fields, Limits};
+use super::{fields, LimitArgs};
 use crate::error::Error;
 use crate::game::Game;
 use crate::ops::graph::{self, GraphReport, Parts};
@@ -24,10 +24,10 @@ pub struct Graph {
     /// Add each edge's move, in the form of `floe solve`'s moves.
     #[cfg_attr(feature = "cli", arg(long))]
     pub moves: bool,
-    /// Limits of the building of the graph (it is built whole or not at all).
+    /// LimitArgs of the building of the graph (it is built whole or not at all).
     #[cfg_attr(feature = "cli", command(flatten))]
     #[serde(flatten)]
-    pub limits: Limits,
+    pub limits: LimitArgs,
 }
 
 impl Default for Graph {
@@ -35,7 +35,7 @@ impl Default for Graph {
         Graph {
             positions: true,
             moves: false,
-            limits: Limits::default(),
+            limits: LimitArgs::default(),
         }
     }
 }
@@ -73,7 +73,7 @@ impl Operation for Graph {
         r.complete
     }
 
-    fn limits_mut(&mut self) -> Option<&mut Limits> {
+    fn limits_mut(&mut self) -> Option<&mut LimitArgs> {
         Some(&mut self.limits)
     }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
-pub struct Game {
+pub struct GameArgs {
     /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, icepath: see `floe games`), or a game with its
     /// parameters such as pushpush(k=2). Default: the file's `Game:` line, else ice blocks.
     #[cfg_attr(feature = "cli", arg(long, value_name = "GAME"))]
@@ -36,7 +36,7 @@ pub struct Game {
     pub params: Vec<String>,
 }
 
-impl Fields for Game {
+impl Fields for GameArgs {
     fn names(&self, out: &mut Vec<&'static str>) {
         out.extend(["game", "format", "rules", "k", "dynamic", "param"]);
     }
@@ -56,7 +56,7 @@ impl Fields for Game {
     }
 }
 
-impl Game {
+impl GameArgs {
     /// The parameters given, named after their flags for messages (`--k`).
     pub fn params(&self) -> Result<Params, crate::Error> {
         self.params_named(Naming::Flags)
@@ -99,19 +99,19 @@ impl Game {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
-pub struct Level {
+pub struct LevelPick {
     /// Which level: a 1-based number or a title. Default: the file's only level.
     #[cfg_attr(feature = "cli", arg(long, short = 'l', value_name = "N|NAME"))]
     pub level: Option<String>,
     /// The game and its parameters.
     #[cfg_attr(feature = "cli", command(flatten))]
     #[serde(flatten)]
-    pub game: Game,
+    pub game: GameArgs,
 }
 
-fields!(Level { level: text } + game);
+fields!(LevelPick { level: text } + game);
 
-impl Level {
+impl LevelPick {
     /// The level of a file's text (named `name` in messages), resolved: its game detected,
     /// the level picked, the game's parameters applied and checked.
     pub fn resolve(&self, text: &str, name: &str, naming: Naming) -> Result<Request, crate::Error> {
@@ -193,7 +193,7 @@ impl EmptyBoard {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
-pub struct Limits {
+pub struct LimitArgs {
     /// Stop after storing this many states (then exit code 1: no answer).
     #[cfg_attr(
         feature = "cli",
@@ -238,14 +238,14 @@ pub struct Limits {
     pub force: bool,
 }
 
-fields!(Limits {
+fields!(LimitArgs {
     max_states: some(number),
     timeout: duration,
     max_memory: memory,
     force: switch,
 });
 
-impl Limits {
+impl LimitArgs {
     /// The search's limits, with the default memory budget when none is given (and no stop
     /// flag: a caller with one sets it).
     pub fn limits(&self) -> crate::search::Limits {

@@ -32,7 +32,7 @@ pub mod words;
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
 pub use generate::{Generate, GenerateBudget};
 pub use graph::Graph;
-pub use level::{EmptyBoard, Game, Level, Limits};
+pub use level::{EmptyBoard, GameArgs, LevelPick, LimitArgs};
 pub use operation::{Context, Operation};
 pub use solve::{Random, Render, Solve, Verify};
 

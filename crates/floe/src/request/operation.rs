@@ -9,7 +9,7 @@
 //! module a call (`floe.<name>(level, …)`). Adding one is its module under `ops/` and a line
 //! in that list (ARCHITECTURE.md, "Recipes").
 
-use super::{Fields, Limits as LimitRequest};
+use super::{Fields, LimitArgs};
 use crate::error::Error;
 use crate::game::Game;
 use crate::ops::level::{LevelOf, Visit};
@@ -41,7 +41,7 @@ impl fmt::Debug for Context {
 
 impl Context {
     /// The search limits of `request` with this context's stop flag and progress callback.
-    pub fn limits(&self, request: &LimitRequest) -> Limits {
+    pub fn limits(&self, request: &LimitArgs) -> Limits {
         Limits {
             stop: self.stop.clone(),
             progress: self.progress.clone(),
@@ -72,7 +72,7 @@ pub trait Operation: Fields + Default + Clone + fmt::Debug + Send + Sync + 'stat
         true
     }
     /// Its limits, when it takes some: the server caps them.
-    fn limits_mut(&mut self) -> Option<&mut LimitRequest> {
+    fn limits_mut(&mut self) -> Option<&mut LimitArgs> {
         None
     }
     /// Leaves out what the command's text does not show (the command line calls it before a

@@ -10,8 +10,8 @@ fn pairs(q: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn solve(q: &str) -> Result<(Level, Solve, Limits), String> {
-    let (mut l, mut s, mut m) = (Level::default(), Solve::default(), Limits::default());
+fn solve(q: &str) -> Result<(LevelPick, Solve, LimitArgs), String> {
+    let (mut l, mut s, mut m) = (LevelPick::default(), Solve::default(), LimitArgs::default());
     read(
         &pairs(q),
         "/api/solve",
@@ -196,10 +196,10 @@ fn requests_check_what_they_need() {
 
 #[test]
 fn game_parameters_are_named_as_the_front_end_names_them() {
-    let g = Game {
+    let g = GameArgs {
         k: Some("2".into()),
         params: vec!["x=1".into()],
-        ..Game::default()
+        ..GameArgs::default()
     };
     let flags = format!("{:?}", g.params_named(Naming::Flags).unwrap());
     let query = format!("{:?}", g.params_named(Naming::Query).unwrap());
@@ -220,7 +220,7 @@ fn json_requests_take_defaults_and_texts() {
         (s.random.seed, s.random.playouts, s.threads),
         (4, solve::PLAYOUTS, 1)
     );
-    let l: Limits = serde_json::from_str(r#"{"timeout": "2s", "max_memory": "1G"}"#).unwrap();
+    let l: LimitArgs = serde_json::from_str(r#"{"timeout": "2s", "max_memory": "1G"}"#).unwrap();
     assert_eq!(l.timeout, Some(Duration::from_secs(2)));
     assert_eq!(l.max_memory, Some(1 << 30));
     let e: Experiment = serde_json::from_str(r#"{"game": "pretzel", "ranks": "2-4"}"#).unwrap();
@@ -266,9 +266,9 @@ fn estimates_are_judged_alike_by_every_front_end() {
         seconds: 1e6,
         cores: 2,
     };
-    let mut a = Limits {
+    let mut a = LimitArgs {
         max_memory: Some(1 << 30),
-        ..Limits::default()
+        ..LimitArgs::default()
     };
     let said = |n: Naming| a.judge("x", Some(e), n).unwrap_err().to_string();
     assert!(said(Naming::Flags)
