@@ -621,7 +621,7 @@ pub(crate) async fn games() -> Reply {
             .pointer_mut("/cells/glyphs")
             .and_then(|x| x.as_array_mut())
         {
-            for (entry, svg) in glyphs.iter_mut().zip(super::play::glyph_swatches(info)) {
+            for (entry, svg) in glyphs.iter_mut().zip(super::swatch::glyph_swatches(info)) {
                 entry["svg"] = json!(svg);
             }
         }

@@ -25,6 +25,7 @@ mod page;
 mod play;
 mod reply;
 mod slots;
+mod swatch;
 
 use crate::args::ServeArgs;
 use crate::Done;

@@ -21,6 +21,7 @@
 use super::api::{self, check_board, param, Kind, Pairs, LEVEL_NAME};
 use super::guard::Client;
 use super::reply::Reply;
+use super::swatch::swatch;
 use super::App;
 use crate::args::LimitArgs;
 use crate::cmd;
@@ -31,7 +32,7 @@ use floe::game::{Keys, Move};
 use floe::grid::Pos;
 use floe::ops::{LevelEntry, Request};
 use floe::play::{parse_keys, Action, Event, Learning, Session, Verdict};
-use floe::render::board::{board_svg, Style};
+use floe::render::board::Style;
 use floe::render::marked::{geometry, marked_svg, Geometry, Ring};
 use floe::request::{self as typed, Naming};
 use floe::scene::{Ground, PieceKind, Scene};
@@ -458,49 +459,6 @@ fn piece_name(p: PieceKind) -> &'static str {
         PieceKind::Card { .. } => "a card",
         PieceKind::Priest => "a priest",
     }
-}
-
-/// One cell of `scene` alone, drawn as the board draws it.
-fn swatch(scene: &Scene, at: (usize, usize), title: &str) -> String {
-    let pieces: Vec<PieceKind> = scene
-        .pieces
-        .iter()
-        .filter(|p| p.at == at)
-        .map(|p| p.kind)
-        .collect();
-    cell_svg(scene.ground(at), &pieces, title)
-}
-
-/// Each symbol of a game's boards drawn as its board draws the cell (the editor's palette
-/// and grid: one picture for a kind of cell, the board's), in the order of `cells.glyphs`.
-pub(crate) fn glyph_swatches(info: &floe::game::Info) -> Vec<String> {
-    info.cells
-        .glyphs
-        .iter()
-        .map(|g| {
-            let pieces: Vec<PieceKind> = g.look.piece.into_iter().collect();
-            cell_svg(g.look.ground, &pieces, g.about)
-        })
-        .collect()
-}
-
-/// A cell of `ground` with `pieces` on it, alone, as the board draws it.
-fn cell_svg(ground: Ground, pieces: &[PieceKind], title: &str) -> String {
-    let mut one = Scene::new(1, 1, title);
-    one.set((0, 0), ground);
-    for &kind in pieces {
-        if ground == Ground::Blank {
-            one.set((0, 0), Ground::Ice);
-        }
-        one.add(kind, (0, 0));
-    }
-    board_svg(
-        &one,
-        &Style {
-            coords: false,
-            cell: 32,
-        },
-    )
 }
 
 /// The most entries of a legend in the game's symbols.
