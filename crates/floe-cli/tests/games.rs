@@ -1,7 +1,7 @@
 //! Every game through the one game face: the same commands, flags and JSON keys on a small
 //! level of each of the seven games (ice blocks, PushPush, Ice Tower, BoxOff, Pretzel,
-//! Fujisan, ice path). A game added to the registry without a level here fails
-//! `every_registered_game_is_covered`.
+//! Fujisan, ice path), each on the sample level the game brings in its folder
+//! (`Info::sample`): a game added to the registry is covered with nothing listed here.
 
 mod common;
 
@@ -9,36 +9,23 @@ use common::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// (game, level text, fewest moves).
-const LEVELS: [(&str, &str, u64); 7] = [
-    ("ice", "Title: small\n$---\n---.\n", 2),
-    ("pushpush", "Game: pushpush\nTitle: tiny\n@$--\n##-.\n", 1),
-    (
-        "icetower",
-        "Game: icetower\nTitle: fire and gold\n########\n#@ %  *#\n#  $  -#\n#     *#\n########\n",
-        3,
-    ),
-    (
-        "boxoff",
-        "Game: boxoff\nTitle: two pairs\n1 2 2 1\n3 3 4 4\n",
-        4,
-    ),
-    (
-        "pretzel",
-        "Game: pretzel\nTitle: two suits\n2S -- 3S\n-- 3H 2H\n",
-        2,
-    ),
-    (
-        "fujisan",
-        "Game: fujisan\nTitle: a mountain\n0 4 0 2 5 1 1 5 5 3 0 3\n4 1 2 4 4 5 2 3 2 2 3 1\n",
-        9,
-    ),
-    (
-        "icepath",
-        "Game: icepath\nTitle: first steps\n@---#\n-#---\n---=.\n",
-        3,
-    ),
-];
+/// (game, level text, fewest moves): each registered game's own sample level
+/// (`Info::sample`, a file in its folder), so that a new game is covered by what it brings.
+fn levels() -> Vec<(&'static str, &'static str, u64)> {
+    floe::games::all()
+        .iter()
+        .map(|g| {
+            let i = g.info();
+            (i.name, i.sample.text, i.sample.fewest)
+        })
+        .collect()
+}
+
+/// The sample level of `game`.
+fn sample(game: &str) -> Temp {
+    let i = floe::games::find(game).unwrap().info();
+    Temp::with(&format!("{game}.txt"), i.sample.text.as_bytes())
+}
 
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object()
@@ -49,17 +36,25 @@ fn keys(v: &Value) -> BTreeSet<String> {
 }
 
 fn files() -> Vec<(&'static str, Temp, u64)> {
-    LEVELS
-        .iter()
-        .map(|&(game, text, n)| (game, Temp::with(&format!("{game}.txt"), text.as_bytes()), n))
+    levels()
+        .into_iter()
+        .map(|(game, text, n)| (game, Temp::with(&format!("{game}.txt"), text.as_bytes()), n))
         .collect()
 }
 
 #[test]
 fn every_registered_game_is_covered() {
-    let listed: BTreeSet<&str> = LEVELS.iter().map(|l| l.0).collect();
     let registered: BTreeSet<&str> = floe::games::all().iter().map(|g| g.info().name).collect();
-    assert_eq!(listed, registered);
+    // every sample is of its own game, and solved in its fewest moves
+    for (game, text, n) in levels() {
+        let f = Temp::with("sample.txt", text.as_bytes());
+        let j = floe_json(&["solve", &f.path(), "--json"], 0);
+        assert_eq!(
+            (j["game"].as_str(), j["length"].as_u64()),
+            (Some(game), Some(n)),
+            "{game}"
+        );
+    }
     // and `floe games` lists each of them
     let out = floe(&["games"]).code(0).stdout;
     for g in &registered {
@@ -249,15 +244,14 @@ fn levels_render_and_convert_on_every_game() {
 
 #[test]
 fn a_flag_of_another_game_is_refused_by_one_rule() {
-    let f = files();
-    let icepath = &f[6].1;
+    let icepath = sample("icepath");
     let e = floe(&["solve", &icepath.path(), "--k", "2"]).code(2).stderr;
     assert!(e.contains("--k does not apply to ice path levels"), "{e}");
     let e = floe(&["solve", &icepath.path(), "--algo", "difficulty"])
         .code(2)
         .stderr;
     assert!(e.contains("difficulty"), "{e}");
-    let boxoff = &f[3].1;
+    let boxoff = sample("boxoff");
     let e = floe(&["space", &boxoff.path(), "--dynamic"]).code(2).stderr;
     assert!(
         e.contains("--dynamic does not apply to BoxOff levels"),
@@ -267,7 +261,7 @@ fn a_flag_of_another_game_is_refused_by_one_rule() {
 
 #[test]
 fn ice_path_in_words() {
-    let f = Temp::with("cave.txt", LEVELS[6].1.as_bytes());
+    let f = sample("icepath");
     let out = floe(&["solve", &f.path()]).code(0).stdout;
     assert!(out.contains("first steps: 3×5 cave"), "{out}");
     assert!(

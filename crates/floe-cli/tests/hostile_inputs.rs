@@ -159,14 +159,18 @@ fn special_files_are_refused_by_every_reader() {
 #[test]
 fn a_token_of_ten_million_characters_gives_a_short_message() {
     let huge = "Q".repeat(10_000_000);
-    for (name, text) in [
-        ("ice.txt", format!("Title: x\n{huge}\n")),
-        ("kluiver.txt", format!("8 8\n{huge}\n")),
-        ("game.txt", format!("Game: {huge}\n")),
-        ("pretzel.txt", format!("Game: pretzel\n{huge}\n")),
-        ("tower.txt", format!("Game: icetower\n{huge}\n")),
-    ] {
-        let f = Temp::with(name, text.as_bytes());
+    let mut cases = vec![
+        ("ice.txt".to_string(), format!("Title: x\n{huge}\n")),
+        ("kluiver.txt".to_string(), format!("8 8\n{huge}\n")),
+        ("game.txt".to_string(), format!("Game: {huge}\n")),
+    ];
+    // every game of the registry's reader
+    for g in floe::games::all() {
+        let name = g.info().name;
+        cases.push((format!("{name}.txt"), format!("Game: {name}\n{huge}\n")));
+    }
+    for (name, text) in cases {
+        let f = Temp::with(&name, text.as_bytes());
         refused(&["solve", &f.path()], &f.path());
     }
     let moves = Temp::with("moves.txt", huge.as_bytes());

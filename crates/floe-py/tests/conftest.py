@@ -10,28 +10,18 @@ from pathlib import Path
 
 import pytest
 
+import floe
+
 ROOT = Path(__file__).resolve().parents[3]
 LEVELS = ROOT / "levels"
 ZELDA = LEVELS / "zelda.txt"
 
-#: (game, level text, fewest moves): the levels `crates/floe-cli/tests/games.rs` uses.
-GAMES = [
-    ("ice", "Title: small\n$---\n---.\n", 2),
-    ("pushpush", "Game: pushpush\nTitle: tiny\n@$--\n##-.\n", 1),
-    (
-        "icetower",
-        "Game: icetower\nTitle: fire and gold\n########\n#@ %  *#\n#  $  -#\n#     *#\n########\n",
-        3,
-    ),
-    ("boxoff", "Game: boxoff\nTitle: two pairs\n1 2 2 1\n3 3 4 4\n", 4),
-    ("pretzel", "Game: pretzel\nTitle: two suits\n2S -- 3S\n-- 3H 2H\n", 2),
-    (
-        "fujisan",
-        "Game: fujisan\nTitle: a mountain\n0 4 0 2 5 1 1 5 5 3 0 3\n4 1 2 4 4 5 2 3 2 2 3 1\n",
-        9,
-    ),
-    ("icepath", "Game: icepath\nTitle: first steps\n@---#\n-#---\n---=.\n", 3),
-]
+#: (game, level text, fewest moves): each registered game's sample level (``sample`` of
+#: ``floe.games()``, a file in the game's own folder), as `crates/floe-cli/tests/games.rs`
+#: takes them: a new game is covered with nothing listed here.
+GAMES = [(g["name"], g["sample"]["text"], g["sample"]["fewest"]) for g in floe.games()]
+#: game → its sample level's text.
+SAMPLES = {game: text for game, text, _ in GAMES}
 
 
 def _cli() -> Path:

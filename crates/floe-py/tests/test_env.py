@@ -16,7 +16,7 @@ import pytest
 import floe
 from floe.env import Env, VectorEnv
 
-from conftest import GAMES, ROOT, ZELDA
+from conftest import GAMES, ROOT, SAMPLES, ZELDA
 
 gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
@@ -145,7 +145,7 @@ def test_a_step_is_the_rules_move():
 
 
 def test_illegal_actions_change_nothing_and_earn_their_reward():
-    env = Env(GAMES[1][1], illegal_reward=-1.0, step_reward=-0.01)
+    env = Env(SAMPLES["pushpush"], illegal_reward=-1.0, step_reward=-0.01)
     obs, info = env.reset()
     bad = int(np.flatnonzero(~info["action_mask"])[0])
     obs2, r, term, trunc, info2 = env.step(bad)
@@ -521,7 +521,7 @@ def test_one_vector_env_is_stepped_by_one_thread_at_a_time():
 
 
 def test_pretzel_is_drawn_with_its_cards():
-    text = GAMES[4][1]
+    text = SAMPLES["pretzel"]
     env = Env(text, render_mode="ansi")
     env.reset()
     drawn = env.render()
@@ -530,4 +530,4 @@ def test_pretzel_is_drawn_with_its_cards():
 
 def test_an_id_plays_its_own_game():
     with pytest.raises(ValueError, match="floe/Ice-v0 plays ice blocks.*make floe/PushPush-v0"):
-        gym.make("floe/Ice-v0", level=GAMES[1][1], game="pushpush")
+        gym.make("floe/Ice-v0", level=SAMPLES["pushpush"], game="pushpush")

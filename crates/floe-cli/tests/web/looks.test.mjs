@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   setup, startServer, newPage, until, shown, text, centre, fingerDrag, line, sleep, shot,
-  PHONE, DESKTOP, opened, closed, generateIce,
+  PHONE, DESKTOP, opened, closed, generateIce, request,
 } from "./lib.mjs";
 
 const env = setup();
@@ -209,25 +209,35 @@ test("the keyboard reaches every control in order; moves and verdicts are announ
   await closed(p);
 });
 
-// One level of each game, at both sizes.
-const GAMES = [
-  ["ice", "zelda.txt", "3", "OOSSAS"],
-  ["pushpush", "pushpush.txt", "4", "hardest-5x5"],
-  ["icepath", "icepath.txt", "3", "great cave"],
-  ["icetower", "icetower/golden-path.txt", "1", "golden path"],
-  ["boxoff", "solitaire/boxoff-1.txt", "1", "BoxOff"],
-  ["pretzel", "solitaire/pretzel-1.txt", "1", "Pretzel"],
-  ["fujisan", "solitaire/fujisan-1.txt", "1", "Fujisan"],
-];
+// One level of each game of the registry, at both sizes: its largest bundled level, else
+// the sample level it brings in its folder.
+async function gameLevels() {
+  const games = (await request(env.server.base, "/api/games", { method: "GET" })).data;
+  const collections = (await request(env.server.base, "/api/levels", { method: "GET" })).data;
+  return games.map((g) => {
+    let best = null;
+    for (const c of collections.filter((c) => c.game === g.name)) {
+      for (const l of c.levels) {
+        const size = (l.rows || 0) * (l.cols || 0);
+        if (!best || size > best.size) best = { file: c.file, index: String(l.index), name: l.name, size };
+      }
+    }
+    return { game: g.name, ...(best || { sample: g.sample.text, name: /^Title:\s*(.+)$/m.exec(g.sample.text)[1] }) };
+  });
+}
 
 test("every game at desktop and phone sizes (screenshots)", async () => {
   for (const [size, sizeName] of [[DESKTOP, "desktop"], [PHONE, "phone"]]) {
     const p = await newPage(env.browser, env.server.base, { size });
     await p.goto(env.server.base);
     await shown(p, "OOTIC");
-    for (const [game, file, index, name] of GAMES) {
-      await p.selectOption("#collection", file);
-      if (index !== "1") await p.selectOption("#level", index);
+    for (const { game, file, index, name, sample } of await gameLevels()) {
+      if (sample) {
+        await p.evaluate((t) => load(t), sample);
+      } else {
+        await p.selectOption("#collection", file);
+        if (index !== "1") await p.selectOption("#level", index);
+      }
       await shown(p, name);
       const fit = await p.evaluate(() => {
         const r = document.querySelector("#board svg").getBoundingClientRect();

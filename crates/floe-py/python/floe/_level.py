@@ -586,7 +586,8 @@ def games() -> List[Dict[str, Any]]:
     """The games floe knows (``floe games --json``), a dict each: ``name``, ``aliases``,
     ``title``, ``about``, ``rules`` (the goal and the moves in one or two sentences,
     ``"Goal: …"``), ``params``, ``formats``, ``move_word``, ``algorithms``, ``random_moves``,
-    ``capabilities`` and ``cells`` (the symbols a board is written with)."""
+    ``capabilities``, ``cells`` (the symbols a board is written with) and ``sample`` (a small
+    level of the game, ``{"text", "fewest"}``: its text and the fewest moves that solve it)."""
     games: List[Dict[str, Any]] = loads(_floe.games_json())
     return games
 

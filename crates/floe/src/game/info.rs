@@ -22,6 +22,10 @@ pub struct Info {
     /// The goal and the moves, in one or two plain sentences for a player, the goal first
     /// (`Goal: a block on every target. …`): what `floe games` and the play page show.
     pub rules: &'static str,
+    /// A small level of it, from its own folder: what every test and check that takes a
+    /// level of each game uses (`crates/floe-cli/tests/games.rs`, the Python tests, the
+    /// conformance check), so that a new game brings its own.
+    pub sample: Sample,
     /// The parameters a level of it may be played with (`k` of PushPush-k).
     pub params: &'static [Param],
     /// The file formats it reads and writes; the first is the default.
@@ -62,6 +66,15 @@ pub struct Glyph {
     /// a Pretzel ace's is in the aces' column (on the table, never dealt into a hole).
     #[serde(skip)]
     pub look: Look,
+}
+
+/// A small level of a game and the fewest moves that solve it.
+#[derive(Debug, Serialize)]
+pub struct Sample {
+    /// The level file's text (`include_str!` of the game folder's sample file).
+    pub text: &'static str,
+    /// The fewest moves (pushes in the pushing games) that solve it.
+    pub fewest: u64,
 }
 
 /// How a board draws one cell: its ground and the piece standing on it, as the game's
@@ -460,6 +473,10 @@ mod tests {
         title: "toy",
         about: "a toy",
         rules: "Goal: win. Move.",
+        sample: Sample {
+            text: "-\n",
+            fewest: 0,
+        },
         params: &[
             Param {
                 name: "k",

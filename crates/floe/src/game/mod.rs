@@ -31,7 +31,7 @@ mod report;
 
 pub use info::{
     glyph, split_spec, Algo, AlgoMethod, Capabilities, Cells, Glyph, Info, Keys, Learning, Look,
-    Param, ParamKind, Params,
+    Param, ParamKind, Params, Sample,
 };
 pub use moves::{parse_move_list, parse_move_words};
 pub(crate) use replay::KeptReplay;

@@ -49,6 +49,16 @@ pub fn all() -> &'static [&'static dyn AnyGame] {
     REGISTRY
 }
 
+/// The help of `--game`: the registry's names, in its order.
+pub fn game_help() -> String {
+    let names: Vec<&str> = all().iter().map(|g| g.info().name).collect();
+    format!(
+        "The game ({}: see `floe games`), or a game with its parameters such as \
+         pushpush(k=2). Default: the file's `Game:` line, else ice blocks",
+        names.join(", ")
+    )
+}
+
 /// The game called `name` (its name or an alias, without regard to case, spaces, `-`, `_`).
 pub fn find(name: &str) -> Result<&'static dyn AnyGame, Error> {
     all()

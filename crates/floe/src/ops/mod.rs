@@ -23,6 +23,7 @@
 //!   stepped together ([`env::Envs`]).
 
 pub mod bench;
+pub mod conformance;
 pub mod env;
 pub mod experiment;
 pub mod graph;

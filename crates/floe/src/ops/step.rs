@@ -401,19 +401,10 @@ mod tests {
     }
 
     #[test]
-    fn every_bundled_game_steps() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels");
-        let files = [
-            "zelda.txt",
-            "pushpush.txt",
-            "icepath.txt",
-            "icetower/fire-and-gold.txt",
-            "solitaire/boxoff-1.txt",
-            "solitaire/pretzel-1.txt",
-            "solitaire/fujisan-1.txt",
-        ];
-        for file in files {
-            let text = std::fs::read_to_string(root.join(file)).unwrap();
+    fn every_game_steps() {
+        // each registered game's own sample level
+        for g in crate::games::all() {
+            let (file, text) = (g.info().name, g.info().sample.text);
             let level = crate::ops::Request::from_text(text, file)
                 .level(Some("1"))
                 .resolve()

@@ -13,9 +13,12 @@ use std::time::Duration;
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct GameArgs {
-    /// The game (ice, pushpush, icetower, boxoff, pretzel, fujisan, icepath: see `floe games`), or a game with its
-    /// parameters such as pushpush(k=2). Default: the file's `Game:` line, else ice blocks.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "GAME"))]
+    /// The game, or a game with its parameters such as pushpush(k=2) (the help lists the
+    /// registry's games: `games::game_help`).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "GAME", help = crate::games::game_help())
+    )]
     pub game: Option<String>,
     /// Read the file in this format instead of detecting it (ice blocks: floe or kluiver).
     #[cfg_attr(feature = "cli", arg(long, value_name = "FORMAT"))]

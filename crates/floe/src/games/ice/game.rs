@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     glyph, kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys,
-    Learning, Param, ParamKind, Params, Task,
+    Learning, Param, ParamKind, Params, Sample, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
@@ -23,6 +23,10 @@ static INFO: Info = Info {
     rules: "Goal: a block on every target. Select a block and push it up, down, left or right \
             from a cell behind it that the player can reach: it slides over ice and targets until \
             a wall, another block, normal floor or the board's edge stops it.",
+    sample: Sample {
+        text: include_str!("sample.txt"),
+        fewest: 2,
+    },
     params: &[Param {
         name: "rules",
         about: "walking rule: free (the player reaches every side of every block) or walk \

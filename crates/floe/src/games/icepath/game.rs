@@ -6,7 +6,8 @@ use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
-    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Task,
+    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Sample,
+    Task,
 };
 use crate::grid::{Dir, Pos};
 use crate::render::plural;
@@ -20,6 +21,10 @@ static INFO: Info = Info {
             to the exit",
     rules: "Goal: reach the exit. The player slides up, down, left or right over ice until a rock \
             or the edge stops him; he stops on normal floor or the exit as soon as he enters it.",
+    sample: Sample {
+        text: include_str!("sample.txt"),
+        fewest: 3,
+    },
     params: &[],
     formats: &["floe"],
     move_word: "move",

@@ -6,7 +6,7 @@ use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
 use crate::game::{
     glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Param, ParamKind, Params,
-    Task,
+    Sample, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
@@ -37,6 +37,10 @@ static INFO: Info = Info {
             until a wall, another block or the edge stops it: ice vanishes in the first fire it \
             enters, putting it out, or in a recycler; golden ice puts out every fire it crosses \
             and slides over recyclers.",
+    sample: Sample {
+        text: include_str!("sample.txt"),
+        fewest: 3,
+    },
     params: &[Param {
         name: "dynamic",
         about: "accept arrows and dispensers, with floe's documented semantics",

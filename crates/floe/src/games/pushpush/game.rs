@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
     glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Learning, Param, ParamKind,
-    Params, Task,
+    Params, Sample, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
@@ -24,6 +24,10 @@ static INFO: Info = Info {
     rules: "Goal: the robot walks onto the target. It walks freely and pushes the block in front \
             of it (in PushPush-k a row of up to k blocks) when the cell beyond is free: the row \
             slides until a block, a wall or the edge stops it.",
+    sample: Sample {
+        text: include_str!("sample.txt"),
+        fewest: 1,
+    },
     params: &[Param {
         name: "k",
         about: "PushPush-k: the robot pushes rows of up to k blocks (0: any row, PushPush-*)",

@@ -5,7 +5,9 @@ use super::fujisan::{self, Mountain, Priests};
 use super::pretzel::{self, Deal};
 use super::{Document, Kind};
 use crate::error::Error;
-use crate::game::{glyph, Algo, Capabilities, Cells, Game, Glyph, Info, Keys, Learning, Task};
+use crate::game::{
+    glyph, Algo, Capabilities, Cells, Game, Glyph, Info, Keys, Learning, Sample, Task,
+};
 use crate::scene::{Arrow, Change, Ground, PieceKind, Scene};
 use crate::search::StartAt;
 
@@ -64,23 +66,38 @@ fn pair_action(a: usize, b: usize, n: usize) -> Option<usize> {
 /// can repeat. (The experiments' random player gives up on a repeated position instead.)
 const RANDOM_MOVES: u32 = 1000;
 
-/// What the three puzzles say about themselves, but for their names, rules and algorithms:
-/// no parameters, one file format, moves that are not pushes, played by picking a legal move.
-const fn sheet_info(
+/// What each of the three puzzles says of itself in words: its name, title, line about it,
+/// rules.
+struct Words {
     name: &'static str,
     title: &'static str,
     about: &'static str,
     rules: &'static str,
+}
+
+/// What the three puzzles say about themselves, but for their words, sample and
+/// algorithms: no parameters, one file format, moves that are not pushes, played by picking
+/// a legal move.
+const fn sheet_info(
+    words: Words,
+    sample: Sample,
     algorithms: &'static [Algo],
     glyphs: &'static [Glyph],
     learning: &'static Learning,
 ) -> Info {
+    let Words {
+        name,
+        title,
+        about,
+        rules,
+    } = words;
     Info {
         name,
         aliases: &[],
         title,
         about,
         rules,
+        sample,
         params: &[],
         formats: &["floe"],
         move_word: "move",
@@ -142,11 +159,17 @@ const fn space(text: &'static str, about: &'static str, value: u8) -> Glyph {
 pub struct BoxOff;
 
 static BOXOFF: Info = sheet_info(
-    "boxoff",
-    "BoxOff",
-    "BoxOff: remove same-coloured pairs whose rectangle is empty until none is left",
-    "Goal: empty the board. Remove two tokens of the same colour when every other place of the \
-     smallest rectangle holding both is empty (so two neighbouring tokens always can go).",
+    Words {
+        name: "boxoff",
+        title: "BoxOff",
+        about: "BoxOff: remove same-coloured pairs whose rectangle is empty until none is left",
+        rules: "Goal: empty the board. Remove two tokens of the same colour when every other place of the \
+               smallest rectangle holding both is empty (so two neighbouring tokens always can go).",
+    },
+    Sample {
+        text: include_str!("boxoff-sample.txt"),
+        fewest: 4,
+    },
     &[
         Algo::dfs("fewest moves, depth-first search (every solution has the same length)"),
         Algo::bfs("fewest moves, breadth-first search"),
@@ -182,11 +205,17 @@ static BOXOFF: Info = sheet_info(
 pub struct Pretzel;
 
 static PRETZEL: Info = sheet_info(
-    "pretzel",
-    "Pretzel",
-    "Pretzel solitaire: move cards into holes until every suit runs from its ace",
-    "Goal: every row holds its suit in order from its ace. Move a card into the hole right of the \
-     card of its suit one rank lower (a 2 into the hole right of its ace).",
+    Words {
+        name: "pretzel",
+        title: "Pretzel",
+        about: "Pretzel solitaire: move cards into holes until every suit runs from its ace",
+        rules: "Goal: every row holds its suit in order from its ace. Move a card into the hole right of the \
+               card of its suit one rank lower (a 2 into the hole right of its ace).",
+    },
+    Sample {
+        text: include_str!("pretzel-sample.txt"),
+        fewest: 2,
+    },
     &[
         Algo::bfs("fewest moves, breadth-first search"),
         Algo::astar("fewest moves, A*"),
@@ -266,13 +295,19 @@ static PRETZEL: Info = sheet_info(
 pub struct Fujisan;
 
 static FUJISAN: Info = sheet_info(
-    "fujisan",
-    "Fujisan",
-    "Fujisan: move four priests along the mountain's values onto its summit",
-    "Goal: a priest on each of the four summit spaces (the middle two columns). A priest moves \
-     along its row onto a space whose value is the number of free spaces it travels (the \
-     landing one counted, other priests jumped), or up or down its column on the mountain; on \
-     the summit only up or down.",
+    Words {
+        name: "fujisan",
+        title: "Fujisan",
+        about: "Fujisan: move four priests along the mountain's values onto its summit",
+        rules: "Goal: a priest on each of the four summit spaces (the middle two columns). A priest moves \
+               along its row onto a space whose value is the number of free spaces it travels (the \
+               landing one counted, other priests jumped), or up or down its column on the mountain; on \
+               the summit only up or down.",
+    },
+    Sample {
+        text: include_str!("fujisan-sample.txt"),
+        fewest: 9,
+    },
     &[
         Algo::astar("fewest moves, A* (bound: empty summit spaces)"),
         Algo::bfs("fewest moves, breadth-first search"),
