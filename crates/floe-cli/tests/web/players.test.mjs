@@ -27,6 +27,12 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 async function choose(p, collection, level) {
   if ((await p.inputValue("#collection")) !== collection) await p.selectOption("#collection", collection);
   if (level !== undefined) await p.selectOption("#level", String(level));
+  // until the level chosen is the one on the board
+  await until(p, () => {
+    const c = window.collection();
+    const l = c && c.levels.find((x) => String(x.index) === document.querySelector("#level").value);
+    return !!(l && ui.level && ui.level.text === l.text && ui.state && document.querySelector("#title").textContent);
+  });
 }
 
 const title = (p) => text(p, "#title");
@@ -376,12 +382,13 @@ test("Escape closes the Share panel and gives the focus back; Paste… on the Ed
 async function axe(p, what) {
   if (!(await p.evaluate(() => typeof window.axe === "object"))) await p.addScriptTag({ content: AXE });
   const r = await p.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+  // serious and critical faults, and content outside the landmarks (`region`)
+  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical" || v.id === "region")
     .map((v) => `${what}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
 }
 
 for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]]) {
-  test(`axe-core finds no serious or critical fault on any view (${name})`, async () => {
+  test(`axe-core finds no serious or critical fault and nothing outside a landmark on any view (${name})`, async () => {
     // the page's policy admits its own scripts only: axe-core is let in for the test
     const p = await opened(env, { size: { ...size, bypassCSP: true } });
     const found = [];
@@ -412,3 +419,96 @@ for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]]) {
     await closed(p);
   });
 }
+
+test("a solve leaves the player's game on the board; the replay starts by a restart Undo takes back, and solves nothing for the player", async () => {
+  const p = await opened(env);
+  // a push of the player's own, off the solution (the optimum starts elsewhere)
+  await p.focus("#board");
+  await p.keyboard.press("ArrowLeft");
+  await counted(p, /^1 push\b/);
+  const mine = await p.evaluate(() => JSON.stringify(ui.state.moves));
+  await p.click("[data-tab=solve]");
+  await p.click("#solve");
+  await until(p, () => !document.querySelector("#replay").hidden);
+  assert.match(await moves(p), /^1 push\b/, "the solve reset the player's game");
+  assert.match(await text(p, "#replay-title"), /your game is on the board/);
+  // End plays the whole solution from the start: the level is not solved by the player
+  await p.click("#replay-end");
+  await until(p, () => /^Solved/.test(document.querySelector("#moves").textContent));
+  assert.doesNotMatch(await p.$eval("#level option[value='1']", (o) => o.textContent), /✓/);
+  // Undo back to the start, once more: the restart is taken back, the player's game is there
+  await p.click("#replay-start");
+  await counted(p, /^0 pushes\b/);
+  await p.click("[data-tab=play]");
+  await p.click("#undo");
+  await counted(p, /^1 push\b/);
+  assert.equal(await p.evaluate(() => JSON.stringify(ui.state.moves)), mine);
+  // what this browser keeps for the level is the player's push
+  assert.equal(await p.evaluate(() => JSON.stringify(progressOf(ui.level.text, ui.level.game).moves)), mine);
+  await closed(p);
+});
+
+test("a replay's moves are written as the game writes them, for every game", async () => {
+  const p = await opened(env);
+  for (const file of ["icepath.txt", "solitaire/boxoff-1.txt", "solitaire/pretzel-1.txt", "solitaire/fujisan-1.txt", "pushpush.txt"]) {
+    await choose(p, file, 1);
+    await shown(p, "");
+    await p.click("[data-tab=solve]");
+    await p.click("#solve");
+    await until(p, () => !document.querySelector("#replay").hidden && document.querySelectorAll("#solution li").length > 0, undefined, { timeout: 30000 });
+    const items = await p.$$eval("#solution li", (l) => l.map((x) => x.textContent));
+    for (const it of items) assert.doesNotMatch(it, /[[\]"{}]|\b(card|from|to|remove|dir) \[|,\s*to\b/, `${file}: ${it}`);
+    await p.click("[data-tab=play]");
+  }
+  await closed(p);
+});
+
+test("a board solved as it starts is not marked solved; the last level says where Next goes", async () => {
+  const p = await opened(env);
+  await choose(p, "empty.txt", 1);
+  await until(p, () => /^Solved as it starts/.test(document.querySelector("#moves").textContent));
+  assert.doesNotMatch(await p.$eval("#level option[value='1']", (o) => o.textContent), /✓/);
+  assert.doesNotMatch(await p.$eval("#collection option[value='empty.txt']", (o) => o.textContent), /solved/);
+  // the last Zelda room, solved: the button names the first room not solved yet
+  const sixth = (await request(env.server.base, "/api/levels", { method: "GET" })).data.find((c) => c.file === "pushpush.txt").levels[5].name;
+  await choose(p, "pushpush.txt", 6);
+  await shown(p, sixth);
+  await p.focus("#board");
+  await solveByHints(p, 40);
+  assert.match(await text(p, "#next-level"), /^Last level: on to 1\. /);
+  await p.click("#next-level");
+  await until(p, () => document.querySelector("#level").value === "1");
+  assert.match(await text(p, "#message"), /last level of pushpush\.txt/);
+  await closed(p);
+});
+
+test("two tabs on one level: the second is told and chooses whose moves stay", async () => {
+  const p = await opened(env);
+  const q = await newPage(env.browser, env.server.base, { context: p.context() });
+  await q.goto(env.server.base);
+  await shown(q, "OOTIC");
+  await p.focus("#board");
+  await p.keyboard.press("Shift+H");
+  await counted(p, /^1 push\b/);
+  await until(q, () => /played in another tab: 1 push there, 0 here/.test(document.querySelector("#notice").textContent));
+  await q.click("#notice button:text('Take the other tab')");
+  await counted(q, /^1 push\b/);
+  assert.equal(await q.isVisible("#notice"), false);
+  assert.deepEqual(q.errors, []);
+  await q.close();
+  await closed(p);
+});
+
+test("a long title stays inside a 320-pixel screen; ? opens the help from a menu", async () => {
+  const p = await opened(env, { size: SMALL });
+  const long = "Title: " + "Averyveryverylongwordwithoutanyspace".repeat(3) + "\n$---\n---.\n";
+  await p.evaluate((t) => load(t), long);
+  await until(p, () => document.querySelector("#title").textContent.startsWith("Avery"));
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= 320), "the page is wider than the screen");
+  await p.focus("#level");
+  await p.keyboard.press("?");
+  await until(p, () => document.querySelector("#help-dialog").open);
+  await p.keyboard.press("Escape");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "level");
+  await closed(p);
+});

@@ -194,7 +194,6 @@ async function opening() {
     }
     if (link.moves) {
       ui.replay = { moves: link.moves, title: `A shared game: ${link.moves.length} ${wordFor(link.moves.length)}` };
-      await press("R");
       showReplay();
     } else if (link.damaged) {
       notice("This link's moves are incomplete or damaged: the level is shown without them.");
@@ -307,11 +306,16 @@ function saveGame() {
     try { store.setItem(STORE, v); } catch {}
   }
   const st = ui.state;
+  // a replay shown on the board (a solution, a shared game) is not the player's game: the
+  // level keeps the player's moves, and a replay played to its end solves nothing for them
+  if (ui.replay && replayAt() !== null) return;
   const was = progressOf(ui.level.text, ui.level.game) || {};
-  const solved = was.solved || st.solved;
-  const best = st.solved ? Math.min(st.length, was.best ?? Infinity) : was.best;
+  // a level solved as it starts (an empty board for counting positions) is not solved by
+  // anyone
+  const solved = was.solved || (st.solved && st.length > 0);
+  const best = st.solved && st.length > 0 ? Math.min(st.length, was.best ?? Infinity) : was.best;
   const optimum = ui.optimum ?? was.optimum ?? null;
-  if (st.solved && !was.solved) ui.justSolved = true;
+  if (solved && !was.solved) ui.justSolved = true;
   keepProgress(ui.level.text, ui.level.game, { moves: st.moves, solved: !!solved, best: best ?? null, optimum });
 }
 
@@ -393,6 +397,28 @@ function fillLevels() {
   if ([...sel.options].some((o) => o.value === was)) sel.value = was;
 }
 
+// Another tab played the level shown here: the player chooses whose moves the level keeps
+// (the last tab to move writes them otherwise).
+function otherTab() {
+  if (!ui.level || !ui.state || (ui.replay && replayAt() !== null)) return;
+  const kept = progressOf(ui.level.text, ui.level.game);
+  const same = !kept || JSON.stringify(kept.moves) === JSON.stringify(ui.state.moves);
+  if (same) {
+    if (ui.tabNotice) { ui.tabNotice = false; notice(""); }
+    return;
+  }
+  const level = ui.level, moves = kept.moves;
+  ui.tabNotice = true;
+  notice(`This level was played in another tab: ${moves.length} ${wordFor(moves.length)} there, ${ui.state.length} here.`, [
+    ["Take the other tab's moves", () => {
+      ui.tabNotice = false;
+      notice("");
+      load(level.text, level.game, { moves, history: "replace" });
+    }],
+    ["Keep this tab's", () => { ui.tabNotice = false; notice(""); saveGame(); }],
+  ]);
+}
+
 // The menus again with what was solved (here or in another tab).
 function markSolved() {
   const lv = $("level").value;
@@ -407,9 +433,9 @@ function nextLevel() {
   const c = collection();
   if (!c) return null;
   const at = c.levels.findIndex((l) => String(l.index) === $("level").value);
-  if (at >= 0 && at + 1 < c.levels.length) return { c, l: c.levels[at + 1] };
+  if (at >= 0 && at + 1 < c.levels.length) return { c, l: c.levels[at + 1], wraps: false };
   const open = c.levels.find((l, i) => i !== at && !(progressOf(l.text, gameOf(c)) || {}).solved);
-  return open ? { c, l: open } : null;
+  return open ? { c, l: open, wraps: true } : null;
 }
 
 async function goNext() {
@@ -423,6 +449,7 @@ async function goNext() {
   if (await pickLevel()) {
     $("board").focus();
     toStage();
+    if (n.wraps) say(`that was the last level of ${n.c.file}: this is the first one not solved yet`);
   }
 }
 
@@ -553,7 +580,10 @@ async function openText(text, { game = null, name = null, focus = true } = {}) {
   const choose = !d.named && !game && (d.games.length > 1 || d.game !== "ice");
   if (d.levels.length === 1 && !choose) {
     const ok = await load(d.levels[0].text, game, { name });
-    if (ok && focus) focusBoard();
+    if (ok && focus) {
+      focusBoard();
+      toStage();
+    }
     return ok;
   }
   showPicker(text, d, game, name);
@@ -662,12 +692,12 @@ function show(st, { slide = true, quiet = false } = {}) {
   next.hidden = !st.solved || ui.tab === "edit";
   if (st.solved) {
     const n = nextLevel();
-    next.textContent = n ? "Next level ▶" : "All solved: another collection";
+    next.textContent = !n ? "All solved: another collection" : n.wraps ? `Last level: on to ${n.l.index}. ${n.l.name}, not solved yet ▶` : "Next level ▶";
   }
   $("keys-help").textContent = {
-    "select-block": "Click a block (or space) to select it, then an arrow key, a swipe or a click in line pushes it; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
-    walk: "Arrow keys, a swipe or a click beside the player walk and push; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
-    "pick-move": "Click a piece (or space) to show a move through it, enter plays it; u undo, r redo, R restart, h hint, H play the hint. Tab moves between the page's controls.",
+    "select-block": "Click a block to select it (space or n selects the next), then an arrow key, a swipe or a click in line pushes it; u undo, r redo, R restart (u takes it back), h hint, H play the hint, ? help. Tab moves between the page's controls.",
+    walk: `Arrow keys, a swipe or a click beside the player ${st.move_word === "push" ? "walk and push" : "slide him"}; u undo, r redo, R restart (u takes it back), h hint, H play the hint, ? help. Tab moves between the page's controls.`,
+    "pick-move": "Click a piece (or space, n) to show a move through it, enter plays it or the hint shown; u undo, r redo, R restart (u takes it back), h hint, H play the hint, ? help. Tab moves between the page's controls.",
   }[st.keys];
   $("enter").hidden = st.keys !== "pick-move";
   $("pad-next").disabled = st.keys === "walk";
@@ -697,6 +727,7 @@ function show(st, { slide = true, quiet = false } = {}) {
 function movesText(st) {
   const n = `${st.length} ${wordFor(st.length, st.move_word)}`;
   if (!st.solved) return ui.optimum !== null ? `${n} (optimum ${ui.optimum})` : n;
+  if (st.length === 0) return "Solved as it starts: nothing to play here";
   let t = `Solved in ${n}`;
   if (ui.optimum !== null) t += st.length <= ui.optimum ? ": the optimum!" : ` (optimum ${ui.optimum})`;
   const kept = ui.level ? progressOf(ui.level.text, ui.level.game) : null;
@@ -806,6 +837,11 @@ const KEYS = {
 function onKey(e) {
   if (e.defaultPrevented || e.altKey || e.metaKey || e.isComposing) return;
   const t = e.target;
+  if (e.key === "?" && t.closest && t.closest("select") && !$("help-dialog").open) {
+    e.preventDefault();
+    openHelp();
+    return;
+  }
   if (t.closest && t.closest("input, textarea, select, dialog, [contenteditable], #grid")) return;
   if (e.key === "?" && !e.ctrlKey) {
     e.preventDefault();
@@ -1059,10 +1095,13 @@ function syncReplay() {
   const n = r.moves.length;
   $("scrub").value = String(at ?? 0);
   $("scrub").setAttribute("aria-valuetext", at === null ? "off the replay" : `move ${at} of ${n}`);
-  $("step").disabled = at === null || at >= n;
-  $("replay-end").disabled = at === null || at >= n;
+  // off the replay (the player's own game on the board) Step, Play and End start it from
+  // the beginning: a restart, which Undo takes back
+  $("step").disabled = at !== null && at >= n;
+  $("replay-end").disabled = at !== null && at >= n;
   $("step-back").disabled = at === null || at === 0;
   $("replay-start").disabled = at === 0;
+  $("replay-title").textContent = at === null ? `${r.title} (your game is on the board: Step or Play starts the replay from the start; Undo then brings your game back)` : r.title;
   // the pause sign drawn (fonts lack ⏸), the button's content changed only with the state
   if ($("watch").dataset.playing !== String(!!r.playing)) {
     $("watch").dataset.playing = String(!!r.playing);
@@ -1071,7 +1110,7 @@ function syncReplay() {
       : "▶ Play";
   }
   $("watch").setAttribute("aria-label", r.playing ? "Pause the replay" : "Play the replay");
-  $("watch").disabled = !r.playing && (at === null || at >= n);
+  $("watch").disabled = !r.playing && at !== null && at >= n;
   ui.replayAt = at;
   $("solution").querySelectorAll("li").forEach((li, i) => {
     const cur = at !== null && i === at - 1;
@@ -1083,7 +1122,6 @@ function syncReplay() {
       li.removeAttribute("aria-current");
     }
   });
-  if (at === null && r.playing) r.playing = false;
 }
 
 async function replayTo(k) {
@@ -1104,9 +1142,10 @@ async function replayTo(k) {
 
 async function step() {
   const at = replayAt();
-  if (at === null || !ui.replay || at >= ui.replay.moves.length) return false;
-  await replayTo(at + 1);
-  return true;
+  if (!ui.replay || (at !== null && at >= ui.replay.moves.length)) return false;
+  await replayTo((at ?? 0) + 1);
+  // the player moved off the replay meanwhile (a key, a click): it stops there
+  return replayAt() !== null;
 }
 
 async function watch() {
@@ -1142,6 +1181,7 @@ function cellsOf(line, sep) {
 }
 
 let brush = null;
+let brushGame = null;
 
 function editGame() {
   const m = /^Game:\s*([a-z]+)/m.exec($("text").value);
@@ -1177,7 +1217,10 @@ function buildEditor() {
     b.onclick = () => setBrush(gl.text);
     pal.appendChild(b);
   });
-  if (!brush || !g.cells.glyphs.some((x) => x.text === brush)) brush = g.cells.glyphs[0].text;
+  // a brush is a symbol of its game: another game's board starts with its own first one
+  if (!brush || brushGame !== g.name || !g.cells.glyphs.some((x) => x.text === brush)) brush = g.cells.glyphs[0].text;
+  brushGame = g.name;
+  if (ui.games[g.name]) $("new-game").value = g.name;
   setBrush(brush);
   drawGrid();
 }
@@ -1250,9 +1293,12 @@ function paintLook(d, v, g) {
   const i = g.cells.glyphs.findIndex((x) => x.text === v);
   const gl = i >= 0 ? g.cells.glyphs[i] : null;
   // the cell drawn as the board draws it; its symbol over it only where no picture says it
-  d.className = "cell" + (!gl ? " unknown" : gl.svg ? " drawn" : " g" + (i % 12));
+  // games written a word a cell (cards, numbers) keep the word over the picture: the small
+  // picture's own figures are too small to read
+  const word = !!g.cells.separator;
+  d.className = "cell" + (!gl ? " unknown" : gl.svg ? " drawn" + (word ? " labelled" : "") : " g" + (i % 12));
   d.style.backgroundImage = gl && gl.svg ? `url("${swatchUrl(gl)}")` : "";
-  d.textContent = gl && gl.svg ? "" : v === " " ? "" : v;
+  d.textContent = gl && gl.svg && !word ? "" : v === " " ? "" : v;
   const about = i >= 0 ? g.cells.glyphs[i].about : v === "" ? "empty" : `'${v}', not a cell of this game`;
   d.setAttribute("aria-label", `row ${+d.dataset.r + 1}, column ${+d.dataset.c + 1}: ${about}`);
 }
@@ -1465,6 +1511,7 @@ function stageDraft(said, cls) {
   $("moves").textContent = "as it starts:";
   $("moves").classList.remove("solved");
   setVerdict(said, cls);
+  $("board").setAttribute("aria-label", `${$("title").textContent}: as it starts, ${said}`);
 }
 
 function fitDraft() {
@@ -1540,9 +1587,10 @@ async function solve() {
   const solved = d.status === "solved" && Array.isArray(d.moves) && ui.level === level;
   $("download-animation").disabled = !solved;
   if (solved) {
+    // the replay waits under the board: the player's game stays until they step into it
+    // (from the start, by a restart that Undo takes back)
     ui.replay = { moves: d.moves, title: `The solution: ${d.moves.length} ${wordFor(d.moves.length, ui.games[d.game].move_word)}` };
     ui.solution = d.moves;
-    await press("R");
     showReplay();
   }
 }
@@ -1555,7 +1603,9 @@ function solveReport(d) {
   const guess = d.algorithm === "random" || d.algorithm === "mc";
   const status = { solved: "solved",
     unsolvable: guess ? "no solution found (random play proves nothing)" : "unsolvable: no solution exists",
-    limit: "no answer: the search stopped" }[d.status] || String(d.status || "no answer");
+    limit: "no answer: the search stopped",
+    "gave-up": "no solution found: the random player gave up",
+    stuck: "no solution found: the random player got stuck" }[d.status] || String(d.status || "no answer").replace(/-/g, " ");
   const lines = [status + (num(d.length) ? `: ${d.length} ${words}` : "")];
   if (d.difficulty && num(d.difficulty.value)) {
     lines.push(`difficulty ${round(d.difficulty.value)}` + (num(d.difficulty.factor) ? ` (block-change factor ${round(d.difficulty.factor)})` : ""));
@@ -1564,7 +1614,8 @@ function solveReport(d) {
     const why = { "max-states": "at the positions limit", timeout: "at the time limit",
       "max-memory": "at the memory limit", interrupted: "by the stop button",
       "max-moves": "at the move cap" }[d.limit] || `at the ${d.limit} limit`;
-    lines.push(`stopped ${why}` + (num(d.lower_bound) && d.lower_bound > 0 ? `; at least ${d.lower_bound} ${words} needed` : ""));
+    const bound = num(d.lower_bound) && d.lower_bound > 0 ? `; at least ${d.lower_bound} ${d.lower_bound === 1 ? (g ? g.move_word : "move") : words} needed` : "";
+    lines.push(`stopped ${why}${bound}`);
   }
   if (d.note) lines.push(String(d.note));
   const counted = [];
@@ -1580,10 +1631,18 @@ function round(x) {
 }
 
 // A move as people read it: a push "(row, col) dir", else its fields.
+// A move as people read it, as the games' own words write it: a push "(row, col) dir", a
+// slide "down", a card "4D (1,1) → (0,2)", a pair "remove (0,0) (0,1)", a priest
+// "(0,-1) → (0,1)"; else its fields.
 function moveText(m) {
-  if (m && m.dir !== undefined && m.row !== undefined) return `(${m.row}, ${m.col}) ${m.dir}`;
-  if (m && typeof m === "object") return Object.entries(m).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-  return String(m);
+  if (!m || typeof m !== "object") return String(m);
+  const at = (p) => (Array.isArray(p) ? `(${p.join(",")})` : String(p));
+  if (m.dir !== undefined && m.row !== undefined) return `(${m.row}, ${m.col}) ${m.dir}`;
+  if (m.dir !== undefined && Object.keys(m).length === 1) return String(m.dir);
+  if (Array.isArray(m.remove)) return `remove ${m.remove.map(at).join(" ")}`;
+  if (m.card !== undefined) return [m.card, m.from ? at(m.from) : null, m.to ? "→ " + at(m.to) : null].filter(Boolean).join(" ");
+  if (m.from !== undefined && m.to !== undefined) return `${at(m.from)} → ${at(m.to)}`;
+  return Object.entries(m).map(([k, v]) => `${k} ${Array.isArray(v) ? at(v) : v}`).join(", ");
 }
 
 async function stop() {
@@ -1972,7 +2031,11 @@ function wire() {
   window.addEventListener("hashchange", followLink);
   window.addEventListener("popstate", followLink);
   // another tab solved a level: the menus say so here too
-  window.addEventListener("storage", (e) => { if (e.key === PROGRESS) markSolved(); });
+  window.addEventListener("storage", (e) => {
+    if (e.key !== PROGRESS) return;
+    markSolved();
+    otherTab();
+  });
 }
 
 start();
