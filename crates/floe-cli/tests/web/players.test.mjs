@@ -467,6 +467,10 @@ test("a board solved as it starts is not marked solved; the last level says wher
   const p = await opened(env);
   await choose(p, "empty.txt", 1);
   await until(p, () => /^Solved as it starts/.test(document.querySelector("#moves").textContent));
+  // a push on it changes nothing of that
+  await p.focus("#board");
+  await p.keyboard.press("ArrowDown");
+  await until(p, () => /^1 push: Solved as it starts/.test(document.querySelector("#moves").textContent));
   assert.doesNotMatch(await p.$eval("#level option[value='1']", (o) => o.textContent), /✓/);
   assert.doesNotMatch(await p.$eval("#collection option[value='empty.txt']", (o) => o.textContent), /solved/);
   // the last Zelda room, solved: the button names the first room not solved yet
@@ -510,5 +514,31 @@ test("a long title stays inside a 320-pixel screen; ? opens the help from a menu
   await until(p, () => document.querySelector("#help-dialog").open);
   await p.keyboard.press("Escape");
   assert.equal(await p.evaluate(() => document.activeElement.id), "level");
+  await closed(p);
+});
+
+test("a shared game opened in another tab leaves the sharer's own game on that level", async () => {
+  const p = await opened(env);
+  await p.focus("#board");
+  await p.keyboard.press("Shift+H");
+  await counted(p, /^1 push\b/);
+  await p.keyboard.press("Shift+H");
+  await counted(p, /^2 pushes\b/);
+  const link = await p.evaluate(() => shareLink(true));
+  await p.keyboard.press("u");
+  await counted(p, /^1 push\b/);
+  const mine = await p.evaluate(() => JSON.stringify(ui.state.moves));
+  const q = await newPage(env.browser, env.server.base, { context: p.context() });
+  await q.goto(link);
+  await until(q, () => !document.querySelector("#replay").hidden && /A shared game: 2 pushes/.test(document.querySelector("#replay-title").textContent));
+  assert.match(await moves(q), /^0 pushes/);
+  await sleep(300);
+  assert.equal(await p.evaluate(() => JSON.stringify(progressOf(ui.level.text, ui.level.game).moves)), mine);
+  assert.equal(await p.isVisible("#notice"), false, "the sharer's tab was told its game changed");
+  // the sharer's reload finds their game
+  await p.reload();
+  await counted(p, /^1 push\b/);
+  assert.deepEqual(q.errors, []);
+  await q.close();
   await closed(p);
 });

@@ -184,8 +184,9 @@ impl fmt::Display for Said<'_> {
             Event::Restarted => write!(f, "back at the start (undo takes the restart back)"),
             Event::RestartUndone(n) => write!(
                 f,
-                "took the restart back: the {n} {} played before it are back",
-                move_word(w, *n)
+                "took the restart back: the {n} {} played before it {} back",
+                move_word(w, *n),
+                if *n == 1 { "is" } else { "are" }
             ),
             Event::Hint(Verdict::Solvable {
                 moves,

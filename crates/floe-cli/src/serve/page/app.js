@@ -187,13 +187,13 @@ async function opening() {
       return;
     }
     // a shared game's moves are a replay of their own: the level starts from its start
-    const fresh = link.moves ? { moves: [] } : {};
+    const fresh = link.moves ? { moves: [], replay: { moves: link.moves, title: `A shared game: ${link.moves.length} ${link.moves.length === 1 ? "move" : "moves"}` } } : {};
     if (!(await load(link.level, link.game, { ...fresh, quietFail: true, name: "shared level", history: "replace" }))) {
       linkBroken(link, ui.lastError);
       return;
     }
     if (link.moves) {
-      ui.replay = { moves: link.moves, title: `A shared game: ${link.moves.length} ${wordFor(link.moves.length)}` };
+      ui.replay.title = `A shared game: ${link.moves.length} ${wordFor(link.moves.length)}`;
       showReplay();
     } else if (link.damaged) {
       notice("This link's moves are incomplete or damaged: the level is shown without them.");
@@ -312,8 +312,8 @@ function saveGame() {
   const was = progressOf(ui.level.text, ui.level.game) || {};
   // a level solved as it starts (an empty board for counting positions) is not solved by
   // anyone
-  const solved = was.solved || (st.solved && st.length > 0);
-  const best = st.solved && st.length > 0 ? Math.min(st.length, was.best ?? Infinity) : was.best;
+  const solved = was.solved || (st.solved && st.length > 0 && ui.optimum !== 0);
+  const best = st.solved && st.length > 0 && ui.optimum !== 0 ? Math.min(st.length, was.best ?? Infinity) : was.best;
   const optimum = ui.optimum ?? was.optimum ?? null;
   if (solved && !was.solved) ui.justSolved = true;
   keepProgress(ui.level.text, ui.level.game, { moves: st.moves, solved: !!solved, best: best ?? null, optimum });
@@ -501,7 +501,7 @@ async function pickLevel(opts = {}) {
 // Loads a level: a play session after `moves` (by default the moves this browser kept for
 // the level), the editor, the link. `history`: "push" makes the level change an entry of
 // the browser's history (Back returns to the level before), "replace" does not.
-async function load(text, game = null, { moves = null, quietFail = false, name = null, optimum = null, history: how = "push" } = {}) {
+async function load(text, game = null, { moves = null, quietFail = false, name = null, optimum = null, history: how = "push", replay = null } = {}) {
   const kept = progressOf(text, game);
   if (moves === null) moves = kept ? kept.moves : [];
   if (optimum === null && kept && typeof kept.optimum === "number") optimum = kept.optimum;
@@ -534,7 +534,9 @@ async function load(text, game = null, { moves = null, quietFail = false, name =
     if (d && d.base !== text) localStorage.removeItem(DRAFT);
   } catch {}
   ui.optimum = typeof optimum === "number" ? optimum : null;
-  ui.replay = null;
+  // a replay that comes with the level (a shared game's) is there before it is shown, so
+  // that the start shown is not taken for the player's game
+  ui.replay = replay;
   ui.legend = r.data.legend || [];
   showReplay();
   $("solve-report").textContent = "";
@@ -680,6 +682,8 @@ function show(st, { slide = true, quiet = false } = {}) {
   }
   const g = ui.games[st.game];
   $("title").textContent = `${st.level} — ${g ? g.title : st.game}`;
+  // solved at its start: the fewest moves are none
+  if (st.solved && st.length === 0) ui.optimum = 0;
   const moves = movesText(st);
   $("moves").textContent = moves;
   $("moves").classList.toggle("solved", st.solved);
@@ -727,7 +731,7 @@ function show(st, { slide = true, quiet = false } = {}) {
 function movesText(st) {
   const n = `${st.length} ${wordFor(st.length, st.move_word)}`;
   if (!st.solved) return ui.optimum !== null ? `${n} (optimum ${ui.optimum})` : n;
-  if (st.length === 0) return "Solved as it starts: nothing to play here";
+  if (st.length === 0 || ui.optimum === 0) return `${st.length ? n + ": " : ""}Solved as it starts: nothing to play here`;
   let t = `Solved in ${n}`;
   if (ui.optimum !== null) t += st.length <= ui.optimum ? ": the optimum!" : ` (optimum ${ui.optimum})`;
   const kept = ui.level ? progressOf(ui.level.text, ui.level.game) : null;
@@ -1101,7 +1105,7 @@ function syncReplay() {
   $("replay-end").disabled = at !== null && at >= n;
   $("step-back").disabled = at === null || at === 0;
   $("replay-start").disabled = at === 0;
-  $("replay-title").textContent = at === null ? `${r.title} (your game is on the board: Step or Play starts the replay from the start; Undo then brings your game back)` : r.title;
+  $("replay-title").textContent = at === null ? `${r.title} (your game is on the board: Step or Play starts the replay from the start; « Start then Undo brings your game back)` : r.title;
   // the pause sign drawn (fonts lack ⏸), the button's content changed only with the state
   if ($("watch").dataset.playing !== String(!!r.playing)) {
     $("watch").dataset.playing = String(!!r.playing);
@@ -1584,7 +1588,7 @@ async function solve() {
   }
   $("solve-report").textContent = solveReport(r.data);
   const d = r.data;
-  const solved = d.status === "solved" && Array.isArray(d.moves) && ui.level === level;
+  const solved = d.status === "solved" && Array.isArray(d.moves) && d.moves.length > 0 && ui.level === level;
   $("download-animation").disabled = !solved;
   if (solved) {
     // the replay waits under the board: the player's game stays until they step into it
