@@ -14,8 +14,9 @@ use floe::games::pushpush::census::{
 use floe::games::pushpush::{level as pushpush, PushPush, Variant};
 use floe::games::solitaire::Kind;
 use floe::generate::Setup;
-use floe::ops::{experiment as run_experiment, ExperimentOutcome, ExperimentRun, Level, Request};
+use floe::ops::{Level, Request};
 use floe::request::ranges::{CENSUS_K, CENSUS_SIDE};
+use floe::request::{experiment as run_experiment, ExperimentOutcome, ExperimentRun};
 use floe::request::{Experiment, Naming};
 use floe::search::Status;
 use floe::Error;

@@ -25,6 +25,7 @@
 //! - [`grid`]: directions, positions and pushes shared by the sliding games.
 //! - [`input`]: reading level files (UTF-8 checked, `-` for standard input).
 //! - [`mem`]: memory held and available, the default budget, files written whole.
+//! - [`say`]: numbers and words as people read them (`1,234,567`, `3 blocks`).
 
 #![warn(missing_docs)]
 
@@ -53,6 +54,7 @@ pub mod ops;
 pub mod play;
 pub mod render;
 pub mod request;
+pub mod say;
 pub mod scene;
 pub mod search;
 

@@ -6,7 +6,7 @@ use crate::out::{self, human_time, thousands};
 use crate::Done;
 use floe::analysis::solitaire::{self, figures, size_key, Exact, Metrics, SizeRun};
 use floe::games::solitaire::Kind;
-use floe::ops::{experiment, ExperimentOutcome as Outcome, ExperimentRun};
+use floe::request::{experiment, ExperimentOutcome as Outcome, ExperimentRun};
 use floe::request::{Experiment, Naming};
 use floe::search::Limits;
 use floe::Error;

@@ -9,7 +9,8 @@
 //! [`Puzzle`]: crate::search::Puzzle
 
 pub mod ice;
-pub mod push_tree;
+/// The tree of move sequences (the search's, for any puzzle), where it was first used.
+pub use crate::search::push_tree;
 pub mod reversibility;
 pub mod solitaire;
 pub mod solvers;

@@ -25,7 +25,6 @@
 pub mod bench;
 pub mod conformance;
 pub mod env;
-pub mod experiment;
 pub mod graph;
 pub mod hardest;
 pub mod level;
@@ -38,7 +37,6 @@ pub mod verdict;
 pub mod verify;
 
 pub use bench::bench_solvers;
-pub use experiment::{experiment, ExperimentOutcome, ExperimentRun};
 pub use hardest::hardest;
 pub use level::{AnyGame, Level, LevelEntry};
 pub use request::{LevelFile, Request, Source};

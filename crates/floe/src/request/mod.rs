@@ -26,6 +26,7 @@ mod graph;
 mod level;
 pub mod operation;
 pub mod ranges;
+mod run_experiment;
 mod solve;
 pub mod words;
 
@@ -34,6 +35,7 @@ pub use generate::{Generate, GenerateBudget};
 pub use graph::Graph;
 pub use level::{EmptyBoard, GameArgs, LevelPick, LimitArgs};
 pub use operation::{Context, Operation};
+pub use run_experiment::{experiment, ExperimentOutcome, ExperimentRun};
 pub use solve::{Random, Render, Solve, Verify};
 
 /// The operations every front end offers the same way ([`Operation`]): the command line

@@ -91,7 +91,7 @@ impl fmt::Display for Estimate {
 /// A count in words: with thousands separators up to 10^15, then "6.3 × 10^20".
 pub fn count_words(x: f64) -> String {
     if x < 1e15 {
-        crate::render::thousands(x.round() as u64)
+        crate::say::thousands(x.round() as u64)
     } else {
         let e = x.log10().floor();
         format!("{:.1} × 10^{e}", x / 10f64.powf(e))

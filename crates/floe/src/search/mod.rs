@@ -44,6 +44,7 @@ mod limits;
 mod method;
 mod par;
 pub mod playout;
+pub mod push_tree;
 mod random_walk;
 mod store;
 

@@ -10,10 +10,10 @@ use super::board::Board;
 use super::census::symmetries;
 use super::engine::{with_puzzle, Variant};
 use super::solve::Difficulty;
-use crate::analysis::push_tree::push_tree;
 use crate::error::Error;
 use crate::game::{Engine, Task};
 use crate::grid::{Pos, Push};
+use crate::search::push_tree::push_tree;
 use crate::search::{self, Limits, Outcome};
 
 /// A board's exact labels.

@@ -2,10 +2,10 @@
 
 use super::board::Board;
 use super::engine::{with_puzzle, Variant};
-use crate::analysis::push_tree::push_tree;
 use crate::error::Error;
 use crate::game::{Engine, Task};
 use crate::grid::Push;
+use crate::search::push_tree::push_tree;
 use serde::Serialize;
 
 /// The thesis's difficulty of a board solvable in `pushes` pushes: in the tree of all push

@@ -1,5 +1,6 @@
-//! The tree of every move sequence from the start, cut at a depth: the PushPush thesis's
-//! difficulty (equation 3) counts its edges and its solutions, for any game.
+//! The tree of every move sequence from the start, cut at a depth: a difficulty of move
+//! sequences (the pushing thesis's equation 3) counts its edges and its solutions, for any
+//! puzzle.
 
 use crate::search::Puzzle;
 use rustc_hash::FxHashMap;
@@ -11,7 +12,7 @@ use rustc_hash::FxHashMap;
 /// is the positions per layer, not the sequences.
 ///
 /// ```
-/// use floe::analysis::push_tree::push_tree;
+/// use floe::search::push_tree::push_tree;
 /// use floe::search::from_fn;
 /// // from 0 by +1 or +2 towards 3
 /// let p = from_fn(0u32, |&x| [(1, x + 1), (2, x + 2)], |&x| x == 3);

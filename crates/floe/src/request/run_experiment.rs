@@ -4,6 +4,7 @@
 //! and played at random, the comparison of the setups; or every Pretzel deal (`exact`); or
 //! only the first challenges (`generate`).
 
+use super::{Experiment, Naming};
 use crate::analysis::solitaire::{
     self, compare, exact_pretzel, run_records, summarise, Config, Exact, ExperimentReport,
     GeneratedChallenge, Record, SizeRun,
@@ -11,7 +12,6 @@ use crate::analysis::solitaire::{
 use crate::error::Error;
 use crate::games::solitaire::Kind;
 use crate::generate::{Setup, Size};
-use crate::request::{Experiment, Naming};
 use crate::search::playout::GiveUp;
 use crate::search::Limits;
 use std::time::Instant;
