@@ -422,89 +422,151 @@ fn proving_in_batches<P: Puzzle>(
 where
     P::Move: Copy,
 {
-    let mut arena = Arena::new(p);
-    let mut budget = Budget::new(limits).storing_bytes(arena.state_bytes());
-    let mut stats = Stats::default();
-    let mut index: HashTable<u32> = HashTable::new();
-    let mut g: Vec<u16> = Vec::new();
-    let mut parent: Vec<u32> = Vec::new();
-    let mut moves: Vec<Option<P::Move>> = Vec::new();
-    let folded = p.symmetries() > 1;
-    // buckets[f][g]: nodes with that f, popped deepest g first (ties go to the deeper node)
-    let mut buckets: Vec<Vec<Vec<u32>>> = Vec::new();
-    let cap = cap.map_or(usize::MAX, |c| c as usize);
-    // the least f of a position left out for passing `cap`
-    let mut over_cap = usize::MAX;
+    let mut a = Astar::new(p, limits, cap, batch_size);
     let s0 = p.canonical(&p.start());
     let h0 = p.lower_bound(&s0);
-    if h0 as usize > cap {
+    if h0 as usize > a.cap {
+        return a.beyond_cap(s0, h0);
+    }
+    a.open_start(s0, h0);
+    loop {
+        if !a.open_bucket() {
+            return a.exhausted();
+        }
+        // the batch: positions of bucket f, deepest first, goals answered at once
+        match a.take_batch() {
+            Ok(()) => {}
+            Err(Stop::Goal(n)) => return a.solved(n),
+            Err(Stop::Limit(l)) => return a.stopped(l),
+        }
+        if a.batch.is_empty() {
+            continue;
+        }
+        expand(&a.batch_states, &mut a.made[..a.batch.len()]);
+        if let Err(l) = a.file_batch() {
+            return a.stopped(l);
+        }
+    }
+}
+
+/// What [`proving_in_batches`] answers: the proof, and the positions stored.
+type Answer<P> = (Proving<<P as Puzzle>::Move>, Nodes<<P as Puzzle>::State>);
+
+/// Why [`Astar::take_batch`] stopped before its batch was full: a goal (its node), or a limit.
+enum Stop {
+    Goal(usize),
+    Limit(LimitKind),
+}
+
+/// The state of [`proving_in_batches`]: the positions stored (in `arena`, found by their
+/// hash in `index`, with the length `g` of their path, its last move and their parent), the
+/// buckets of the open ones, and the batch being expanded.
+struct Astar<'a, P: Puzzle> {
+    p: &'a P,
+    arena: Arena<P::State>,
+    budget: Budget<'a>,
+    stats: Stats,
+    index: HashTable<u32>,
+    g: Vec<u16>,
+    parent: Vec<u32>,
+    moves: Vec<Option<P::Move>>,
+    /// Whether a position stands for its class of symmetries.
+    folded: bool,
+    /// buckets[f][g]: nodes with that f, popped deepest g first (ties go to the deeper node)
+    buckets: Vec<Vec<Vec<u32>>>,
+    cap: usize,
+    /// the least f of a position left out for passing `cap`
+    over_cap: usize,
+    /// The packed bytes of the position looked up.
+    key: Vec<u8>,
+    /// The bucket the batches are taken from: no smaller one is open.
+    f: usize,
+    batch_size: usize,
+    batch: Vec<u32>,
+    batch_states: Vec<P::State>,
+    made: Vec<Vec<(P::Move, P::State)>>,
+    /// some node was left out for being deeper than MAX_G: "unsolvable" would be unproved
+    truncated: bool,
+}
+
+impl<'a, P: Puzzle> Astar<'a, P>
+where
+    P::Move: Copy,
+{
+    /// The search with nothing stored yet.
+    fn new(p: &'a P, limits: &'a Limits, cap: Option<u32>, batch_size: usize) -> Astar<'a, P> {
+        let arena = Arena::new(p);
+        let budget = Budget::new(limits).storing_bytes(arena.state_bytes());
+        Astar {
+            p,
+            arena,
+            budget,
+            stats: Stats::default(),
+            index: HashTable::new(),
+            g: Vec::new(),
+            parent: Vec::new(),
+            moves: Vec::new(),
+            folded: p.symmetries() > 1,
+            buckets: Vec::new(),
+            cap: cap.map_or(usize::MAX, |c| c as usize),
+            over_cap: usize::MAX,
+            key: Vec::new(),
+            f: 0,
+            batch_size,
+            batch: Vec::with_capacity(batch_size),
+            batch_states: Vec::with_capacity(batch_size),
+            made: Vec::new(),
+            truncated: false,
+        }
+    }
+
+    /// The answer when the bound `h0` of the start `s0` passes the cap: nothing is searched.
+    fn beyond_cap(self, s0: P::State, h0: u32) -> Answer<P> {
         let r = Proving {
             outcome: Outcome::Limit(LimitKind::MaxMoves),
             proved: h0,
             stats: Stats {
                 states: 1,
-                elapsed: budget.elapsed(),
+                elapsed: self.budget.elapsed(),
                 ..Stats::default()
             },
         };
-        return (r, Nodes::new(vec![s0], vec![0]));
+        (r, Nodes::new(vec![s0], vec![0]))
     }
-    let mut key = Vec::new();
-    let h = arena.key(p, &s0, &mut key);
-    index.insert_unique(h, 0, |_| 0);
-    arena.push(s0, &key);
-    g.push(0);
-    parent.push(0);
-    moves.push(None);
-    stats.states = 1;
-    let push_bucket = |buckets: &mut Vec<Vec<Vec<u32>>>, f: usize, n: u32, g: u16| {
-        if buckets.len() <= f {
-            buckets.resize_with(f + 1, Vec::new);
+
+    /// Stores the start `s0` (its bound `h0`) and opens it.
+    fn open_start(&mut self, s0: P::State, h0: u32) {
+        let p = self.p;
+        let h = self.arena.key(p, &s0, &mut self.key);
+        self.index.insert_unique(h, 0, |_| 0);
+        self.arena.push(s0, &self.key);
+        self.g.push(0);
+        self.parent.push(0);
+        self.moves.push(None);
+        self.stats.states = 1;
+        push_bucket(&mut self.buckets, h0 as usize, 0, 0);
+        self.f = h0 as usize;
+        self.made.resize_with(self.batch_size, Vec::new);
+    }
+
+    /// Moves `f` to the smallest bucket with an open node; false when there is none.
+    fn open_bucket(&mut self) -> bool {
+        let (buckets, f) = (&self.buckets, &mut self.f);
+        while *f < buckets.len() && buckets[*f].iter().all(Vec::is_empty) {
+            *f += 1;
         }
-        let b = &mut buckets[f];
-        if b.len() <= g as usize {
-            b.resize_with(g as usize + 1, Vec::new);
-        }
-        b[g as usize].push(n);
-    };
-    push_bucket(&mut buckets, h0 as usize, 0, 0);
-    let mut f = h0 as usize;
-    let mut batch: Vec<u32> = Vec::with_capacity(batch_size);
-    let mut batch_states: Vec<P::State> = Vec::with_capacity(batch_size);
-    let mut made: Vec<Vec<(P::Move, P::State)>> = Vec::new();
-    made.resize_with(batch_size, Vec::new);
-    // some node was left out for being deeper than MAX_G: "unsolvable" would be unproved
-    let mut truncated = false;
-    let finish = |outcome, proved, mut stats: Stats, budget: &Budget| {
-        stats.elapsed = budget.elapsed();
-        Proving {
-            outcome,
-            proved,
-            stats,
-        }
-    };
-    loop {
-        while f < buckets.len() && buckets[f].iter().all(Vec::is_empty) {
-            f += 1;
-        }
-        if f >= buckets.len() {
-            let (outcome, proved) = if over_cap < usize::MAX {
-                (Outcome::Limit(LimitKind::MaxMoves), over_cap as u32)
-            } else if truncated {
-                (Outcome::Limit(LimitKind::MaxStates), f as u32)
-            } else {
-                (Outcome::Unsolvable, f as u32)
-            };
-            return (
-                finish(outcome, proved, stats, &budget),
-                Nodes::new(arena.into_states(p), g),
-            );
-        }
-        // the batch: positions of bucket f, deepest first, goals answered at once
+        *f < buckets.len()
+    }
+
+    /// The batch: up to `batch_size` positions of bucket `f` to expand, deepest `g` first,
+    /// each counted as expanded. Stops at a goal, or at a limit.
+    fn take_batch(&mut self) -> Result<(), Stop> {
+        let (p, g, stats) = (self.p, &self.g, &mut self.stats);
+        let (batch, batch_states) = (&mut self.batch, &mut self.batch_states);
         batch.clear();
         batch_states.clear();
-        let b = &mut buckets[f];
-        while batch.len() < batch_size {
+        let b = &mut self.buckets[self.f];
+        while batch.len() < self.batch_size {
             while b.last().is_some_and(Vec::is_empty) {
                 b.pop();
             }
@@ -517,105 +579,163 @@ where
                 continue; // stale: found again more cheaply since
             }
             let gn = g[n] as usize;
-            let sn = arena.get(p, n);
+            let sn = self.arena.get(p, n);
             if p.is_goal(&sn) {
-                let mut nodes = vec![n as u32];
-                let mut at = n;
-                while moves[at].is_some() {
-                    at = parent[at] as usize;
-                    nodes.push(at as u32);
-                }
-                let path = if folded {
-                    let states: Vec<P::State> = nodes
-                        .iter()
-                        .rev()
-                        .map(|&i| arena.get(p, i as usize))
-                        .collect();
-                    moves_through(p, &states)
-                        .expect("the positions A* stored are a path of the puzzle")
-                } else {
-                    let mut path: Vec<P::Move> =
-                        nodes.iter().filter_map(|&i| moves[i as usize]).collect();
-                    path.reverse();
-                    path
-                };
-                stats.depth = stats.depth.max(gn as u32);
-                let r = finish(Outcome::Solved(path), gn as u32, stats, &budget);
-                return (
-                    r,
-                    Nodes {
-                        states: arena.into_states(p),
-                        g,
-                        path: nodes,
-                    },
-                );
+                return Err(Stop::Goal(n));
             }
             stats.expanded += 1;
             stats.depth = stats.depth.max(gn as u32);
-            if let Some(l) = budget.tick(&stats) {
-                return (
-                    finish(Outcome::Limit(l), f as u32, stats, &budget),
-                    Nodes::new(arena.into_states(p), g),
-                );
+            if let Some(l) = self.budget.tick(stats) {
+                return Err(Stop::Limit(l));
             }
             if gn + 1 > MAX_G {
-                truncated = true;
+                self.truncated = true;
                 continue;
             }
             batch.push(n as u32);
             batch_states.push(sn);
         }
-        if batch.is_empty() {
-            continue;
-        }
-        expand(&batch_states, &mut made[..batch.len()]);
-        for (k, &n) in batch.iter().enumerate() {
+        Ok(())
+    }
+
+    /// Files the successors the batch's positions made: a position stored before is
+    /// reopened when found by a shorter path, a new one stored and opened unless its bound
+    /// passes `cap`. Stops at a limit on the stored positions.
+    fn file_batch(&mut self) -> Result<(), LimitKind> {
+        let (p, f, cap) = (self.p, self.f, self.cap);
+        let (arena, index) = (&mut self.arena, &mut self.index);
+        let (key, stats) = (&mut self.key, &mut self.stats);
+        let (g, parent, moves) = (&mut self.g, &mut self.parent, &mut self.moves);
+        for (k, &n) in self.batch.iter().enumerate() {
             let n = n as usize;
             let gt = g[n] as usize + 1;
-            stats.generated += made[k].len() as u64;
-            for (m, t) in made[k].drain(..) {
-                let h = arena.key(p, &t, &mut key);
-                if let Some(&i) = index.find(h, |&i| arena.is(i as usize, &t, &key)) {
+            stats.generated += self.made[k].len() as u64;
+            for (m, t) in self.made[k].drain(..) {
+                let h = arena.key(p, &t, key);
+                if let Some(&i) = index.find(h, |&i| arena.is(i as usize, &t, key)) {
                     let i = i as usize;
                     if (g[i] as usize) > gt {
                         g[i] = gt as u16;
                         parent[i] = n as u32;
                         moves[i] = Some(m);
                         let ft = gt + p.lower_bound(&t) as usize;
-                        push_bucket(&mut buckets, ft.max(f), i as u32, gt as u16);
+                        push_bucket(&mut self.buckets, ft.max(f), i as u32, gt as u16);
                     }
                     continue;
                 }
                 let ft = gt + p.lower_bound(&t) as usize;
                 if ft > cap {
-                    over_cap = over_cap.min(ft);
+                    self.over_cap = self.over_cap.min(ft);
                     continue;
                 }
                 // a long search: room for every node the budget allows, at once
-                budget.make_room(stats.states, |more| {
+                self.budget.make_room(stats.states, |more| {
                     arena.try_reserve_exact(more)
                         && g.try_reserve_exact(more).is_ok()
                         && parent.try_reserve_exact(more).is_ok()
                         && moves.try_reserve_exact(more).is_ok()
                 });
-                if let Some(l) = budget.store_limit(stats.states) {
-                    return (
-                        finish(Outcome::Limit(l), f as u32, stats, &budget),
-                        Nodes::new(arena.into_states(p), g),
-                    );
+                if let Some(l) = self.budget.store_limit(stats.states) {
+                    return Err(l);
                 }
                 let id = arena.len() as u32;
                 index.insert_unique(h, id, |&i| arena.hash_of(i as usize));
-                arena.push(t, &key);
+                arena.push(t, key);
                 g.push(gt as u16);
                 parent.push(n as u32);
                 moves.push(Some(m));
                 stats.states += 1;
                 // a bound below f (inconsistent) is still searched now: it cannot be later
-                push_bucket(&mut buckets, ft.max(f), id, gt as u16);
+                push_bucket(&mut self.buckets, ft.max(f), id, gt as u16);
             }
         }
+        Ok(())
     }
+
+    /// The answer when no node is open: no solution within `cap`, or none at all (unless
+    /// nodes were left out for their depth).
+    fn exhausted(self) -> Answer<P> {
+        let f = self.f;
+        let (outcome, proved) = if self.over_cap < usize::MAX {
+            (Outcome::Limit(LimitKind::MaxMoves), self.over_cap as u32)
+        } else if self.truncated {
+            (Outcome::Limit(LimitKind::MaxStates), f as u32)
+        } else {
+            (Outcome::Unsolvable, f as u32)
+        };
+        self.end(outcome, proved)
+    }
+
+    /// The answer when limit `l` stopped the search: the bound `f` is proved.
+    fn stopped(self, l: LimitKind) -> Answer<P> {
+        let f = self.f;
+        self.end(Outcome::Limit(l), f as u32)
+    }
+
+    /// The answer, with the positions stored.
+    fn end(mut self, outcome: Outcome<P::Move>, proved: u32) -> Answer<P> {
+        self.stats.elapsed = self.budget.elapsed();
+        let r = Proving {
+            outcome,
+            proved,
+            stats: self.stats,
+        };
+        (r, Nodes::new(self.arena.into_states(self.p), self.g))
+    }
+
+    /// The answer at goal `n`: the moves of its path (through the canonical positions when
+    /// they are folded by symmetry), the fewest.
+    fn solved(self, n: usize) -> Answer<P> {
+        let (p, arena, g, parent, moves) = (self.p, self.arena, self.g, self.parent, self.moves);
+        let mut stats = self.stats;
+        let gn = g[n] as usize;
+        let mut nodes = vec![n as u32];
+        let mut at = n;
+        while moves[at].is_some() {
+            at = parent[at] as usize;
+            nodes.push(at as u32);
+        }
+        let path = if self.folded {
+            let states: Vec<P::State> = nodes
+                .iter()
+                .rev()
+                .map(|&i| arena.get(p, i as usize))
+                .collect();
+            moves_through(p, &states).expect("the positions A* stored are a path of the puzzle")
+        } else {
+            let mut path: Vec<P::Move> = nodes.iter().filter_map(|&i| moves[i as usize]).collect();
+            path.reverse();
+            path
+        };
+        stats.depth = stats.depth.max(gn as u32);
+        stats.elapsed = self.budget.elapsed();
+        let r = Proving {
+            outcome: Outcome::Solved(path),
+            proved: gn as u32,
+            stats,
+        };
+        (
+            r,
+            Nodes {
+                states: arena.into_states(p),
+                g,
+                path: nodes,
+            },
+        )
+    }
+}
+
+/// Opens node `n`, reached by a path of `g` moves, in bucket `f`.
+#[inline]
+fn push_bucket(buckets: &mut Vec<Vec<Vec<u32>>>, f: usize, n: u32, g: u16) {
+    if buckets.len() <= f {
+        buckets.resize_with(f + 1, Vec::new);
+    }
+    let b = &mut buckets[f];
+    if b.len() <= g as usize {
+        b.resize_with(g as usize + 1, Vec::new);
+    }
+    b[g as usize].push(n);
 }
 
 /// Beam search: layers of at most `width` positions, ordered by `key` (smaller first). Returns

@@ -34,32 +34,27 @@
 //! says so at the same layer.
 
 use super::bfs::Enumeration;
-use super::{LimitKind, Limits, Progress, Puzzle, Stats};
+use super::{LimitKind, Limits, Puzzle, Stats};
 use crate::bits::BitArray;
-use crate::mem::{Lock, RunIdentity};
+use crate::mem::RunIdentity;
 use crate::Error;
-use files::{
-    io_err, layer_path, partial_path, prepare_fresh, remove_leftovers, way_on, Checkpoint, Files,
-    Layer, LayerCursor, LayerReader, LayerWriter, Sink, LAYER,
-};
-use seen::Seen;
-use std::cell::RefCell;
-use std::fs;
+use files::Checkpoint;
+use open::{Run, Worker};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod files;
+mod layer;
+mod open;
 mod route;
 mod seen;
-use files::CHUNK;
 pub use files::{window_ranks, worker_dir, FORMAT};
 pub use route::ROOM_FOR_ALL;
-use route::{route, route_two, Owners};
 pub use seen::BUCKET_BYTES;
 
 /// Ranks sent to one owner at a time.
 pub const BATCH: usize = 1 << 12;
-/// Positions a worker expands between two rounds (see "epochs" in `enumerate_dist`).
+/// Positions a worker expands between two rounds (see `Worker::epochs`).
 const EPOCH: usize = if cfg!(test) { 1 << 10 } else { 1 << 16 };
 
 /// One worker's link to the others in a round-based enumeration.
@@ -367,586 +362,77 @@ where
     F: Fn() -> A,
 {
     let begin = Instant::now();
-    let deadline = o.limits.deadline_from(begin);
-    let peers = ex.peers().max(1) as u64;
-    let window = o.window.unwrap_or(files::WINDOW).max(CHUNK);
-    let index = ex.index();
-    let me = index as u64;
-    let space = p.rank_space().ok_or_else(|| match p.state_bound() {
-        Some(b) if b >= u64::MAX as f64 => Error::invalid(format!(
-            "up to {} possible positions, more than the 2^64 ranks by which an enumeration \
-             shared by several workers or kept on disk numbers them",
-            super::count_words(b)
-        )),
-        _ => Error::invalid(
-            "no perfect hash numbers its positions, which an enumeration shared by several \
-             workers or kept on disk needs",
-        ),
-    })?;
-    let start = p.start();
-    let start_rank = p
-        .rank(&start)
-        .expect("a puzzle with a rank space ranks every state");
-    if p.unrank(start_rank).as_ref() != Some(&start) {
-        return Err(Error::invalid(
-            "this game cannot rebuild a position from its perfect hash, which an enumeration \
-             shared by several workers or kept on disk needs",
-        ));
-    }
-    let owners = Owners::new(space, peers);
-    let local_space = owners.local_space(space);
-    let pow2 = peers.is_power_of_two();
-    let shift = peers.trailing_zeros();
-    let width: u8 = if local_space < 1 << 40 { 5 } else { 8 };
-    let files = Files {
-        run: files_digest(o, peers, space, owners.block()),
-        worker: index as u32,
-        width,
-    };
-    let mut seen = Seen::Memory(BitArray::new(0));
-    let epoch = o.epoch.unwrap_or(EPOCH).max(1);
-    let mut part = fresh();
-    let dir = o.work_dir.as_ref().map(|w| worker_dir(w, index));
-    let base = Checkpoint {
-        format: FORMAT,
-        identity: o.identity.clone(),
-        peers: peers as usize,
-        index,
-        rank_space: space,
-        layer: 0,
-        histogram: Vec::new(),
-        counts: Vec::new(),
-        done: false,
-    };
-
+    let at = Worker::new(p, &*ex, o, begin)?;
+    let part = fresh();
     // round 1: every worker locks its folder and reads its checkpoint (or starts afresh)
-    let mut lock = None;
-    let mine: Result<Option<Checkpoint>, Error> = match &dir {
-        // nothing to take up is said before anything is created (the lock would make the
-        // folder, and the next try would find an empty run there)
-        Some(d) if o.resume && !d.is_dir() => Err(Error::invalid(format!(
-            "nothing to resume: {} does not exist (was the run started with this --work-dir \
-             and as many workers?)",
-            d.display()
-        ))),
-        Some(d) => Lock::acquire(d, &o.identity.describe()).and_then(|l| {
-            let read_only = l.read_only.then(|| l.read_only_refusal("the run"));
-            lock = Some(l);
-            match read_only {
-                // a folder that may only be read answers a finished run, nothing else
-                Some(_) if !o.resume => Err(Error::invalid(format!(
-                    "{} may only be read here: a run cannot start there; give a --work-dir \
-                     this user may write (--resume answers a finished run from a folder that \
-                     may only be read)",
-                    d.display()
-                ))),
-                Some(refusal) => match Checkpoint::read(d, &base, &files)? {
-                    c if c.done => Ok(Some(c)),
-                    _ => Err(refusal),
-                },
-                None if o.resume => Checkpoint::read(d, &base, &files).map(Some),
-                None => prepare_fresh(d).map(|()| None),
-            }
-        }),
-        None => Ok(None),
-    };
-    let (mine, status) = match mine {
-        Ok(c) => (c, Ok(())),
-        Err(e) => (None, Err(e)),
-    };
-    let mut said = vec![
-        mine.as_ref().map_or(u64::MAX, |c| u64::from(c.layer)),
-        u64::from(mine.as_ref().is_some_and(|c| c.done)),
-    ];
-    said.extend(mine.iter().flat_map(|c| c.histogram.iter().copied()));
-    let all = agree(ex, status, said, &mut |_| {})?;
-    let common = all.iter().map(|f| f[0]).min().unwrap_or(u64::MAX);
-    let highest = all.iter().map(|f| f[0]).max().unwrap_or(u64::MAX);
-    // `MAX` is "no checkpoint": every worker has one, or none has
-    if highest != common && (highest == u64::MAX || highest > common + 1) {
-        return Err(Error::invalid(format!(
-            "the workers' checkpoints do not belong together (some have none, or they are \
-             more than one layer apart: layers {common} to {highest}){}: nothing can be resumed",
-            o.work_dir
-                .as_ref()
-                .map_or(String::new(), |w| format!(" in {}", w.display()))
-        )));
-    }
-    // the checkpoints agree on every layer they share, and the run is over only when every
-    // worker recorded its end at the same layer
-    let agreed: Vec<u64> = if common == u64::MAX {
-        Vec::new()
-    } else {
-        let prefix = |f: &Vec<u64>| f[2..2 + common as usize + 1].to_vec();
-        let first = prefix(&all[0]);
-        if let Some(w) = (1..all.len()).find(|&w| prefix(&all[w]) != first) {
-            let k = (0..first.len())
-                .find(|&k| prefix(&all[w])[k] != first[k])
-                .unwrap_or(0);
-            return Err(Error::invalid(format!(
-                "the workers' checkpoints disagree on layer {k}: {} positions at worker 0, \
-                 {} at worker {w}; a checkpoint was damaged or replaced, and nothing is \
-                 resumed{}",
-                first[k],
-                prefix(&all[w])[k],
-                o.work_dir
-                    .as_ref()
-                    .map_or(String::new(), |w| format!(" ({})", w.display()))
-            )));
-        }
-        first
-    };
-    let done_everywhere = common != u64::MAX && all.iter().all(|f| f[0] == common && f[1] == 1);
-
-    let mut histogram: Vec<u64> = Vec::new();
-    let mut counts: Vec<u64> = Vec::new();
-    let mut layer = Layer::Bits(BitArray::new(0));
-    // in memory, the bits of the layer before the one expanded, to hold the next
-    let mut spare: Option<BitArray> = None;
-    let mut resumed_at = None;
-    let mut done = false;
-    let mut disk_bytes = 0u64;
-    let mut owned = 0u64;
+    let taken = at.take_up(ex)?;
     // round 2: the visited bits, rebuilt from the layer files when resumed, each file checked
-    let setup: Result<(), Error> = (|| {
-        seen = Seen::new(local_space, o.bits_budget, dir.as_deref(), files)?;
-        if seen.on_disk() {
-            disk_bytes += local_space.div_ceil(64) * 8;
-        }
-        if let (Some(d), Some(c)) = (&dir, &mine) {
-            let at = common as u32;
-            histogram = agreed.clone();
-            done = done_everywhere;
-            let mut chunk = Vec::with_capacity(CHUNK);
-            for k in 0..=at {
-                let path = layer_path(d, k);
-                let mut r = LayerReader::open(&path, files.seal(LAYER, k), local_space)?;
-                if r.count() != c.counts[k as usize] {
-                    return Err(Error::invalid(format!(
-                        "{}: {} positions, but the checkpoint recorded {} for this worker's \
-                         layer {k}; the file is not used",
-                        path.display(),
-                        r.count(),
-                        c.counts[k as usize]
-                    )));
-                }
-                disk_bytes += fs::metadata(&path).map_or(0, |m| m.len());
-                while r.chunk(CHUNK, &mut chunk)? {
-                    let mut repeated = false;
-                    for &l in &chunk {
-                        if seen.offer(l)? == Some(false) {
-                            repeated = true;
-                            break;
-                        }
-                    }
-                    if repeated {
-                        // a flipped byte often shows first as a position seen before: the
-                        // rest of the file read to its checksum says whether it is damaged
-                        while r.chunk(CHUNK, &mut chunk)? {}
-                        return Err(twice(&path));
-                    }
-                }
-                counts.push(r.count());
-                owned += r.count();
-            }
-            let mut new = 0u64;
-            seen.settle(&mut |_| new += 1)?;
-            if seen.on_disk() && new != owned {
-                return Err(twice(d));
-            }
-            let bytes = files.read_partial(d, at)?;
-            part = A::from_bytes(fresh(), &bytes)
-                .map_err(|e| Error::invalid(format!("{}: {e}", partial_path(d, at).display())))?;
-            // what a worker one layer ahead wrote after the common layer is found again
-            for k in at + 1..=c.layer {
-                let _ = fs::remove_file(layer_path(d, k));
-                let _ = fs::remove_file(partial_path(d, k));
-            }
-            if c.layer != at {
-                checkpoint(&base, at, &histogram, &counts, false).write(d, &files)?;
-            }
-            remove_leftovers(d, false);
-            layer = Layer::File(layer_path(d, at), files.seal(LAYER, at));
-            resumed_at = Some(at);
-        } else {
-            histogram = vec![1];
-            let mut first = Vec::new();
-            let (owner, l) = owners.split(start_rank);
-            if owner as u64 == me {
-                seen.offer(l)?;
-                seen.settle(&mut |_| {})?;
-                part.visit(&start, 0);
-                first.push(l);
-                owned = 1;
-            }
-            counts = vec![owned];
-            layer = match &dir {
-                Some(d) => {
-                    let mut w = LayerWriter::create(layer_path(d, 0), files.seal(LAYER, 0))?;
-                    for &l in &first {
-                        w.push(l).map_err(|e| io_err("cannot write", &w.path, e))?;
-                    }
-                    disk_bytes += w.finish()?;
-                    files.write_partial(d, 0, &part.to_bytes())?;
-                    checkpoint(&base, 0, &histogram, &counts, false).write(d, &files)?;
-                    Layer::File(layer_path(d, 0), files.seal(LAYER, 0))
-                }
-                None => {
-                    let mut b = BitArray::new(local_space);
-                    first.iter().for_each(|&l| {
-                        b.insert(l);
-                    });
-                    Layer::Bits(b)
-                }
-            };
-        }
-        Ok(())
-    })();
-    let sent = if setup.is_ok() && resumed_at.is_some() {
-        counts.clone()
-    } else {
-        Vec::new()
-    };
-    let all = agree(ex, setup, sent, &mut |_| {})?;
-    // the layer files of every worker hold what the checkpoints' histogram says
-    if resumed_at.is_some() {
-        for (k, &h) in histogram.iter().enumerate() {
-            let found: u64 = all.iter().map(|f| f.get(k).copied().unwrap_or(0)).sum();
-            if found != h {
-                return Err(Error::invalid(format!(
-                    "layer {k}: the workers' layer files hold {found} positions, their \
-                     checkpoints {h}; a layer file was replaced or lost, and nothing is resumed{}",
-                    o.work_dir
-                        .as_ref()
-                        .map_or(String::new(), |w| format!(" ({})", w.display()))
-                )));
-            }
+    let mut run = at.set_up(ex, taken, part, &fresh)?;
+    // each layer in three rounds, to the end or a limit
+    while !run.done {
+        if !at.layer(ex, &mut run)? {
+            break;
         }
     }
+    at.report(ex, run, &fresh)
+}
 
-    // this worker's, and every worker's up to the last layer all agreed on
-    let mut expanded = 0u64;
-    let mut generated = 0u64;
-    let (mut expanded_all, mut generated_all) = (0u64, 0u64);
-    let mut limit = None;
-    let mut peak_bytes = 0usize;
-    let mut batches: Vec<Vec<u64>> = (0..peers).map(|_| Vec::with_capacity(BATCH)).collect();
-    let mut listed: Vec<u64> = Vec::with_capacity(BATCH);
-    while !done {
-        let d = histogram.len() as u32; // the layer being found
-                                        // round 1: expand this layer; every rank reaches its owner
-        let failed: RefCell<Option<Error>> = RefCell::new(None);
-        let mut next = match &dir {
-            Some(dd) => match LayerWriter::create(layer_path(dd, d), files.seal(LAYER, d)) {
-                Ok(w) if o.layers_in_memory => Sink::Both(w, fresh_bits(&mut spare, local_space)),
-                Ok(w) => Sink::File(w),
-                Err(e) => {
-                    *failed.borrow_mut() = Some(way_on(e, d));
-                    Sink::Nowhere
-                }
-            },
-            None => Sink::Bits(fresh_bits(&mut spare, local_space)),
-        };
-        let mut new_here = 0u64;
-        let mut stopped: Option<LimitKind> = None;
-        let status = {
-            // a position found for the first time: counted, written, visited
-            let mut keep = |l: u64| {
-                new_here += 1;
-                if let Err(e) = next.push(l) {
-                    failed.borrow_mut().get_or_insert_with(|| {
-                        let path = dir.as_ref().map_or_else(
-                            || format!("layer {d}"),
-                            |dd| layer_path(dd, d).display().to_string(),
-                        );
-                        way_on(Error::Io { path, source: e }, d)
-                    });
-                }
-                if A::STATES {
-                    match p.unrank(owners.global(me, l)) {
-                        Some(s) => part.visit(&s, d),
-                        None => {
-                            failed.borrow_mut().get_or_insert(Error::Internal(format!(
-                                "no position has rank {}",
-                                owners.global(me, l)
-                            )));
-                        }
-                    }
-                }
-            };
-            let seen = &mut seen;
-            let mut fresh = Vec::new();
-            let mut got = |ranks: &[u64]| match seen.offer_all(ranks, &mut fresh) {
-                Ok(()) => fresh.iter().for_each(|&l| keep(l)),
-                Err(e) => {
-                    failed.borrow_mut().get_or_insert(e);
-                }
-            };
-            // In epochs of at most `epoch` positions per worker, each ended by a round: what is
-            // on the way between workers stays within one epoch's successors, whatever the
-            // layer's size (the memory of an out-of-core run stays small).
-            let mut walked: Result<(), Error> = Ok(());
-            let mut reader = match LayerCursor::open_with(&layer, local_space, window) {
-                Ok(r) => Some(r),
-                Err(e) => {
-                    walked = Err(e);
-                    None
-                }
-            };
-            let mut buf: Vec<u64> = Vec::with_capacity(CHUNK);
-            let mut ranks: Vec<u64> = Vec::with_capacity(CHUNK);
-            let mut exhausted = false;
-            let all = loop {
-                let mut this_epoch = 0;
-                while let Some(r) = reader.as_mut().filter(|_| !exhausted) {
-                    if this_epoch >= epoch || stopped.is_some() || walked.is_err() {
-                        break;
-                    }
-                    if let Some(l) = o.limits.check(deadline) {
-                        stopped = Some(l);
-                        break;
-                    }
-                    match r.chunk(&mut buf) {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            exhausted = true;
-                            break;
-                        }
-                        Err(e) => {
-                            walked = Err(e);
-                            break;
-                        }
-                    }
-                    // the chunk's positions in increasing rank: each is rebuilt from the one
-                    // before and its successors' ranks from its own (the single process's way)
-                    ranks.clear();
-                    ranks.extend(buf.iter().map(|&l| owners.global(me, l)));
-                    ranks.sort_unstable();
-                    // a number read from a file: its rank checked without wrapping around
-                    let no_rank =
-                        |&l: &u64| owners.global_checked(me, l).is_none_or(|r| r >= space);
-                    if let Some(&bad) = buf.iter().find(|l| no_rank(l)) {
-                        walked = Err(Error::invalid(format!(
-                            "no position has number {bad} of worker {index} (its layer {}): \
-                             its layer file is damaged",
-                            d - 1
-                        )));
-                        break;
-                    }
-                    if peers == 1 {
-                        // every successor is this worker's own
-                        p.next_ranks_of_ranks(&ranks, &mut batches[0]);
-                        generated += batches[0].len() as u64;
-                    } else {
-                        // Two passes, as in the single process: the successors listed in a
-                        // tight loop, then each handed to its owner's batch by the owner's
-                        // index (no branch on the owner, which the processor could not
-                        // predict; routing inside the listing was slower still).
-                        listed.clear();
-                        p.next_ranks_of_ranks(&ranks, &mut listed);
-                        generated += listed.len() as u64;
-                        if peers == 2 {
-                            route_two(&listed, &mut batches, owners);
-                        } else if pow2 {
-                            // a power of two of workers (the usual case) divides by a shift
-                            route(&listed, &mut batches, move |r| owners.split_pow2(r, shift));
-                        } else {
-                            route(&listed, &mut batches, move |r| owners.split(r));
-                        }
-                    }
-                    expanded += buf.len() as u64;
-                    this_epoch += buf.len();
-                    // this worker's own first, while the others' are on their way
-                    let mine = &mut batches[me as usize];
-                    got(mine);
-                    mine.clear();
-                    ex.send(&mut batches, &mut got);
-                }
-                ex.send(&mut batches, &mut got);
-                let more = reader.is_some() && !exhausted && stopped.is_none() && walked.is_ok();
-                let figures = vec![
-                    stopped.map_or(0, |l| 1 + limit_code(l)),
-                    u64::from(d),
-                    u64::from(more),
-                    u64::from(walked.is_err() || failed.borrow().is_some()),
-                ];
-                let all = ex.end_round(figures, &mut got);
-                // the layer is over when no worker has more, or when one stopped or failed
-                if all.iter().all(|f| f[2] == 0) {
-                    break all;
-                }
-                if all.iter().any(|f| f[0] != 0 || f[3] != 0) {
-                    break all;
-                }
-            };
-            // the window of the layer read is not needed while the bits are settled
-            drop(reader);
-            // bits on disk judge the layer's ranks now that all are in
-            if all.iter().all(|f| f[0] == 0 && f[3] == 0) {
-                if let Err(e) = seen.settle(&mut keep) {
-                    failed.borrow_mut().get_or_insert(e);
-                }
-            } else {
-                seen.drop_pending();
-            }
-            (walked, all)
-        };
-        let (walked, all) = status;
-        let mine = match (walked, failed.into_inner()) {
-            (Err(e), _) | (Ok(()), Some(e)) => Err(e),
-            _ => Ok(()),
-        };
-        // round 2: how many each found (all ranks are in), and whether all went well
-        let figures = agree(ex, mine, vec![new_here, expanded, generated], &mut |_| {})?;
-        expanded_all = figures.iter().map(|f| f[1]).sum();
-        generated_all = figures.iter().map(|f| f[2]).sum();
-        if all.iter().any(|f| f[1] != u64::from(d)) {
-            return Err(Error::Internal(
-                "the workers are not at the same layer".into(),
-            ));
-        }
-        if let Some(f) = all.iter().find(|f| f[0] != 0) {
-            // a limit stopped some worker: every worker stops with the layer before
-            limit = Some(stopped.unwrap_or(limit_of(f[0] - 1)));
-            // an unfinished layer file removes itself
-            drop(next);
-            break;
-        }
-        let total: u64 = figures.iter().map(|f| f[0]).sum();
-        owned += new_here;
-        // a layer in memory is a bit a rank, the next as much; a file's window is sorted
-        // beside a scratch list as long
-        let layer_bytes = match &next {
-            Sink::Bits(b) => b.heap_bytes(),
-            Sink::File(_) => 1 << 20,
-            Sink::Both(_, b) => (1 << 20) + b.heap_bytes(),
-            Sink::Nowhere => 0,
-        } + match &layer {
-            Layer::File(..) => (1 << 20) + 2 * window * 8,
-            Layer::Bits(b) => b.heap_bytes(),
-        };
-        // the successors of a chunk, listed and routed: one list and a batch per worker
-        let chunk_bytes =
-            (listed.capacity() + batches.iter().map(Vec::capacity).sum::<usize>()).max(BATCH) * 8;
-        peak_bytes = peak_bytes.max(seen.heap_bytes() + layer_bytes + chunk_bytes);
-        if total > 0 {
-            histogram.push(total);
-            counts.push(new_here);
-        } else {
-            done = true;
-        }
-        // round 3: the checkpoint is written everywhere
-        let (file, bits) = match next {
-            Sink::Bits(b) => (None, Some(b)),
-            Sink::File(w) => (Some(w), None),
-            Sink::Both(w, b) => (Some(w), Some(b)),
-            Sink::Nowhere => (None, None),
-        };
-        let written: Result<(), Error> = match (file, &bits) {
-            // the failure to make the layer's file stopped every worker in round 2
-            (None, None) => Err(Error::Internal("a layer with nowhere to go".into())),
-            (None, Some(_)) => Ok(()),
-            (Some(w), _) => {
-                let dd = dir.as_ref().expect("a file sink has a folder");
-                (|| {
-                    if total > 0 {
-                        if w.count() != new_here {
-                            return Err(Error::Internal(format!(
-                                "layer {d} of worker {index}: {new_here} positions found, {} \
-                                 written",
-                                w.count()
-                            )));
-                        }
-                        disk_bytes += w.finish()?;
-                        files.write_partial(dd, d, &part.to_bytes())?;
-                        checkpoint(&base, d, &histogram, &counts, false).write(dd, &files)?;
-                        // partial results older than the previous layer are not needed
-                        if d >= 2 {
-                            let _ = fs::remove_file(partial_path(dd, d - 2));
-                        }
-                    } else {
-                        drop(w);
-                        checkpoint(&base, d - 1, &histogram, &counts, true).write(dd, &files)?;
-                    }
-                    Ok(())
-                })()
-            }
-        };
-        let saved = written.map_err(|e| way_on(e, d)).map(|()| match bits {
-            Some(b) => {
-                // the layer before is expanded: its bits will hold the layer after this one
-                let old = std::mem::replace(&mut layer, Layer::Bits(BitArray::new(0)));
-                if let Layer::Bits(old) = old {
-                    spare = Some(old);
-                }
-                Layer::Bits(b)
-            }
-            None => Layer::File(
-                layer_path(dir.as_ref().expect("a file sink has a folder"), d),
-                files.seal(LAYER, d),
-            ),
-        });
-        layer = match saved {
-            Ok(l) => {
-                agree(ex, Ok(()), Vec::new(), &mut |_| {})?;
-                l
-            }
-            Err(e) => {
-                agree(ex, Err(e), Vec::new(), &mut |_| {})?;
-                unreachable!("agree returns the error it is given")
-            }
-        };
-        let states: u64 = histogram.iter().sum();
-        if index == 0 {
-            if let Some(report) = &o.limits.progress {
-                report(&Progress {
-                    stats: Stats {
-                        states,
-                        expanded: expanded_all,
-                        generated: generated_all,
-                        depth: d,
-                        elapsed: begin.elapsed(),
-                    },
-                });
-            }
-        }
-        if !done && o.limits.max_states.is_some_and(|m| states >= m) {
-            limit = Some(LimitKind::MaxStates);
-            break;
-        }
-    }
-    let merged = ex.gather(part.to_bytes());
-    drop(lock);
-    let partial = match merged {
-        Some(parts) => {
-            let mut all = fresh();
-            for b in parts {
-                all.merge(A::from_bytes(fresh(), &b)?);
-            }
-            Some(all)
-        }
-        None => None,
-    };
-    let states = histogram.iter().sum();
-    Ok(DistEnumeration {
-        enumeration: Enumeration {
-            states,
+impl<P: Puzzle> Worker<'_, P> {
+    /// The end of a shared enumeration: the partial results merged at worker 0 (the folder's
+    /// lock released first), and the figures.
+    fn report<A: Partial<P::State>>(
+        &self,
+        ex: &mut dyn Exchange,
+        run: Run<A>,
+        fresh: &impl Fn() -> A,
+    ) -> Result<DistEnumeration<A>, Error> {
+        let Run {
+            mut lock,
+            part,
+            seen,
             histogram,
+            resumed_at,
+            disk_bytes,
+            owned,
+            expanded_all,
+            generated_all,
             limit,
-            stats: Stats {
+            peak_bytes,
+            ..
+        } = run;
+        let merged = ex.gather(part.to_bytes());
+        drop(lock.take());
+        let partial = match merged {
+            Some(parts) => {
+                let mut all = fresh();
+                for b in parts {
+                    all.merge(A::from_bytes(fresh(), &b)?);
+                }
+                Some(all)
+            }
+            None => None,
+        };
+        let states = histogram.iter().sum();
+        Ok(DistEnumeration {
+            enumeration: Enumeration {
                 states,
-                expanded: expanded_all,
-                generated: generated_all,
-                depth: 0,
-                elapsed: begin.elapsed(),
+                histogram,
+                limit,
+                stats: Stats {
+                    states,
+                    expanded: expanded_all,
+                    generated: generated_all,
+                    depth: 0,
+                    elapsed: self.begin.elapsed(),
+                },
+                peak_bytes: peak_bytes.max(seen.heap_bytes()),
             },
-            peak_bytes: peak_bytes.max(seen.heap_bytes()),
-        },
-        partial,
-        resumed_at,
-        disk_bytes,
-        owned,
-    })
+            partial,
+            resumed_at,
+            disk_bytes,
+            owned,
+        })
+    }
 }
 
 /// Bits for the next layer: those of the layer before the one expanded, cleared, or new.
@@ -985,6 +471,17 @@ fn twice(at: &Path) -> Error {
         at.display()
     ))
 }
+
+// what the unit tests take from here (`use super::*`), since the steps of `enumerate_dist`
+// moved to open.rs and layer.rs
+#[cfg(test)]
+use {
+    super::Progress,
+    files::{layer_path, partial_path, Files, Layer, LayerCursor, LayerReader, LayerWriter},
+    files::{CHUNK, LAYER},
+    route::{route, route_two, Owners},
+    std::fs,
+};
 
 #[cfg(test)]
 mod tests;

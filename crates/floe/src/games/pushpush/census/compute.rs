@@ -156,6 +156,95 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
             seconds: t0.elapsed().as_secs_f64(),
         })
     };
+    let (n, geo, subsets, chunks) = layer_units(o, blocks)?;
+
+    // 1. count the regions of every block set
+    let mut offset = count_regions(&geo, subsets.count as usize, &chunks, &late);
+    if let Some(kind) = late.kind() {
+        return stopped(kind, 0, 0);
+    }
+    let positions = index_positions(&mut offset, o, blocks)?;
+    let (table_bytes, batch_size, batches) =
+        table_plan(o, blocks, n, subsets.count as usize, positions)?;
+    if o.limits.max_states.is_some_and(|m| positions as u64 > m) {
+        return stopped(LimitKind::MaxStates, 0, positions as u64);
+    }
+
+    // 2. the regions, and the equivalence classes
+    let perms: Vec<Perm> = geo.symmetries().iter().map(|m| Perm::new(m)).collect();
+    let (region, both_fixed) = regions(&geo, &perms, &offset, &chunks, &late, positions);
+    if let Some(kind) = late.kind() {
+        return stopped(kind, 0, positions as u64);
+    }
+    let tables = Tables {
+        geo,
+        variant: o.variant,
+        sets: subsets,
+        offset,
+        region,
+    };
+    let robot_region: u64 = tables
+        .region
+        .par_iter()
+        .map(|r| {
+            if r.count_ones() >= 2 {
+                n as u64
+            } else {
+                n as u64 - 1
+            }
+        })
+        .sum();
+
+    // 3. iterate
+    let fix = match iterate(o, &tables, &chunks, &late, &batches, batch_size, t0) {
+        Ok(fix) => fix,
+        Err((kind, steps)) => return stopped(kind, steps, positions as u64),
+    };
+
+    // 4. unsolvable boards
+    let full = tables.geo.full;
+    let unsolvable: u64 = tables
+        .region
+        .par_iter()
+        .zip(&fix.reach)
+        .map(|(r, m)| u64::from(r.count_ones()) * u64::from((full & !m).count_ones()))
+        .sum();
+
+    // 5. the hardest boards' classes
+    let depth = fix.depth;
+    let (classes, first) = if depth == 0 {
+        (0, Vec::new())
+    } else {
+        layer_classes(&tables, &perms, &fix.hardest, o.hardest)
+    };
+    let count = fix.by_pushes[depth as usize];
+    Ok(LayerOutcome::Done(Box::new(CensusLayer {
+        blocks,
+        positions: positions as u64,
+        table_bytes,
+        seconds: t0.elapsed().as_secs_f64(),
+        by_pushes: fix.by_pushes,
+        unsolvable,
+        robot_region,
+        both_fixed,
+        hardest: LayerHardest {
+            pushes: depth,
+            count,
+            candidates: fix.candidates,
+            classes,
+            first,
+        },
+        difficulty: fix.difficulty,
+    })))
+}
+
+/// The cells of the board, its geometry, the `blocks`-subsets of its cells and the work
+/// units (runs of 2^[`CHUNK_BITS`] block sets, each with its first set). Refuses a layer the
+/// board does not have, or whose position index alone would pass `o.max_bytes`.
+fn layer_units(
+    o: &CensusOptions,
+    blocks: usize,
+) -> Result<(usize, Geo, Subsets, Vec<Chunk>), Error> {
     let (rows, cols) = (o.rows, o.cols);
     let n = cells(o)?;
     if blocks >= n {
@@ -183,12 +272,17 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
             first: subsets.unrank((c * per) as u64),
         })
         .collect();
+    Ok((n, geo, subsets, chunks))
+}
 
-    // 1. count the regions of every block set
+/// Step 1: how many regions each of the `sets` block sets has (one entry more, 0), in
+/// parallel over the work units; the rest is skipped once `late` finds a limit reached.
+fn count_regions(geo: &Geo, sets: usize, chunks: &[Chunk], late: &Late) -> Vec<u32> {
+    let per = 1usize << CHUNK_BITS;
     let mut offset = vec![0u32; sets + 1];
     offset[..sets]
         .par_chunks_mut(per)
-        .zip(&chunks)
+        .zip(chunks)
         .for_each(|(out, chunk)| {
             chunk.for_each(|rank, b| {
                 if late.now(rank) {
@@ -199,13 +293,18 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
                 out[rank - chunk.lo] = count;
             });
         });
-    if let Some(kind) = late.kind() {
-        return stopped(kind, 0, 0);
-    }
+    offset
+}
+
+/// The counts of [`count_regions`] made the position index: where each block set's
+/// positions begin, and the layer's positions at the end (their number, returned). A layer
+/// has at most 2^32 positions.
+fn index_positions(offset: &mut [u32], o: &CensusOptions, blocks: usize) -> Result<usize, Error> {
+    let (rows, cols) = (o.rows, o.cols);
     let mut total: u64 = 0;
-    for o in offset.iter_mut() {
-        let c = *o as u64;
-        *o = total as u32;
+    for at in offset.iter_mut() {
+        let c = *at as u64;
+        *at = total as u32;
         total += c;
         if total > u32::MAX as u64 {
             return Err(Error::invalid(format!(
@@ -213,7 +312,20 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
             )));
         }
     }
-    let positions = total as usize;
+    Ok(total as usize)
+}
+
+/// The bytes of the layer's tables, how many targets a pass counts the optimal solutions of
+/// (with the difficulty: as many as the memory left holds, at most the `n` cells; else 0),
+/// and the targets of each pass as masks (one pass, mask 0, without the difficulty).
+/// Refuses tables that cannot fit `o.max_bytes`.
+fn table_plan(
+    o: &CensusOptions,
+    blocks: usize,
+    n: usize,
+    sets: usize,
+    positions: usize,
+) -> Result<(u64, usize, Vec<u32>), Error> {
     let fixed = fixed_bytes(sets as u64, positions as u64, o.difficulty);
     if fixed > o.max_bytes {
         return Err(too_big(
@@ -245,21 +357,24 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
     } else {
         vec![0]
     };
-    if o.limits.max_states.is_some_and(|m| positions as u64 > m) {
-        return Ok(LayerOutcome::Limit {
-            kind: LimitKind::MaxStates,
-            steps: 0,
-            positions: positions as u64,
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-    }
+    Ok((table_bytes, batch_size, batches))
+}
 
-    // 2. the regions, and the equivalence classes
+/// Step 2: the robot's region of every position, in the order of the index `offset`, and
+/// for the equivalence classes the cells fixed by each symmetry (`perms`) that maps a
+/// position to itself, summed; the rest is skipped once `late` finds a limit reached.
+fn regions(
+    geo: &Geo,
+    perms: &[Perm],
+    offset: &[u32],
+    chunks: &[Chunk],
+    late: &Late,
+    positions: usize,
+) -> (Vec<u32>, u64) {
     let mut region = vec![0u32; positions];
-    let perms: Vec<Perm> = geo.symmetries().iter().map(|m| Perm::new(m)).collect();
-    let both_fixed: u64 = split_by_chunks(&mut region, &offset, &chunks)
+    let both_fixed: u64 = split_by_chunks(&mut region, offset, chunks)
         .into_par_iter()
-        .zip(&chunks)
+        .zip(chunks)
         .map(|(out, chunk)| {
             let mut k = 0;
             let mut fixed = 0u64;
@@ -284,29 +399,38 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
             fixed
         })
         .sum();
-    if let Some(kind) = late.kind() {
-        return stopped(kind, 0, positions as u64);
-    }
-    let tables = Tables {
-        geo,
-        variant: o.variant,
-        sets: subsets,
-        offset,
-        region,
-    };
-    let robot_region: u64 = tables
-        .region
-        .par_iter()
-        .map(|r| {
-            if r.count_ones() >= 2 {
-                n as u64
-            } else {
-                n as u64 - 1
-            }
-        })
-        .sum();
+    (region, both_fixed)
+}
 
-    // 3. iterate
+/// What the iteration of a layer found.
+struct Fixpoint {
+    /// Each position's targets reached, at the fixpoint of the last pass.
+    reach: Vec<u32>,
+    /// The solved (position, target) pairs by fewest pushes, from 0.
+    by_pushes: Vec<u64>,
+    difficulty: Option<LayerDifficulty>,
+    /// The positions that gained targets at the last step (up to [`HARDEST_CAP`]), with them.
+    hardest: Vec<(u32, u32)>,
+    /// How many positions gained targets at the last step.
+    candidates: u64,
+    /// The most pushes a solved pair needs.
+    depth: u32,
+}
+
+/// Step 3: the reach tables iterated to their fixpoint, one pass per batch of targets
+/// (`batches`, of `batch_size` targets each with the difficulty), each step in parallel
+/// ([`one_step`]); the counts are those of the first pass. A limit reached stops it with the
+/// steps of the pass it stopped.
+fn iterate(
+    o: &CensusOptions,
+    tables: &Tables,
+    chunks: &[Chunk],
+    late: &Late,
+    batches: &[u32],
+    batch_size: usize,
+    t0: Instant,
+) -> Result<Fixpoint, (LimitKind, u32)> {
+    let positions = tables.region.len();
     let mut reach = tables.region.clone();
     let mut next = vec![0u32; positions];
     // step 0: targets inside the robot's region
@@ -349,74 +473,19 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
         loop {
             let d = steps + 1;
             if let Some(kind) = late.check() {
-                return stopped(kind, steps, positions as u64);
+                return Err((kind, steps));
             }
-            let slices = split_by_chunks(&mut next, &tables.offset, &chunks);
-            let walk_slices: Vec<Option<&mut [f64]>> = if o.difficulty {
-                split_by_chunks(&mut next_walks, &tables.offset, &chunks)
-                    .into_iter()
-                    .map(Some)
-                    .collect()
-            } else {
-                chunks.iter().map(|_| None).collect()
-            };
-            let reach_ref = &reach;
-            let diff_ref = diff.as_ref();
-            let tables_ref = &tables;
-            let out = slices
-                .into_par_iter()
-                .zip(walk_slices)
-                .zip(&chunks)
-                .map(|((out, mut walks_out), chunk)| {
-                    let t = tables_ref;
-                    let mut so = StepOut::new(diff_ref.is_some());
-                    let mut succ: Vec<u32> = Vec::with_capacity(64);
-                    // the successors are kept for the difficulty only
-                    let track = diff_ref.is_some();
-                    let mut i = t.offset[chunk.lo] as usize;
-                    let mut k = 0;
-                    chunk.for_each(|rank, b| {
-                        if late.now(rank) {
-                            return;
-                        }
-                        let end = t.offset[rank + 1] as usize;
-                        while i < end {
-                            let r = t.region[i];
-                            let old = reach_ref[i];
-                            let mut m = old;
-                            succ.clear();
-                            t.successors(b, r, |j| {
-                                m |= reach_ref[j];
-                                if track {
-                                    succ.push(j as u32);
-                                }
-                            });
-                            out[k] = m;
-                            let new = m & !old;
-                            if let (Some(ds), Some(w)) = (diff_ref, walks_out.as_deref_mut()) {
-                                w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
-                                if new != 0 {
-                                    ds.visit(t, reach_ref, &succ, r, i, new, w[k], &mut so);
-                                }
-                            }
-                            if new != 0 {
-                                so.changed = true;
-                                let s = u64::from(r.count_ones());
-                                so.solved += s * u64::from(new.count_ones());
-                                so.candidates += 1;
-                                if so.hardest.len() < HARDEST_CAP {
-                                    so.hardest.push((i as u32, new));
-                                }
-                            }
-                            i += 1;
-                            k += 1;
-                        }
-                    });
-                    so
-                })
-                .reduce(|| StepOut::new(o.difficulty), StepOut::merge);
+            let out = one_step(
+                tables,
+                chunks,
+                late,
+                &reach,
+                &mut next,
+                &mut next_walks,
+                diff.as_ref(),
+            );
             if let Some(kind) = late.kind() {
-                return stopped(kind, steps, positions as u64);
+                return Err((kind, steps));
             }
             if !out.changed {
                 break;
@@ -459,41 +528,91 @@ pub fn census_layer(o: &CensusOptions, blocks: usize) -> Result<LayerOutcome, Er
             }
         }
     }
-
-    // 4. unsolvable boards
-    let full = tables.geo.full;
-    let unsolvable: u64 = tables
-        .region
-        .par_iter()
-        .zip(&reach)
-        .map(|(r, m)| u64::from(r.count_ones()) * u64::from((full & !m).count_ones()))
-        .sum();
-
-    // 5. the hardest boards' classes
-    let (classes, first) = if depth == 0 {
-        (0, Vec::new())
-    } else {
-        layer_classes(&tables, &perms, &hardest_candidates, o.hardest)
-    };
-    let count = by_pushes[depth as usize];
-    Ok(LayerOutcome::Done(Box::new(CensusLayer {
-        blocks,
-        positions: positions as u64,
-        table_bytes,
-        seconds: t0.elapsed().as_secs_f64(),
+    Ok(Fixpoint {
+        reach,
         by_pushes,
-        unsolvable,
-        robot_region,
-        both_fixed,
-        hardest: LayerHardest {
-            pushes: depth,
-            count,
-            candidates,
-            classes,
-            first,
-        },
         difficulty: dc,
-    })))
+        hardest: hardest_candidates,
+        candidates,
+        depth,
+    })
+}
+
+/// One step of the iteration, in parallel over the work units: each position's targets
+/// reached in `next` (those of `reach` and of its successors'), with the difficulty (`diff`)
+/// its walks in `next_walks`; what changed, counted. The rest is skipped once `late` finds a
+/// limit reached.
+fn one_step(
+    tables: &Tables,
+    chunks: &[Chunk],
+    late: &Late,
+    reach: &[u32],
+    next: &mut [u32],
+    next_walks: &mut [f64],
+    diff: Option<&DiffState>,
+) -> StepOut {
+    let difficulty = diff.is_some();
+    let slices = split_by_chunks(next, &tables.offset, chunks);
+    let walk_slices: Vec<Option<&mut [f64]>> = if difficulty {
+        split_by_chunks(next_walks, &tables.offset, chunks)
+            .into_iter()
+            .map(Some)
+            .collect()
+    } else {
+        chunks.iter().map(|_| None).collect()
+    };
+    slices
+        .into_par_iter()
+        .zip(walk_slices)
+        .zip(chunks)
+        .map(|((out, mut walks_out), chunk)| {
+            let t = tables;
+            let mut so = StepOut::new(diff.is_some());
+            let mut succ: Vec<u32> = Vec::with_capacity(64);
+            // the successors are kept for the difficulty only
+            let track = diff.is_some();
+            let mut i = t.offset[chunk.lo] as usize;
+            let mut k = 0;
+            chunk.for_each(|rank, b| {
+                if late.now(rank) {
+                    return;
+                }
+                let end = t.offset[rank + 1] as usize;
+                while i < end {
+                    let r = t.region[i];
+                    let old = reach[i];
+                    let mut m = old;
+                    succ.clear();
+                    t.successors(b, r, |j| {
+                        m |= reach[j];
+                        if track {
+                            succ.push(j as u32);
+                        }
+                    });
+                    out[k] = m;
+                    let new = m & !old;
+                    if let (Some(ds), Some(w)) = (diff, walks_out.as_deref_mut()) {
+                        w[k] = succ.iter().map(|&j| ds.walks[j as usize]).sum();
+                        if new != 0 {
+                            ds.visit(t, reach, &succ, r, i, new, w[k], &mut so);
+                        }
+                    }
+                    if new != 0 {
+                        so.changed = true;
+                        let s = u64::from(r.count_ones());
+                        so.solved += s * u64::from(new.count_ones());
+                        so.candidates += 1;
+                        if so.hardest.len() < HARDEST_CAP {
+                            so.hardest.push((i as u32, new));
+                        }
+                    }
+                    i += 1;
+                    k += 1;
+                }
+            });
+            so
+        })
+        .reduce(|| StepOut::new(difficulty), StepOut::merge)
 }
 
 /// The limits as the parallel passes of a layer see them: once a pass finds them reached
