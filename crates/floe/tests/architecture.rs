@@ -1,7 +1,7 @@
 //! The architecture's invariants, stated as absences and checked on the source tree
 //! (ARCHITECTURE.md, "Invariants"): the generic layers name no game, the game interface
 //! imports nothing built on it, a game is reached only through the registry, the library
-//! prints nothing, and no source file outgrows a reader.
+//! prints nothing, and no source file or function outgrows a reader.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -49,10 +49,15 @@ fn sources(dir: &str) -> Vec<(String, String)> {
 /// A file that holds only unit tests (`tests.rs`, declared `#[cfg(test)] mod tests;`) ships
 /// nothing, nor do the files of its submodules (`tests/*.rs` beside it).
 fn shipped_file(path: &str, text: &str) -> String {
-    if path.ends_with("/tests.rs") || path.contains("/src/") && path.contains("/tests/") {
+    if !ships(path) {
         return String::new();
     }
     shipped(text)
+}
+
+/// Whether a file ships anything: not one that holds only unit tests (see [`shipped_file`]).
+fn ships(path: &str) -> bool {
+    !(path.ends_with("/tests.rs") || path.contains("/src/") && path.contains("/tests/"))
 }
 
 /// The text before its unit tests (`#[cfg(test)]`), without comments.
@@ -80,11 +85,24 @@ fn find(files: &[(String, String)], needles: &[&str]) -> Vec<String> {
     hits
 }
 
-const GAME_MODULES: &[&str] = &["ice", "pushpush", "icetower", "solitaire", "icepath"];
+/// The games' folders under `games/` (each a module of the registry): read from the tree,
+/// so that a new game is covered by every check that names them.
+fn game_modules() -> Vec<String> {
+    let dir = crates().join("floe/src/games");
+    let mut v: Vec<String> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    assert!(v.len() >= 5, "the games' folders: {v:?}");
+    v
+}
 
 fn game_paths() -> Vec<String> {
     let mut v = vec!["games::".to_string()];
-    v.extend(GAME_MODULES.iter().map(|g| format!("{g}::")));
+    v.extend(game_modules().iter().map(|g| format!("{g}::")));
     v
 }
 
@@ -258,6 +276,225 @@ fn no_source_file_outgrows_a_reader() {
     }
 }
 
+/// The longest a function may be, in lines from its `fn` to its closing brace: one that
+/// outgrows it is cut into named steps.
+const MAX_FUNCTION_LINES: usize = 200;
+
+/// The functions of `text` with a body, as (name, line of its `fn`, lines up to its closing
+/// brace), in the order they open. Comments, strings (raw ones too) and characters are
+/// skipped, so that a brace in them is no brace; `fn(…)` is a type, and a function without a
+/// body (a trait's declaration) has no length. A function inside another is listed too, and
+/// counted in the other's lines.
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let c: Vec<char> = text.chars().collect();
+    let at = |i: usize| c.get(i).copied().unwrap_or('\0');
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let mut found: Vec<(String, usize, usize)> = Vec::new();
+    // the open delimiters, each with the function whose body it opens
+    let mut open: Vec<(char, Option<usize>)> = Vec::new();
+    // a function named but not yet opened: its name, line and depth of delimiters
+    let mut pending: Option<(String, usize, usize)> = None;
+    let (mut i, mut line) = (0, 1);
+    while i < c.len() {
+        let ch = c[i];
+        if ch == '\n' {
+            line += 1;
+            i += 1;
+        } else if ch == '/' && at(i + 1) == '/' {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+        } else if ch == '/' && at(i + 1) == '*' {
+            // block comments nest
+            let mut depth = 0;
+            loop {
+                match (at(i), at(i + 1)) {
+                    ('\0', _) => break,
+                    ('/', '*') => (depth, i) = (depth + 1, i + 2),
+                    ('*', '/') => {
+                        (depth, i) = (depth - 1, i + 2);
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    (x, _) => {
+                        line += usize::from(x == '\n');
+                        i += 1;
+                    }
+                }
+            }
+        } else if ch == '"' {
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                // an escaped character is skipped, a new line after `\` counted
+                if c[i] == '\\' {
+                    i += 1;
+                }
+                line += usize::from(at(i) == '\n');
+                i += 1;
+            }
+            i += 1;
+        } else if ch == '\'' {
+            if at(i + 1) == '\\' {
+                // an escaped character: up to its closing quote
+                i += 2;
+                while i < c.len() && c[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if at(i + 2) == '\'' {
+                i += 3; // a character
+            } else {
+                i += 1; // a lifetime or a label
+            }
+        } else if ident(ch) {
+            let s = i;
+            while i < c.len() && ident(c[i]) {
+                i += 1;
+            }
+            let word: String = c[s..i].iter().collect();
+            if matches!(word.as_str(), "r" | "br" | "cr") && matches!(at(i), '"' | '#') {
+                // a raw string (or a raw identifier, `r#type`: no quote after the hashes)
+                let mut hashes = 0;
+                while at(i + hashes) == '#' {
+                    hashes += 1;
+                }
+                if at(i + hashes) == '"' {
+                    i += hashes + 1;
+                    while i < c.len() && !(c[i] == '"' && (1..=hashes).all(|k| at(i + k) == '#')) {
+                        line += usize::from(c[i] == '\n');
+                        i += 1;
+                    }
+                    i += hashes + 1;
+                }
+            } else if word == "fn" {
+                let fn_line = line;
+                while at(i) == ' ' || at(i) == '\t' || at(i) == '\n' {
+                    line += usize::from(at(i) == '\n');
+                    i += 1;
+                }
+                let s = i;
+                while i < c.len() && ident(c[i]) {
+                    i += 1;
+                }
+                if i > s {
+                    pending = Some((c[s..i].iter().collect(), fn_line, open.len()));
+                }
+            }
+        } else {
+            match ch {
+                '{' => {
+                    let body = match &pending {
+                        Some((_, _, depth)) if *depth == open.len() => {
+                            let (name, from, _) = pending.take().expect("a pending function");
+                            found.push((name, from, 0));
+                            Some(found.len() - 1)
+                        }
+                        _ => None,
+                    };
+                    open.push(('{', body));
+                }
+                '(' | '[' => open.push((ch, None)),
+                '}' | ')' | ']' => {
+                    if let Some((_, Some(f))) = open.pop() {
+                        found[f].2 = line - found[f].1 + 1;
+                    }
+                }
+                ';' if pending.as_ref().is_some_and(|p| p.2 == open.len()) => pending = None,
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    found
+}
+
+/// The functions of `files` longer than `max` lines, as "file:line: fn name has N lines".
+fn long_functions(files: &[(String, String)], max: usize) -> Vec<String> {
+    let mut long = Vec::new();
+    for (path, text) in files {
+        // the text before its unit tests as it is, comments and all (`functions` skips them,
+        // and a `//` in a string is no comment)
+        let shipped = if ships(path) {
+            text.split("#[cfg(test)]").next().unwrap_or("")
+        } else {
+            ""
+        };
+        for (name, line, lines) in functions(shipped) {
+            // a body never closed: the text was misread (or cut by `#[cfg(test)]` inside it)
+            assert!(lines > 0, "{path}:{line}: fn {name} has no end");
+            if lines > max {
+                long.push(format!("{path}:{line}: fn {name} has {lines} lines"));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_function_outgrows_a_reader() {
+    // Every crate's sources (crates/*/src), their unit tests left out as above.
+    let mut dirs: Vec<String> = fs::read_dir(crates())
+        .expect("crates/")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.join("src").is_dir())
+        .map(|p| format!("{}/src", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 4, "{dirs:?}");
+    let mut long = Vec::new();
+    for dir in &dirs {
+        long.extend(long_functions(&sources(dir), MAX_FUNCTION_LINES));
+    }
+    assert!(
+        long.is_empty(),
+        "functions longer than {MAX_FUNCTION_LINES} lines (cut each into named steps):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_function_lengths_are_measured() {
+    // Braces in comments, strings and characters are not counted, a lifetime is no
+    // character, `fn(u8)` is a type, a declaration has no body, an inner function is its own.
+    let text = "/// fn doc() {\n\
+        pub fn outer<'a>(x: &'a str, f: fn(u8) -> u8) -> [u8; 2] {\n\
+        let s = \"}}\\\" {\"; let c = '}'; let e = '\\''; // }\n\
+        let r = r#\"}\" }\"#; /* } /* } */ { */ let l = \"a \\\n b\";\n\
+        fn inner() {\n\
+        }\n\
+        }\n\
+        trait T { fn declared(&self); fn given(&self) { } }\n";
+    assert_eq!(
+        functions(text),
+        vec![
+            ("outer".to_string(), 2, 7),
+            ("inner".to_string(), 6, 2),
+            ("given".to_string(), 9, 1),
+        ]
+    );
+    // one line over the bound is seen, with its file, line and length; unit tests are not
+    let body = "    let x = 1;\n".repeat(198);
+    let planted = vec![
+        (
+            "floe/src/x.rs".to_string(),
+            format!("fn fits() {{\n{body}}}\nfn over() {{\n{body} \n}}\n"),
+        ),
+        (
+            "floe/src/y.rs".to_string(),
+            format!("#[cfg(test)]\nmod tests {{ fn long() {{\n{body}\n\n}} }}\n"),
+        ),
+        (
+            "floe/src/z/tests.rs".to_string(),
+            format!("fn long() {{\n{body}\n\n}}\n"),
+        ),
+    ];
+    assert_eq!(
+        long_functions(&planted, 200),
+        vec!["floe/src/x.rs:201: fn over has 201 lines"]
+    );
+}
+
 #[test]
 fn the_checks_see_what_they_look_for() {
     // The searches above must be able to fail: a planted name is found, a comment is not.
@@ -289,6 +526,129 @@ fn the_checks_see_what_they_look_for() {
             "floe/src/game/x.rs:2: crate::ops",
             "floe/src/game/x.rs:3: crate::{",
             "floe/src/game/x.rs:4: super::super",
+        ]
+    );
+}
+
+/// The library's layers from the ground up (ARCHITECTURE.md, "Layers"): a module imports
+/// its own layer and those below it, and up only where the table says so.
+const LAYERS: &[&[&str]] = &[
+    &["error", "bits", "grid", "input", "mem", "say"],
+    &["search"],
+    &["scene", "render"],
+    &["game"],
+    &["games"],
+    &["analysis", "generate"],
+    &["ops"],
+    &["play", "request"],
+];
+
+/// The imports up the Layers table admits, each closing no circle: (the files, from the
+/// path's start; the module imported; why).
+const UP: &[(&str, &str, &str)] = &[
+    (
+        "floe/src/games/mod.rs",
+        "ops",
+        "the registry names ops::AnyGame, LevelOf and Visit",
+    ),
+    (
+        "floe/src/games/",
+        "ops",
+        "games solve their own levels: ops::solve_typed",
+    ),
+    (
+        "floe/src/games/",
+        "generate",
+        "games offer generate::hardest's searches",
+    ),
+    (
+        "floe/src/generate/",
+        "ops",
+        "generate::hardest verifies with ops::solve_typed",
+    ),
+    (
+        "floe/src/ops/",
+        "play",
+        "ops::Level::play starts a play::Session",
+    ),
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// Every `crate::MODULE` a shipped line of the library names above its own layer, but
+/// those `UP` admits.
+fn imports_up(files: &[(String, String)]) -> Vec<String> {
+    let mut hits = Vec::new();
+    for (path, text) in files {
+        let Some(own) = path
+            .strip_prefix("floe/src/")
+            .and_then(|p| p.split(['/', '.']).next())
+            .and_then(layer_of)
+        else {
+            continue;
+        };
+        for (i, line) in shipped_file(path, text).lines().enumerate() {
+            for (at, _) in line.match_indices("crate::") {
+                let module: String = line[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let Some(layer) = layer_of(&module) else {
+                    continue;
+                };
+                let admitted = UP
+                    .iter()
+                    .any(|(from, to, _)| path.starts_with(from) && *to == module);
+                if layer > own && !admitted {
+                    hits.push(format!("{path}:{}: crate::{module}", i + 1));
+                }
+            }
+        }
+    }
+    hits
+}
+
+#[test]
+fn no_import_runs_back_up() {
+    let files = sources("floe/src");
+    // every top-level module of the library has its layer
+    for (path, _) in &files {
+        let top = path
+            .strip_prefix("floe/src/")
+            .and_then(|p| p.split(['/', '.']).next())
+            .unwrap_or("");
+        assert!(
+            top == "lib" || layer_of(top).is_some(),
+            "{path}: the module `{top}` has no layer in LAYERS (ARCHITECTURE.md, \"Layers\")"
+        );
+    }
+    let hits = imports_up(&files);
+    assert!(
+        hits.is_empty(),
+        "imports that run back up the layers (ARCHITECTURE.md, \"Layers\"):\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn an_import_up_is_seen() {
+    let files = vec![
+        (
+            "floe/src/search/x.rs".to_string(),
+            "use crate::render::thousands;\nuse crate::mem::y; // crate::ops::z\n".to_string(),
+        ),
+        (
+            "floe/src/games/pushpush/y.rs".to_string(),
+            "use crate::analysis::push_tree;\nuse crate::ops::solve_typed;\n".to_string(),
+        ),
+    ];
+    assert_eq!(
+        imports_up(&files),
+        [
+            "floe/src/search/x.rs:1: crate::render",
+            "floe/src/games/pushpush/y.rs:1: crate::analysis"
         ]
     );
 }
