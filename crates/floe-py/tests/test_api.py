@@ -81,3 +81,25 @@ def test_type_checkers_check_calls(tmp_path):
     assert 'use.py:5: error: Argument "seed" to "solve" has incompatible type "str"' in bad.stdout, bad.stdout
     assert 'use.py:7: error: Unexpected keyword argument "levle" for "solve"' in bad.stdout, bad.stdout
     assert bad.stdout.count("error:") == 2, bad.stdout
+
+
+def test_the_games_parameters_are_keywords_from_the_registry():
+    """Every game parameter of the registry is a keyword of every call on a level, checked
+    by its kind (a flag a switch, a whole number whole, a choice a text); none is listed by
+    hand."""
+    from floe import _checks
+
+    registry = {p["name"]: p["kind"] for g in floe.games() for p in g["params"]}
+    assert registry and set(registry) <= set(_checks.PICK)
+    assert _checks.GAME_PARAMS == registry
+    pushpush = next(g for g in floe.games() if g["name"] == "pushpush")["sample"]["text"]
+    for name, kind in registry.items():
+        bad = "maybe" if kind == "flag" else ([1] if "int" in kind else 3)
+        error = (TypeError, ValueError)
+        with pytest.raises(error, match=name):
+            floe.solve(pushpush, **{name: bad})
+    assert floe.solve(pushpush, k=2)["params"] == {"k": 2}
+    with pytest.raises(floe.InvalidInput, match="dynamic"):
+        floe.solve(pushpush, dynamic=True)
+    with pytest.raises(ValueError, match="k"):
+        floe.solve(pushpush, k=-1)

@@ -314,12 +314,12 @@ mod tests {
     #[test]
     fn game_flags_become_parameters() {
         let g = GameArgs {
-            rules: Some("walk".into()),
-            k: Some("2".into()),
-            dynamic: true,
             params: vec!["x=1".into()],
             ..GameArgs::default()
-        };
+        }
+        .with("rules", "walk")
+        .with("k", "2")
+        .with("dynamic", "true");
         let p = g.params().unwrap();
         assert_eq!(p.get("rules"), Some("walk"));
         assert_eq!(p.get("k"), Some("2"));

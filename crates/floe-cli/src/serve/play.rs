@@ -34,7 +34,7 @@ use floe::ops::{LevelEntry, Request};
 use floe::play::{parse_keys, Action, Event, Learning, Session, Verdict};
 use floe::render::board::Style;
 use floe::render::marked::{geometry, marked_svg, Geometry, Ring};
-use floe::request::{self as typed, Naming};
+use floe::request::{self as typed, Fields, Naming};
 use floe::scene::{Ground, PieceKind, Scene};
 use floe::Error;
 use serde::Serialize;
@@ -581,7 +581,7 @@ pub(crate) async fn start(
     // the level, the game and the limits; other parameters are the page's own and ignored
     let asked: Pairs = q
         .iter()
-        .filter(|(k, _)| PLAY_PARAMS.contains(&k.replace('-', "_").as_str()))
+        .filter(|(k, _)| play_params().contains(&k.replace('-', "_").as_str()))
         .cloned()
         .collect();
     let (mut level, mut limits) = (typed::LevelPick::default(), LimitArgs::default());
@@ -628,18 +628,14 @@ pub(crate) async fn start(
     }
 }
 
-/// The parameters `POST /api/play` reads into its requests.
-const PLAY_PARAMS: &[&str] = &[
-    "level",
-    "game",
-    "format",
-    "rules",
-    "k",
-    "dynamic",
-    "param",
-    "max_states",
-    "timeout",
-];
+/// The parameters `POST /api/play` reads into its requests: the level's (its game's
+/// parameters from the registry) and the limits of its hints.
+fn play_params() -> Vec<&'static str> {
+    let mut names = Vec::new();
+    typed::LevelPick::default().names(&mut names);
+    names.extend(["max_states", "timeout"]);
+    names
+}
 
 /// A file of several levels and no `level`: 400 with the list to choose from.
 fn several_levels(text: &str, game: &crate::args::GameArgs) -> Option<Reply> {

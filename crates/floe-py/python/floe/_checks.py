@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import json
 import numbers
 import os
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, TypeVar, Union, cast
@@ -144,8 +145,25 @@ class Pick(TypedDict, total=False):
     name: Optional[str]
 
 
-#: The keywords of :class:`Pick`, which every call on a level takes besides its own.
-PICK = ("level", "game", "format", "rules", "k", "dynamic", "params", "name")
+def _game_params() -> Dict[str, Any]:
+    """Every game parameter of the library's registry (``floe games --json``), each once in
+    the registry's order: its name and its kind (``"flag"``, ``{"int": {"min", "max"}}`` or
+    ``{"choice": [...]}``). A new game's parameter is a keyword of every call on a level
+    with no line here."""
+    out: Dict[str, Any] = {}
+    for g in json.loads(_floe.games_json()):
+        for p in g["params"]:
+            out.setdefault(p["name"], p["kind"])
+    return out
+
+
+#: The games' parameters by name, with their kinds (from the registry).
+GAME_PARAMS: Dict[str, Any] = _game_params()
+
+#: The keywords of :class:`Pick`, which every call on a level takes besides its own: the
+#: level's, and the games' parameters of the registry (type checkers know those
+#: :class:`Pick` lists; any other is taken as well, and by ``params=``).
+PICK = ("level", "game", "format", *GAME_PARAMS, "params", "name")
 
 
 class Sheet(TypedDict, total=False):
@@ -201,13 +219,19 @@ def pick_types(pick: Mapping[str, Any]) -> None:
     lv = pick.get("level")
     if lv is not None and (isinstance(lv, (bool, np.bool_)) or not isinstance(lv, (numbers.Integral, str))):
         raise TypeError(f"level: a 1-based number or a title, not {type(lv).__name__} {_shown(lv)}")
-    for key in ("game", "format", "rules", "name"):
+    for key in ("game", "format", "name"):
         word_or_none(key, pick.get(key))
-    k = pick.get("k")
-    if k is not None and not isinstance(k, str):
-        whole("k", k)
-    if "dynamic" in pick:
-        switch("dynamic", pick["dynamic"])
+    for key, kind in GAME_PARAMS.items():
+        value = pick.get(key)
+        if value is None:
+            continue
+        if kind == "flag":
+            switch(key, value)
+        elif isinstance(kind, dict) and "int" in kind:
+            if not isinstance(value, str):
+                whole(key, value)
+        else:
+            word(key, value)
 
 
 def texts(*given: Tuple[str, Any]) -> List[Tuple[str, str]]:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 import numpy as np
 
-from ._checks import U32, amount, switch, whole, whole_or_none, wholes
+from ._checks import GAME_PARAMS, U32, amount, switch, whole, whole_or_none, wholes
 
 #: A duration as the command line writes it: seconds (``30``, ``1.5``) or a text with a unit
 #: (``"500ms"``, ``"30s"``, ``"2m"``, ``"1h"``).
@@ -75,20 +75,18 @@ def source_of(src: Any) -> Tuple[Optional[str], Optional[str]]:
     )
 
 
-def param_list(
-    rules: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    dynamic: bool = False,
-    params: Params = None,
-) -> List[Tuple[str, str, str]]:
-    """The game parameters as the native part takes them: (name, value, keyword)."""
+def param_list(named: Mapping[str, Any], params: Params = None) -> List[Tuple[str, str, str]]:
+    """The game parameters as the native part takes them: (name, value, keyword). ``named``
+    holds the keywords given (those that are games' parameters of the registry are taken; a
+    flag given ``False`` or a ``None`` is not given), ``params`` any other."""
     out: List[Tuple[str, str, str]] = []
-    if rules is not None:
-        out.append(("rules", str(rules), "rules="))
-    if k is not None:
-        out.append(("k", str(k), "k="))
-    if dynamic:
-        out.append(("dynamic", "true", "dynamic="))
+    for name in GAME_PARAMS:
+        value = named.get(name)
+        if value is None or value is False:
+            continue
+        if value is True:
+            value = "true"
+        out.append((name, str(value), f"{name}="))
     if params is None:
         return out
     if isinstance(params, str):

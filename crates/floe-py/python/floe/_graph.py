@@ -9,11 +9,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _floe
-from ._checks import amount, switch, whole, whole_or_none
+from ._checks import PICK, amount, switch, whole, whole_or_none
 from ._common import Duration, Memory, Progress, report, reporting
 
-#: The keywords that pick the level (not an operation's): read by the Python part.
-PICK = ("level", "game", "format", "rules", "k", "dynamic", "params", "name")
 
 
 def _text(name: str, value: Any) -> Optional[str]:

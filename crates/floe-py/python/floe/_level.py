@@ -123,7 +123,7 @@ class Level:
         params: Params = None,
     ) -> "Level":
         """The same level with other parameters (checked against the game's)."""
-        return Level(self._native.configure(param_list(rules, k, dynamic, params)))
+        return Level(self._native.configure(param_list(dict(rules=rules, k=k, dynamic=dynamic), params)))
 
     @keywords
     def svg(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
@@ -226,7 +226,7 @@ def _level(src: Source, **pick: Unpack[Pick]) -> Level:
     """The level a call names (as the command line's ``FILE -l LEVEL --game G …``)."""
     pick_types(pick)
     level, game, format = pick.get("level"), pick.get("game"), pick.get("format")
-    plist = param_list(pick.get("rules"), pick.get("k"), pick.get("dynamic", False), pick.get("params"))
+    plist = param_list(pick, pick.get("params"))
     if isinstance(src, Level):
         if level is not None or game is not None or format is not None:
             raise TypeError("level, game and format pick a level of a file; this is a Level")
@@ -253,7 +253,7 @@ def _board(
     pick_types(pick)
     if any(pick.get(x) is not None for x in ("level", "game", "format", "name")):
         raise TypeError("rows, cols and blocks make an empty ice block board: no level, game or format")
-    plist = param_list(pick.get("rules"), pick.get("k"), pick.get("dynamic", False), pick.get("params"))
+    plist = param_list(pick, pick.get("params"))
     return Level(_floe.empty_board(whole("rows", rows, 1), whole("cols", cols, 1), whole("blocks", blocks), plist))
 
 
@@ -309,7 +309,7 @@ def levels(
     if any level does not parse. Keywords as in :func:`load`."""
     pick_types(dict(game=game, format=format, rules=rules, k=k, dynamic=dynamic, name=name))
     path, text = source_of(source)
-    _, found = _floe.read((path, text, name, game, format, param_list(rules, k, dynamic, params)))
+    _, found = _floe.read((path, text, name, game, format, param_list(dict(rules=rules, k=k, dynamic=dynamic), params)))
     return [Level(n) for n in found]
 
 
@@ -603,7 +603,7 @@ def rebuilt_level(
     read = json.loads(native.params_json())
     differ = {k: v for k, v in params.items() if v is not None and read.get(k) != v}
     if differ:
-        native = native.configure(param_list(params=differ))
+        native = native.configure(param_list({}, differ))
     return Level(_floe.placed(native, name, index, empty))
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _floe
-from ._checks import Pick, keywords
+from ._checks import PICK, Pick, keywords
 from ._common import Duration, Memory, Progress
-from ._graph import PICK, Graph, graph_of, run_native
+from ._graph import Graph, graph_of, run_native
 from ._level import Level, Source, _level
 
 if TYPE_CHECKING:  # pragma: no cover

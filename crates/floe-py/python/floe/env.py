@@ -178,7 +178,7 @@ def _resolve(
     if not sources:
         raise ValueError("level: an empty list holds no level to play")
     pick_types(dict(game=game, format=format, rules=rules, k=k, dynamic=dynamic))
-    plist = param_list(rules, k, dynamic, params)
+    plist = param_list(dict(rules=rules, k=k, dynamic=dynamic), params)
     out: List[Level] = []
     for src in sources:
         if isinstance(src, Level):

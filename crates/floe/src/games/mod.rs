@@ -5,6 +5,7 @@
 //! reaches it through the game interface ([`crate::game`]) and the registry below: [`all`],
 //! [`find`], [`spec`] (`pushpush(k=2)`), [`game_line`] (a file's `Game:` line).
 
+pub mod file;
 pub mod ice;
 pub mod icepath;
 pub mod icetower;
@@ -12,7 +13,7 @@ pub mod pushpush;
 pub mod solitaire;
 
 use crate::error::Error;
-use crate::game::{split_spec, Params};
+use crate::game::{split_spec, Info, Param, Params};
 use crate::ops::level::{LevelOf, Visit};
 use crate::ops::AnyGame;
 
@@ -57,6 +58,43 @@ pub fn game_help() -> String {
          pushpush(k=2). Default: the file's `Game:` line, else ice blocks",
         names.join(", ")
     )
+}
+
+/// The parameters of every game of the registry (`k` of PushPush, `rules` of ice blocks),
+/// each once, in the registry's order, with the games that take it: the flags of the
+/// command line (`--k`), the query parameters and the Python keywords that set them. A
+/// parameter two games share has one kind (a test holds it).
+pub fn params() -> Vec<(&'static Param, Vec<&'static Info>)> {
+    let mut out: Vec<(&'static Param, Vec<&'static Info>)> = Vec::new();
+    for g in all() {
+        let info = g.info();
+        for p in info.params {
+            match out.iter_mut().find(|(q, _)| q.name == p.name) {
+                Some((_, games)) => games.push(info),
+                None => out.push((p, vec![info])),
+            }
+        }
+    }
+    out
+}
+
+/// The help of a game parameter's flag: what it means in each game that takes it
+/// (`PushPush: the robot pushes rows of up to k blocks …`).
+pub fn param_help(name: &str) -> String {
+    params()
+        .into_iter()
+        .filter(|(p, _)| p.name == name)
+        .flat_map(|(_, games)| games)
+        .filter_map(|info| {
+            let p = info.param(name)?;
+            let mut title = info.title.to_string();
+            if let Some(c) = title.get_mut(..1) {
+                c.make_ascii_uppercase();
+            }
+            Some(format!("{title}: {}", p.about))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The game called `name` (its name or an alias, without regard to case, spaces, `-`, `_`).
@@ -126,6 +164,31 @@ mod tests {
         let (g, p) = spec("pushpush(k=2)").unwrap();
         assert_eq!((g.info().name, p.int("k")), ("pushpush", Some(2)));
         assert!(spec("ice(k=2)").is_err());
+    }
+
+    #[test]
+    fn a_parameter_two_games_share_has_one_kind() {
+        for (p, games) in params() {
+            for info in games {
+                let q = info.param(p.name).unwrap();
+                assert_eq!(
+                    std::mem::discriminant(&q.kind),
+                    std::mem::discriminant(&p.kind),
+                    "{} of {}",
+                    p.name,
+                    info.name
+                );
+            }
+        }
+        let names: Vec<&str> = params().iter().map(|(p, _)| p.name).collect();
+        assert_eq!(names, ["rules", "k", "dynamic"]);
+        for reserved in ["game", "format", "param", "params", "level", "name"] {
+            assert!(
+                !names.contains(&reserved),
+                "{reserved} names the level's own flag"
+            );
+        }
+        assert!(param_help("k").starts_with("PushPush: PushPush-k"));
     }
 
     #[test]

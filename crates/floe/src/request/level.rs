@@ -2,101 +2,10 @@
 //! of a file, an empty ice board, the limits of a search.
 
 use super::value::{duration, memory, number, some, switch, text};
-use super::{fields, missing, serde_text, Fields, Naming};
-use crate::game::Params;
-use crate::ops::{Request, Source};
+use super::{fields, missing, serde_text, GameArgs, Naming};
+use crate::ops::Request;
 use serde::Deserialize;
 use std::time::Duration;
-
-/// The game and its parameters.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[serde(default)]
-pub struct GameArgs {
-    /// The game, or a game with its parameters such as pushpush(k=2) (the help lists the
-    /// registry's games: `games::game_help`).
-    #[cfg_attr(
-        feature = "cli",
-        arg(long, value_name = "GAME", help = crate::games::game_help())
-    )]
-    pub game: Option<String>,
-    /// Read the file in this format instead of detecting it (ice blocks: floe or kluiver).
-    #[cfg_attr(feature = "cli", arg(long, value_name = "FORMAT"))]
-    pub format: Option<String>,
-    /// Ice blocks: the walking rule, free or walk (default: the level's `Rules:` line, else
-    /// free).
-    #[cfg_attr(feature = "cli", arg(long, value_name = "free|walk"))]
-    pub rules: Option<String>,
-    /// PushPush-k: the robot pushes rows of up to K blocks (0: any row, PushPush-*).
-    #[cfg_attr(feature = "cli", arg(long, value_name = "K"))]
-    pub k: Option<String>,
-    /// Ice Tower: accept arrows and dispensers, with floe's semantics (docs/icetower.md).
-    #[cfg_attr(feature = "cli", arg(long))]
-    pub dynamic: bool,
-    /// Any parameter of the game, NAME=VALUE (repeatable).
-    #[cfg_attr(feature = "cli", arg(long = "param", value_name = "NAME=VALUE"))]
-    #[serde(alias = "param")]
-    pub params: Vec<String>,
-}
-
-impl Fields for GameArgs {
-    fn names(&self, out: &mut Vec<&'static str>) {
-        out.extend(["game", "format", "rules", "k", "dynamic", "param"]);
-    }
-    fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        Some(match name {
-            "game" => text(value).map(|v| self.game = v),
-            "format" => text(value).map(|v| self.format = v),
-            "rules" => text(value).map(|v| self.rules = v),
-            "k" => text(value).map(|v| self.k = v),
-            "dynamic" => switch(value).map(|v| self.dynamic = v),
-            "param" | "params" => {
-                self.params.push(value.to_string());
-                Ok(())
-            }
-            _ => return None,
-        })
-    }
-}
-
-impl GameArgs {
-    /// The parameters given, named after their flags for messages (`--k`).
-    pub fn params(&self) -> Result<Params, crate::Error> {
-        self.params_named(Naming::Flags)
-    }
-
-    /// The parameters given, named for messages as `naming` writes them (`--k` or `k`).
-    pub fn params_named(&self, naming: Naming) -> Result<Params, crate::Error> {
-        let mut p = Params::new();
-        if let Some(r) = &self.rules {
-            p.set("rules", r.clone(), naming.of("rules"));
-        }
-        if let Some(k) = &self.k {
-            p.set("k", k.clone(), naming.of("k"));
-        }
-        if self.dynamic {
-            p.set("dynamic", "true", naming.of("dynamic"));
-        }
-        for kv in &self.params {
-            let (name, value) = kv.split_once('=').unwrap_or((kv.as_str(), "true"));
-            p.set(
-                name.trim(),
-                value.trim(),
-                format!("{} {}", naming.of("param"), name.trim()),
-            );
-        }
-        Ok(p)
-    }
-
-    /// A level file's text, named `name` in messages, with the game, its format and its
-    /// parameters applied.
-    pub fn source(&self, text: &str, name: &str, naming: Naming) -> Result<Source, crate::Error> {
-        Ok(Request::from_text(text, name.to_string())
-            .game(self.game.as_deref())
-            .format(self.format.as_deref())
-            .with_params(self.params_named(naming)?))
-    }
-}
 
 /// Which level of a file, and its game.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]

@@ -21,6 +21,7 @@
 //! unknown parameter is answered with, in a few lines per struct.
 
 mod experiment;
+mod game_args;
 mod generate;
 mod graph;
 mod level;
@@ -31,9 +32,10 @@ mod solve;
 pub mod words;
 
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
+pub use game_args::GameArgs;
 pub use generate::{Generate, GenerateBudget};
 pub use graph::Graph;
-pub use level::{EmptyBoard, GameArgs, LevelPick, LimitArgs};
+pub use level::{EmptyBoard, LevelPick, LimitArgs};
 pub use operation::{Context, Operation};
 pub use run_experiment::{experiment, ExperimentOutcome, ExperimentRun};
 pub use solve::{Random, Render, Solve, Verify};

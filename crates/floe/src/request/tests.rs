@@ -27,9 +27,9 @@ fn parameters_fill_their_fields_with_dashes_or_underscores() {
     let (l, s, m) = solve("level=3&game=pushpush&k=2&param=x=1&algo=mc&max-states=100&timeout=500ms&seed=7&count=attempts&factor=9&dynamic").unwrap();
     assert_eq!(l.level.as_deref(), Some("3"));
     assert_eq!(l.game.game.as_deref(), Some("pushpush"));
-    assert_eq!(l.game.k.as_deref(), Some("2"));
+    assert_eq!(l.game.named("k"), Some("2"));
     assert_eq!(l.game.params, vec!["x=1".to_string()]);
-    assert!(l.game.dynamic);
+    assert_eq!(l.game.named("dynamic"), Some("true"));
     assert_eq!(s.algo.as_deref(), Some("mc"));
     assert_eq!(s.random.seed, 7);
     assert_eq!(s.random.count, crate::analysis::solvers::CapCount::Attempts);
@@ -197,10 +197,10 @@ fn requests_check_what_they_need() {
 #[test]
 fn game_parameters_are_named_as_the_front_end_names_them() {
     let g = GameArgs {
-        k: Some("2".into()),
         params: vec!["x=1".into()],
         ..GameArgs::default()
-    };
+    }
+    .with("k", "2");
     let flags = format!("{:?}", g.params_named(Naming::Flags).unwrap());
     let query = format!("{:?}", g.params_named(Naming::Query).unwrap());
     assert!(
@@ -226,6 +226,63 @@ fn json_requests_take_defaults_and_texts() {
     let e: Experiment = serde_json::from_str(r#"{"game": "pretzel", "ranks": "2-4"}"#).unwrap();
     assert_eq!(e.ranks, Ranks(vec![2, 3, 4]));
     assert_eq!(e.challenges, 1000);
+}
+
+#[test]
+fn game_parameters_come_from_the_registry_in_json_and_on_the_command_line() {
+    let l: LevelPick = serde_json::from_str(
+        r#"{"level": "2", "game": "pushpush", "k": 2, "dynamic": true, "param": ["x=1"]}"#,
+    )
+    .unwrap();
+    assert_eq!(l.level.as_deref(), Some("2"));
+    assert_eq!(l.game.game.as_deref(), Some("pushpush"));
+    assert_eq!(l.game.named("k"), Some("2"));
+    assert_eq!(l.game.named("dynamic"), Some("true"));
+    assert_eq!(l.game.params, ["x=1"]);
+    // a flag given off is not given; a value of the wrong kind is named
+    let g: GameArgs = serde_json::from_str(r#"{"dynamic": false, "rules": "walk"}"#).unwrap();
+    assert_eq!(g.named, [("rules".to_string(), "walk".to_string())]);
+    let e = serde_json::from_str::<GameArgs>(r#"{"dynamic": "maybe"}"#).unwrap_err();
+    assert!(e.to_string().contains("dynamic: a switch"), "{e}");
+    assert!(serde_json::from_str::<GameArgs>(r#"{"k": [1]}"#).is_err());
+    // every parameter of the registry is a query parameter
+    let mut names = Vec::new();
+    GameArgs::default().names(&mut names);
+    for (p, _) in crate::games::params() {
+        assert!(names.contains(&p.name), "{}", p.name);
+    }
+    #[cfg(feature = "cli")]
+    {
+        use clap::{Args, FromArgMatches};
+        let cmd = GameArgs::augment_args(clap::Command::new("t"));
+        cmd.clone().debug_assert();
+        let m = cmd
+            .clone()
+            .try_get_matches_from([
+                "t",
+                "--k",
+                "3",
+                "--dynamic",
+                "--rules",
+                "walk",
+                "--param",
+                "y=2",
+            ])
+            .unwrap();
+        let g = GameArgs::from_arg_matches(&m).unwrap();
+        assert_eq!(
+            (g.named("k"), g.named("dynamic"), g.named("rules")),
+            (Some("3"), Some("true"), Some("walk"))
+        );
+        assert_eq!(g.params, ["y=2"]);
+        let help = cmd.clone().render_help().to_string();
+        for (p, _) in crate::games::params() {
+            assert!(help.contains(&format!("--{}", p.name)), "{help}");
+        }
+        assert!(help.contains("PushPush: PushPush-k"), "{help}");
+        let none = GameArgs::from_arg_matches(&cmd.try_get_matches_from(["t"]).unwrap()).unwrap();
+        assert_eq!(none, GameArgs::default());
+    }
 }
 
 #[test]

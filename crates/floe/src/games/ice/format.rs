@@ -6,6 +6,7 @@
 
 use super::level::{Cell, Level, WalkRule};
 use crate::error::{Error, ParseError};
+use crate::games::file::Reader;
 use crate::grid::Pos;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -121,25 +122,32 @@ fn err(file: &str, line: usize, col: usize, message: impl Into<String>) -> Parse
     }
 }
 
-/// 1-based column of byte offset `b` in `line`, counted in characters.
-fn col_of(line: &str, b: usize) -> usize {
-    line[..b].chars().count() + 1
-}
-
 /// A level being read in the floe format.
-#[derive(Default)]
 struct Pending {
     title: Option<String>,
     rules: Option<WalkRule>,
     comments: Vec<String>,
     meta: Vec<(String, String)>,
-    /// First header line (for "header without a board" errors).
-    header_line: Option<usize>,
     /// (line number, row text) of the board rows.
     rows: Vec<(usize, String)>,
 }
 
-const FLOE_CELLS: &str = "- = # . $ * @ +";
+/// How ice block files of the floe format are read (the grid games' shared format).
+const READER: Reader = Reader {
+    game: "ice",
+    noun: "ice block level",
+    cells: "- = # . $ * @ +",
+    says: |c, first_row| match c {
+        ' ' => Some("a space is not a cell (use '-' for ice floor, '=' for normal floor)".into()),
+        c if c.is_ascii_digit() && first_row => Some(format!(
+            "unexpected character {} (a Kluiver file starts with a 'width height' line of two \
+             numbers)",
+            crate::input::shown(c)
+        )),
+        _ => None,
+    },
+    own_headers: true,
+};
 
 /// Parses the project's own format (see the spec, "Level text format").
 ///
@@ -148,88 +156,31 @@ const FLOE_CELLS: &str = "- = # . $ * @ +";
 /// directly after board rows starts a new level. Rows shorter than the longest are padded with
 /// normal floor; trailing white space is ignored.
 pub fn parse_floe(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
-    let mut levels = Vec::new();
-    let mut cur = Pending::default();
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = raw.trim_end();
-        let first = line.trim_start();
-        if first.is_empty() {
-            if !cur.rows.is_empty() {
-                levels.push(finish_floe(std::mem::take(&mut cur), file)?);
-            }
-            continue;
-        }
-        if let Some(c) = first.strip_prefix(';') {
-            cur.comments
-                .push(c.strip_prefix(' ').unwrap_or(c).to_string());
-            continue;
-        }
-        if let Some((key, value)) = crate::input::header(first) {
-            if !cur.rows.is_empty() {
-                levels.push(finish_floe(std::mem::take(&mut cur), file)?);
-            }
-            cur.header_line.get_or_insert(n);
-            let vcol = col_of(line, line.len() - value.len());
-            match key.to_ascii_lowercase().as_str() {
-                "title" | "name" => {
-                    if value.is_empty() {
-                        return Err(err(file, n, vcol, "empty title"));
-                    }
-                    cur.title = Some(value.to_string());
-                }
-                "rules" => {
-                    cur.rules = Some(value.parse().map_err(|m: String| err(file, n, vcol, m))?);
-                }
-                // the game's name, or its spec with parameters (`ice(rules=walk)`), which the
-                // request applies
-                "game" => match crate::games::spec(value) {
-                    Ok((g, _)) if g.info().name == "ice" => {}
-                    _ => {
-                        return Err(err(
-                            file,
-                            n,
-                            vcol,
-                            format!("unknown game '{value}': this reader takes ice block levels ('Game: ice')"),
-                        ))
-                    }
-                },
-                _ => cur.meta.push((key.to_string(), value.to_string())),
-            }
-            continue;
-        }
-        // A board row: every character must be a cell.
-        for (b, ch) in line.char_indices() {
-            if !FLOE_CELLS.contains(ch) || ch == ' ' {
-                let what = match ch {
-                    ' ' => "a space is not a cell (use '-' for ice floor, '=' for normal floor)"
-                        .to_string(),
-                    '\t' => "a tab is not a cell".to_string(),
-                    c if c.is_ascii_digit() && cur.rows.is_empty() && levels.is_empty() => format!(
-                        "unexpected character {} (a Kluiver file starts with a 'width height' line of two numbers)",
-                        crate::input::shown(c)
-                    ),
-                    c => format!("unexpected character {}", crate::input::shown(c)),
-                };
-                return Err(err(
-                    file,
-                    n,
-                    col_of(line, b),
-                    format!("{what}; expected one of {FLOE_CELLS}"),
-                ));
+    READER.levels(text, file, |b| {
+        let mut rules = None;
+        let mut meta = Vec::new();
+        for h in b.headers {
+            if h.key.eq_ignore_ascii_case("rules") {
+                rules = Some(
+                    h.value
+                        .parse()
+                        .map_err(|m: String| err(file, h.line, h.value_col, m))?,
+                );
+            } else {
+                meta.push((h.key, h.value));
             }
         }
-        cur.rows.push((n, line.to_string()));
-    }
-    if !cur.rows.is_empty() {
-        levels.push(finish_floe(cur, file)?);
-    } else if let Some(h) = cur.header_line {
-        return Err(err(file, h, 1, "header lines without a board after them"));
-    }
-    if levels.is_empty() {
-        return Err(err(file, 1, 1, "no level found"));
-    }
-    Ok(levels)
+        finish_floe(
+            Pending {
+                title: b.title,
+                rules,
+                comments: b.comments,
+                meta,
+                rows: b.rows,
+            },
+            file,
+        )
+    })
 }
 
 fn finish_floe(p: Pending, file: &str) -> Result<Level, ParseError> {

@@ -1,6 +1,7 @@
 //! An ice path level as data, and its text format (see the [module](super) notes).
 
 use crate::error::{Error, ParseError};
+use crate::games::file::Reader;
 use crate::grid::{Dir, Pos};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -192,6 +193,15 @@ pub fn write(levels: &[Level]) -> String {
     out
 }
 
+/// How the ice path's files are read (the grid games' shared format).
+const READER: Reader = Reader {
+    game: "icepath",
+    noun: "ice path level",
+    cells: "- = # @ & .",
+    says: |c, _| (c == ' ').then(|| "a space is not a cell (use '-' for ice)".to_string()),
+    own_headers: false,
+};
+
 /// Parses every level of a text; all or nothing, the first error with its line and column.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
     let err = |line: usize, col: usize, message: String| ParseError {
@@ -200,71 +210,10 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Level>, ParseError> {
         col,
         message,
     };
-    let mut levels = Vec::new();
-    let mut rows: Vec<(usize, &str)> = Vec::new();
-    let mut title: Option<String> = None;
-    let mut header_line: Option<usize> = None;
-    let finish = |rows: &mut Vec<(usize, &str)>, title: &mut Option<String>| {
-        let r = level_of(rows, title.take(), &err);
-        rows.clear();
-        r
-    };
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = raw.trim_end();
-        let t = line.trim_start();
-        if t.is_empty() {
-            if !rows.is_empty() {
-                levels.push(finish(&mut rows, &mut title)?);
-            }
-            continue;
-        }
-        if t.starts_with(';') {
-            continue;
-        }
-        if let Some((key, value)) = t.split_once(':') {
-            if !rows.is_empty() {
-                levels.push(finish(&mut rows, &mut title)?);
-            }
-            header_line.get_or_insert(n);
-            let col = line.len() - t.len() + 1;
-            match key.trim().to_ascii_lowercase().as_str() {
-                "title" => title = Some(value.trim().to_string()),
-                "game" => {
-                    let vcol =
-                        col + key.chars().count() + 1 + (value.len() - value.trim_start().len());
-                    match crate::games::spec(value.trim()) {
-                        Ok((g, _)) if g.info().name == "icepath" => {}
-                        Ok((g, _)) => {
-                            return Err(err(
-                                n,
-                                vcol,
-                                format!("this is a {} level, not an ice path", g.info().name),
-                            ))
-                        }
-                        Err(e) => return Err(err(n, vcol, e.to_string())),
-                    }
-                }
-                other => {
-                    return Err(err(
-                        n,
-                        col,
-                        format!("unknown header '{other}' (expected Game or Title)"),
-                    ))
-                }
-            }
-            continue;
-        }
-        rows.push((n, line));
-    }
-    if !rows.is_empty() {
-        levels.push(finish(&mut rows, &mut title)?);
-    }
-    if levels.is_empty() {
-        let line = header_line.unwrap_or(1);
-        return Err(err(line, 1, "no ice path level in the file".into()));
-    }
-    Ok(levels)
+    READER.levels(text, file, |b| {
+        let rows: Vec<(usize, &str)> = b.rows.iter().map(|(n, r)| (*n, r.as_str())).collect();
+        level_of(&rows, b.title, &err)
+    })
 }
 
 /// One level from its rows.

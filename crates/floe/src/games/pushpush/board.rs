@@ -14,6 +14,7 @@
 //! `Game:`; others are kept). Every row of a board has the same length.
 
 use crate::error::{Error, ParseError};
+use crate::games::file::Reader;
 use crate::grid::{Dir, Pos};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -243,91 +244,33 @@ pub fn write(boards: &[Board]) -> String {
     out
 }
 
-const CELLS: &str = "- $ @ . * #";
+/// How PushPush files are read (the grid games' shared format).
+const READER: Reader = Reader {
+    game: "pushpush",
+    noun: "PushPush board",
+    cells: "- $ @ . * #",
+    says: |c, _| match c {
+        ' ' => Some("a space is not a cell (use '-' for an empty cell)".into()),
+        '+' => Some(
+            "the robot cannot start on the target ('+'): there would be nothing to solve".into(),
+        ),
+        _ => None,
+    },
+    own_headers: true,
+};
 
 /// Parses every board of a text. All or nothing: the first error is returned with its line
 /// and column.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
-    let err = |line: usize, col: usize, m: String| ParseError {
-        file: file.to_string(),
-        line,
-        col,
-        message: m,
-    };
-    let mut boards = Vec::new();
-    let mut pending = Pending::default();
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = raw.trim_end();
-        if line.trim_start().is_empty() {
-            if !pending.rows.is_empty() {
-                boards.push(std::mem::take(&mut pending).finish(file)?);
-            }
-            continue;
+    READER.levels(text, file, |b| {
+        Pending {
+            rows: b.rows,
+            title: b.title,
+            comments: b.comments,
+            meta: b.headers.into_iter().map(|h| (h.key, h.value)).collect(),
         }
-        let first = line.trim_start();
-        if let Some(c) = first.strip_prefix(';') {
-            pending
-                .comments
-                .push(c.strip_prefix(' ').unwrap_or(c).to_string());
-            continue;
-        }
-        if let Some((key, value)) = crate::input::header(first) {
-            if !pending.rows.is_empty() {
-                boards.push(std::mem::take(&mut pending).finish(file)?);
-            }
-            pending.header_line.get_or_insert(n);
-            let lead = line.len() - first.len();
-            let vcol = line[..lead + key.len() + 1].chars().count()
-                + first[key.len() + 1..]
-                    .chars()
-                    .take_while(|c| *c == ' ')
-                    .count()
-                + 1;
-            match key.to_ascii_lowercase().as_str() {
-                "title" | "name" => {
-                    if value.is_empty() {
-                        return Err(err(n, vcol, "empty title".into()));
-                    }
-                    pending.title = Some(value.to_string());
-                }
-                "game" => match crate::games::spec(value) {
-                    Ok((g, _)) if g.info().name == "pushpush" => {}
-                    Ok((g, _)) => {
-                        return Err(err(
-                            n,
-                            vcol,
-                            format!("this is a {} level, not a PushPush board", g.info().name),
-                        ))
-                    }
-                    Err(m) => return Err(err(n, vcol, m.to_string())),
-                },
-                _ => pending.meta.push((key.to_string(), value.to_string())),
-            }
-            continue;
-        }
-        for (col, ch) in line.chars().enumerate() {
-            if ch == ' ' || !CELLS.contains(ch) {
-                let what = match ch {
-                    ' ' => "a space is not a cell (use '-' for an empty cell)".to_string(),
-                    '\t' => "a tab is not a cell".to_string(),
-                    '+' => "the robot cannot start on the target ('+'): there would be nothing to solve".to_string(),
-                    c => format!("unexpected character {}", crate::input::shown(c)),
-                };
-                return Err(err(n, col + 1, format!("{what}; expected one of {CELLS}")));
-            }
-        }
-        pending.rows.push((n, line.to_string()));
-    }
-    if !pending.rows.is_empty() {
-        boards.push(pending.finish(file)?);
-    } else if let Some(h) = pending.header_line {
-        return Err(err(h, 1, "header lines without a board after them".into()));
-    }
-    if boards.is_empty() {
-        return Err(err(1, 1, "no board found".into()));
-    }
-    Ok(boards)
+        .finish(file)
+    })
 }
 
 /// Reads and parses a file (`-` is standard input). Boards without a title are named after
@@ -365,7 +308,6 @@ struct Pending {
     title: Option<String>,
     comments: Vec<String>,
     meta: Vec<(String, String)>,
-    header_line: Option<usize>,
 }
 
 impl Pending {
