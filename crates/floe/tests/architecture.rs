@@ -60,9 +60,25 @@ fn ships(path: &str) -> bool {
     !(path.ends_with("/tests.rs") || path.contains("/src/") && path.contains("/tests/"))
 }
 
-/// The text before its unit tests (`#[cfg(test)]`), without comments.
+/// The text of a file before its unit tests: before the first `#[cfg(test)]` on a module
+/// (`#[cfg(test)] mod tests`); one on another item (a registry entry the tests add, a
+/// test-only game module declared `pub mod`) does not end what ships.
+fn before_unit_tests(text: &str) -> &str {
+    let mut from = 0;
+    while let Some(i) = text[from..].find("#[cfg(test)]") {
+        let at = from + i;
+        let rest = text[at + "#[cfg(test)]".len()..].trim_start();
+        if rest.starts_with("mod ") {
+            return &text[..at];
+        }
+        from = at + 1;
+    }
+    text
+}
+
+/// The text before its unit tests (`#[cfg(test)] mod …`), without comments.
 fn shipped(text: &str) -> String {
-    let body = text.split("#[cfg(test)]").next().unwrap_or("");
+    let body = before_unit_tests(text);
     body.lines()
         .map(|l| match l.find("//") {
             Some(i) => &l[..i],
@@ -416,7 +432,7 @@ fn long_functions(files: &[(String, String)], max: usize) -> Vec<String> {
         // the text before its unit tests as it is, comments and all (`functions` skips them,
         // and a `//` in a string is no comment)
         let shipped = if ships(path) {
-            text.split("#[cfg(test)]").next().unwrap_or("")
+            before_unit_tests(text)
         } else {
             ""
         };
@@ -651,4 +667,13 @@ fn an_import_up_is_seen() {
             "floe/src/games/pushpush/y.rs:1: crate::analysis"
         ]
     );
+}
+
+#[test]
+fn what_ships_ends_at_the_first_test_module() {
+    let text = "ONE\n#[cfg(test)]\npub mod skeleton;\nTWO\n#[cfg(test)]\nstatic X: u8 = 0;\nTHREE\n#[cfg(test)]\nmod tests { FOUR }\n";
+    let kept = before_unit_tests(text);
+    assert!(kept.contains("ONE") && kept.contains("TWO") && kept.contains("THREE"));
+    assert!(!kept.contains("FOUR"), "{kept}");
+    assert_eq!(before_unit_tests("x\n#[cfg(test)]\n  mod looks;\ny"), "x\n");
 }

@@ -56,7 +56,8 @@ from ._ice import (
 from ._study import Census, Experiment, census, challenges, experiment
 from ._hardest import hardest
 from ._graph import Graph
-from ._ops import graph, operations, run
+from . import _ops
+from ._ops import *  # noqa: F401,F403  (the operations' typed wrappers: _ops.__all__)
 from ._bundled import collections
 from ._state import GROUNDS, PIECES, State
 from ._dataset import dataset
@@ -95,9 +96,6 @@ __all__ = [
     "Profile",
     "profile",
     "Graph",
-    "graph",
-    "run",
-    "operations",
     "Generated",
     "generate",
     "generate_report",
@@ -115,3 +113,4 @@ __all__ = [
     "env",
     "dataset",
 ]
+__all__ += _ops.__all__

@@ -19,6 +19,10 @@ from ._level import Level, Source, _level
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
 
+#: What the package exports of this file (``floe.graph``, …): a typed wrapper of a new
+#: operation is its function below and its name here.
+__all__ = ["run", "operations", "graph"]
+
 
 def operations() -> Dict[str, Dict[str, Any]]:
     """The library's operations that :func:`run` takes by name: name → ``about`` (what it

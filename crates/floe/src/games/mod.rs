@@ -10,6 +10,8 @@ pub mod ice;
 pub mod icepath;
 pub mod icetower;
 pub mod pushpush;
+#[cfg(test)]
+pub mod skeleton;
 pub mod solitaire;
 
 use crate::error::Error;
@@ -17,12 +19,18 @@ use crate::game::{split_spec, Info, Param, Params};
 use crate::ops::level::{LevelOf, Visit};
 use crate::ops::AnyGame;
 
-/// Lists the games' faces, in order: the first is the game of files that do not say theirs.
+/// Lists the games' faces, in order: the first is the game of files that do not say theirs;
+/// after `[tests]`, the games the library's own tests add (the skeleton game).
 /// (The modules are declared above, plainly, so that rustfmt reaches their files.)
 macro_rules! registry {
-    ($($module:ident => $($game:ident),+;)+) => {
+    ($($module:ident => $($game:ident),+;)+ [tests] $($tmodule:ident => $tgame:ident;)*) => {
         /// Every game, in the order of help texts.
+        #[cfg(not(test))]
         pub(crate) static REGISTRY: &[&dyn AnyGame] = &[$($(&$module::$game),+),+];
+        /// Every game, in the order of help texts, and the tests' own.
+        #[cfg(test)]
+        pub(crate) static REGISTRY: &[&dyn AnyGame] =
+            &[$($(&$module::$game,)+)+ $(&$tmodule::$tgame),*];
 
         /// Calls `v` with the level behind `level` (a [`LevelOf`] of some game of the
         /// registry) and its concrete game; `None` when it is of none.
@@ -32,6 +40,12 @@ macro_rules! registry {
                     return Some(v.visit(l));
                 }
             )+)+
+            $(
+                #[cfg(test)]
+                if let Some(l) = level.downcast_ref::<LevelOf<$tmodule::$tgame>>() {
+                    return Some(v.visit(l));
+                }
+            )*
             None
         }
     };
@@ -43,6 +57,8 @@ registry! {
     icetower => IceTower;
     solitaire => BoxOff, Pretzel, Fujisan;
     icepath => IcePath;
+    [tests]
+    skeleton => Skeleton;
 }
 
 /// Every game floe knows, in the registry's order.
