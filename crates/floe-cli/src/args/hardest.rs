@@ -34,12 +34,10 @@ pub struct HardestArgs {
     /// Ice blocks: at most this many normal floor cells inside the room (default 0).
     #[arg(long, value_name = "N")]
     pub floor: Option<usize>,
-    /// Ice blocks: the walking rule, free or walk (the player then starts outside).
-    #[arg(long, value_name = "free|walk")]
-    pub rules: Option<String>,
-    /// PushPush-k: the robot pushes rows of up to K blocks (0: any row).
-    #[arg(long, value_name = "K")]
-    pub k: Option<String>,
+    /// The game's parameters (`--rules walk`: the player then starts outside; `--k`), from
+    /// the registry.
+    #[command(flatten)]
+    pub params: floe::request::GameParams,
     /// What is maximised: length (fewest moves) or difficulty (ice blocks: least
     /// pushes + factor × block changes).
     #[arg(long, value_name = "length|difficulty", default_value = "length")]

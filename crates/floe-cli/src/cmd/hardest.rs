@@ -6,7 +6,6 @@ use crate::args::HardestArgs;
 use crate::out::{self, thousands};
 use crate::Done;
 use floe::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
-use floe::game::Params;
 use floe::ops::hardest;
 use floe::search::Limits;
 use floe::Error;
@@ -16,14 +15,7 @@ use std::path::{Path, PathBuf};
 /// counts by flag name (the game refuses one it does not have).
 pub fn options(a: &HardestArgs) -> Result<(HardestOptions, Counts), Error> {
     let mut o = HardestOptions::new(a.rows, a.cols);
-    let mut p = Params::new();
-    if let Some(r) = &a.rules {
-        p.set("rules", r.clone(), "--rules");
-    }
-    if let Some(k) = &a.k {
-        p.set("k", k.clone(), "--k");
-    }
-    o.params = p;
+    o.params = a.params.params()?;
     let mut counts = Counts::new();
     counts.set_given("rocks", a.rocks);
     counts.set_given("blocks", a.blocks);

@@ -95,19 +95,18 @@ pub fn params() -> Vec<(&'static Param, Vec<&'static Info>)> {
 }
 
 /// The help of a game parameter's flag: what it means in each game that takes it
-/// (`PushPush: the robot pushes rows of up to k blocks …`).
+/// (`PushPush-k: the robot pushes rows of up to k blocks … (PushPush)`).
 pub fn param_help(name: &str) -> String {
     params()
         .into_iter()
         .filter(|(p, _)| p.name == name)
         .flat_map(|(_, games)| games)
         .filter_map(|info| {
-            let p = info.param(name)?;
-            let mut title = info.title.to_string();
-            if let Some(c) = title.get_mut(..1) {
+            let mut about = info.param(name)?.about.to_string();
+            if let Some(c) = about.get_mut(..1) {
                 c.make_ascii_uppercase();
             }
-            Some(format!("{title}: {}", p.about))
+            Some(format!("{about} ({})", info.title))
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -204,7 +203,8 @@ mod tests {
                 "{reserved} names the level's own flag"
             );
         }
-        assert!(param_help("k").starts_with("PushPush: PushPush-k"));
+        assert!(param_help("k").starts_with("PushPush-k: the robot"));
+        assert!(param_help("k").ends_with("(PushPush)"));
     }
 
     #[test]

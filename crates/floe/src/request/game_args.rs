@@ -180,14 +180,84 @@ impl GameArgs {
     }
 }
 
+/// A game's parameters alone, for a command that names its game otherwise (`floe hardest
+/// ice --rules walk`): each game parameter of the registry by its name, and `--param`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameParams {
+    /// The parameters given by their own names, in order: name and value.
+    pub named: Vec<(String, String)>,
+    /// Any parameter, NAME=VALUE.
+    pub params: Vec<String>,
+}
+
+impl GameParams {
+    /// The parameters given, named after their flags for messages (`--k`).
+    pub fn params(&self) -> Result<Params, crate::Error> {
+        GameArgs {
+            named: self.named.clone(),
+            params: self.params.clone(),
+            ..GameArgs::default()
+        }
+        .params()
+    }
+}
+
 /// The flags on the command line: `--game`, `--format`, one per game parameter of the
 /// registry (its help from the games that take it, a switch for a flag parameter) and
 /// `--param`.
 #[cfg(feature = "cli")]
 mod cli {
-    use super::GameArgs;
+    use super::{GameArgs, GameParams};
     use crate::game::ParamKind;
     use clap::{Arg, ArgAction, ArgMatches, Command};
+
+    /// The flags of the games' parameters (the registry's) and `--param`.
+    fn param_args(mut cmd: Command) -> Command {
+        for (p, _) in crate::games::params() {
+            let arg = Arg::new(p.name)
+                .long(p.name)
+                .help(crate::games::param_help(p.name));
+            cmd = cmd.arg(match p.kind {
+                ParamKind::Flag => arg.action(ArgAction::SetTrue),
+                ParamKind::Int { .. } => arg
+                    .action(ArgAction::Set)
+                    .value_name(p.name.to_ascii_uppercase()),
+                ParamKind::Choice(c) => arg.action(ArgAction::Set).value_name(c.join("|")),
+            });
+        }
+        cmd.arg(
+            Arg::new("params")
+                .long("param")
+                .value_name("NAME=VALUE")
+                .action(ArgAction::Append)
+                .help("Any parameter of the game, NAME=VALUE (repeatable)"),
+        )
+    }
+
+    /// The games' parameters given in `m`: into `named` by name, `--param`s into `list`.
+    fn read_params(m: &ArgMatches, named: &mut Vec<(String, String)>, list: &mut Vec<String>) {
+        let mut set = |name: &str, value: String| {
+            named.retain(|(n, _)| n != name);
+            named.push((name.to_string(), value));
+        };
+        for (p, _) in crate::games::params() {
+            match p.kind {
+                ParamKind::Flag => {
+                    if m.try_get_one::<bool>(p.name).ok().flatten() == Some(&true) {
+                        set(p.name, "true".into());
+                    }
+                }
+                _ => {
+                    if let Ok(Some(v)) = m.try_get_one::<String>(p.name) {
+                        set(p.name, v.clone());
+                    }
+                }
+            }
+        }
+        if let Ok(Some(v)) = m.try_get_many::<String>("params") {
+            list.extend(v.cloned());
+        }
+    }
 
     impl clap::FromArgMatches for GameArgs {
         fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
@@ -203,31 +273,15 @@ mod cli {
             if let Some(f) = one("format") {
                 self.format = Some(f);
             }
-            for (p, _) in crate::games::params() {
-                match p.kind {
-                    ParamKind::Flag => {
-                        if m.try_get_one::<bool>(p.name).ok().flatten() == Some(&true) {
-                            self.set_named(p.name, true, "true");
-                        }
-                    }
-                    _ => {
-                        if let Some(v) = one(p.name) {
-                            self.set_named(p.name, true, &v);
-                        }
-                    }
-                }
-            }
-            if let Ok(Some(v)) = m.try_get_many::<String>("params") {
-                self.params.extend(v.cloned());
-            }
+            read_params(m, &mut self.named, &mut self.params);
             Ok(())
         }
     }
 
     impl clap::Args for GameArgs {
         fn augment_args(cmd: Command) -> Command {
-            let mut cmd = cmd
-                .arg(
+            param_args(
+                cmd.arg(
                     Arg::new("game")
                         .long("game")
                         .value_name("GAME")
@@ -243,29 +297,32 @@ mod cli {
                             "Read the file in this format instead of detecting it (ice \
                              blocks: floe or kluiver)",
                         ),
-                );
-            for (p, _) in crate::games::params() {
-                let arg = Arg::new(p.name)
-                    .long(p.name)
-                    .help(crate::games::param_help(p.name));
-                cmd = cmd.arg(match p.kind {
-                    ParamKind::Flag => arg.action(ArgAction::SetTrue),
-                    ParamKind::Int { .. } => arg
-                        .action(ArgAction::Set)
-                        .value_name(p.name.to_ascii_uppercase()),
-                    ParamKind::Choice(c) => arg.action(ArgAction::Set).value_name(c.join("|")),
-                });
-            }
-            cmd.arg(
-                Arg::new("params")
-                    .long("param")
-                    .value_name("NAME=VALUE")
-                    .action(ArgAction::Append)
-                    .help("Any parameter of the game, NAME=VALUE (repeatable)"),
+                ),
             )
         }
         fn augment_args_for_update(cmd: Command) -> Command {
             Self::augment_args(cmd)
+        }
+    }
+
+    impl clap::FromArgMatches for GameParams {
+        fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+            let mut g = GameParams::default();
+            g.update_from_arg_matches(m)?;
+            Ok(g)
+        }
+        fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+            read_params(m, &mut self.named, &mut self.params);
+            Ok(())
+        }
+    }
+
+    impl clap::Args for GameParams {
+        fn augment_args(cmd: Command) -> Command {
+            param_args(cmd)
+        }
+        fn augment_args_for_update(cmd: Command) -> Command {
+            param_args(cmd)
         }
     }
 }

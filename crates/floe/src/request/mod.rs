@@ -32,7 +32,7 @@ mod solve;
 pub mod words;
 
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
-pub use game_args::GameArgs;
+pub use game_args::{GameArgs, GameParams};
 pub use generate::{Generate, GenerateBudget};
 pub use graph::Graph;
 pub use level::{EmptyBoard, LevelPick, LimitArgs};

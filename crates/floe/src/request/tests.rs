@@ -279,7 +279,7 @@ fn game_parameters_come_from_the_registry_in_json_and_on_the_command_line() {
         for (p, _) in crate::games::params() {
             assert!(help.contains(&format!("--{}", p.name)), "{help}");
         }
-        assert!(help.contains("PushPush: PushPush-k"), "{help}");
+        assert!(help.contains("PushPush-k: the robot"), "{help}");
         let none = GameArgs::from_arg_matches(&cmd.try_get_matches_from(["t"]).unwrap()).unwrap();
         assert_eq!(none, GameArgs::default());
     }
