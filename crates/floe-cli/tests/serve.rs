@@ -513,23 +513,30 @@ fn a_bad_parameter_is_named_with_what_it_takes() {
     let lvl = "$--\n--.\n";
     let big = "99999999999999999999";
     let u64_range = "a whole number from 0 to 18446744073709551615";
+    // the games' parameters, named by the registry
+    let games = floe::games::params()
+        .iter()
+        .map(|(p, _)| p.name)
+        .collect::<Vec<_>>()
+        .join(", ");
     let cases: Vec<(String, &str, String)> =
         vec![
         // a typo'd parameter: the endpoint's list
         (
             "/api/solve?levle=2".into(),
             lvl,
-            "unknown parameter 'levle' for /api/solve: it takes level, game, format, rules, k, \
-             dynamic, param, algo, max_moves, playouts, seed, count, factor, max_states, timeout, \
-             job"
-                .into(),
+            format!(
+                "unknown parameter 'levle' for /api/solve: it takes level, game, format, {games}, \
+                 param, algo, max_moves, playouts, seed, count, factor, max_states, timeout, job"
+            ),
         ),
         (
             "/api/space?rows=3&cols=3&blocks=2&bloks=2".into(),
             "",
-            "unknown parameter 'bloks' for /api/space: it takes rows, cols, blocks, level, game, \
-             format, rules, k, dynamic, param, max_states, timeout, job"
-                .into(),
+            format!(
+                "unknown parameter 'bloks' for /api/space: it takes rows, cols, blocks, level, \
+                 game, format, {games}, param, max_states, timeout, job"
+            ),
         ),
         (
             "/api/generate?rows=5&cols=5&min_pushs=3".into(),

@@ -20,10 +20,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The keywords that pick the level, read by the Python part (listed as taken in messages).
-const PICK: &[&str] = &[
-    "level", "game", "format", "rules", "k", "dynamic", "params", "name",
-];
+/// The keywords that pick the level, read by the Python part (listed as taken in messages):
+/// the level's, and the games' parameters of the registry.
+fn pick() -> Vec<&'static str> {
+    let mut names = vec!["level", "game", "format"];
+    names.extend(floe::games::params().iter().map(|(p, _)| p.name));
+    names.extend(["params", "name"]);
+    names
+}
 
 /// Runs `O` on `level` with the keywords `options`.
 /// Runs `O` on `level` with the keywords `options`; `progress` hears the positions stored
@@ -35,7 +39,7 @@ fn run<O: Operation>(
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let what = format!("floe.{}()", O::NAME);
-    let op = O::from_pairs(options, &what, PICK).map_err(PyValueError::new_err)?;
+    let op = O::from_pairs(options, &what, &pick()).map_err(PyValueError::new_err)?;
     let watch = limits_from_py((None, None, None, false, progress))?;
     let cx = Context {
         progress: watch.limits().progress,
@@ -62,7 +66,7 @@ fn graph_arrays<'py>(
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<(String, Vec<Bound<'py, PyByteArray>>)> {
     type Op = floe::request::Graph;
-    let op = Op::from_pairs(&options, "floe.graph()", PICK).map_err(PyValueError::new_err)?;
+    let op = Op::from_pairs(&options, "floe.graph()", &pick()).map_err(PyValueError::new_err)?;
     let watch = limits_from_py((None, None, None, false, progress))?;
     let cx = Context {
         progress: watch.limits().progress,

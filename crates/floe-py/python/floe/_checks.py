@@ -193,11 +193,17 @@ def keywords(call: F) -> F:
     ``TypeError`` that names the call (``solve()``, ``Level.reach()``), the keyword, the
     nearest one it takes and all of them. A call with ``**pick: Unpack[Pick]`` takes the
     keywords of :data:`PICK` besides its own, one with ``**sheet: Unpack[Sheet]`` those of
-    :data:`SHEET`."""
+    :data:`SHEET`, one with ``**game_params`` the games' parameters of the registry
+    (:data:`GAME_PARAMS`) besides those it names."""
     params = inspect.signature(call).parameters.values()
     own = [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"]
-    rest = [str(p.annotation) for p in params if p.kind is p.VAR_KEYWORD]
-    known = own + [k for a in rest for k in (SHEET if "Sheet" in a else PICK)]
+    rest = [p for p in params if p.kind is p.VAR_KEYWORD]
+    known = own + [
+        k
+        for p in rest
+        for k in (GAME_PARAMS if p.name == "game_params" else SHEET if "Sheet" in str(p.annotation) else PICK)
+        if k not in own
+    ]
     name = call.__qualname__
 
     @functools.wraps(call)

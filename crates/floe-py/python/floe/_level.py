@@ -121,9 +121,14 @@ class Level:
         k: Optional[Union[int, str]] = None,
         dynamic: bool = False,
         params: Params = None,
+        **game_params: Any,
     ) -> "Level":
-        """The same level with other parameters (checked against the game's)."""
-        return Level(self._native.configure(param_list(dict(rules=rules, k=k, dynamic=dynamic), params)))
+        """The same level with other parameters (checked against the game's): ``rules``,
+        ``k``, ``dynamic``, any other game parameter of the registry by its name, or
+        ``params``."""
+        named = dict(game_params, rules=rules, k=k, dynamic=dynamic)
+        pick_types(named)
+        return Level(self._native.configure(param_list(named, params)))
 
     @keywords
     def svg(self, *, coords: bool = False, cell: Optional[int] = None) -> SVG:
@@ -269,6 +274,7 @@ def load(
     dynamic: bool = False,
     params: Params = None,
     name: Optional[str] = None,
+    **game_params: Any,
 ) -> Level:
     """One level of a file, any game.
 
@@ -280,7 +286,8 @@ def load(
         format: the file format, when it must not be detected (ice blocks: ``floe`` or
             ``kluiver``).
         rules, k, dynamic, params: the game's parameters (ice blocks' walking rule, the
-            PushPush ``k``, Ice Tower's ``dynamic``, any other as ``{"name": value}``).
+            PushPush ``k``, Ice Tower's ``dynamic``, any other as ``{"name": value}``); any
+            game parameter of the registry is also taken by its name (``**game_params``).
         name: the text's name in messages (default ``<text>``).
 
     Raises:
@@ -289,7 +296,16 @@ def load(
         OSError: the file cannot be read (``FileNotFoundError`` when it is missing).
     """
     return _level(
-        source, level=level, game=game, format=format, rules=rules, k=k, dynamic=dynamic, params=params, name=name
+        source,
+        level=level,
+        game=game,
+        format=format,
+        rules=rules,
+        k=k,
+        dynamic=dynamic,
+        params=params,
+        name=name,
+        **game_params,
     )
 
 
@@ -304,12 +320,14 @@ def levels(
     dynamic: bool = False,
     params: Params = None,
     name: Optional[str] = None,
+    **game_params: Any,
 ) -> List[Level]:
     """Every level of a file (``floe levels``), read at once: one error for the whole file
     if any level does not parse. Keywords as in :func:`load`."""
-    pick_types(dict(game=game, format=format, rules=rules, k=k, dynamic=dynamic, name=name))
+    named = dict(game_params, rules=rules, k=k, dynamic=dynamic)
+    pick_types(dict(named, game=game, format=format, name=name))
     path, text = source_of(source)
-    _, found = _floe.read((path, text, name, game, format, param_list(dict(rules=rules, k=k, dynamic=dynamic), params)))
+    _, found = _floe.read((path, text, name, game, format, param_list(named, params)))
     return [Level(n) for n in found]
 
 

@@ -146,10 +146,12 @@ macro_rules! fields {
     ($ty:ty { $($field:ident : $parse:expr),* $(,)? } $(+ $inner:ident)* $(; check $check:path)?) => {
         impl $crate::request::Fields for $ty {
             fn names(&self, out: &mut Vec<&'static str>) {
+                let _ = &out; // a request without parameters of its own
                 $(out.push(stringify!($field));)*
                 $($crate::request::Fields::names(&self.$inner, out);)*
             }
             fn set(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+                let _ = value;
                 match name {
                     $(stringify!($field) => Some($parse(value).map(|v| self.$field = v)),)*
                     _ => None $(.or_else(|| $crate::request::Fields::set(&mut self.$inner, name, value)))*,

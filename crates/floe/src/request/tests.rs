@@ -44,11 +44,15 @@ fn parameters_fill_their_fields_with_dashes_or_underscores() {
 #[test]
 fn an_unknown_parameter_is_answered_with_those_taken() {
     let e = solve("levle=2").unwrap_err();
+    // the games' parameters are the registry's
+    let games: Vec<&str> = crate::games::params().iter().map(|(p, _)| p.name).collect();
     assert_eq!(
         e,
-        "unknown parameter 'levle' for /api/solve: it takes level, game, format, rules, k, \
-         dynamic, param, algo, max_moves, playouts, seed, count, factor, max_states, timeout, \
-         job"
+        format!(
+            "unknown parameter 'levle' for /api/solve: it takes level, game, format, {}, \
+             param, algo, max_moves, playouts, seed, count, factor, max_states, timeout, job",
+            games.join(", ")
+        )
     );
     // refused parameters are unknown here
     assert!(solve("threads=2")

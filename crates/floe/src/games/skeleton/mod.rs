@@ -16,16 +16,17 @@
 //!
 //! To make a game of it (ARCHITECTURE.md, "Recipes"):
 //!
-//! 1. copy this folder to `games/<name>/` and rename `Skeleton`, `"skeleton"` and the
-//!    sample's `Game:` line;
+//! 1. copy this folder to `games/<name>/` and rename every `skeleton`/`Skeleton` in it
+//!    (`INFO`, `READER`, `write`'s `Game:` line, the sample's `Game:` line, the test);
 //! 2. change the level (its cells and pieces), the rules ([`Game::apply`]: a move or why
 //!    not), the fast engine ([`Engine`]: the same moves on a compact state, which every search
 //!    runs on), the scene and the sample (with its fewest moves);
-//! 3. add `pub mod <name>;` and its line to `registry!` in `games/mod.rs` (without the
-//!    `#[cfg(test)]` this one has);
-//! 4. run `cargo test -p floe --lib conformance`: the file round trip, every move the engine
-//!    lists against the rules by a brute-force search, every algorithm finding the sample's
-//!    fewest moves, verify, space, analyze, play.
+//! 3. add `pub mod <name>;` and its line to `registry!` in `games/mod.rs`, above `[tests]`
+//!    (without the `#[cfg(test)]` this one has);
+//! 4. run `cargo test -p floe --lib`: the conformance check (the file round trip, every move
+//!    the engine lists against the rules by a brute-force search, every algorithm finding
+//!    the sample's fewest moves, verify, space, analyze, play) and every cross-game test on
+//!    the sample.
 //!
 //! Every command (`floe solve`, `floe graph`, …), endpoint and Python call then takes its
 //! levels, and every cross-game test takes its sample.
