@@ -38,6 +38,14 @@ async function choose(p, collection, level) {
 const title = (p) => text(p, "#title");
 const moves = (p) => text(p, "#moves");
 
+/// Plays `n` hints from the board (Shift+H), each counted on the status line (1 push, 2 pushes, …).
+async function hints(p, n) {
+  for (let i = 1; i <= n; i++) {
+    await p.keyboard.press("Shift+H");
+    await counted(p, new RegExp(`^${i} push${i === 1 ? "" : "es"}\\b`));
+  }
+}
+
 /// Plays the hint until the level is solved (at most `most` moves).
 async function solveByHints(p, most = 30) {
   for (let i = 0; i < most; i++) {
@@ -55,10 +63,7 @@ const linkLevel = (p) => p.evaluate(() => new URLSearchParams(location.hash.slic
 test("Undo takes a Restart back; the moves come back whole", async () => {
   const p = await opened(env);
   await p.focus("#board");
-  await p.keyboard.press("Shift+H");
-  await counted(p, /^1 push\b/);
-  await p.keyboard.press("Shift+H");
-  await counted(p, /^2 pushes\b/);
+  await hints(p, 2);
   const played = await p.evaluate(() => JSON.stringify(ui.state.moves));
   await p.click("#restart");
   await counted(p, /^0 pushes\b/);
@@ -85,10 +90,7 @@ test("each level keeps its own moves: another level and back, a reload, a second
   await until(p, (t) => document.querySelector("#title").textContent !== t, first);
   await shown(p, "");
   assert.match(await moves(p), /^0 pushes/);
-  await p.keyboard.press("Shift+H");
-  await counted(p, /^1 push\b/);
-  await p.keyboard.press("Shift+H");
-  await counted(p, /^2 pushes\b/);
+  await hints(p, 2);
   const second = await title(p);
   // back to the first level: its push is there
   await choose(p, "zelda.txt", 1);
@@ -520,10 +522,7 @@ test("a long title stays inside a 320-pixel screen; ? opens the help from a menu
 test("a shared game opened in another tab leaves the sharer's own game on that level", async () => {
   const p = await opened(env);
   await p.focus("#board");
-  await p.keyboard.press("Shift+H");
-  await counted(p, /^1 push\b/);
-  await p.keyboard.press("Shift+H");
-  await counted(p, /^2 pushes\b/);
+  await hints(p, 2);
   const link = await p.evaluate(() => shareLink(true));
   await p.keyboard.press("u");
   await counted(p, /^1 push\b/);
