@@ -72,7 +72,7 @@ fn stop_on_ctrl_c() {
     #[cfg(unix)]
     {
         extern "C" fn on_term(_: libc::c_int) {
-            TERMINATED.store(true, std::sync::atomic::Ordering::Relaxed);
+            floe::search::note_terminated();
             // SAFETY: kill and getpid may be called in a signal handler
             unsafe {
                 libc::kill(libc::getpid(), libc::SIGINT);
@@ -112,14 +112,10 @@ fn budget_above_the_machine() {
     }
 }
 
-/// Whether the process was asked to stop by SIGTERM (else by Ctrl-C).
-pub(crate) static TERMINATED: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
-
 /// The exit code of a run stopped by a signal, as a shell gives it: 128 + the signal's
 /// number (130 for Ctrl-C, SIGINT; 143 for SIGTERM).
 fn interrupted_code() -> i32 {
-    if TERMINATED.load(std::sync::atomic::Ordering::Relaxed) {
+    if floe::search::terminated() {
         143
     } else {
         130
@@ -190,11 +186,6 @@ fn main() -> ExitCode {
         stop_on_ctrl_c();
     }
     let result = match cli.command {
-        Command::Solve(a) => cmd::solve::run(a),
-        Command::Verify(a) => cmd::verify::run(a),
-        Command::Space(a) => cmd::space::run(a),
-        Command::Analyze(a) => cmd::analyze::run(a),
-        Command::BenchSolvers(a) => cmd::bench_solvers::run(a),
         Command::Op(op) => op.run(),
         Command::Levels(a) => cmd::levels::run(a),
         Command::Games(a) => cmd::games::run(a),

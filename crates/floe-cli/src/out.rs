@@ -102,38 +102,12 @@ impl Drop for Spinner {
 
 pub use floe::render::thousands;
 
-/// Human duration: µs, ms or s.
-pub fn human_time(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s < 1e-3 {
-        format!("{:.0} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{s:.2} s")
-    }
-}
+pub use floe::say::human_time;
 
 pub use floe::mem::human_bytes;
 
-/// How a limit named `limit` ([`floe::search::LimitKind::name`]) stopped the work, after
-/// "stopped": `by --timeout`, `by --max-memory (3.0 GiB)`, `by Ctrl-C`.
-pub fn by(limit: &str) -> String {
-    match limit {
-        "interrupted" if crate::TERMINATED.load(std::sync::atomic::Ordering::Relaxed) => {
-            "by SIGTERM".into()
-        }
-        "interrupted" => "by Ctrl-C".into(),
-        "max-memory" => {
-            let what = floe::search::LimitKind::MaxMemory.by();
-            match floe::mem::peak_resident_bytes() {
-                Some(b) => format!("{what} (floe held {})", human_bytes(b)),
-                None => what,
-            }
-        }
-        l => format!("by --{l}"),
-    }
-}
+/// How a limit named `limit` stopped the work, after "stopped" (the library's words).
+pub use floe::search::stopped_by as by;
 
 pub use floe::mem::write_whole as write_file;
 

@@ -169,7 +169,13 @@ fn level_text(file: &str, level: &str) -> String {
 fn timeless(mut v: Value) -> Value {
     match &mut v {
         Value::Object(m) => {
-            for k in ["seconds", "peak_rss_bytes", "index_bytes"] {
+            for k in [
+                "seconds",
+                "peak_rss_bytes",
+                "index_bytes",
+                "elapsed_secs",
+                "mean_secs",
+            ] {
                 m.remove(k);
             }
             for x in m.values_mut() {
@@ -205,6 +211,12 @@ fn every_endpoint_answers_what_its_command_prints() {
             vec!["--algo", "idastar", "--max-states", "100"],
         ),
         ("/api/space", "space", vec![]),
+        ("/api/analyze", "analyze", vec![]),
+        (
+            "/api/bench-solvers?algo=random&runs=3&seed=2",
+            "bench-solvers",
+            vec!["--algo", "random", "--runs", "3", "--seed", "2"],
+        ),
         ("/api/graph?moves=true", "graph", vec!["--moves"]),
         (
             "/api/hint?keys=tab%20right",
@@ -238,6 +250,14 @@ fn every_endpoint_answers_what_its_command_prints() {
     let cli = floe_json(
         &[
             "space", "--rows", "4", "--cols", "4", "--blocks", "2", "--json",
+        ],
+        0,
+    );
+    assert_eq!(timeless(r.json()), timeless(cli));
+    let r = post(a, "/api/analyze?rows=3&cols=3&blocks=2", "");
+    let cli = floe_json(
+        &[
+            "analyze", "--rows", "3", "--cols", "3", "--blocks", "2", "--json",
         ],
         0,
     );
@@ -428,9 +448,16 @@ fn bad_requests_get_400_with_the_commands_message() {
     let r = http(a, "GET", "/nothing", b"");
     assert_eq!(r.status, 404);
     assert!(r.error().contains("/api/solve"));
-    // the library's operations are listed with the others
+    // the library's operations are listed with the others, from its list
+    macro_rules! names {
+        ($($n:ident => $t:path,)*) => {
+            vec![$(<$t as floe::request::Operation>::NAME),*]
+        };
+    }
+    let ops: Vec<&str> = floe::operations!(names);
     assert!(
-        r.error().contains(" space, graph, generate,"),
+        r.error()
+            .contains(&format!("/api/{}, render, picture,", ops.join(", "))),
         "{}",
         r.error()
     );

@@ -1,19 +1,17 @@
 //! Levels of every game through the one game face: read from a path or a text, picked,
-//! configured, drawn, and what the face does with them (solve, space, analyze, verify,
-//! bench-solvers). Each report is the JSON text of its command.
+//! configured and drawn; a solve's report with its replayed solution ([`Solved`]). What the
+//! game face does with them (solve, space, analyze, verify, bench-solvers) is the library's
+//! operations, run by name (`ops`).
 
-use crate::convert::{json, limits_from_py, to_py_err, LimitTuple};
+use crate::convert::{json, to_py_err};
 use crate::run::detached;
-use floe::analysis::solvers::{CapCount, SolverSpec, DEFAULT_RANDOM_MAX_MOVES};
 use floe::game::{Params, SolveReport};
 use floe::games;
 use floe::games::ice::{self, Ice};
-use floe::ops::{Level, LevelEntry, Request, SolveOptions, Source};
+use floe::ops::{Level, LevelEntry, Request, Source};
 use floe::render::board::{animated_svg, arrows_svg, board_svg, frames_svg, Style};
-use floe::request::Naming;
 use floe::scene::Story;
 use floe::Error;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -258,144 +256,6 @@ impl NativeLevel {
         board_svg(&self.level.scene(), &Style { coords, cell })
     }
 
-    /// Solves it (`floe solve`).
-    #[pyo3(signature = (algo, factor, seed, max_moves, playouts, count, limits))]
-    #[allow(clippy::too_many_arguments)]
-    fn solve(
-        &self,
-        py: Python<'_>,
-        algo: Option<String>,
-        factor: Option<u64>,
-        seed: u64,
-        max_moves: Option<u32>,
-        playouts: u32,
-        count: &str,
-        limits: LimitTuple<'_>,
-    ) -> PyResult<Solved> {
-        let count: CapCount = count.parse().map_err(PyValueError::new_err)?;
-        let limits = limits_from_py(limits)?;
-        let o = SolveOptions {
-            algorithm: algo,
-            factor,
-            limits: limits.limits(),
-            seed,
-            max_moves,
-            playouts,
-            count,
-            difficulty: true,
-            ..SolveOptions::default()
-        };
-        let level = &self.level;
-        let report = detached(py, || {
-            level.solve(&o).map_err(|e| in_level(level.name(), e))
-        })?;
-        limits.finish(report.states);
-        Ok(Solved { report })
-    }
-
-    /// Every position reachable from the start (`floe space --json`).
-    fn space(&self, py: Python<'_>, limits: LimitTuple<'_>) -> PyResult<String> {
-        let a = limits_from_py(limits)?;
-        let level = &self.level;
-        detached(py, || {
-            a.judge(level.name(), level.estimate(), Naming::Keywords)?;
-            let mut r = level
-                .space(&a.limits())
-                .map_err(|e| in_level(level.name(), e))?;
-            a.finish(r.states);
-            r.peak_rss_bytes = floe::mem::peak_resident_bytes();
-            json(&r)
-        })
-    }
-
-    /// Reversibility and dead ends (`floe analyze --json`).
-    fn analyze(&self, py: Python<'_>, limits: LimitTuple<'_>) -> PyResult<String> {
-        let a = limits_from_py(limits)?;
-        let level = &self.level;
-        detached(py, || {
-            let mut r = level
-                .analyze(&a.limits())
-                .map_err(|e| in_level(level.name(), e))?;
-            r.peak_rss_bytes = floe::mem::peak_resident_bytes();
-            json(&r)
-        })
-    }
-
-    /// Replays a move list (JSON or the game's text) and says whether it is legal and
-    /// solves the level (`floe verify --json`).
-    #[pyo3(signature = (moves, factor=None, name="<moves>"))]
-    fn verify(
-        &self,
-        py: Python<'_>,
-        moves: String,
-        factor: Option<u64>,
-        name: &str,
-    ) -> PyResult<String> {
-        let level = &self.level;
-        detached(py, || {
-            let moves = level.parse_moves(&moves, name)?;
-            json(&level.verify(&moves, factor)?)
-        })
-    }
-
-    /// A randomised solver run `runs` times against the optimum (`floe bench-solvers
-    /// --json`).
-    #[pyo3(signature = (algo, runs, seed, max_moves, playouts, count, factor, limits))]
-    #[allow(clippy::too_many_arguments)]
-    fn bench_solvers(
-        &self,
-        py: Python<'_>,
-        algo: &str,
-        runs: u32,
-        seed: u64,
-        max_moves: Option<u32>,
-        playouts: u32,
-        count: &str,
-        factor: Option<u64>,
-        limits: LimitTuple<'_>,
-    ) -> PyResult<String> {
-        let count: CapCount = count.parse().map_err(PyValueError::new_err)?;
-        let a = limits_from_py(limits)?;
-        if !(1..=1_000_000).contains(&runs) {
-            return Err(PyValueError::new_err("runs: 1 to 1,000,000"));
-        }
-        let info = self.level.game().info();
-        let spec = match algo.trim().to_ascii_lowercase().as_str() {
-            "mc" | "basicmc" | "monte-carlo" => SolverSpec::Mc {
-                playouts,
-                max_moves: max_moves.unwrap_or(floe::search::playout::KLUIVER_MAX_MOVES),
-                count,
-            },
-            "random" => SolverSpec::Random {
-                max_moves: max_moves.unwrap_or(if info.random_moves == 0 {
-                    DEFAULT_RANDOM_MAX_MOVES
-                } else {
-                    info.random_moves
-                }),
-                count,
-            },
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "bench_solvers runs the randomised solvers (random, mc), not {other}"
-                )))
-            }
-        };
-        let level = &self.level;
-        detached(py, || {
-            let b = level
-                .bench_solvers(
-                    &spec,
-                    runs,
-                    seed,
-                    factor,
-                    &a.args.limits(),
-                    a.tally().as_ref(),
-                )
-                .map_err(|e| in_level(level.name(), e))?;
-            json(&b)
-        })
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "<floe level {:?} ({}): {}>",
@@ -409,7 +269,8 @@ impl NativeLevel {
 /// A solve's report, with the replayed solution behind it.
 #[pyclass(frozen, module = "floe._floe")]
 pub struct Solved {
-    report: SolveReport,
+    /// The report.
+    pub report: SolveReport,
 }
 
 #[pymethods]

@@ -4,9 +4,9 @@
 //! with its defaults, ranges and messages; the report crosses as its JSON text.
 
 use crate::convert::{buffer, json, limits_from_py, to_py_err};
-use crate::level::{in_level, NativeLevel};
+use crate::level::{in_level, NativeLevel, Solved};
 use crate::run::detached;
-use floe::request::{Context, Operation};
+use floe::request::{Context, Naming, Operation};
 use floe::Error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -17,6 +17,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operation, m)?)?;
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(graph_arrays, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
     Ok(())
 }
 
@@ -29,27 +30,66 @@ fn pick() -> Vec<&'static str> {
     names
 }
 
-/// Runs `O` on `level` with the keywords `options`.
-/// Runs `O` on `level` with the keywords `options`; `progress` hears the positions stored
-/// (and, last, the end).
+/// Runs `O` on `level` with the keywords `options` (read by the operation's request, its
+/// messages naming them as keywords): its report. `progress` hears the positions stored (or
+/// the units of an operation that counts its work in them, [`Operation::COUNTS`]) and, last,
+/// the end: the report's `states` when it has them.
+pub fn report_of<O: Operation>(
+    py: Python<'_>,
+    level: &NativeLevel,
+    options: &[(String, String)],
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<O::Report> {
+    let what = format!("floe.{}()", O::NAME.replace('-', "_"));
+    let op = O::from_pairs(options, &what, &pick()).map_err(PyValueError::new_err)?;
+    let watch = limits_from_py((None, None, None, false, progress))?;
+    let mut cx = Context {
+        naming: Naming::Keywords,
+        ..Context::default()
+    };
+    if O::COUNTS == "positions" {
+        cx.progress = watch.limits().progress;
+    } else {
+        cx.tally = watch.tally();
+    }
+    let level = &level.level;
+    let r = detached(py, || {
+        level.run(&op, &cx).map_err(|e| in_level(level.name(), e))
+    })?;
+    if watch.progress.is_some() && O::COUNTS == "positions" {
+        let stored = serde_json::to_value(&r)
+            .ok()
+            .and_then(|v| v.get("states")?.as_u64());
+        if let Some(n) = stored {
+            watch.finish(n);
+        }
+    }
+    Ok(r)
+}
+
+/// Runs `O` on `level` with the keywords `options`: its report as JSON text.
 fn run<O: Operation>(
     py: Python<'_>,
     level: &NativeLevel,
     options: &[(String, String)],
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let what = format!("floe.{}()", O::NAME);
-    let op = O::from_pairs(options, &what, &pick()).map_err(PyValueError::new_err)?;
-    let watch = limits_from_py((None, None, None, false, progress))?;
-    let cx = Context {
-        progress: watch.limits().progress,
-        ..Context::default()
-    };
-    let level = &level.level;
-    detached(py, || {
-        let r = level.run(&op, &cx).map_err(|e| in_level(level.name(), e))?;
-        json(&r)
-    })
+    let r = report_of::<O>(py, level, options, progress)?;
+    json(&r).map_err(|e| to_py_err(py, e))
+}
+
+/// Solves `level` (`floe.solve`): the operation's report with the replayed solution behind
+/// it, to draw and to list its boards.
+#[pyfunction]
+#[pyo3(signature = (level, options, progress=None))]
+fn solve(
+    py: Python<'_>,
+    level: &NativeLevel,
+    options: Vec<(String, String)>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<Solved> {
+    let report = report_of::<floe::request::Solve>(py, level, &options, progress)?;
+    Ok(Solved { report })
 }
 
 /// The state graph (`floe.graph`), its arrays as little-endian buffers instead of JSON (a

@@ -53,20 +53,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Solve a level of any game: fewest moves (bfs, astar, idastar, the game's default),
-    /// least difficulty (ice blocks), or Kluiver's randomised solvers (random, mc).
-    Solve(SolveArgs),
-    /// Check a move list against a level and say which move is illegal and why.
-    Verify(VerifyArgs),
-    /// Count the positions reachable from a level's start (any game, or an empty ice board).
-    Space(SharedJobArgs),
-    /// Reversibility and dead ends: components of the state graph, positions with no move,
-    /// positions that can no longer be solved, moves that cannot be undone (any game).
-    Analyze(BoardJobArgs),
-    /// Run a randomised solver many times and compare its solutions with the optimum (any
-    /// game).
-    BenchSolvers(BenchSolversArgs),
-    /// The library's operations, one command each (`floe::operations!`).
+    /// The library's operations, one command each (`floe::operations!`): solve, verify,
+    /// space, analyze, bench-solvers, graph.
     #[command(flatten)]
     Op(op::OpCommand),
     /// List the levels of a file.
@@ -148,7 +136,7 @@ pub struct BoardArgs {
     pub game: GameArgs,
 }
 
-/// A level or an empty ice board, limits and `--json`: `floe space`, `analyze` and `reach`.
+/// A level or an empty ice board, limits and `--json`: `floe reach`.
 #[derive(Args, Debug)]
 pub struct BoardJobArgs {
     /// The level.
@@ -163,7 +151,7 @@ pub struct BoardJobArgs {
 }
 
 /// A job that can be shared by workers, processes and machines, out of core and resumable:
-/// `floe space` and `floe reach`.
+/// `floe reach` (and `floe space`, an operation of the library's list: `args::op`).
 #[derive(Args, Debug)]
 pub struct SharedJobArgs {
     /// The level, the limits, `--json`.
@@ -282,11 +270,15 @@ mod tests {
     #[test]
     fn the_requests_defaults_are_the_flags_defaults() {
         let cli = |line: &str| parse_from(line.split_whitespace()).unwrap().command;
-        let Command::Solve(a) = cli("floe solve x.txt") else {
+        let Command::Op(op::OpCommand::Solve(a)) = cli("floe solve x.txt") else {
             panic!("solve")
         };
-        assert_eq!(a.solve, floe::request::Solve::default());
-        assert_eq!(a.limits, LimitArgs::default());
+        assert_eq!(a.request, floe::request::Solve::default());
+        assert_eq!(a.request.limits, LimitArgs::default());
+        let Command::Op(op::OpCommand::BenchSolvers(a)) = cli("floe bench-solvers x.txt") else {
+            panic!("bench-solvers")
+        };
+        assert_eq!(a.request, floe::request::BenchSolvers::default());
         let Command::Generate(a) = cli("floe generate --rows 5 --cols 6") else {
             panic!("generate")
         };

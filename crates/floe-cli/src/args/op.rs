@@ -1,21 +1,82 @@
 //! The flags of the library's operations ([`floe::operations!`]): one command each, a
-//! level and the operation's own request (run by `cmd::op`).
+//! level (or, for an operation that takes one, an empty ice board), the operation's own
+//! request, the flags of a shared run for an operation that can be shared, and `--json`
+//! (run by `cmd::op`).
 
-use super::LevelArgs;
-use floe::request::Operation;
+use super::{BoardArgs, ClusterArgs, LevelArgs};
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+use floe::request::{EmptyBoard, Operation};
 
 /// A level and the operation's own request.
-#[derive(clap::Args, Debug)]
-pub struct OpArgs<O: clap::Args> {
-    /// The level.
-    #[command(flatten)]
-    pub level: LevelArgs,
+#[derive(Debug)]
+pub struct OpArgs<O> {
+    /// The level: a file, or an empty ice board when the operation takes one
+    /// ([`Operation::BOARD`]).
+    pub board: BoardArgs,
     /// The operation's parameters.
-    #[command(flatten)]
     pub request: O,
+    /// Workers, processes, work directory, when the operation can be shared
+    /// ([`Operation::SHARED`]; else none given).
+    pub cluster: ClusterArgs,
     /// One JSON document on standard output.
-    #[arg(long)]
     pub json: bool,
+}
+
+impl<O: Operation + Args> Args for OpArgs<O> {
+    fn augment_args(cmd: Command) -> Command {
+        let cmd = if O::BOARD {
+            BoardArgs::augment_args(cmd)
+        } else {
+            LevelArgs::augment_args(cmd)
+        };
+        let cmd = O::augment_args(cmd);
+        let cmd = if O::SHARED {
+            ClusterArgs::augment_args(cmd)
+        } else {
+            cmd
+        };
+        cmd.arg(
+            clap::Arg::new("json")
+                .long("json")
+                .action(clap::ArgAction::SetTrue)
+                .help("One JSON document on standard output"),
+        )
+    }
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl<O: Operation + Args + FromArgMatches> FromArgMatches for OpArgs<O> {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let board = if O::BOARD {
+            BoardArgs::from_arg_matches(m)?
+        } else {
+            let l = LevelArgs::from_arg_matches(m)?;
+            BoardArgs {
+                file: Some(l.file),
+                empty: EmptyBoard {
+                    level: l.pick.level,
+                    ..EmptyBoard::default()
+                },
+                game: l.pick.game,
+            }
+        };
+        Ok(OpArgs {
+            board,
+            request: O::from_arg_matches(m)?,
+            cluster: if O::SHARED {
+                ClusterArgs::from_arg_matches(m)?
+            } else {
+                ClusterArgs::default()
+            },
+            json: m.get_flag("json"),
+        })
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 macro_rules! commands {

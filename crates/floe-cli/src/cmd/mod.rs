@@ -1,8 +1,6 @@
 //! The commands, one file each; none knows a game beyond the ones it is about. What they
 //! share: a request resolved from the arguments, counts in words, progress.
 
-pub mod analyze;
-pub mod bench_solvers;
 pub mod census;
 pub mod convert;
 pub mod demo;
@@ -23,10 +21,8 @@ pub mod predict;
 pub mod profile;
 pub mod reach;
 pub mod render;
-pub mod solve;
 pub mod space;
 pub mod table;
-pub mod verify;
 
 use crate::args::{BoardArgs, GameArgs, LevelArgs};
 use crate::out::thousands;

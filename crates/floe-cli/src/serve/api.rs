@@ -312,43 +312,6 @@ macro_rules! endpoint {
     };
 }
 
-endpoint!(solve, "solve", LevelFrom::Body, Kind::Search, |q, text| {
-    let (mut level, mut solve, mut limits) = Default::default();
-    read(
-        q,
-        "solve",
-        &mut [&mut level, &mut solve, &mut limits],
-        &["job"],
-    )?;
-    let text = text.unwrap_or_default();
-    Ok(Box::new(move |caps, stop| {
-        let limits: LimitArgs = cap(&limits, caps, None);
-        let req = resolve(&level, &text)?;
-        let r = cmd::solve::report(&req, &solve, stopped(&limits, stop))?;
-        Ok(Reply::json(&r, if r.status.answered() { 0 } else { 1 }))
-    }))
-});
-
-endpoint!(verify, "verify", LevelFrom::Body, Kind::Check, |q, text| {
-    let (mut level, mut verify) = (typed::LevelPick::default(), typed::Verify::default());
-    read(
-        q,
-        "verify",
-        &mut [&mut level, &mut verify],
-        &["job", "moves"],
-    )?;
-    let moves = param(q, "moves").map(str::to_string);
-    let text = text.unwrap_or_default();
-    Ok(Box::new(move |_, _| {
-        let moves = moves
-            .ok_or_else(|| Error::invalid("moves: the move list (JSON, or one move per line)"))?;
-        let req = resolve(&level, &text)?;
-        let moves = req.level.parse_moves(&moves, "<moves>")?;
-        let v = req.level.verify(&moves, verify.factor)?;
-        Ok(Reply::json(&v, if v.error.is_some() { 2 } else { 0 }))
-    }))
-});
-
 endpoint!(render, "render", LevelFrom::Body, Kind::Check, |q, text| {
     let (mut level, mut render) = (typed::LevelPick::default(), typed::Render::default());
     read(q, "render", &mut [&mut level, &mut render], &["job"])?;
@@ -427,59 +390,12 @@ endpoint!(hint, "hint", LevelFrom::Body, Kind::Check, |q, text| {
     }))
 });
 
-endpoint!(
-    space,
-    "space",
-    LevelFrom::BodyOrSize,
-    Kind::Search,
-    |q, text| {
-        let (mut empty, mut game, mut limits) = Default::default();
-        read(
-            q,
-            "space",
-            &mut [&mut empty, &mut game, &mut limits],
-            &["job"],
-        )?;
-        let (empty, game): (typed::EmptyBoard, GameArgs) = (empty, game);
-        match &text {
-            Some(_) if empty.given() => {
-                return Err(Reply::bad(
-                    "rows, cols and blocks make an empty ice board: send them without a body",
-                ))
-            }
-            None if empty.level.is_some() => return Err(Reply::bad(
-                "level: which level of the body, and there is none (rows, cols and blocks make \
-                 one board)",
-            )),
-            None => {
-                if let Err(m) = empty.size() {
-                    return Err(Reply::bad(m));
-                }
-            }
-            Some(_) => {}
-        }
-        Ok(Box::new(move |caps, stop| {
-            let limits: LimitArgs = cap(&limits, caps, None);
-            let req = match &text {
-                Some(text) => resolve(
-                    &typed::LevelPick {
-                        level: empty.level.clone(),
-                        game,
-                    },
-                    text,
-                )?,
-                None => cmd::empty_board(&empty, &game, Naming::Query)?,
-            };
-            let r = cmd::space::report(&req, &limits, &stopped(&limits, stop))?;
-            Ok(Reply::json(&r, if r.complete { 0 } else { 1 }))
-        }))
-    }
-);
-
 /// The endpoint of an operation of the library's list ([`floe::operations!`]),
-/// `/api/<name>`: the level file's text as the body, the level's and the operation's
-/// parameters in the query, its limits within the server's caps, its report as JSON (exit
-/// code 1 when a limit stopped it).
+/// `/api/<name>`: the level file's text as the body (or, for an operation that takes one,
+/// the size of an empty ice board in the query), the level's and the operation's parameters
+/// in the query, its limits within the server's caps, its report as JSON (exit code 1 when
+/// a limit stopped it, 2 with the report when it shows the input wrong). A check (`verify`)
+/// runs in the play lane, a search in the searches'.
 pub(crate) async fn operation<O: Operation>(
     State(app): State<Arc<App>>,
     Extension(client): Extension<Client>,
@@ -488,29 +404,91 @@ pub(crate) async fn operation<O: Operation>(
 ) -> Reply {
     let ep = Endpoint {
         path: O::NAME,
-        level: LevelFrom::Body,
-        kind: Kind::Search,
+        level: if O::BOARD {
+            LevelFrom::BodyOrSize
+        } else {
+            LevelFrom::Body
+        },
+        kind: if O::CHECK { Kind::Check } else { Kind::Search },
         read: read_operation::<O>,
     };
     answer(app, client, &ep, q, body).await
 }
 
+/// Where the level of an operation comes from: the body's text, or an empty ice board.
+enum LevelOf {
+    Text(typed::LevelPick, String),
+    Board(typed::EmptyBoard, GameArgs),
+}
+
+impl LevelOf {
+    fn resolve(&self) -> Result<floe::ops::Request, Error> {
+        match self {
+            LevelOf::Text(pick, text) => resolve(pick, text),
+            LevelOf::Board(empty, game) => cmd::empty_board(empty, game, Naming::Query),
+        }
+    }
+}
+
+/// The level of `/api/<path>` for an operation that also takes an empty ice board: the
+/// body, or `rows`, `cols` and `blocks` (never both).
+fn board_or_text(
+    empty: typed::EmptyBoard,
+    game: GameArgs,
+    text: Option<String>,
+) -> Result<LevelOf, Reply> {
+    match text {
+        Some(_) if empty.given() => Err(Reply::bad(
+            "rows, cols and blocks make an empty ice board: send them without a body",
+        )),
+        Some(text) => Ok(LevelOf::Text(
+            typed::LevelPick {
+                level: empty.level,
+                game,
+            },
+            text,
+        )),
+        None if empty.level.is_some() => Err(Reply::bad(
+            "level: which level of the body, and there is none (rows, cols and blocks make \
+             one board)",
+        )),
+        None => match empty.size() {
+            Err(m) => Err(Reply::bad(m)),
+            Ok(_) => Ok(LevelOf::Board(empty, game)),
+        },
+    }
+}
+
 /// The work of `/api/<name>` for operation `O`.
 fn read_operation<O: Operation>(q: &Pairs, text: Option<String>) -> Result<Work, Reply> {
-    let (mut level, mut op) = (typed::LevelPick::default(), O::default());
-    read(q, O::NAME, &mut [&mut level, &mut op], &["job"])?;
-    let text = text.unwrap_or_default();
+    let mut op = O::default();
+    let level = if O::BOARD {
+        let (mut empty, mut game) = (typed::EmptyBoard::default(), GameArgs::default());
+        read(q, O::NAME, &mut [&mut empty, &mut game, &mut op], &["job"])?;
+        board_or_text(empty, game, text)?
+    } else {
+        let mut pick = typed::LevelPick::default();
+        read(q, O::NAME, &mut [&mut pick, &mut op], &["job"])?;
+        LevelOf::Text(pick, text.unwrap_or_default())
+    };
     Ok(Box::new(move |caps, stop| {
         if let Some(l) = op.limits_mut() {
             *l = cap(l, caps, None);
         }
-        let req = resolve(&level, &text)?;
+        let req = level.resolve()?;
         let cx = Context {
             stop: Some(stop),
-            progress: None,
+            naming: Naming::Query,
+            ..Context::default()
         };
         let r = req.level.run(&op, &cx)?;
-        let code = if O::complete(&r) { 0 } else { 1 };
+        let code = if op.refused(&r).is_some() {
+            2
+        } else if O::complete(&r) {
+            0
+        } else {
+            1
+        };
         let reply = Reply::json(&r, code);
         if reply.len() > caps.max_response {
             return Ok(Reply::too_big(format!(
@@ -656,9 +634,8 @@ pub(crate) async fn stop(
 /// Anything else: 404 with the list of endpoints.
 pub(crate) async fn not_found(uri: axum::http::Uri) -> Reply {
     Reply::missing(format!(
-        "no such page or endpoint: {}; the API is /api/solve, verify, render, picture, hint, \
-         space, {}generate, experiment, stop, play (POST) and /api/health, games, levels (GET) \
-         (docs/web.md)",
+        "no such page or endpoint: {}; the API is /api/{}render, picture, hint, generate, \
+         experiment, stop, play (POST) and /api/health, games, levels (GET) (docs/web.md)",
         floe::input::shown_word(uri.path()),
         super::operation_names()
             .iter()

@@ -94,7 +94,7 @@ floe::operations!(operation_routes);
 /// The routes (also what the tests serve).
 pub(crate) fn router(app: Arc<App>) -> Router {
     let body = axum::extract::DefaultBodyLimit::max(app.caps.max_body);
-    let routes: [(&str, MethodRouter<Arc<App>>); 19] = [
+    let routes: [(&str, MethodRouter<Arc<App>>); 16] = [
         ("/", get(page::index)),
         ("/app.js", get(page::script)),
         ("/style.css", get(page::style)),
@@ -102,12 +102,9 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         ("/api/health", get(api::health)),
         ("/api/games", get(api::games)),
         ("/api/levels", get(page::levels).post(page::read_levels)),
-        ("/api/solve", post(api::solve)),
-        ("/api/verify", post(api::verify)),
         ("/api/render", post(api::render)),
         ("/api/picture", post(api::picture)),
         ("/api/hint", post(api::hint)),
-        ("/api/space", post(api::space)),
         ("/api/generate", post(api::generate)),
         ("/api/experiment", post(api::experiment)),
         ("/api/stop", post(api::stop)),

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 import numpy as np
 
-from ._checks import GAME_PARAMS, U32, amount, switch, whole, whole_or_none, wholes
+from ._checks import GAME_PARAMS, U32, amount, switch, texts, whole, whole_or_none, wholes
 
 #: A duration as the command line writes it: seconds (``30``, ``1.5``) or a text with a unit
 #: (``"500ms"``, ``"30s"``, ``"2m"``, ``"1h"``).
@@ -196,6 +196,18 @@ def limits(
         switch("force", force),
         progress,
     )
+
+
+def limit_texts(
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+) -> List[Tuple[str, str]]:
+    """The limits checked by type as the texts the library's requests read (``None`` and a
+    ``force`` off left out: the library's defaults)."""
+    max_states, timeout, max_memory, force, _ = limits(max_states, timeout, max_memory, force)
+    return texts(("max_states", max_states), ("timeout", timeout), ("max_memory", max_memory), ("force", force or None))
 
 
 def array(buffer: bytearray, dtype: str, shape: Iterable[int]) -> np.ndarray:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _floe
-from ._checks import Pick, U32, cell_size, keywords, ranged, path_or_none, pick_types, switch, whole, whole_or_none, word, word_or_none
+from ._checks import Pick, U32, cell_size, keywords, ranged, path_or_none, pick_types, switch, texts, whole, whole_or_none, word, word_or_none
 from ._common import (
     SVG,
     report,
@@ -21,6 +21,7 @@ from ._common import (
     Progress,
     reporting,
     array,
+    limit_texts,
     limits,
     loads,
     param_list,
@@ -436,16 +437,17 @@ def solve(
         raise TypeError("frames and animate are two kinds of picture: give one")
     if (frames or animate or coords) and svg is None:
         raise TypeError("frames, animate and coords draw the picture of svg=PATH")
+    options = texts(
+        ("algo", word_or_none("algo", algo)),
+        ("factor", whole_or_none("factor", factor)),
+        ("seed", whole("seed", seed)),
+        ("max_moves", whole_or_none("max_moves", max_moves, 0, U32)),
+        ("playouts", whole("playouts", playouts, 0, U32)),
+        ("count", word("count", count, COUNTS)),
+        *limit_texts(max_states, timeout, max_memory),
+    )
     with reporting(progress, "solve: positions") as report_to:
-        native = lv._native.solve(
-            word_or_none("algo", algo),
-            whole_or_none("factor", factor),
-            whole("seed", seed),
-            whole_or_none("max_moves", max_moves, 0, U32),
-            whole("playouts", playouts, 0, U32),
-            word("count", count, COUNTS),
-            limits(max_states, timeout, max_memory, progress=report_to),
-        )
+        native = _floe.solve(lv._native, options, report_to)
     if svg is not None:
         kind = "frames" if frames else "animate" if animate else "arrows"
         native.write_svg(svg, kind, coords, 0)
@@ -493,8 +495,9 @@ def space(
     ``(done, total)``) hears the positions stored so far.
     """
     lv = _board(level, rows, cols, blocks, **pick)
+    options = limit_texts(max_states, timeout, max_memory, force)
     with reporting(progress, "space: positions") as report_to:
-        return Space(report(lv._native.space(limits(max_states, timeout, max_memory, force, report_to))))
+        return Space(report(_floe.operation("space", lv._native, options, report_to)))
 
 
 @keywords
@@ -514,8 +517,9 @@ def analyze(
     """Reversibility and dead ends of the whole state graph (``floe analyze``): the dict of
     ``floe analyze --json``; ``progress`` as :func:`space`'s."""
     lv = _board(level, rows, cols, blocks, **pick)
+    options = limit_texts(max_states, timeout, max_memory)
     with reporting(progress, "analyze: positions") as report_to:
-        return report(lv._native.analyze(limits(max_states, timeout, max_memory, progress=report_to)))
+        return report(_floe.operation("analyze", lv._native, options, report_to))
 
 
 @keywords
@@ -543,7 +547,8 @@ def verify(
         raise TypeError(
             f"moves: a list of moves, a Solution or a solve report, or a text, not {type(moves).__name__}"
         )
-    return report(lv._native.verify(text, whole_or_none("factor", factor)))
+    options = texts(("moves", text), ("factor", whole_or_none("factor", factor)))
+    return report(_floe.operation("verify", lv._native, options))
 
 
 @keywords
@@ -573,18 +578,18 @@ def bench_solvers(
 
 
 def _bench(lv: Level, algo: str, runs: int, seed: int, max_moves: Optional[int], playouts: int, count: str, factor: Optional[int], lim: Limits) -> Dict[str, Any]:
-    return report(
-        lv._native.bench_solvers(
-            word("algo", algo),
-            ranged("bench_solvers.runs", runs),
-            whole("seed", seed),
-            whole_or_none("max_moves", max_moves, 0, U32),
-            whole("playouts", playouts, 0, U32),
-            word("count", count, COUNTS),
-            whole_or_none("factor", factor),
-            lim,
-        )
+    max_states, timeout, max_memory, _, report_to = lim
+    options = texts(
+        ("algo", word("algo", algo)),
+        ("runs", ranged("bench_solvers.runs", runs)),
+        ("seed", whole("seed", seed)),
+        ("max_moves", whole_or_none("max_moves", max_moves, 0, U32)),
+        ("playouts", whole("playouts", playouts, 0, U32)),
+        ("count", word("count", count, COUNTS)),
+        ("factor", whole_or_none("factor", factor)),
+        *limit_texts(max_states, timeout, max_memory),
     )
+    return report(_floe.operation("bench-solvers", lv._native, options, report_to))
 
 
 @keywords

@@ -69,6 +69,10 @@ impl Operation for Graph {
         graph::graph(game, level, name, &cx.limits(&self.limits), parts)
     }
 
+    fn text(&self, r: &GraphReport, _level: &crate::ops::Level) -> String {
+        format!("{r}\n")
+    }
+
     fn complete(r: &GraphReport) -> bool {
         r.complete
     }

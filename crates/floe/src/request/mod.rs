@@ -20,6 +20,7 @@
 //! types; a table per struct gives each parameter its own message and the list of names an
 //! unknown parameter is answered with, in a few lines per struct.
 
+mod bench;
 mod experiment;
 mod game_args;
 mod generate;
@@ -29,8 +30,11 @@ pub mod operation;
 pub mod ranges;
 mod run_experiment;
 mod solve;
+mod space;
+mod verify;
 pub mod words;
 
+pub use bench::BenchSolvers;
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
 pub use game_args::{GameArgs, GameParams};
 pub use generate::{Generate, GenerateBudget};
@@ -38,7 +42,9 @@ pub use graph::Graph;
 pub use level::{EmptyBoard, LevelPick, LimitArgs};
 pub use operation::{Context, Operation};
 pub use run_experiment::{experiment, ExperimentOutcome, ExperimentRun};
-pub use solve::{Random, Render, Solve, Verify};
+pub use solve::{Random, Render, SolutionPicture, Solve};
+pub use space::{space_text, Analyze, Space};
+pub use verify::{Moves, Verify};
 
 /// The operations every front end offers the same way ([`Operation`]): the command line
 /// makes a command of each (`floe graph`), the web server an endpoint (`/api/graph`), the
@@ -48,6 +54,11 @@ pub use solve::{Random, Render, Solve, Verify};
 macro_rules! operations {
     ($callback:ident) => {
         $callback! {
+            Solve => $crate::request::Solve,
+            Verify => $crate::request::Verify,
+            Space => $crate::request::Space,
+            Analyze => $crate::request::Analyze,
+            BenchSolvers => $crate::request::BenchSolvers,
             Graph => $crate::request::Graph,
         }
     };

@@ -10,15 +10,17 @@ fn pairs(q: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// What `/api/solve` reads: the level's parameters and the solve's (its limits among them).
 fn solve(q: &str) -> Result<(LevelPick, Solve, LimitArgs), String> {
-    let (mut l, mut s, mut m) = (LevelPick::default(), Solve::default(), LimitArgs::default());
+    let (mut l, mut s) = (LevelPick::default(), Solve::default());
     read(
         &pairs(q),
         "/api/solve",
-        &mut [&mut l, &mut s, &mut m],
+        &mut [&mut l, &mut s],
         &["job"],
         &["threads", "max_memory", "force"],
     )?;
+    let m = s.limits.clone();
     Ok((l, s, m))
 }
 

@@ -143,6 +143,36 @@ pub struct Limits {
 }
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static TERMINATED: AtomicBool = AtomicBool::new(false);
+
+/// Notes that the process was asked to stop by SIGTERM rather than Ctrl-C (only an atomic
+/// store: a signal handler may call it), so that a stopped run says so.
+pub fn note_terminated() {
+    TERMINATED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`note_terminated`] was called.
+pub fn terminated() -> bool {
+    TERMINATED.load(Ordering::Relaxed)
+}
+
+/// How the limit named `limit` ([`LimitKind::name`]) stopped the work, after "stopped", as a
+/// report's text says it: `by --timeout`, `by --max-memory (floe held 3.0 GiB)`, `by Ctrl-C`,
+/// `by SIGTERM`.
+pub fn stopped_by(limit: &str) -> String {
+    match limit {
+        "interrupted" if terminated() => "by SIGTERM".into(),
+        "interrupted" => "by Ctrl-C".into(),
+        "max-memory" => {
+            let what = LimitKind::MaxMemory.by();
+            match crate::mem::peak_resident_bytes() {
+                Some(b) => format!("{what} (floe held {})", crate::mem::human_bytes(b)),
+                None => what,
+            }
+        }
+        l => format!("by --{l}"),
+    }
+}
 
 /// Asks every running search of the process to stop (what Ctrl-C does): each ends within a
 /// moment with [`LimitKind::Interrupted`] and reports what it explored.

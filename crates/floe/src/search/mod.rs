@@ -62,8 +62,8 @@ pub use ida::ida_star;
 pub use iddfs::iterative_deepening;
 pub use learned::{Informed, Learned, UNSOLVABLE};
 pub use limits::{
-    clear_interrupt, interrupt, interrupted, parse_duration, Budget, LimitKind, Limits, Progress,
-    ProgressFn, Tally, MAX_DURATION, MAX_STORED,
+    clear_interrupt, interrupt, interrupted, note_terminated, parse_duration, stopped_by,
+    terminated, Budget, LimitKind, Limits, Progress, ProgressFn, Tally, MAX_DURATION, MAX_STORED,
 };
 pub use method::{run, worth_parallel, Found, Method};
 pub use par::{count_par, enumerate_par, start_threads};
