@@ -1438,3 +1438,27 @@ fn graph_gives_every_position_of_a_room_with_its_distance() {
     // a flag of another command is a usage error
     floe(&["graph", &zelda, "--level", "TPIBC3", "--algo", "bfs"]).code(2);
 }
+
+#[test]
+fn an_enumeration_beyond_the_budget_is_refused_naming_the_level_once() {
+    let args = [
+        "space",
+        "--rows",
+        "9",
+        "--cols",
+        "9",
+        "--blocks",
+        "12",
+        "--max-memory",
+        "64M",
+    ];
+    let out = floe(&args).code(2);
+    assert!(
+        out.stderr
+            .starts_with("floe: empty 9x9, 12 blocks: up to 70,724,320,184,700 positions"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.matches("empty 9x9").count(), 1, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}

@@ -149,10 +149,7 @@ fn games_json(py: Python<'_>) -> PyResult<String> {
 /// Names the level in a message about it (e.g. a board too large for the engine), as the
 /// command line does.
 pub fn in_level(name: &str, e: Error) -> Error {
-    match e {
-        Error::Invalid(m) => Error::Invalid(format!("{name}: {m}")),
-        other => other,
-    }
+    e.in_level(name)
 }
 
 /// The picture options of a solution: `arrows`, `frames` or `animate`.

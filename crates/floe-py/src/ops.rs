@@ -144,7 +144,9 @@ macro_rules! by_name {
             options: Vec<(String, String)>,
             progress: Option<Bound<'_, PyAny>>,
         ) -> PyResult<String> {
-            $(if name == <$ty as Operation>::NAME {
+            // `bench_solvers` as Python writes it, `bench-solvers` as the command line does
+            let name = &name.replace('_', "-");
+            $(if *name == <$ty as Operation>::NAME {
                 return run::<$ty>(py, level, &options, progress);
             })*
             let names: Vec<&str> = vec![$(<$ty as Operation>::NAME,)*];

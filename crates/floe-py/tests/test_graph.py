@@ -2,6 +2,7 @@
 name (``floe.run``, ``floe.operations``): the figures of the command line, arrays that agree
 with each other, networkx and SciPy, pickling, and arguments refused by name."""
 
+import json
 import pickle
 import re
 
@@ -103,6 +104,22 @@ def test_operations_lists_what_run_takes():
     assert "graph" in ops
     assert ops["graph"]["keywords"][:2] == ["positions", "moves"]
     assert "state graph" in ops["graph"]["about"]
+
+
+def test_every_operation_runs_by_name_as_its_typed_call():
+    tiny = "$---\n---.\n"
+    solution = floe.solve(tiny)
+    # the list's names, the command line's spelling or Python's
+    for name in floe.operations():
+        assert name.replace("_", "-") == name
+    assert floe.run("bench_solvers", tiny, algo="random", runs=2)["runs"] == 2
+    assert floe.run("bench-solvers", tiny, algo="random", runs=2)["runs"] == 2
+    # moves cross as floe.verify takes them: a list, a solve report, a text
+    for moves in (solution["moves"], solution, json.dumps(solution["moves"])):
+        assert floe.run("verify", tiny, moves=moves) == floe.verify(tiny, solution["moves"])
+    assert floe.run("verify", tiny, moves=[{"row": 0, "col": 0, "dir": "up"}])["error"]["index"] == 1
+    assert floe.run("space", tiny)["states"] == floe.space(tiny)["states"]
+    assert floe.run("analyze", tiny)["figures"] == floe.analyze(tiny)["figures"]
 
 
 def test_the_graph_checks_its_limits_as_every_call_does():

@@ -107,6 +107,22 @@ impl Error {
     pub fn invalid(msg: impl Into<String>) -> Error {
         Error::Invalid(msg.into())
     }
+    /// The error of a run on the level named `name`: an [`Error::Invalid`] starts with the
+    /// name, once (a message that names the level already keeps its words).
+    ///
+    /// ```
+    /// use floe::Error;
+    /// let e = Error::invalid("no such algorithm").in_level("OOSSAS");
+    /// assert_eq!(e.to_string(), "OOSSAS: no such algorithm");
+    /// assert_eq!(e.in_level("OOSSAS").to_string(), "OOSSAS: no such algorithm");
+    /// ```
+    pub fn in_level(self, name: &str) -> Error {
+        match self {
+            Error::Invalid(m) if m.starts_with(&format!("{name}: ")) => Error::Invalid(m),
+            Error::Invalid(m) => Error::Invalid(format!("{name}: {m}")),
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for Error {

@@ -29,18 +29,18 @@ impl<O: Operation + Args> Args for OpArgs<O> {
         } else {
             LevelArgs::augment_args(cmd)
         };
-        let cmd = O::augment_args(cmd);
-        let cmd = if O::SHARED {
-            ClusterArgs::augment_args(cmd)
-        } else {
-            cmd
-        };
-        cmd.arg(
+        let cmd = O::augment_args(cmd).arg(
             clap::Arg::new("json")
                 .long("json")
                 .action(clap::ArgAction::SetTrue)
                 .help("One JSON document on standard output"),
-        )
+        );
+        // last: its flags go under their own heading
+        if O::SHARED {
+            ClusterArgs::augment_args(cmd)
+        } else {
+            cmd
+        }
     }
     fn augment_args_for_update(cmd: Command) -> Command {
         Self::augment_args(cmd)

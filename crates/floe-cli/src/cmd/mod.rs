@@ -191,10 +191,7 @@ pub(crate) fn without_learn() -> Error {
 
 /// Names the level in a message about it (e.g. a board too large for the engine).
 pub(crate) fn in_level(name: &str, e: Error) -> Error {
-    match e {
-        Error::Invalid(m) => Error::Invalid(format!("{name}: {m}")),
-        other => other,
-    }
+    e.in_level(name)
 }
 
 /// Lines indented by four spaces.

@@ -481,7 +481,10 @@ fn read_operation<O: Operation>(q: &Pairs, text: Option<String>) -> Result<Work,
             naming: Naming::Query,
             ..Context::default()
         };
-        let r = req.level.run(&op, &cx)?;
+        let r = req
+            .level
+            .run(&op, &cx)
+            .map_err(|e| e.in_level(req.level.name()))?;
         let code = if op.refused(&r).is_some() {
             2
         } else if O::complete(&r) {
@@ -497,7 +500,11 @@ fn read_operation<O: Operation>(q: &Pairs, text: Option<String>) -> Result<Work,
                  with a larger --max-response",
                 human_size(reply.len()),
                 human_size(caps.max_response),
-                O::parameters().join(", ")
+                O::parameters()
+                    .into_iter()
+                    .filter(|p| !REFUSED.contains(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
         Ok(reply)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import numbers
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -28,7 +29,10 @@ def _text(name: str, value: Any) -> Optional[str]:
         return repr(float(value))
     if isinstance(value, str):
         return value
-    raise TypeError(f"{name}: a number, a switch or a text, not {type(value).__name__}")
+    if isinstance(value, (list, tuple, dict)):
+        # a list of moves, a solve report: as the JSON the operation reads
+        return json.dumps(value, default=lambda v: v.item() if isinstance(v, np.generic) else str(v))
+    raise TypeError(f"{name}: a number, a switch, a text or a list, not {type(value).__name__}")
 
 
 def run_native(operation: str, native: "_floe.Level", options: Dict[str, Any], progress: Progress = None) -> Dict[str, Any]:

@@ -41,7 +41,7 @@ impl Moves {
     pub fn read(&self, what: &str) -> Result<(String, String), Error> {
         match self {
             Moves::None => Err(Error::invalid(format!(
-                "{what}: the move list (JSON, or one move per line)"
+                "{what}: none given: the move list (JSON, or one move per line) is needed"
             ))),
             Moves::Text(t) => Ok((t.clone(), "<moves>".into())),
             Moves::File(p) => crate::input::read_text(p),
