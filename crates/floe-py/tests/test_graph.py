@@ -119,7 +119,9 @@ def test_every_operation_runs_by_name_as_its_typed_call():
         assert floe.run("verify", tiny, moves=moves) == floe.verify(tiny, solution["moves"])
     assert floe.run("verify", tiny, moves=[{"row": 0, "col": 0, "dir": "up"}])["error"]["index"] == 1
     assert floe.run("space", tiny)["states"] == floe.space(tiny)["states"]
-    assert floe.run("analyze", tiny)["figures"] == floe.analyze(tiny)["figures"]
+    by_name, typed = floe.run("analyze", tiny), floe.analyze(tiny)
+    for key in ("states", "sccs", "dead_ends", "solvable_from_start", "depth"):
+        assert by_name[key] == typed[key], key
 
 
 def test_the_graph_checks_its_limits_as_every_call_does():
