@@ -50,6 +50,45 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
+/// The pieces a dead core of a position is chosen from ([`Game::core_pieces`]), and how
+/// the explanation speaks of a dead set of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorePieces {
+    /// Their kind, in the plural: `blocks`, `targets`, `fires`, `rocks`.
+    pub kind: &'static str,
+    /// Their cells, in the order subsets are tried.
+    pub cells: Vec<Pos>,
+    /// What one dead piece can no longer do, after "this block" ("can no longer reach a
+    /// target").
+    pub one: &'static str,
+    /// What several dead pieces can no longer do, after "these two blocks" ("can no longer
+    /// all reach targets").
+    pub many: &'static str,
+    /// What is lost when no piece is needed to lose it ("the walls alone keep the robot from
+    /// the target").
+    pub none: &'static str,
+}
+
+/// Every choice of `k` of `items`, in order (for [`Game::restricted`]'s choices).
+pub fn choices<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
+    let n = items.len();
+    if k > n {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut at: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(at.iter().map(|&i| items[i]).collect());
+        let Some(i) = (0..k).rev().find(|&i| at[i] < n - k + i) else {
+            return out;
+        };
+        at[i] += 1;
+        for j in i + 1..k {
+            at[j] = at[j - 1] + 1;
+        }
+    }
+}
+
 /// A game's fast engine: a [`Puzzle`] for the generic searches whose moves the game can name.
 ///
 /// The bounds every generic algorithm needs (states shared between threads, moves copied into
@@ -247,6 +286,28 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
     /// The block a move moves (selected when the move is taken back). Default: none.
     fn moved_block(&self, _m: &Self::Move) -> Option<Pos> {
         None
+    }
+
+    /// The pieces of `pos` a dead core is chosen from ([`crate::ops::explain`]): the blocks,
+    /// targets, fires or rocks whose every subset the explanation may try alone. Default:
+    /// none (a game without a notion of a lost position, such as the solitaires).
+    fn core_pieces(&self, _level: &Self::Level, _pos: &Self::Position) -> Option<CorePieces> {
+        None
+    }
+    /// `pos` restricted to the pieces at `keep` (cells of [`Game::core_pieces`]; the others
+    /// taken away), as the levels to solve from the position given with each: the
+    /// restriction is dead when none of them can be solved. Most games give one; ice blocks
+    /// whose blocks must each find a target give one per choice of as many targets.
+    fn restricted(
+        &self,
+        _level: &Self::Level,
+        _pos: &Self::Position,
+        _keep: &[Pos],
+    ) -> Result<Vec<(Self::Level, Self::Position)>, Error> {
+        Err(Error::invalid(format!(
+            "{} has no pieces to explain a lost position by",
+            self.info().title
+        )))
     }
 
     /// How many actions the level's learning environment has ([`Learning`]): every move of

@@ -17,6 +17,8 @@
 //! - [`experiment`](mod@experiment): the solitaire puzzles' Monte Carlo experiments from
 //!   their request ([`experiment()`]).
 //! - [`hardest`](mod@hardest): [`hardest`], the hardest levels of a game named by a spec.
+//! - [`explain`](mod@explain): why a position is lost: the move that lost it and a dead
+//!   core ([`explain::Explained`]).
 //! - [`graph`]: the whole state graph as arrays (the work of [`crate::request::Graph`]).
 //! - [`step`](mod@step): a level played one move at a time ([`step::State`]).
 //! - [`env`]: learning environments: a level's tables ([`env::Table`]) and environments
@@ -25,6 +27,7 @@
 pub mod bench;
 pub mod conformance;
 pub mod env;
+pub mod explain;
 pub mod graph;
 pub mod hardest;
 pub mod level;

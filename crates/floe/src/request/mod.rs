@@ -22,6 +22,7 @@
 
 mod bench;
 mod experiment;
+mod explain;
 mod game_args;
 mod generate;
 mod graph;
@@ -36,6 +37,7 @@ pub mod words;
 
 pub use bench::BenchSolvers;
 pub use experiment::{parse_ranks, parse_setups, Experiment, Ranks, SetupList};
+pub use explain::Explain;
 pub use game_args::{GameArgs, GameParams};
 pub use generate::{Generate, GenerateBudget};
 pub use graph::Graph;
@@ -60,6 +62,7 @@ macro_rules! operations {
             Analyze => $crate::request::Analyze,
             BenchSolvers => $crate::request::BenchSolvers,
             Graph => $crate::request::Graph,
+            Explain => $crate::request::Explain,
         }
     };
 }

@@ -5,6 +5,7 @@
 //! [`super::Experiment`], …) live beside those requests and are listed here too.
 
 use super::experiment::{CHALLENGES, HORIZON, TRIALS};
+use super::explain::SUBSETS_RANGE;
 use super::generate::{BLOCKS, COUNT, SIDE};
 use super::solve::CELL;
 use super::Range;
@@ -68,6 +69,7 @@ pub const RANGES: &[(&str, Range)] = &[
     ("generate.max_blocks", BLOCKS),
     ("generate.count", COUNT),
     ("solve.cell", CELL),
+    ("explain.subsets", SUBSETS_RANGE),
 ];
 
 /// The range of `key` (`call.keyword`) in [`RANGES`].

@@ -33,7 +33,7 @@ impl Moves {
         Ok(Moves::File(PathBuf::from(s)))
     }
     /// A text of moves (a query parameter, a keyword).
-    fn text(s: &str) -> Result<Moves, String> {
+    pub(crate) fn text(s: &str) -> Result<Moves, String> {
         Ok(Moves::Text(s.to_string()))
     }
     /// The moves' text and the name messages give it (`<moves>`, the file's name); `what`
@@ -48,7 +48,7 @@ impl Moves {
         }
     }
     /// The name messages give the moves.
-    fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self {
             Moves::File(p) if p.as_os_str() == "-" => "<stdin>".into(),
             Moves::File(p) => p.display().to_string(),
@@ -58,7 +58,7 @@ impl Moves {
 }
 
 /// The moves' text in JSON (a string).
-fn moves_text<'de, D: Deserializer<'de>>(d: D) -> Result<Moves, D::Error> {
+pub(super) fn moves_text<'de, D: Deserializer<'de>>(d: D) -> Result<Moves, D::Error> {
     Ok(match Option::<String>::deserialize(d)? {
         None => Moves::None,
         Some(t) => Moves::Text(t),

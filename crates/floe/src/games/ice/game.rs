@@ -7,8 +7,8 @@ use super::validate::{self, Position, Step};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
-    glyph, kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Keys,
-    Learning, Param, ParamKind, Params, Sample, Task,
+    choices, glyph, kluiver, Algo, AlgoMethod, ArrowKey, Capabilities, Cells, CorePieces,
+    Difficulty, Game, Info, Keys, Learning, Param, ParamKind, Params, Sample, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
@@ -208,6 +208,66 @@ impl Game for Ice {
         match pos.player {
             Some(p) => format!("{text}player at {p}\n"),
             None => format!("{text}no player\n"),
+        }
+    }
+
+    fn core_pieces(&self, _: &Level, pos: &Position) -> Option<CorePieces> {
+        let b = &pos.board;
+        Some(if b.block_count() == b.target_count() {
+            // every block must end on a target: a dead core is blocks
+            CorePieces {
+                kind: "blocks",
+                cells: b.blocks().collect(),
+                one: "can no longer reach a target",
+                many: "can no longer all reach targets of their own",
+                none: "no block can be spared: the targets cannot all be filled",
+            }
+        } else {
+            CorePieces {
+                kind: "targets",
+                cells: b.targets().collect(),
+                one: "can no longer get a block",
+                many: "can no longer all get blocks",
+                none: "the targets cannot all be filled",
+            }
+        })
+    }
+
+    fn restricted(
+        &self,
+        level: &Level,
+        pos: &Position,
+        keep: &[Pos],
+    ) -> Result<Vec<(Level, Position)>, Error> {
+        let b = &pos.board;
+        let targets: Vec<Pos> = b.targets().collect();
+        // `blocks` on the board, and only the targets `wanted`
+        let only = |blocks: &[Pos], wanted: &[Pos]| -> Result<(Level, Position), Error> {
+            let mut l = level.clone();
+            let mut board = b.with_blocks(blocks)?;
+            for &t in targets.iter().filter(|t| !wanted.contains(t)) {
+                l.set_cell(t, Cell::Ice)?;
+                board.set_cell(t, Cell::Ice)?;
+            }
+            let player = pos.player;
+            Ok((
+                l,
+                Position {
+                    board,
+                    player,
+                    last: None,
+                },
+            ))
+        };
+        if b.block_count() == b.target_count() {
+            // each kept block on a target of its own: one level per choice of targets
+            choices(&targets, keep.len())
+                .iter()
+                .map(|wanted| only(keep, wanted))
+                .collect()
+        } else {
+            let blocks: Vec<Pos> = b.blocks().collect();
+            Ok(vec![only(&blocks, keep)?])
         }
     }
 

@@ -6,8 +6,8 @@ use super::level::{IcePath, Move, Slide};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
-    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Sample,
-    Task,
+    glyph, parse_move_words, Algo, ArrowKey, Capabilities, Cells, CorePieces, Game, Info, Learning,
+    Sample, Task,
 };
 use crate::grid::{Dir, Pos};
 use crate::render::plural;
@@ -151,6 +151,25 @@ impl Game for IcePath {
 
     fn position_text(&self, level: &Level, pos: &Pos) -> String {
         level.rows_text(*pos)
+    }
+
+    fn core_pieces(&self, level: &Level, _: &Pos) -> Option<CorePieces> {
+        Some(CorePieces {
+            kind: "rocks",
+            cells: level.rocks(),
+            one: "alone already bars the way to the exit",
+            many: "already bar the way to the exit between them",
+            none: "the exit cannot be reached from here even with every rock taken away",
+        })
+    }
+
+    fn restricted(
+        &self,
+        level: &Level,
+        pos: &Pos,
+        keep: &[Pos],
+    ) -> Result<Vec<(Level, Pos)>, Error> {
+        Ok(vec![(level.keeping_rocks(keep), *pos)])
     }
 
     fn engine<T: Task<Move>>(

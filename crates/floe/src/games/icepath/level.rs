@@ -131,6 +131,23 @@ impl Level {
             exit: Pos::new(exit / cols, exit % cols),
         })
     }
+    /// The rocks, row by row.
+    pub fn rocks(&self) -> Vec<Pos> {
+        (0..self.cells.len())
+            .filter(|&i| self.cells[i] == Cell::Rock)
+            .map(|i| Pos::new(i / self.cols, i % self.cols))
+            .collect()
+    }
+    /// The same level with only the rocks at `keep` (the others are ice).
+    pub fn keeping_rocks(&self, keep: &[Pos]) -> Level {
+        let mut l = self.clone();
+        for p in self.rocks() {
+            if !keep.contains(&p) {
+                l.cells[p.row * self.cols + p.col] = Cell::Ice;
+            }
+        }
+        l
+    }
     /// Rows.
     pub fn rows(&self) -> usize {
         self.rows

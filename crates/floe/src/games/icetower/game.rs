@@ -5,8 +5,8 @@ use super::level::{parse, Block, Tile, Tower};
 use super::rules::{Board, End, PlainPuzzle, Step};
 use crate::error::{Error, ParseError};
 use crate::game::{
-    glyph, Algo, ArrowKey, Capabilities, Cells, Game, Info, Learning, Param, ParamKind, Params,
-    Sample, Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, CorePieces, Game, Info, Learning, Param, ParamKind,
+    Params, Sample, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
@@ -231,6 +231,39 @@ impl Game for IceTower {
             let text = pos.to_text().replace('@', " ");
             format!("{text}man's region from {}\n", pos.region_key())
         }
+    }
+
+    fn core_pieces(&self, _: &Level, b: &Board) -> Option<CorePieces> {
+        let cells = (0..b.rows())
+            .flat_map(|r| (0..b.cols()).map(move |c| Pos::new(r, c)))
+            .filter(|&p| b.tile(p) == Tile::Fire)
+            .collect();
+        Some(CorePieces {
+            kind: "fires",
+            cells,
+            one: "can no longer be put out",
+            many: "can no longer all be put out",
+            none: "the fires cannot all be put out",
+        })
+    }
+
+    fn restricted(
+        &self,
+        level: &Level,
+        b: &Board,
+        keep: &[Pos],
+    ) -> Result<Vec<(Level, Board)>, Error> {
+        let mut board = b.clone();
+        for p in self
+            .core_pieces(level, b)
+            .map(|c| c.cells)
+            .unwrap_or_default()
+        {
+            if !keep.contains(&p) {
+                board.put_out(p);
+            }
+        }
+        Ok(vec![(level.clone(), board)])
     }
 
     fn engine<T: Task<Push>>(

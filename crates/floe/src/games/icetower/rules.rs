@@ -106,6 +106,13 @@ impl Board {
     pub fn fires_left(&self) -> usize {
         self.tiles.iter().filter(|&&t| t == Tile::Fire).count()
     }
+    /// Puts out the fire at `p`, if one burns there (as a block reaching it would).
+    pub fn put_out(&mut self, p: Pos) {
+        let i = p.row * self.cols + p.col;
+        if self.tiles[i] == Tile::Fire {
+            self.tiles[i] = Tile::Floor;
+        }
+    }
     /// Whether every fire is out.
     pub fn solved(&self) -> bool {
         self.fires_left() == 0

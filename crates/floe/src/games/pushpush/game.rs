@@ -8,8 +8,8 @@ use super::validate::{apply, is_solved, walkable};
 use crate::error::Error;
 use crate::game::hardest::{Counts, HardestOptions, HardestReport};
 use crate::game::{
-    glyph, Algo, ArrowKey, Capabilities, Cells, Difficulty, Game, Info, Learning, Param, ParamKind,
-    Params, Sample, Task,
+    glyph, Algo, ArrowKey, Capabilities, Cells, CorePieces, Difficulty, Game, Info, Learning,
+    Param, ParamKind, Params, Sample, Task,
 };
 use crate::grid::{parse_pushes, Dir, Pos, Push, PUSH_ACTIONS};
 use crate::render::plural;
@@ -173,6 +173,39 @@ impl Game for PushPush {
             ),
             None => blocks,
         }
+    }
+
+    fn core_pieces(&self, _: &Level, b: &Board) -> Option<CorePieces> {
+        Some(CorePieces {
+            kind: "blocks",
+            cells: (0..b.cells())
+                .map(|i| b.pos(i))
+                .filter(|&p| b.has_block(p))
+                .collect(),
+            one: "can no longer be moved out of the robot's way",
+            many: "can no longer be moved out of the robot's way",
+            none: "the walls alone keep the robot from the target",
+        })
+    }
+
+    fn restricted(
+        &self,
+        level: &Level,
+        b: &Board,
+        keep: &[Pos],
+    ) -> Result<Vec<(Level, Board)>, Error> {
+        let mut board = b.clone();
+        for i in 0..b.cells() {
+            let p = b.pos(i);
+            if b.has_block(p) && !keep.contains(&p) {
+                board.set_block(p, false)?;
+            }
+        }
+        let level = Level {
+            board: board.clone(),
+            ..level.clone()
+        };
+        Ok(vec![(level, board)])
     }
 
     fn engine<T: Task<Push>>(
