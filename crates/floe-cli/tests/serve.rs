@@ -218,6 +218,7 @@ fn every_endpoint_answers_what_its_command_prints() {
             vec!["--algo", "random", "--runs", "3", "--seed", "2"],
         ),
         ("/api/graph?moves=true", "graph", vec!["--moves"]),
+        ("/api/explain", "explain", vec![]),
         (
             "/api/hint?keys=tab%20right",
             "play",
@@ -273,6 +274,21 @@ fn every_endpoint_answers_what_its_command_prints() {
     assert_eq!((r.status, r.header("x-floe-exit")), (400, Some("2")));
     assert_eq!(r.json()["error"]["index"], 1, "{}", r.body);
     assert_eq!(r.json()["valid"], false);
+    // explain: a lost position's core and the push that lost it, as the command says them
+    let edge = "Game: pushpush\nTitle: edge\n@$--.\n-----\n-$---\n";
+    let r = post(a, &format!("/api/explain?moves={}", enc("0 1 right")), edge);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let doc = r.json();
+    assert_eq!(
+        (doc["standing"].as_str(), u(&doc["lost_at"]["index"])),
+        (Some("lost"), 1)
+    );
+    assert_eq!(
+        doc["core"]["cells"],
+        serde_json::json!([{"row": 0, "col": 4}])
+    );
+    let r = post(a, "/api/explain?subsets=0", edge);
+    assert_eq!(r.status, 400, "{}", r.body);
     // render: the picture `floe render` prints, byte for byte
     let r = post(a, "/api/render?coords=true", &oossas);
     assert_eq!(

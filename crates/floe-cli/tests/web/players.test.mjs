@@ -14,6 +14,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import {
   setup, newPage, until, shown, text, request, sleep, shot, opened, closed, counted, DESKTOP,
+  centre, fingerDrag, line,
 } from "./lib.mjs";
 
 const env = setup();
@@ -59,6 +60,61 @@ async function solveByHints(p, most = 30) {
 
 /// The level a link names (its `level` part).
 const linkLevel = (p) => p.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("level"));
+
+/// Opens a level of one's own from the Edit tab, as a designer does, and plays it.
+async function ownLevel(p, text, name) {
+  await p.click("[data-tab=edit]");
+  await p.fill("#text", text);
+  await p.dispatchEvent("#text", "input");
+  await until(p, () => /^solvable in /.test(document.querySelector("#edit-verdict").textContent));
+  await p.click("#edit-play");
+  await shown(p, name);
+}
+
+const WELL = "Game: pushpush\nTitle: the well\n-@-\n-$-\n#-#\n#.#\n";
+
+/// The cells the board outlines as the dead core, as "row,col".
+const outlined = (p) => p.evaluate(() => [...document.querySelectorAll("#board svg .dead-core rect")].map((r) => `${r.dataset.row},${r.dataset.col}`));
+
+for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]]) {
+  test(`a push that loses the level: the block that cannot move is outlined, the push named, Undo saves it (${name})`, async () => {
+    const p = await opened(env, { size });
+    await ownLevel(p, WELL, "the well");
+    assert.match(await text(p, "#verdict"), /^still solvable: /);
+    // the robot pushes the block down the well, onto the target it now blocks
+    if (name === "phone") {
+      const from = await centre(p, "#board svg");
+      await fingerDrag(p, line(from, { x: from.x, y: from.y + 90 }));
+    } else {
+      await p.focus("#board");
+      await p.keyboard.press("ArrowDown");
+    }
+    await counted(p, /^1 push\b/);
+    await until(p, () => /^no longer solvable\. This block can no longer be moved out of the robot's way\. Push 1, \(1, 1\) down, lost it: Undo saves it\.$/.test(document.querySelector("#verdict").textContent));
+    assert.deepEqual(await outlined(p), ["3,1"]);
+    // the outline sits on the block's cell of the picture
+    const box = await p.evaluate(() => {
+      const r = document.querySelector("#board svg .dead-core rect");
+      const g = ui.state.geometry;
+      return { x: +r.getAttribute("x"), y: +r.getAttribute("y"), cx: g.x + 1 * g.cell, cy: g.y + 3 * g.cell, cell: g.cell };
+    });
+    assert.ok(box.x > box.cx && box.x < box.cx + box.cell / 4 && box.y > box.cy && box.y < box.cy + box.cell / 4, JSON.stringify(box));
+    assert.match(await p.getAttribute("#board", "aria-label"), /No longer solvable\. This block/);
+    await shot(p, `explain-lost-${name}`);
+    // a reload keeps the moves, and the explanation comes back with them
+    await p.reload();
+    await shown(p, "the well");
+    await until(p, () => /lost it: Undo saves it\.$/.test(document.querySelector("#verdict").textContent));
+    assert.deepEqual(await outlined(p), ["3,1"]);
+    // Undo saves it: the outline goes with the lost position
+    if (name === "phone") await p.tap("#pad-undo");
+    else await p.click("#undo");
+    await counted(p, /^0 pushes\b/);
+    await until(p, () => /^still solvable: /.test(document.querySelector("#verdict").textContent));
+    assert.deepEqual(await outlined(p), []);
+    await closed(p);
+  });
+}
 
 test("Undo takes a Restart back; the moves come back whole", async () => {
   const p = await opened(env);

@@ -8,20 +8,21 @@ messages. Its answer is the dict of the command's ``--json``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional, Union
 
 from . import _floe
-from ._checks import PICK, Pick, keywords
-from ._common import Duration, Memory, Progress
+from ._checks import PICK, Pick, keywords, ranged
+from ._common import Duration, Memory, Progress, limits
 from ._graph import Graph, graph_of, run_native
 from ._level import Level, Source, _level
+from ._state import State
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
 
 #: What the package exports of this file (``floe.graph``, …): a typed wrapper of a new
 #: operation is its function below and its name here.
-__all__ = ["run", "operations", "graph"]
+__all__ = ["run", "operations", "graph", "explain"]
 
 
 def operations() -> Dict[str, Dict[str, Any]]:
@@ -81,3 +82,58 @@ def graph(
     """
     lv = level if isinstance(level, Level) and not pick else _level(level, **pick)
     return graph_of(lv._native, positions, moves, max_states, timeout, max_memory, force, progress)
+
+
+@keywords
+def explain(
+    position: Union[Source, State],
+    /,
+    *,
+    moves: Any = None,
+    subsets: int = 10_000,
+    max_states: Optional[int] = None,
+    timeout: Optional[Duration] = None,
+    max_memory: Optional[Memory] = None,
+    force: bool = False,
+    progress: Progress = None,
+    **pick: Unpack[Pick],
+) -> Dict[str, Any]:
+    """Why a position is lost (``floe explain``): a :class:`State` (the moves it was played
+    with), or a level with ``moves`` played from its start (a list of moves, a
+    :class:`Solution`, JSON text or one move per line; none: the start itself).
+
+    Returns the dict of ``floe explain --json``: ``standing`` (``"solved"``, ``"solvable"``
+    with ``to_go``, ``"lost"`` or ``"unknown"`` with ``limit``); when lost, ``lost_at`` (the
+    move that lost it: ``index`` from 1, ``played``, and ``undo``, the moves to take back to
+    save it; ``None`` when ``lost_from_start``) and ``core``, the dead core: the fewest
+    pieces (``kind``: blocks, targets, fires or rocks; ``cells``) that cannot be solved on
+    their own, every smaller set of them solved alone by the exact solver (``smallest``
+    False when ``subsets``, the most sets tried alone, or a limit stopped that proof first);
+    ``sentence`` says it in words. The limits bound each solve, the ``timeout`` the whole.
+
+    >>> import floe
+    >>> e = floe.explain("$--.\\n.---\\n")
+    >>> e["standing"], e["core"]["kind"], [(c["row"], c["col"]) for c in e["core"]["cells"]]
+    ('lost', 'targets', [(0, 3), (1, 0)])
+    >>> e["sentence"]
+    'These two targets can no longer all get blocks. It could not be solved from its start.'
+    """
+    if isinstance(position, State):
+        if moves is not None or pick:
+            given = ", ".join(["moves"] * (moves is not None) + list(pick))
+            raise TypeError(f"explain(): a State brings its level and the moves played; {given} is for a level")
+        lv, moves = position.level, position.moves_played
+    else:
+        lv = position if isinstance(position, Level) and not pick else _level(position, **pick)
+    if moves is not None and not isinstance(moves, (str, list, tuple, dict)):
+        raise TypeError(f"moves: a list of moves, a Solution or a solve report, or a text, not {type(moves).__name__}")
+    max_states, timeout, max_memory, force, _ = limits(max_states, timeout, max_memory, force)
+    options = {
+        "moves": moves["moves"] if isinstance(moves, dict) and "moves" in moves else moves,
+        "subsets": ranged("explain.subsets", subsets),
+        "max_states": max_states,
+        "timeout": timeout,
+        "max_memory": max_memory,
+        "force": force or None,
+    }
+    return run_native("explain", lv._native, options, progress)

@@ -26,7 +26,8 @@ pub struct Explain {
     /// move per line; `-` reads standard input). Default: none, the start itself.
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_name = "FILE", value_parser = Moves::file)
+        arg(long, value_name = "FILE", value_parser = Moves::file_or_none,
+            default_value = "", hide_default_value = true)
     )]
     #[serde(deserialize_with = "moves_text")]
     pub moves: Moves,
@@ -105,16 +106,20 @@ impl Operation for Explain {
         let played = count(r.played, info.move_word, info.moves_word());
         let mut out = format!("{}: after {played}: {}\n", level.name(), r.sentence);
         if let Some(c) = &r.core {
-            let cells: Vec<String> = c.cells.iter().map(|p| format!("({p})")).collect();
+            let cells: Vec<String> = c
+                .cells
+                .iter()
+                .map(|p| format!("({}, {})", p.row, p.col))
+                .collect();
+            let one = c.kind.strip_suffix('s').unwrap_or(c.kind);
             out.push_str(&format!(
-                "dead core: {} of {} {}{}; {} tried alone{}\n",
+                "dead core: {} of {}{}; {} tried alone{}\n",
                 if cells.is_empty() {
                     "none".into()
                 } else {
                     cells.join(" ")
                 },
-                c.pieces,
-                c.kind,
+                count(c.pieces as u64, one, c.kind),
                 if c.smallest {
                     ", the smallest (every smaller set can be solved alone)"
                 } else {

@@ -32,6 +32,14 @@ impl Moves {
         }
         Ok(Moves::File(PathBuf::from(s)))
     }
+    /// A file's path as the command line gives it, or none for an empty text (a flag with
+    /// a default).
+    pub fn file_or_none(s: &str) -> Result<Moves, String> {
+        if s.is_empty() {
+            return Ok(Moves::None);
+        }
+        Moves::file(s)
+    }
     /// A text of moves (a query parameter, a keyword).
     pub(crate) fn text(s: &str) -> Result<Moves, String> {
         Ok(Moves::Text(s.to_string()))

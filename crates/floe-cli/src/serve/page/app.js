@@ -678,6 +678,7 @@ function show(st, { slide = true, quiet = false } = {}) {
     const old = slide && before && !reduced() ? pieces(board) : null;
     board.innerHTML = st.svg;
     fitBoard();
+    drawWhy();
     if (old) slidePieces(old, pieces(board));
   }
   const g = ui.games[st.game];
@@ -754,13 +755,67 @@ function setVerdict(text, cls) {
 function showVerdict(v) {
   if (ui.state && ui.state.solved) setVerdict("", "yes");
   else if (v.solvable === "yes") setVerdict("still solvable: " + v.said, "yes");
-  else if (v.solvable === "no") setVerdict(v.said, "no");
-  else setVerdict("still solvable? " + v.said, "unknown");
+  else if (v.solvable === "no") {
+    setVerdict(v.said, "no");
+    whyLost();
+  } else setVerdict("still solvable? " + v.said, "unknown");
   if (ui.state && ui.state.length === 0 && v.solvable === "yes" && ui.optimum === null) {
     ui.optimum = v.to_go;
     saveGame();
     $("moves").textContent = movesText(ui.state);
   }
+}
+
+// Why the position is lost: the server's explanation (`/api/explain`), its dead core's cells
+// outlined on the board and its sentence (which names the push that lost it) after the
+// verdict. Asked once per position; an answer for a position no longer shown is dropped.
+async function whyLost() {
+  const st = ui.state;
+  if (!st || !ui.level) return;
+  const key = `${st.session}:${st.length}:${st.board}`;
+  if (ui.why && ui.why.key === key) return drawWhy();
+  ui.why = { key, data: null };
+  const r = await api("/api/explain", {
+    body: ui.level.text,
+    query: { game: ui.level.game, moves: st.moves.length ? JSON.stringify(st.moves) : undefined, timeout: "10s", subsets: 2000 },
+  });
+  if (!ui.why || ui.why.key !== key) return;
+  if (!r.ok || r.data.standing !== "lost") {
+    ui.why = null;
+    return;
+  }
+  ui.why.data = r.data;
+  drawWhy();
+  announce($("verdict").textContent);
+}
+
+// The explanation of the position shown, if it has one: the core outlined, the sentence said.
+function drawWhy() {
+  const st = ui.state;
+  const d = ui.why && ui.why.data;
+  const svg = $("board").querySelector("svg");
+  if (!st || !d || !svg || ui.why.key !== `${st.session}:${st.length}:${st.board}`) return;
+  for (const old of svg.querySelectorAll(".dead-core")) old.remove();
+  const g = st.geometry;
+  const ns = "http://www.w3.org/2000/svg";
+  const group = document.createElementNS(ns, "g");
+  group.setAttribute("class", "dead-core");
+  for (const c of (d.core && d.core.cells) || []) {
+    const r = document.createElementNS(ns, "rect");
+    const inset = g.cell * 0.06;
+    r.setAttribute("x", String(g.x + c.col * g.cell + inset));
+    r.setAttribute("y", String(g.y + c.row * g.cell + inset));
+    r.setAttribute("width", String(g.cell - 2 * inset));
+    r.setAttribute("height", String(g.cell - 2 * inset));
+    r.setAttribute("rx", String(g.cell * 0.12));
+    r.setAttribute("stroke-width", String(Math.max(2, g.cell * 0.08)));
+    r.dataset.row = c.row;
+    r.dataset.col = c.col;
+    group.appendChild(r);
+  }
+  svg.appendChild(group);
+  setVerdict("no longer solvable. " + d.sentence, "no");
+  $("board").setAttribute("aria-label", `${st.level}: ${movesText(st)}. No longer solvable. ${d.sentence}`);
 }
 
 // Asks whether the position is still solvable; a busy server is asked again, a dropped
