@@ -78,7 +78,7 @@ def graph(
     >>> import floe
     >>> g = floe.graph("$---\\n---.\\n")
     >>> g.nearest_solved, g.positions[0]
-    (2, '$---\\n---.\\n')
+    (2, 'Game: ice(rules=free)\\n$---\\n---.\\n')
     """
     lv = level if isinstance(level, Level) and not pick else _level(level, **pick)
     return graph_of(lv._native, positions, moves, max_states, timeout, max_memory, force, progress)

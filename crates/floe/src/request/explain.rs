@@ -36,7 +36,7 @@ pub struct Explain {
     #[cfg_attr(
         feature = "cli",
         arg(long, value_name = "N", default_value_t = SUBSETS,
-            value_parser = SUBSETS_RANGE.u64())
+            value_parser = SUBSETS_RANGE.u64(), allow_negative_numbers = true)
     )]
     pub subsets: u64,
     /// Limits of every solve; the timeout bounds the whole explanation.
