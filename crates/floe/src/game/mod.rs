@@ -69,6 +69,10 @@ pub struct CorePieces {
     pub none: &'static str,
 }
 
+/// Positions restricted to some of their pieces ([`Game::restricted`]): each a level and the
+/// position to solve it from.
+pub type Restricted<G> = Vec<(<G as Game>::Level, <G as Game>::Position)>;
+
 /// Every choice of `k` of `items`, in order (for [`Game::restricted`]'s choices).
 pub fn choices<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
     let n = items.len();
@@ -303,7 +307,7 @@ pub trait Game: Copy + Default + Send + Sync + 'static {
         _level: &Self::Level,
         _pos: &Self::Position,
         _keep: &[Pos],
-    ) -> Result<Vec<(Self::Level, Self::Position)>, Error> {
+    ) -> Result<Restricted<Self>, Error> {
         Err(Error::invalid(format!(
             "{} has no pieces to explain a lost position by",
             self.info().title
