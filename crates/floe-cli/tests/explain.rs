@@ -29,7 +29,7 @@ fn the_push_that_lost_it_and_the_core_are_said_and_given_as_json() {
          Push 1, (0, 1) right, lost it: take back 2 pushes to save it."
     );
     assert!(
-        text.contains("dead core: (0, 4) of 2 blocks, the smallest"),
+        text.contains("dead core: 1 of the 2 blocks, (0, 4), the smallest"),
         "{text}"
     );
     assert!(text.contains("; 2 sets tried alone\n"), "{text}");
@@ -74,7 +74,7 @@ fn a_start_that_cannot_be_solved_is_explained_without_moves() {
     assert!(!cells(&doc).is_empty());
     let text = doc["sentence"].as_str().unwrap();
     assert!(
-        text.ends_with("It could not be solved from its start."),
+        text.ends_with("The level cannot be solved from its start."),
         "{text}"
     );
 }

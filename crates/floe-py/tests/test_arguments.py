@@ -162,6 +162,7 @@ RANGED_CALLS = {
     "generate.max_blocks": lambda v: floe.generate(4, 4, max_blocks=v),
     "generate.count": lambda v: floe.generate(4, 4, count=v),
     "solve.cell": lambda v: floe.solve("$---\n---.\n").svg(cell=v),
+    "explain.subsets": lambda v: floe.explain("$---\n---.\n", subsets=v),
 }
 
 

@@ -104,7 +104,7 @@ export const text = (p, sel) => p.evaluate((s) => (document.querySelector(s) || 
 /// Waits until the page shows a level whose title starts with `name` and its first verdict.
 export async function shown(p, name) {
   await until(p, (n) => (document.querySelector("#title").textContent || "").startsWith(n), name);
-  await until(p, () => /still solvable: (?!…)|^no longer solvable|^still solvable\? /.test(document.querySelector("#verdict").textContent) ||
+  await until(p, () => /still solvable: (?!…)|^no longer solvable|^still solvable\? |^Th(is|ese) .*\(outlined\)|cannot be solved from its start|can no longer be solved/.test(document.querySelector("#verdict").textContent) ||
     /^Solved in /.test(document.querySelector("#moves").textContent));
 }
 

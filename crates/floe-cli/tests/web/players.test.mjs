@@ -90,7 +90,7 @@ for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]]) {
       await p.keyboard.press("ArrowDown");
     }
     await counted(p, /^1 push\b/);
-    await until(p, () => /^no longer solvable\. This block can no longer be moved out of the robot's way\. Push 1, \(1, 1\) down, lost it: Undo saves it\.$/.test(document.querySelector("#verdict").textContent));
+    await until(p, () => /^This block \(outlined\) can no longer be moved out of the robot's way\. Push 1, \(1, 1\) down, lost it: Undo saves it\.$/.test(document.querySelector("#verdict").textContent));
     assert.deepEqual(await outlined(p), ["3,1"]);
     // the outline sits on the block's cell of the picture
     const box = await p.evaluate(() => {
@@ -99,7 +99,9 @@ for (const [name, size] of [["desktop", DESKTOP], ["phone", PHONE]]) {
       return { x: +r.getAttribute("x"), y: +r.getAttribute("y"), cx: g.x + 1 * g.cell, cy: g.y + 3 * g.cell, cell: g.cell };
     });
     assert.ok(box.x > box.cx && box.x < box.cx + box.cell / 4 && box.y > box.cy && box.y < box.cy + box.cell / 4, JSON.stringify(box));
-    assert.match(await p.getAttribute("#board", "aria-label"), /No longer solvable\. This block/);
+    assert.match(await p.getAttribute("#board", "aria-label"), /1 push \(optimum 1\)\. This block \(outlined\) can no longer/);
+    // the outline is not the selection's red
+    assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector("#board svg .dead-core rect")).stroke), "rgb(125, 60, 152)");
     await shot(p, `explain-lost-${name}`);
     // a reload keeps the moves, and the explanation comes back with them
     await p.reload();

@@ -99,13 +99,15 @@ def explain(
     **pick: Unpack[Pick],
 ) -> Dict[str, Any]:
     """Why a position is lost (``floe explain``): a :class:`State` (the moves it was played
-    with), or a level with ``moves`` played from its start (a list of moves, a
-    :class:`Solution`, JSON text or one move per line; none: the start itself).
+    with), or a level with ``moves`` played from its start (a list of moves as
+    :meth:`State.moves` gives them or as the game's texts, a :class:`Solution`, JSON text or
+    one move per line; none: the start itself).
 
     Returns the dict of ``floe explain --json``: ``standing`` (``"solved"``, ``"solvable"``
     with ``to_go``, ``"lost"`` or ``"unknown"`` with ``limit``); when lost, ``lost_at`` (the
     move that lost it: ``index`` from 1, ``played``, and ``undo``, the moves to take back to
-    save it; ``None`` when ``lost_from_start``) and ``core``, the dead core: the fewest
+    save it; ``None`` when ``lost_from_start``, or when a limit kept it hidden: ``limit`` then
+    names it) and ``core``, the dead core: the fewest
     pieces (``kind``: blocks, targets, fires or rocks; ``cells``) that cannot be solved on
     their own, every smaller set of them solved alone by the exact solver (``smallest``
     False when ``subsets``, the most sets tried alone, or a limit stopped that proof first);
@@ -116,7 +118,7 @@ def explain(
     >>> e["standing"], e["core"]["kind"], [(c["row"], c["col"]) for c in e["core"]["cells"]]
     ('lost', 'targets', [(0, 3), (1, 0)])
     >>> e["sentence"]
-    'These two targets can no longer all get blocks. It could not be solved from its start.'
+    'These two targets cannot all get blocks. The level cannot be solved from its start.'
     """
     if isinstance(position, State):
         if moves is not None or pick:
@@ -127,6 +129,8 @@ def explain(
         lv = position if isinstance(position, Level) and not pick else _level(position, **pick)
     if moves is not None and not isinstance(moves, (str, list, tuple, dict)):
         raise TypeError(f"moves: a list of moves, a Solution or a solve report, or a text, not {type(moves).__name__}")
+    if isinstance(moves, (list, tuple)) and moves and all(isinstance(m, str) for m in moves):
+        moves = "\n".join(moves)  # each move in the game's words, as State.play takes it
     max_states, timeout, max_memory, force, _ = limits(max_states, timeout, max_memory, force)
     options = {
         "moves": moves["moves"] if isinstance(moves, dict) and "moves" in moves else moves,

@@ -85,9 +85,12 @@ pub struct Explained {
     pub standing: Standing,
     /// Fewest moves still needed, when it can be solved.
     pub to_go: Option<u32>,
-    /// The limit that left the standing unknown.
+    /// The first limit that left part of the explanation untold: the standing, the move that
+    /// lost it (then `lost_at` is `None` though the level was not lost from its start), or
+    /// sets of pieces tried alone (then the core is not proved smallest).
     pub limit: Option<&'static str>,
-    /// The move that lost the level (none when it was lost from its start, or a limit hid it).
+    /// The move that lost the level (none when it was lost from its start, or a limit hid it:
+    /// see `limit`).
     pub lost_at: Option<LostAt>,
     /// Whether the level could not be solved even from its start.
     pub lost_from_start: bool,
@@ -183,14 +186,20 @@ pub(crate) fn explain<G: Game>(
         Verdict::Unknown(l) => e.limit = Some(l.name()),
         Verdict::Unsolvable => {
             e.standing = Standing::Lost;
-            let first = first_lost(g, level, &r.positions, &clock)?;
-            e.lost_from_start = first == Some(0);
-            e.lost_at = first.filter(|&i| i > 0).map(|i| LostAt {
-                index: i as u64,
-                played: Move::new(moves[i - 1].clone()),
-                undo: (moves.len() + 1 - i) as u64,
-            });
-            e.core = dead_core(g, level, pos, &clock, budget.subsets)?;
+            match first_lost(g, level, &r.positions, &clock)? {
+                Ok(0) => e.lost_from_start = true,
+                Ok(i) => {
+                    e.lost_at = Some(LostAt {
+                        index: i as u64,
+                        played: Move::new(moves[i - 1].clone()),
+                        undo: (moves.len() + 1 - i) as u64,
+                    })
+                }
+                Err(l) => e.limit = Some(l.name()),
+            }
+            let (core, limit) = dead_core(g, level, pos, &clock, budget.subsets)?;
+            e.core = core;
+            e.limit = e.limit.or(limit.map(LimitKind::name));
         }
     }
     e.sentence = sentence(g, &e);
@@ -198,22 +207,22 @@ pub(crate) fn explain<G: Game>(
     Ok(e)
 }
 
-/// The index of the first lost position of `positions` (the last one is lost), or `None`
-/// when a limit left one of the positions halving looked at unknown.
+/// The index of the first lost position of `positions` (the last one is lost), or the
+/// limit that left one of the positions halving looked at unknown.
 fn first_lost<G: Game>(
     g: G,
     level: &G::Level,
     positions: &[G::Position],
     clock: &Clock,
-) -> Result<Option<usize>, Error> {
+) -> Result<Result<usize, LimitKind>, Error> {
     // positions[hi] is lost; positions[lo] can be solved, once the start is known to be
     let mut hi = positions.len() - 1;
     if hi == 0 {
-        return Ok(Some(0));
+        return Ok(Ok(0));
     }
     match clock.verdict(g, level, &positions[0])? {
-        Verdict::Unsolvable => return Ok(Some(0)),
-        Verdict::Unknown(_) => return Ok(None),
+        Verdict::Unsolvable => return Ok(Ok(0)),
+        Verdict::Unknown(l) => return Ok(Err(l)),
         Verdict::Solvable { .. } => {}
     }
     let mut lo = 0;
@@ -222,10 +231,10 @@ fn first_lost<G: Game>(
         match clock.verdict(g, level, &positions[mid])? {
             Verdict::Unsolvable => hi = mid,
             Verdict::Solvable { .. } => lo = mid,
-            Verdict::Unknown(_) => return Ok(None),
+            Verdict::Unknown(l) => return Ok(Err(l)),
         }
     }
-    Ok(Some(hi))
+    Ok(Ok(hi))
 }
 
 /// What trying a set of pieces alone told.
@@ -247,6 +256,8 @@ struct CoreSearch<'a, G: Game> {
     tried: u64,
     unknown: u64,
     stopped: Option<String>,
+    /// The first limit that left a set untold.
+    limit: Option<LimitKind>,
 }
 
 impl<G: Game> CoreSearch<'_, G> {
@@ -268,6 +279,7 @@ impl<G: Game> CoreSearch<'_, G> {
         }
         if let Alone::Unknown(l) = told {
             self.unknown += 1;
+            self.limit = self.limit.or(Some(l));
             if matches!(
                 l,
                 LimitKind::Timeout | LimitKind::Interrupted | LimitKind::MaxMemory
@@ -322,16 +334,16 @@ impl<G: Game> CoreSearch<'_, G> {
 }
 
 /// The smallest dead set of the pieces of `pos` (a lost position), or `None` for a game
-/// without pieces to explain by.
+/// without pieces to explain by; and the first limit that left a set untold.
 fn dead_core<G: Game>(
     g: G,
     level: &G::Level,
     pos: &G::Position,
     clock: &Clock,
     cap: u64,
-) -> Result<Option<DeadCore>, Error> {
+) -> Result<(Option<DeadCore>, Option<LimitKind>), Error> {
     let Some(pieces) = g.core_pieces(level, pos) else {
-        return Ok(None);
+        return Ok((None, None));
     };
     let mut s = CoreSearch {
         g,
@@ -343,6 +355,7 @@ fn dead_core<G: Game>(
         tried: 0,
         unknown: 0,
         stopped: None,
+        limit: None,
     };
     let n = s.cells.len();
     // `clean`: every set smaller than the next size tried was told alive
@@ -351,7 +364,7 @@ fn dead_core<G: Game>(
     for k in 0..=n.min(1) {
         let (found, all_alive) = s.of_size(k)?;
         if let Some(set) = found {
-            return Ok(Some(finish(&pieces, set, clean, &s)));
+            return Ok((Some(finish(&pieces, set, clean, &s)), s.limit));
         }
         clean &= all_alive;
     }
@@ -360,11 +373,11 @@ fn dead_core<G: Game>(
     for k in 2..core.len() {
         let (found, all_alive) = s.of_size(k)?;
         if let Some(set) = found {
-            return Ok(Some(finish(&pieces, set, clean, &s)));
+            return Ok((Some(finish(&pieces, set, clean, &s)), s.limit));
         }
         clean &= all_alive;
     }
-    Ok(Some(finish(&pieces, core, clean, &s)))
+    Ok((Some(finish(&pieces, core, clean, &s)), s.limit))
 }
 
 fn finish<G: Game>(p: &CorePieces, set: Vec<usize>, smallest: bool, s: &CoreSearch<G>) -> DeadCore {
@@ -409,10 +422,18 @@ fn sentence<G: Game>(g: G, e: &Explained) -> String {
         Standing::Lost => {}
     }
     let mut out = String::new();
+    // "can no longer" of a position that never could
+    let tense = |what: &str| {
+        if e.lost_from_start {
+            what.replacen("can no longer", "cannot", 1)
+        } else {
+            what.to_string()
+        }
+    };
     match &e.core {
-        None => out.push_str("It can no longer be solved."),
+        None => out.push_str(&tense("It can no longer be solved.")),
         Some(c) if c.cells.is_empty() => {
-            out.push_str(&capital(c.words[2]));
+            out.push_str(&capital(&tense(c.words[2])));
             out.push('.');
         }
         Some(c) => {
@@ -423,17 +444,28 @@ fn sentence<G: Game>(g: G, e: &Explained) -> String {
             } else {
                 format!("These {} {}", words(n), c.kind)
             };
-            let what = if n == 1 { c.words[0] } else { c.words[1] };
-            let hedge = if c.smallest {
-                ""
-            } else {
-                " (perhaps fewer: the search for a smaller set was stopped)"
+            let what = tense(if n == 1 { c.words[0] } else { c.words[1] });
+            let hedge = match (&c.stopped, c.unknown) {
+                _ if c.smallest => String::new(),
+                (Some(s), _) if s == "subsets" => {
+                    " (perhaps fewer: the cap on sets tried stopped the search for fewer)".into()
+                }
+                (Some(s), _) if s == "interrupted" => {
+                    " (perhaps fewer: the search for fewer was interrupted)".into()
+                }
+                (Some(s), _) => {
+                    format!(" (perhaps fewer: the {s} limit stopped the search for fewer)")
+                }
+                (None, n) => format!(
+                    " (perhaps fewer: {} of fewer pieces left unknown by the limits)",
+                    crate::say::count(n, "set", "sets")
+                ),
             };
             out.push_str(&format!("{who}{hedge} {what}."));
         }
     }
     if e.lost_from_start {
-        out.push_str(" It could not be solved from its start.");
+        out.push_str(" The level cannot be solved from its start.");
     } else if let Some(l) = &e.lost_at {
         let word = info.move_word;
         let mut w = capital(word);
@@ -448,6 +480,11 @@ fn sentence<G: Game>(g: G, e: &Explained) -> String {
         }
         out.push(' ');
         out.push_str(&w);
+    } else if let Some(l) = e.limit {
+        out.push_str(&format!(
+            " The {} that lost it was not found within the limits ({l}).",
+            info.move_word
+        ));
     }
     out
 }
@@ -562,7 +599,7 @@ mod tests {
         assert!(e.lost_from_start && e.lost_at.is_none());
         assert!(
             e.sentence
-                .starts_with("These two targets can no longer all get blocks."),
+                == "These two targets cannot all get blocks. The level cannot be solved from its start.",
             "{}",
             e.sentence
         );
@@ -574,9 +611,11 @@ mod tests {
         let e = check_core(Ice, &l, &[]);
         let c = e.core.unwrap();
         assert_eq!((c.kind, c.cells), ("blocks", cells(&[(0, 1)])));
-        assert!(e
-            .sentence
-            .starts_with("This block can no longer reach a target."));
+        assert!(
+            e.sentence.starts_with("This block cannot reach a target."),
+            "{}",
+            e.sentence
+        );
     }
 
     #[test]
@@ -592,9 +631,12 @@ mod tests {
         let e = check_core(IceTower, &l, &[]);
         let c = e.core.unwrap();
         assert_eq!((c.kind, c.cells), ("fires", cells(&[(1, 1), (1, 7)])));
-        assert!(e
-            .sentence
-            .starts_with("These two fires can no longer all be put out."));
+        assert!(
+            e.sentence
+                .starts_with("These two fires cannot all be put out."),
+            "{}",
+            e.sentence
+        );
     }
 
     #[test]
@@ -632,6 +674,27 @@ mod tests {
         );
         let e = explain(PushPush, &l, "t", &[], &budget()).unwrap();
         assert_eq!(e.standing, Standing::Solved);
+    }
+
+    #[test]
+    fn a_limit_that_hides_the_push_that_lost_it_is_said() {
+        let l = level(PushPush, "Game: pushpush\n@$--.\n-----\n-$---\n");
+        let moves = PushPush.parse_moves("0 1 right\n2 1 right\n", "m").unwrap();
+        let positions = replay(PushPush, &l, &moves).unwrap().positions;
+        // one position stored at most: the start (solved) answers, a lost position does not
+        let tight = Clock::new(&Limits {
+            max_states: Some(1),
+            ..Limits::default()
+        });
+        let found = first_lost(PushPush, &l, &positions, &tight).unwrap();
+        assert_eq!(found, Err(LimitKind::MaxStates));
+        let mut e = explain(PushPush, &l, "t", &moves, &budget()).unwrap();
+        (e.lost_at, e.limit) = (None, Some(LimitKind::MaxStates.name()));
+        let said = sentence(PushPush, &e);
+        assert!(
+            said.ends_with("The push that lost it was not found within the limits (max-states)."),
+            "{said}"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::verify::{moves_text, Moves};
 use super::{fields, LimitArgs, Range};
 use crate::error::Error;
 use crate::game::Game;
-use crate::ops::explain::{self, Budget, Explained, Standing};
+use crate::ops::explain::{self, Budget, Explained};
 use crate::ops::Level;
 use crate::say::{count, indent};
 use serde::Deserialize;
@@ -36,7 +36,7 @@ pub struct Explain {
     #[cfg_attr(
         feature = "cli",
         arg(long, value_name = "N", default_value_t = SUBSETS,
-            value_parser = SUBSETS_RANGE.u64(), allow_negative_numbers = true)
+            value_parser = subsets, allow_negative_numbers = true)
     )]
     pub subsets: u64,
     /// Limits of every solve; the timeout bounds the whole explanation.
@@ -53,6 +53,12 @@ impl Default for Explain {
             limits: LimitArgs::default(),
         }
     }
+}
+
+/// `--subsets`, with the range in its message (as the server and Python say it).
+#[cfg(feature = "cli")]
+fn subsets(s: &str) -> Result<u64, String> {
+    within(SUBSETS_RANGE)(s)
 }
 
 fields!(
@@ -90,7 +96,7 @@ impl Operation for Explain {
     }
 
     fn complete(r: &Explained) -> bool {
-        r.standing != Standing::Unknown && r.core.as_ref().is_none_or(|c| c.smallest)
+        r.limit.is_none() && r.core.as_ref().is_none_or(|c| c.smallest)
     }
 
     fn stdin(&self) -> Option<&'static str> {
@@ -112,19 +118,26 @@ impl Operation for Explain {
                 .map(|p| format!("({}, {})", p.row, p.col))
                 .collect();
             let one = c.kind.strip_suffix('s').unwrap_or(c.kind);
-            out.push_str(&format!(
-                "dead core: {} of {}{}; {} tried alone{}\n",
-                if cells.is_empty() {
-                    "none".into()
-                } else {
+            let which = if cells.is_empty() {
+                format!(
+                    "none of the {} is needed to lose it",
+                    count(c.pieces as u64, one, c.kind)
+                )
+            } else {
+                format!(
+                    "{} of the {}, {}",
+                    cells.len(),
+                    count(c.pieces as u64, one, c.kind),
                     cells.join(" ")
-                },
-                count(c.pieces as u64, one, c.kind),
-                if c.smallest {
-                    ", the smallest (every smaller set can be solved alone)"
-                } else {
-                    ", not proved the smallest"
-                },
+                )
+            };
+            let proof = match (c.smallest, cells.is_empty()) {
+                (true, true) => "",
+                (true, false) => ", the smallest (every smaller set can be solved alone)",
+                (false, _) => ", not proved the smallest",
+            };
+            out.push_str(&format!(
+                "dead core: {which}{proof}; {} tried alone{}\n",
                 count(c.tried, "set", "sets"),
                 match (&c.stopped, c.unknown) {
                     (Some(s), _) => format!(", stopped by {s}"),

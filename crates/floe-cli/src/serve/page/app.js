@@ -777,7 +777,7 @@ async function whyLost() {
   ui.why = { key, data: null };
   const r = await api("/api/explain", {
     body: ui.level.text,
-    query: { game: ui.level.game, moves: st.moves.length ? JSON.stringify(st.moves) : undefined, timeout: "10s", subsets: 2000 },
+    query: { game: ui.level.game, moves: st.moves.length ? JSON.stringify(st.moves) : undefined, timeout: "10s" },
   });
   if (!ui.why || ui.why.key !== key) return;
   if (!r.ok || r.data.standing !== "lost") {
@@ -814,8 +814,11 @@ function drawWhy() {
     group.appendChild(r);
   }
   svg.appendChild(group);
-  setVerdict("no longer solvable. " + d.sentence, "no");
-  $("board").setAttribute("aria-label", `${st.level}: ${movesText(st)}. No longer solvable. ${d.sentence}`);
+  // the sentence says the loss; the outline is named where the sentence names the pieces
+  const n = ((d.core && d.core.cells) || []).length;
+  const said = n ? d.sentence.replace(/^(Th(?:is|ese) [^(]*?)( \(perhaps| can| cannot| alone| already)/, "$1 (outlined)$2") : d.sentence;
+  setVerdict(said, "no");
+  $("board").setAttribute("aria-label", `${st.level}: ${movesText(st)}. ${said}`);
 }
 
 // Asks whether the position is still solvable; a busy server is asked again, a dropped
