@@ -10,7 +10,7 @@ With Gymnasium installed (``pip install floe-puzzles[gym]``), ``import floe`` re
 >>> env = gymnasium.make("floe/PushPush-v0", level=floe.collections()["pushpush"], pick="one-way")
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["distance"]
-((5, 3, 3), 2)
+((5, 3, 3), 1)
 >>> envs = gymnasium.make_vec("floe/Ice-v0", num_envs=1024, vectorization_mode="vector_entry_point",
 ...                           level=floe.collections()["zelda"], pick="TPIBC3")
 
