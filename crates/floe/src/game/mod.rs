@@ -83,14 +83,24 @@ pub fn choices<T: Copy>(items: &[T], k: usize) -> Vec<Vec<T>> {
     let mut at: Vec<usize> = (0..k).collect();
     loop {
         out.push(at.iter().map(|&i| items[i]).collect());
-        let Some(i) = (0..k).rev().find(|&i| at[i] < n - k + i) else {
+        if !next_choice(&mut at, n) {
             return out;
-        };
-        at[i] += 1;
-        for j in i + 1..k {
-            at[j] = at[j - 1] + 1;
         }
     }
+}
+
+/// The choice of `at.len()` of `0..n` after `at` (sorted indices) in lexicographic order;
+/// false when `at` was the last.
+pub fn next_choice(at: &mut [usize], n: usize) -> bool {
+    let k = at.len();
+    let Some(i) = (0..k).rev().find(|&i| at[i] < n - k + i) else {
+        return false;
+    };
+    at[i] += 1;
+    for j in i + 1..k {
+        at[j] = at[j - 1] + 1;
+    }
+    true
 }
 
 /// A game's fast engine: a [`Puzzle`] for the generic searches whose moves the game can name.

@@ -305,13 +305,8 @@ impl<G: Game> CoreSearch<'_, G> {
                 Alone::Alive => {}
                 Alone::Unknown(_) => clean = false,
             }
-            // the next combination in lexicographic order
-            let Some(i) = (0..k).rev().find(|&i| set[i] < n - k + i) else {
+            if !crate::game::next_choice(&mut set, n) {
                 return Ok((None, clean && self.stopped.is_none()));
-            };
-            set[i] += 1;
-            for j in i + 1..k {
-                set[j] = set[j - 1] + 1;
             }
         }
     }

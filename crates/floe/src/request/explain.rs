@@ -81,12 +81,10 @@ impl Operation for Explain {
         name: &str,
         cx: &Context,
     ) -> Result<Explained, Error> {
+        // none: the start itself
         let moves = match &self.moves {
             Moves::None => Vec::new(),
-            given => {
-                let (text, file) = given.read(&cx.naming.of("moves"))?;
-                game.parse_moves(&text, &file)?
-            }
+            given => given.parse(game, &cx.naming.of("moves"))?,
         };
         let budget = Budget {
             limits: cx.limits(&self.limits),
@@ -100,7 +98,7 @@ impl Operation for Explain {
     }
 
     fn stdin(&self) -> Option<&'static str> {
-        matches!(&self.moves, Moves::File(p) if p.as_os_str() == "-").then_some("the moves")
+        self.moves.stdin()
     }
 
     fn limits_mut(&mut self) -> Option<&mut LimitArgs> {

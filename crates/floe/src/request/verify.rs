@@ -55,6 +55,16 @@ impl Moves {
             Moves::File(p) => crate::input::read_text(p),
         }
     }
+    /// The moves read and parsed as `game`'s; `what` names the parameter when none was
+    /// given (an error).
+    pub fn parse<G: Game>(&self, game: G, what: &str) -> Result<Vec<G::Move>, Error> {
+        let (text, file) = self.read(what)?;
+        game.parse_moves(&text, &file)
+    }
+    /// What of the request reads standard input (`--moves -`), for [`Operation::stdin`].
+    pub fn stdin(&self) -> Option<&'static str> {
+        matches!(self, Moves::File(p) if p.as_os_str() == "-").then_some("the moves")
+    }
     /// The name messages give the moves.
     pub(crate) fn name(&self) -> String {
         match self {
@@ -110,8 +120,7 @@ impl Operation for Verify {
         name: &str,
         cx: &Context,
     ) -> Result<Verified, Error> {
-        let (text, file) = self.moves.read(&cx.naming.of("moves"))?;
-        let moves = game.parse_moves(&text, &file)?;
+        let moves = self.moves.parse(game, &cx.naming.of("moves"))?;
         crate::ops::verify::verify(game, level, name, &moves, self.factor)
     }
 
@@ -122,7 +131,7 @@ impl Operation for Verify {
     }
 
     fn stdin(&self) -> Option<&'static str> {
-        matches!(&self.moves, Moves::File(p) if p.as_os_str() == "-").then_some("the moves")
+        self.moves.stdin()
     }
 
     fn text(&self, v: &Verified, level: &Level) -> String {
