@@ -497,12 +497,15 @@ fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error
         b.evaluate(rows, cols);
         Ok(b)
     };
-    // with --time (the anytime annealing) a change may also swap two rows or two columns
+    // with --time (the anytime annealing) a change may also swap two rows or two columns,
+    // or slide a rock along its row or column
     let rich = o.limits.timeout.is_some();
     let neighbour = |cur: &Board, rng: &mut Pcg64Mcg| {
         let mut next = cur.clone();
         if rich && rng.random_bool(0.05) {
             swap_lines(&mut next, rows, cols, rng);
+        } else if rich && rng.random_bool(0.3) {
+            shift(&mut next, rows, cols, k, rng);
         } else {
             change(&mut next, rows, cols, k, rng);
         }
@@ -547,6 +550,7 @@ fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error
         |b| b.score,
         record,
         single_changes,
+        hardest::Anytime::Tempering,
     )?;
     Ok(finish(best, searched, limit, false))
 }
@@ -583,6 +587,44 @@ fn swap_lines<R: Rng>(b: &mut Board, rows: usize, cols: usize, rng: &mut R) {
     }
     b.rocks = rocks;
     b.start = image(b.start);
+}
+
+/// A rock (or the start) moves any distance along its row or column to a free cell: the
+/// change that scales with the board (a step of one cell is small on 16 × 24, a jump
+/// anywhere forgets the line the rock served).
+fn shift<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R) {
+    let n = rows * cols;
+    for _ in 0..16 {
+        let moving_start = k == 0 || rng.random_bool(0.25);
+        let from = if moving_start {
+            b.start
+        } else {
+            let which = rng.random_range(0..k);
+            (0..n).filter(|&c| b.rocks[c]).nth(which).unwrap_or(0)
+        };
+        let (r, c) = (from / cols, from % cols);
+        let to = if rng.random_bool(0.5) {
+            if cols < 2 {
+                continue;
+            }
+            r * cols + (c + rng.random_range(1..cols)) % cols
+        } else {
+            if rows < 2 {
+                continue;
+            }
+            ((r + rng.random_range(1..rows)) % rows) * cols + c
+        };
+        if b.rocks[to] || to == b.start {
+            continue;
+        }
+        if moving_start {
+            b.start = to;
+        } else {
+            b.rocks[from] = false;
+            b.rocks[to] = true;
+        }
+        return;
+    }
 }
 
 /// A random change: a rock or the start moves to a neighbouring cell or anywhere free.
@@ -649,6 +691,51 @@ mod tests {
                 assert_eq!(exits, want);
             }
         }
+    }
+
+    #[test]
+    fn a_shift_slides_one_piece_along_its_line() {
+        let (rows, cols, k) = (4, 7, 3);
+        let mut rng = candidate_rng(5, 0);
+        let mut rocks = vec![false; rows * cols];
+        for c in [3, 10, 25] {
+            rocks[c] = true;
+        }
+        let b = Board {
+            rocks,
+            start: 15,
+            length: 0,
+            score: 0.0,
+            exits: Vec::new(),
+        };
+        let (mut along_rows, mut along_cols) = (0, 0);
+        for _ in 0..400 {
+            let mut next = b.clone();
+            shift(&mut next, rows, cols, k, &mut rng);
+            let moved: Vec<(usize, usize)> = (0..rows * cols)
+                .filter(|&c| b.rocks[c] != next.rocks[c])
+                .map(|c| (c / cols, c % cols))
+                .chain(
+                    (b.start != next.start)
+                        .then_some([b.start, next.start])
+                        .into_iter()
+                        .flatten()
+                        .map(|c| (c / cols, c % cols)),
+                )
+                .collect();
+            // one piece left one cell for another of its row or column, nothing else
+            assert_eq!(moved.len(), 2, "{moved:?}");
+            assert_eq!(next.rocks.iter().filter(|&&r| r).count(), k);
+            assert!(!next.rocks[next.start]);
+            let ((r0, c0), (r1, c1)) = (moved[0], moved[1]);
+            assert!(r0 == r1 || c0 == c1, "{moved:?}");
+            along_rows += usize::from(r0 == r1);
+            along_cols += usize::from(c0 == c1);
+        }
+        assert!(
+            along_rows > 100 && along_cols > 100,
+            "{along_rows} {along_cols}"
+        );
     }
 
     #[test]

@@ -639,8 +639,17 @@ fn anneal(o: &HardestOptions, s: &Spec, t0: Instant) -> Result<Found<Key>, Error
             })
             .collect()
     };
-    let (best, searched, limit) =
-        super::anneal(o, t0, 1, start, neighbour, score, record, single_changes)?;
+    let (best, searched, limit) = super::anneal(
+        o,
+        t0,
+        1,
+        start,
+        neighbour,
+        score,
+        record,
+        single_changes,
+        super::Anytime::Restarts,
+    )?;
     Ok(finish(best, searched, limit, false))
 }
 

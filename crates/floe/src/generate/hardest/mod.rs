@@ -453,12 +453,13 @@ impl Drop for Part<'_, '_> {
 /// run's best levels. The limits are checked every `check_every` steps. Returns the runs'
 /// best levels merged, the steps taken, and the limit that stopped a run, if one did.
 ///
-/// With a time limit (`--time`) the annealing is anytime: rounds of `o.restarts` runs follow
+/// With a time limit (`--time`) the annealing is anytime. With `how` [`Anytime::Tempering`]
+/// it is [`temper`]. With [`Anytime::Restarts`], rounds of `o.restarts` runs follow
 /// one another until the time is spent (run `r` of the whole search seeded by `o.seed` and
 /// `r`), every second run of a round after the first starts from the best state found so far
 /// (at a lower temperature), each run's best state is then polished by hill climbing over
-/// `single_changes` (every level one change away, taken while one scores higher), and each
-/// rise of the best length is said on stderr. Without a time limit nothing changes: the same
+/// `single_changes` ([`polish`]), and each rise of the best length is told to
+/// `o.on_best`. Without a time limit nothing changes: the same
 /// seed, restarts and steps give the same levels.
 #[allow(clippy::too_many_arguments)]
 pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
@@ -470,9 +471,22 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
     score: impl Fn(&S) -> f64 + Sync,
     record: impl Fn(&S, &mut Best<K>) + Sync,
     single_changes: impl Fn(&S) -> Result<Vec<S>, Error> + Sync,
+    how: Anytime,
 ) -> Result<(Best<K>, u64, Option<LimitKind>), Error> {
     let deadline = o.limits.deadline_from(t0);
     let anytime = deadline.is_some();
+    if anytime && how == Anytime::Tempering {
+        return temper(
+            o,
+            t0,
+            check_every,
+            start,
+            neighbour,
+            score,
+            record,
+            single_changes,
+        );
+    }
     let limit = Mutex::new(None);
     let searched = AtomicU64::new(0);
     let stopped = || -> bool {
@@ -540,38 +554,23 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
             }
         }
         tell(steps - told);
-        // the polish: climb over every single change while one scores higher; the score's
-        // fraction (a tie-break between equal lengths) leads at most `SIDEWAYS` climbs
-        const SIDEWAYS: u32 = 8;
-        let mut sideways = 0;
-        if let Some((s, state)) = top.as_mut() {
-            while !out_of_time {
-                let mut better = None;
-                for next in single_changes(state)? {
-                    steps += 1;
-                    let v = score(&next);
-                    if v > *s && better.as_ref().is_none_or(|(b, _)| v > *b) {
-                        better = Some((v, next));
-                    }
-                }
-                if let Some((v, _)) = better {
-                    if v.floor() <= s.floor() {
-                        sideways += 1;
-                        if sideways > SIDEWAYS {
-                            break;
-                        }
-                    }
-                }
-                match better {
-                    Some((v, next)) => {
-                        record(&next, &mut best);
-                        (*s, *state) = (v, next);
-                    }
-                    None => break,
-                }
-                out_of_time = stopped();
+        // the polish: climb over every single change while one scores higher
+        if let Some((s, state)) = top.as_mut().filter(|_| !out_of_time) {
+            let stop = || {
                 tell(0);
-            }
+                stopped()
+            };
+            let (v, climbed, n, _) = polish(
+                *s,
+                state.clone(),
+                &score,
+                &single_changes,
+                &record,
+                &mut best,
+                &stop,
+            )?;
+            steps += n;
+            (*s, *state) = (v, climbed);
         }
         searched.fetch_add(steps, Ordering::Relaxed);
         Ok((best, top))
@@ -616,6 +615,193 @@ pub fn anneal<S: Send + Sync + Clone, K: Ord + Clone + Send>(
     }
     let limit = limit.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok((best, searched.into_inner(), limit))
+}
+
+/// How the anytime annealing (`--time`) spends its time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anytime {
+    /// Rounds of seeded restarts, half of them from the best state found ([`anneal`]).
+    Restarts,
+    /// Parallel tempering ([`temper`]).
+    Tempering,
+}
+
+/// The temperatures of [`temper`]'s replicas, hottest first: geometric from 1 to 0.02.
+fn ladder(replicas: usize) -> Vec<f64> {
+    (0..replicas)
+        .map(|i| temperature(i as u64, replicas.saturating_sub(1) as u64, 1.0, 0.02))
+        .collect()
+}
+
+/// Whether replicas at inverse temperatures `bi` and `bj`, holding states of scores `si` and
+/// `sj`, trade states: the Metropolis rule of parallel tempering, `u` a uniform draw.
+pub fn trade(bi: f64, si: f64, bj: f64, sj: f64, u: f64) -> bool {
+    u < ((bi - bj) * (sj - si)).exp()
+}
+
+/// One replica of [`temper`]: its state, score, temperature and random numbers.
+struct Replica<S> {
+    state: S,
+    score: f64,
+    t: f64,
+    rng: Pcg64Mcg,
+}
+
+/// Parallel tempering, the anytime search of [`anneal`] with `--time` for games that ask for
+/// it: `o.restarts` replicas (at least 2) hold one state each at fixed temperatures from 1
+/// down to 0.02 ([`ladder`]); each sweep, every replica (in parallel) proposes
+/// `o.steps / 20` `neighbour`s, each taken by [`accept`] at its temperature, then
+/// neighbouring replicas trade states by [`trade`], so good states sink to the cold end
+/// while the hot end keeps exploring. The coldest replica's state, when it is the best seen,
+/// is polished ([`polish`]) and goes on from there. Every state taken is offered to `record`;
+/// each rise of the best value is told to `o.on_best`. The limits are checked every
+/// `check_every` steps; the search runs until one (the time limit) stops it.
+#[allow(clippy::too_many_arguments)]
+fn temper<S: Send + Sync + Clone, K: Ord + Clone + Send>(
+    o: &HardestOptions,
+    t0: Instant,
+    check_every: u64,
+    start: impl Fn(&mut Pcg64Mcg) -> Result<S, Error> + Sync,
+    neighbour: impl Fn(&S, &mut Pcg64Mcg) -> Result<S, Error> + Sync,
+    score: impl Fn(&S) -> f64 + Sync,
+    record: impl Fn(&S, &mut Best<K>) + Sync,
+    single_changes: impl Fn(&S) -> Result<Vec<S>, Error> + Sync,
+) -> Result<(Best<K>, u64, Option<LimitKind>), Error> {
+    let deadline = o.limits.deadline_from(t0);
+    let stopped = || o.limits.check(deadline);
+    let budget_ms = deadline.map(|d| d.saturating_duration_since(t0).as_millis() as u64);
+    let sweep = (o.steps / 20).max(1);
+    let every = check_every.max(1);
+    let mut replicas = Vec::new();
+    for (i, t) in ladder(o.restarts.max(2)).into_iter().enumerate() {
+        let mut rng = candidate_rng(o.seed, i as u64);
+        let state = start(&mut rng)?;
+        let score = score(&state);
+        replicas.push(Replica {
+            state,
+            score,
+            t,
+            rng,
+        });
+    }
+    let mut best = Best::new(o.top);
+    let mut top = f64::NEG_INFINITY;
+    let mut searched = 0u64;
+    let mut trades = candidate_rng(o.seed, u64::MAX);
+    let limit = loop {
+        if let Some(kind) = stopped() {
+            break Some(kind);
+        }
+        let swept: Vec<Result<(Best<K>, u64), Error>> = replicas
+            .par_iter_mut()
+            .map(|r| {
+                let mut b = Best::new(o.top);
+                for step in 0..sweep {
+                    if step % every == every - 1 && stopped().is_some() {
+                        return Ok((b, step));
+                    }
+                    let next = neighbour(&r.state, &mut r.rng)?;
+                    let v = score(&next);
+                    if accept(v - r.score, r.t, r.rng.random::<f64>()) {
+                        r.state = next;
+                        r.score = v;
+                        record(&r.state, &mut b);
+                    }
+                }
+                Ok((b, sweep))
+            })
+            .collect();
+        let before = best.top_value();
+        for s in swept {
+            let (b, n) = s?;
+            best = best.merge(b);
+            searched += n;
+        }
+        // neighbours trade, from the hot end down
+        for i in 0..replicas.len() - 1 {
+            let (a, b) = (&replicas[i], &replicas[i + 1]);
+            if trade(
+                1.0 / a.t,
+                a.score,
+                1.0 / b.t,
+                b.score,
+                trades.random::<f64>(),
+            ) {
+                let (lo, hi) = replicas.split_at_mut(i + 1);
+                std::mem::swap(&mut lo[i].state, &mut hi[0].state);
+                std::mem::swap(&mut lo[i].score, &mut hi[0].score);
+            }
+        }
+        // the coldest state, when it is the best seen, is climbed and goes on from there
+        let cold = replicas.last_mut().expect("two replicas at least");
+        if cold.score > top {
+            let (v, s, n, _) = polish(
+                cold.score,
+                cold.state.clone(),
+                &score,
+                &single_changes,
+                &record,
+                &mut best,
+                &|| stopped().is_some(),
+            )?;
+            searched += n;
+            (cold.score, cold.state, top) = (v, s, v);
+        }
+        if best.top_value() > before {
+            if let (Some(b), Some(f)) = (best.top_value(), &o.on_best) {
+                (f.0)(b, t0.elapsed().as_secs_f64());
+            }
+        }
+        if let (Some(p), Some(ms)) = (&o.progress, budget_ms) {
+            p.tell(t0.elapsed().as_millis() as u64, Some(ms));
+        }
+    };
+    if let Some(p) = &o.progress {
+        p.end(t0.elapsed().as_millis() as u64);
+    }
+    Ok((best, searched, limit))
+}
+
+/// The polish of a state of score `v`: climbs over `single_changes` while one scores higher
+/// (each taken offered to `record`); the score's fraction (a tie-break between equal
+/// values) leads at most a few climbs. Returns the state reached, its score, the states
+/// evaluated, and whether `stopped` ended it.
+#[allow(clippy::type_complexity)]
+fn polish<S, K: Ord + Clone>(
+    mut v: f64,
+    mut state: S,
+    score: &impl Fn(&S) -> f64,
+    single_changes: &impl Fn(&S) -> Result<Vec<S>, Error>,
+    record: &impl Fn(&S, &mut Best<K>),
+    best: &mut Best<K>,
+    stopped: &impl Fn() -> bool,
+) -> Result<(f64, S, u64, bool), Error> {
+    const SIDEWAYS: u32 = 8;
+    let (mut sideways, mut steps) = (0, 0u64);
+    loop {
+        let mut better = None;
+        for next in single_changes(&state)? {
+            steps += 1;
+            let w = score(&next);
+            if w > v && better.as_ref().is_none_or(|(b, _)| w > *b) {
+                better = Some((w, next));
+            }
+        }
+        let Some((w, next)) = better else {
+            return Ok((v, state, steps, false));
+        };
+        if w.floor() <= v.floor() {
+            sideways += 1;
+            if sideways > SIDEWAYS {
+                return Ok((v, state, steps, false));
+            }
+        }
+        record(&next, best);
+        (v, state) = (w, next);
+        if stopped() {
+            return Ok((v, state, steps, true));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -668,6 +854,82 @@ mod tests {
         let quiet = crate::ops::hardest("ice", &o, &blocks).unwrap();
         assert_eq!(quiet.level_lengths(), annealed.level_lengths());
         assert!(exact.exhaustive);
+    }
+
+    #[test]
+    fn replicas_trade_so_that_better_states_go_cold() {
+        let t = ladder(5);
+        assert_eq!(t.len(), 5);
+        assert!((t[0] - 1.0).abs() < 1e-12 && (t[4] - 0.02).abs() < 1e-12);
+        assert!(t.windows(2).all(|w| w[0] > w[1]), "{t:?}");
+        assert_eq!(ladder(2), vec![1.0, 0.02]);
+        let (hot, cold) = (1.0 / t[0], 1.0 / t[1]);
+        // the hotter replica holds the better state: always traded, whatever the draw
+        assert!(trade(hot, 9.0, cold, 8.0, 0.999_999));
+        // the colder holds the better: traded by chance, less often the larger the gap
+        let p = |gap: f64| ((hot - cold) * gap).exp();
+        assert!(p(1.0) > p(2.0) && p(2.0) > 0.0 && p(1.0) < 1.0);
+        assert!(trade(hot, 8.0, cold, 9.0, p(1.0) * 0.99));
+        assert!(!trade(hot, 8.0, cold, 9.0, p(1.0) * 1.01));
+        // equal scores always trade
+        assert!(trade(hot, 8.0, cold, 8.0, 0.999_999));
+    }
+
+    /// A landscape with a false summit: `x` in 0..200, the score (tenths) rises to 50 at 40,
+    /// falls to a plain of 0 from 60 to 99, and rises from 10 at 100 to 80 at 170. A climb
+    /// from the start (0..60) ends on the false summit.
+    fn two_summits(x: &i64) -> f64 {
+        let x = *x;
+        if x < 100 {
+            (50 - 2 * (x - 40).abs()).max(0) as f64 / 10.0
+        } else {
+            (80 - (x - 170).abs()).max(0) as f64 / 10.0
+        }
+    }
+
+    #[test]
+    fn tempering_crosses_a_valley_and_tells_each_rise() {
+        let mut o = HardestOptions::new(1, 1);
+        o.method = Method::Anneal;
+        o.restarts = 6;
+        o.limits.timeout = Some(std::time::Duration::from_millis(600));
+        let rises = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let r = std::sync::Arc::clone(&rises);
+        o.on_best = Some(crate::game::hardest::OnBest(std::sync::Arc::new(
+            move |v: u64, s: f64| r.lock().unwrap().push((v, s)),
+        )));
+        let heard = listen(&mut o);
+        let step = |x: &i64, rng: &mut Pcg64Mcg| {
+            let d = [-3, -1, 1, 3][rng.random_range(0..4)];
+            Ok((x + d).clamp(0, 199))
+        };
+        let (best, searched, limit) = anneal(
+            &o,
+            Instant::now(),
+            64,
+            |rng| Ok(rng.random_range(0..60)),
+            step,
+            two_summits,
+            |x, b: &mut Best<i64>| b.offer((two_summits(x) * 10.0).round() as u64, *x),
+            |x| Ok(vec![(x - 1).max(0), (x + 1).min(199)]),
+            Anytime::Tempering,
+        )
+        .unwrap();
+        assert_eq!(limit, Some(LimitKind::Timeout));
+        assert_eq!(best.top_value(), Some(80), "the far summit");
+        assert_eq!(best.into_vec()[0], (80, 170));
+        assert!(searched > 1000);
+        let rises = rises.lock().unwrap().clone();
+        assert!(
+            !rises.is_empty() && rises.last().unwrap().0 == 80,
+            "{rises:?}"
+        );
+        assert!(rises
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1));
+        let h = heard.lock().unwrap().clone();
+        let (done, total) = *h.last().unwrap();
+        assert!(total == Some(done) && done >= 600, "{h:?}");
     }
 
     #[test]
