@@ -354,6 +354,15 @@ fn bad_arguments_are_refused_clearly() {
         ),
         ("hardest boxoff --rows 3 --cols 3", "floe hardest searches"),
         ("hardest chess --rows 3 --cols 3", "unknown game"),
+        // a negative time or seed is refused by its flag, not taken for another argument
+        (
+            "hardest icepath --rows 5 --cols 5 --anneal --time -1",
+            "must be 0 or more",
+        ),
+        (
+            "hardest icepath --rows 5 --cols 5 --anneal --seed -1",
+            "for '--seed <S>'",
+        ),
     ] {
         let r = floe(&words(args)).code(2);
         assert!(r.stderr.contains(what), "{args}: {}", r.stderr);

@@ -51,18 +51,26 @@ pub struct HardestArgs {
     /// Simulated annealing from seeded restarts, for boards too large for --exact.
     #[arg(long)]
     pub anneal: bool,
-    /// Seed of the annealing (the same seed, restarts and steps give the same levels).
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    /// Seed of the annealing (the same seed, restarts and steps give the same levels; with
+    /// --time, the same levels as far as the run got).
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     pub seed: u64,
-    /// Annealing restarts, each from its own seed.
+    /// Annealing restarts, each from its own seed (with --time, the ice path's tempering
+    /// replicas, at least 2).
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = RESTARTS.usize())]
     pub restarts: usize,
-    /// Annealing steps per restart.
+    /// Annealing steps per restart (with --time, the ice path's replicas trade boards every
+    /// N/20 steps).
     #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = STEPS.u64())]
     pub steps: u64,
     /// Stop after this long (seconds, or a number with ms, s, m or h): the annealing reports
     /// its best so far; an exact search stopped so is not exhaustive (exit code 1).
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    #[arg(long, value_name = "TIME", value_parser = parse_duration, allow_negative_numbers = true)]
     pub time: Option<Duration>,
     /// How many levels to list, hardest first.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = TOP.usize())]
