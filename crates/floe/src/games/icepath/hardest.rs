@@ -459,6 +459,30 @@ struct Board {
 }
 
 impl Board {
+    /// A piece drawn at random: the start (always when there are no rocks, else one time in
+    /// four) or one of the `k` rocks.
+    fn pick<R: Rng>(&self, k: usize, rng: &mut R) -> usize {
+        if k == 0 || rng.random_bool(0.25) {
+            self.start
+        } else {
+            let which = rng.random_range(0..k);
+            (0..self.rocks.len())
+                .filter(|&c| self.rocks[c])
+                .nth(which)
+                .unwrap_or(0)
+        }
+    }
+
+    /// The piece on `from` (the start or a rock) moves to the free cell `to`.
+    fn move_piece(&mut self, from: usize, to: usize) {
+        if from == self.start {
+            self.start = to;
+        } else {
+            self.rocks[from] = false;
+            self.rocks[to] = true;
+        }
+    }
+
     fn evaluate(&mut self, rows: usize, cols: usize) {
         let pass = pass_counts(rows, cols, &self.rocks, self.start);
         let reached: Vec<u32> = pass.iter().flatten().copied().collect();
@@ -521,12 +545,7 @@ fn anneal(o: &HardestOptions, k: usize, t0: Instant) -> Result<Found<Key>, Error
         for from in (0..n).filter(|&c| cur.rocks[c]).chain([cur.start]) {
             for &to in &free {
                 let mut next = cur.clone();
-                if from == cur.start {
-                    next.start = to;
-                } else {
-                    next.rocks[from] = false;
-                    next.rocks[to] = true;
-                }
+                next.move_piece(from, to);
                 next.evaluate(rows, cols);
                 out.push(next);
             }
@@ -593,15 +612,8 @@ fn swap_lines<R: Rng>(b: &mut Board, rows: usize, cols: usize, rng: &mut R) {
 /// change that scales with the board (a step of one cell is small on 16 × 24, a jump
 /// anywhere forgets the line the rock served).
 fn shift<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R) {
-    let n = rows * cols;
     for _ in 0..16 {
-        let moving_start = k == 0 || rng.random_bool(0.25);
-        let from = if moving_start {
-            b.start
-        } else {
-            let which = rng.random_range(0..k);
-            (0..n).filter(|&c| b.rocks[c]).nth(which).unwrap_or(0)
-        };
+        let from = b.pick(k, rng);
         let (r, c) = (from / cols, from % cols);
         let to = if rng.random_bool(0.5) {
             if cols < 2 {
@@ -617,12 +629,7 @@ fn shift<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R)
         if b.rocks[to] || to == b.start {
             continue;
         }
-        if moving_start {
-            b.start = to;
-        } else {
-            b.rocks[from] = false;
-            b.rocks[to] = true;
-        }
+        b.move_piece(from, to);
         return;
     }
 }
@@ -633,13 +640,7 @@ fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R
     let free = |b: &Board, c: usize| !b.rocks[c] && c != b.start;
     for _ in 0..16 {
         let near = rng.random_bool(0.5);
-        let moving_start = k == 0 || rng.random_bool(0.25);
-        let from = if moving_start {
-            b.start
-        } else {
-            let which = rng.random_range(0..k);
-            (0..n).filter(|&c| b.rocks[c]).nth(which).unwrap_or(0)
-        };
+        let from = b.pick(k, rng);
         let to = if near {
             let (dr, dc) = DELTAS[rng.random_range(0..4)];
             let (r, c) = ((from / cols) as isize + dr, (from % cols) as isize + dc);
@@ -653,12 +654,7 @@ fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R
         if !free(b, to) {
             continue;
         }
-        if moving_start {
-            b.start = to;
-        } else {
-            b.rocks[from] = false;
-            b.rocks[to] = true;
-        }
+        b.move_piece(from, to);
         return;
     }
 }
