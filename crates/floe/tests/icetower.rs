@@ -130,8 +130,9 @@ fn astar_figures_are_pinned() {
         );
         replay(&t, &two.moves_of::<Push>()).unwrap();
     }
-    // h49 has no solution of 11 pushes: 21,339 positions with f ≤ 11 up to its mirror (42,672
-    // in all), on one thread or two
+    // h49 has no solution of 11 pushes: rule 5 (golden ice's stoppers) proves it at the start,
+    // which is all A* stores (without rule 5: 21,339 positions with f ≤ 11 up to its mirror),
+    // on one thread or two
     let h49 = qits("h49");
     for threads in [1, 2] {
         let r = astar_with(
@@ -143,7 +144,7 @@ fn astar_figures_are_pinned() {
             },
         );
         assert_eq!(r.limit, Some("max-moves"), "{threads}");
-        assert_eq!((r.lower_bound, r.states), (Some(12), 21_339), "{threads}");
+        assert_eq!((r.lower_bound, r.states), (Some(12), 1), "{threads}");
     }
 }
 
@@ -429,11 +430,13 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 
 /// Checks the judge on every position reachable from the start under the plain moves (no
-/// pruning), at most `max_states` of them: a position judged dead cannot be solved, and the
+/// pruning), at most `max_states` of them: a position judged dead cannot be solved, the
 /// bound never exceeds the fewest pushes still needed (found backwards from the solved
-/// positions). `None` when the space is larger; else (positions, positions whose bound is
-/// exact, the start's bound).
-fn judge_everywhere(t: &Tower, max_states: u64) -> Option<(usize, usize, u32)> {
+/// positions), and rule 5 (golden ice's stoppers, [`Puzzle::exceeds`]) never proves that a
+/// position needs more than that. `None` when the space is larger; else (positions,
+/// positions whose bound is exact, the start's bound, positions where rule 5 proves more
+/// than the bound).
+fn judge_everywhere(t: &Tower, max_states: u64) -> Option<(usize, usize, u32, usize)> {
     let free = TowerPuzzle::<Wide<5>>::new(t, false);
     let judged = TowerPuzzle::<Wide<5>>::new(t, true);
     let g = build_graph_with(&free, &Limits::none().max_states(max_states), |_| ()).ok()?;
@@ -458,6 +461,7 @@ fn judge_everywhere(t: &Tower, max_states: u64) -> Option<(usize, usize, u32)> {
     }
     let mut exact = 0;
     let mut start = 0;
+    let mut raised = 0;
     for (i, &d) in dist.iter().enumerate() {
         let s = g.state(i as u32);
         match judged.analysis().judge(s.ice, s.gold, s.fires) {
@@ -467,6 +471,17 @@ fn judge_everywhere(t: &Tower, max_states: u64) -> Option<(usize, usize, u32)> {
                     "bound {lb} > {d} pushes at position {i} of\n{}",
                     t.to_text()
                 );
+                if d != u32::MAX {
+                    let an = judged.analysis();
+                    for need in d..d + 2 {
+                        assert!(
+                            !an.needs_more(s.ice, s.gold, s.fires, need),
+                            "rule 5: more than {need} pushes, yet {d} solve position {i} of\n{}",
+                            t.to_text()
+                        );
+                    }
+                    raised += usize::from(lb < d && an.needs_more(s.ice, s.gold, s.fires, lb));
+                }
                 exact += usize::from(lb == d);
                 if i == 0 {
                     start = lb;
@@ -475,7 +490,7 @@ fn judge_everywhere(t: &Tower, max_states: u64) -> Option<(usize, usize, u32)> {
             Err(e) => assert_eq!(d, u32::MAX, "{e}, yet {d} pushes solve it\n{}", t.to_text()),
         }
     }
-    Some((n, exact, start))
+    Some((n, exact, start, raised))
 }
 
 /// Every position of the small qits levels, and the first positions (breadth first) of the
@@ -488,9 +503,12 @@ fn bound_admissible_on_qits_levels() {
         ("qits002", 2_000_000),
         ("qits003", 2_000_000),
     ] {
-        let (n, exact, start) = judge_everywhere(&qits(name), cap)
+        let (n, exact, start, raised) = judge_everywhere(&qits(name), cap)
             .unwrap_or_else(|| panic!("{name}: more than {cap} positions"));
-        eprintln!("{name}: {n} positions, bound exact at {exact}, start bound {start}");
+        eprintln!(
+            "{name}: {n} positions, bound exact at {exact}, start bound {start}, rule 5 \
+             above the bound at {raised}"
+        );
     }
 }
 
@@ -547,6 +565,11 @@ fn bound_admissible_on_sampled_positions() {
                     (None, Some(c)) => {
                         let lb = judged.lower_bound(&judged.start()) as u64;
                         assert!(lb <= c, "{name}: bound {lb} > {c} pushes\n{}", b.to_text());
+                        assert!(
+                            !judged.exceeds(&judged.start(), c as u32),
+                            "{name}: rule 5 proves more than {c} pushes\n{}",
+                            b.to_text()
+                        );
                         solvable += 1;
                         exact += usize::from(lb == c);
                     }

@@ -162,3 +162,47 @@ fn h49_best_solution_and_proved_bound() {
         assert!(m[0] <= best.len());
     }
 }
+
+/// Rule 5 of the bound (golden ice's stoppers, asked by [`Puzzle::exceeds`]) at every
+/// position of h49's best known solution: the most pushes it proves each needs.
+struct Rule5AlongBest(Vec<Push>);
+impl OnTower for Rule5AlongBest {
+    type Output = Vec<u32>;
+    fn run<B: Bits>(self, p: &TowerPuzzle<B>) -> Vec<u32> {
+        let mut s = p.start();
+        let mut proved = Vec::new();
+        for i in 0..=self.0.len() {
+            let mut need = p.lower_bound(&s);
+            while p.exceeds(&s, need) {
+                need += 1;
+            }
+            proved.push(need);
+            if i < self.0.len() {
+                let mut next = Vec::new();
+                p.successors(&s, &mut next);
+                s = next
+                    .into_iter()
+                    .find(|(m, _)| p.push(m) == self.0[i])
+                    .unwrap()
+                    .1;
+            }
+        }
+        proved
+    }
+}
+
+#[test]
+fn h49_rule5_along_the_best_solution() {
+    let best = h49_best();
+    let proved = on_tower(&qits("h49"), Rule5AlongBest(best.clone()));
+    let left: Vec<u32> = (0..=best.len() as u32).rev().collect();
+    eprintln!("pushes left: {left:?}\nrule 5:      {proved:?}");
+    for (i, (&b, &l)) in proved.iter().zip(&left).enumerate() {
+        assert!(
+            b <= l,
+            "after {i} pushes: rule 5 proves {b} > {l} pushes left"
+        );
+    }
+    // measured (docs/icetower.md): 8 by the bound alone at the start, 15 with rule 5
+    assert!(proved[0] >= 15, "{proved:?}");
+}

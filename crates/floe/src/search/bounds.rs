@@ -228,8 +228,11 @@ fn proving<P: Puzzle>(
 where
     P::Move: Copy,
 {
-    proving_in_batches(p, limits, cap, 1, |states, out| {
-        p.canonical_successors(&states[0], &mut out[0]);
+    proving_in_batches(p, limits, cap, 1, |states, needs, out, cleared| {
+        cleared[0] = screen(p, &states[0], needs[0]);
+        if !cleared[0] {
+            p.canonical_successors(&states[0], &mut out[0]);
+        }
     })
 }
 
@@ -269,13 +272,25 @@ where
 {
     use rayon::prelude::*;
     let run = || {
-        proving_in_batches(p, limits, cap, PARALLEL_BATCH, |states, out| {
-            states
-                .par_iter()
-                .zip(out.par_iter_mut())
-                .with_min_len(64)
-                .for_each(|(s, out)| p.canonical_successors(s, out));
-        })
+        proving_in_batches(
+            p,
+            limits,
+            cap,
+            PARALLEL_BATCH,
+            |states, needs, out, cleared| {
+                states
+                    .par_iter()
+                    .zip(needs)
+                    .zip(out.par_iter_mut().zip(cleared.par_iter_mut()))
+                    .with_min_len(64)
+                    .for_each(|((s, &need), (out, cleared))| {
+                        *cleared = screen(p, s, need);
+                        if !*cleared {
+                            p.canonical_successors(s, out);
+                        }
+                    });
+            },
+        )
         .0
     };
     if threads == 0 || threads == rayon::current_num_threads() {
@@ -287,6 +302,15 @@ where
         Err(_) => run(),
     }
 }
+
+/// Whether a position about to be expanded with at most `need` moves left under the cap
+/// ([`NO_CAP`]: no cap) is cleared by the puzzle's costlier test ([`Puzzle::exceeds`]).
+fn screen<P: Puzzle>(p: &P, s: &P::State, need: u32) -> bool {
+    need != NO_CAP && p.exceeds(s, need)
+}
+
+/// The moves left of a search without a cap.
+const NO_CAP: u32 = u32::MAX;
 
 /// Positions expanded at once by [`astar_proving_par`].
 pub const PARALLEL_BATCH: usize = 512;
@@ -417,7 +441,7 @@ fn proving_in_batches<P: Puzzle>(
     limits: &Limits,
     cap: Option<u32>,
     batch_size: usize,
-    mut expand: impl FnMut(&[P::State], &mut [Vec<(P::Move, P::State)>]),
+    mut expand: impl FnMut(&[P::State], &[u32], &mut [Vec<(P::Move, P::State)>], &mut [bool]),
 ) -> (Proving<P::Move>, Nodes<P::State>)
 where
     P::Move: Copy,
@@ -442,7 +466,13 @@ where
         if a.batch.is_empty() {
             continue;
         }
-        expand(&a.batch_states, &mut a.made[..a.batch.len()]);
+        let n = a.batch.len();
+        expand(
+            &a.batch_states,
+            &a.needs,
+            &mut a.made[..n],
+            &mut a.cleared[..n],
+        );
         if let Err(l) = a.file_batch() {
             return a.stopped(l);
         }
@@ -485,6 +515,10 @@ struct Astar<'a, P: Puzzle> {
     batch: Vec<u32>,
     batch_states: Vec<P::State>,
     made: Vec<Vec<(P::Move, P::State)>>,
+    /// The moves left under the cap to each position of the batch ([`NO_CAP`]: no cap).
+    needs: Vec<u32>,
+    /// Whether [`Puzzle::exceeds`] cleared it: it needs more than those moves.
+    cleared: Vec<bool>,
     /// some node was left out for being deeper than MAX_G: "unsolvable" would be unproved
     truncated: bool,
 }
@@ -516,6 +550,8 @@ where
             batch: Vec::with_capacity(batch_size),
             batch_states: Vec::with_capacity(batch_size),
             made: Vec::new(),
+            needs: Vec::with_capacity(batch_size),
+            cleared: Vec::new(),
             truncated: false,
         }
     }
@@ -547,6 +583,7 @@ where
         push_bucket(&mut self.buckets, h0 as usize, 0, 0);
         self.f = h0 as usize;
         self.made.resize_with(self.batch_size, Vec::new);
+        self.cleared.resize(self.batch_size, false);
     }
 
     /// Moves `f` to the smallest bucket with an open node; false when there is none.
@@ -565,6 +602,7 @@ where
         let (batch, batch_states) = (&mut self.batch, &mut self.batch_states);
         batch.clear();
         batch_states.clear();
+        self.needs.clear();
         let b = &mut self.buckets[self.f];
         while batch.len() < self.batch_size {
             while b.last().is_some_and(Vec::is_empty) {
@@ -594,6 +632,10 @@ where
             }
             batch.push(n as u32);
             batch_states.push(sn);
+            self.needs.push(match self.cap {
+                usize::MAX => NO_CAP,
+                cap => cap.saturating_sub(gn) as u32,
+            });
         }
         Ok(())
     }
@@ -607,6 +649,11 @@ where
         let (key, stats) = (&mut self.key, &mut self.stats);
         let (g, parent, moves) = (&mut self.g, &mut self.parent, &mut self.moves);
         for (k, &n) in self.batch.iter().enumerate() {
+            if self.cleared[k] {
+                // proved to need more than the cap allows
+                self.over_cap = self.over_cap.min(cap + 1);
+                continue;
+            }
             let n = n as usize;
             let gt = g[n] as usize + 1;
             stats.generated += self.made[k].len() as u64;
@@ -834,159 +881,5 @@ where
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::bfs;
-
-    /// Walk on the integers: +1, -1, ×2, bounded; the bound log2-ish is admissible.
-    struct Line(i64, i64);
-    impl Puzzle for Line {
-        type State = i64;
-        type Move = char;
-        fn start(&self) -> i64 {
-            self.0
-        }
-        fn successors(&self, s: &i64, out: &mut Vec<(char, i64)>) {
-            for (m, t) in [('+', s + 1), ('-', s - 1), ('*', s * 2)] {
-                if (0..=200).contains(&t) && t != *s {
-                    out.push((m, t));
-                }
-            }
-        }
-        fn is_goal(&self, s: &i64) -> bool {
-            *s == self.1
-        }
-        fn lower_bound(&self, s: &i64) -> u32 {
-            u32::from(*s != self.1)
-        }
-    }
-
-    #[test]
-    fn proving_astar_is_exact_and_proves_bounds() {
-        for goal in [0, 1, 7, 33, 64, 199] {
-            let p = Line(3, goal);
-            let want = bfs(&p, &Limits::none()).cost.unwrap() as u32;
-            let r = astar_proving(&p, &Limits::none());
-            assert_eq!(r.outcome.solution().unwrap().len() as u32, want);
-            assert_eq!(r.proved, want);
-            // stopped early, the bound proved never exceeds the optimum
-            let r = astar_proving(&p, &Limits::none().max_states(5));
-            if let Outcome::Limit(_) = r.outcome {
-                assert!(r.proved <= want, "{} > {want}", r.proved);
-            }
-        }
-        let r = astar_proving(&Line(3, 500), &Limits::none());
-        assert_eq!(r.outcome, Outcome::Unsolvable);
-        assert_eq!(r.stats.states, 201);
-    }
-
-    #[test]
-    fn proving_up_to_a_cost_stores_less_and_proves_past_it() {
-        for goal in [0, 1, 7, 33, 64, 199] {
-            let p = Line(3, goal);
-            let want = bfs(&p, &Limits::none()).cost.unwrap() as u32;
-            let whole = astar_proving(&p, &Limits::none());
-            for cap in 0..=want + 1 {
-                let r = astar_proving_upto(&p, &Limits::none(), cap);
-                assert!(r.stats.states <= whole.stats.states);
-                if cap < want {
-                    assert_eq!(
-                        r.outcome,
-                        Outcome::Limit(LimitKind::MaxMoves),
-                        "{goal} {cap}"
-                    );
-                    assert!(
-                        r.proved > cap && r.proved <= want,
-                        "{goal} {cap}: {}",
-                        r.proved
-                    );
-                } else {
-                    assert_eq!(r.outcome.solution().unwrap().len() as u32, want);
-                    assert_eq!(r.proved, want);
-                }
-            }
-        }
-        // unreachable: with room for every position it is a proof of none, else a bound
-        let r = astar_proving_upto(&Line(3, 500), &Limits::none(), 1_000);
-        assert_eq!(r.outcome, Outcome::Unsolvable);
-        let r = astar_proving_upto(&Line(3, 500), &Limits::none(), 5);
-        assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMoves));
-        assert_eq!(r.proved, 6);
-        assert!(r.stats.states < 201);
-    }
-
-    /// In batches, on one thread or several: the same fewest moves, the same bound proved
-    /// within a cap, and the same positions stored by a proof.
-    #[test]
-    fn batches_on_threads_give_the_same_answers() {
-        for goal in [0, 1, 7, 33, 64, 199] {
-            let p = Line(3, goal);
-            let one = astar_proving(&p, &Limits::none());
-            for threads in [1, 2, 3] {
-                let r = astar_proving_par(&p, &Limits::none(), None, threads);
-                assert_eq!(
-                    r.outcome.solution().map(<[char]>::len),
-                    one.outcome.solution().map(<[char]>::len),
-                    "{goal} on {threads}"
-                );
-                assert_eq!(r.proved, one.proved, "{goal} on {threads}");
-                for cap in [0, one.proved.saturating_sub(1), one.proved] {
-                    let a = astar_proving_upto(&p, &Limits::none(), cap);
-                    let b = astar_proving_par(&p, &Limits::none(), Some(cap), threads);
-                    assert_eq!(a.proved, b.proved, "{goal} cap {cap} on {threads}");
-                    if a.outcome == Outcome::Limit(LimitKind::MaxMoves) {
-                        assert_eq!(b.outcome, a.outcome);
-                        assert_eq!(a.stats.states, b.stats.states, "{goal} cap {cap}");
-                    }
-                }
-            }
-        }
-        let r = astar_proving_par(&Line(3, 500), &Limits::none(), None, 2);
-        assert_eq!(r.outcome, Outcome::Unsolvable);
-        assert_eq!(r.stats.states, 201);
-        // a budget stops it with a bound that is still a bound
-        let r = astar_proving_par(&Line(3, 199), &Limits::none().max_states(5), None, 2);
-        assert!(matches!(r.outcome, Outcome::Limit(_)));
-        assert!(r.proved <= astar_proving(&Line(3, 199), &Limits::none()).proved);
-    }
-
-    #[test]
-    fn proving_astar_with_the_room_of_its_budget() {
-        // past ROOM_AT nodes the arrays get the room of the budget at once; results unchanged
-        let p = crate::search::from_fn(
-            0u32,
-            |&x| {
-                [('+', x + 1), ('7', x + 7)]
-                    .into_iter()
-                    .filter(|&(_, y)| y <= 5_000)
-            },
-            |&x| x == 4_999,
-        );
-        let want = bfs(&p, &Limits::none()).cost.unwrap() as u32;
-        let Some(held) = crate::mem::resident_bytes() else {
-            return;
-        };
-        let r = astar_proving(&p, &Limits::none().max_memory(held + (256 << 20)));
-        assert!(
-            r.stats.states > super::super::limits::ROOM_AT,
-            "{}",
-            r.stats.states
-        );
-        assert_eq!(r.outcome.solution().unwrap().len() as u32, want);
-        assert_eq!(r.proved, want);
-        // a budget already spent: stops at once, with a bound that is still a bound
-        let r = astar_proving(&p, &Limits::none().max_memory(held / 2));
-        assert_eq!(r.outcome, Outcome::Limit(LimitKind::MaxMemory));
-        assert!(r.proved <= want);
-    }
-
-    #[test]
-    fn beam_finds_solutions_and_wide_beams_are_bfs() {
-        let p = Line(3, 99);
-        let (o, _) = beam(&p, 1_000_000, &Limits::none(), |s: &i64| (99 - s).abs());
-        let want = bfs(&p, &Limits::none()).cost.unwrap() as usize;
-        assert_eq!(o.solution().unwrap().len(), want);
-        let (o, _) = beam(&p, 1, &Limits::none(), |s: &i64| (99 - s).abs());
-        assert!(o.solution().unwrap().len() >= want);
-    }
-}
+#[path = "bounds_tests.rs"]
+mod tests;

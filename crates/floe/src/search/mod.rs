@@ -156,6 +156,14 @@ pub trait Puzzle {
     fn lower_bound(&self, _state: &Self::State) -> u32 {
         0
     }
+    /// A second test, costlier than [`Puzzle::lower_bound`] and asked only where it pays:
+    /// whether `state` certainly needs more than `need` moves to a goal. `true` must be a
+    /// proof; `false` may mean "cannot tell". A* with a cap asks it of each position it is
+    /// about to expand, with `need` the moves left under the cap, and does not expand the
+    /// positions it clears. The default tells nothing.
+    fn exceeds(&self, _state: &Self::State, _need: u32) -> bool {
+        false
+    }
     /// The size of a perfect hash of the states, when the game has one: [`Puzzle::rank`]
     /// then maps every reachable state injectively into `0..rank_space()`.
     fn rank_space(&self) -> Option<u64> {
@@ -359,6 +367,9 @@ macro_rules! forward_puzzle {
     (@ $i:ident lower_bound) => {
         fn lower_bound(&self, s: &Self::State) -> u32 { self.$i.lower_bound(s) }
     };
+    (@ $i:ident exceeds) => {
+        fn exceeds(&self, s: &Self::State, need: u32) -> bool { self.$i.exceeds(s, need) }
+    };
     (@ $i:ident rank_space) => { fn rank_space(&self) -> Option<u64> { self.$i.rank_space() } };
     (@ $i:ident rank) => { fn rank(&self, s: &Self::State) -> Option<u64> { self.$i.rank(s) } };
     (@ $i:ident for_each_next_of_ranks) => {
@@ -416,7 +427,7 @@ impl<P: Puzzle> Puzzle for StartAt<'_, P> {
         self.start.clone()
     }
     const NONE_MEANS_STUCK: bool = P::NONE_MEANS_STUCK;
-    forward_puzzle!(puzzle: successors, for_each_next, is_goal, lower_bound, rank_space, rank,
+    forward_puzzle!(puzzle: successors, for_each_next, is_goal, lower_bound, exceeds, rank_space, rank,
         for_each_next_ranked, for_each_next_of_ranks, next_ranks_of_ranks, state_bound, unrank, piece_moved, random_move, symmetries, canonical,
         canonical_successors, packed_len, pack, unpack);
 }

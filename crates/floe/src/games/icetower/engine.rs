@@ -553,6 +553,9 @@ impl<B: Bits> Puzzle for TowerPuzzle<B> {
     fn lower_bound(&self, s: &TState<B>) -> u32 {
         s.lb as u32
     }
+    fn exceeds(&self, s: &TState<B>, need: u32) -> bool {
+        s.lb as u32 <= need && self.an.needs_more(s.ice, s.gold, s.fires, need)
+    }
     fn symmetries(&self) -> usize {
         self.sym.len() + 1
     }

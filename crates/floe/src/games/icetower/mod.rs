@@ -23,6 +23,7 @@ pub mod level;
 mod packed;
 pub mod prune;
 pub mod rules;
+mod stoppers;
 pub mod symmetry;
 
 pub use engine::{same_level, with_tower, with_tower_at, TMove, TState, TowerPuzzle};

@@ -43,6 +43,13 @@
 //!    each count, of golden pushes plus regular pushes. Any play picks some runs to sweep
 //!    and leaves at least the unswept fires to regular ice, so it needs at least that many
 //!    pushes.
+//! 5. **Stoppers of golden ice** ([`super::stoppers`]): a golden block stops only before a
+//!    wall, the edge or a block, so a stop in the open needs a push that first left a block
+//!    resting on the next cell. Tracking the golden blocks exactly, charging one push per
+//!    such cell and one per fire they leave, gives a bound that sees what rule 4 cannot:
+//!    h49's start needs at least 15 pushes by it, 8 by the others. It costs a search of its
+//!    own, so it is not part of the bound kept with each position: a capped A* asks it,
+//!    through [`Analysis::needs_more`], of the positions it is about to expand.
 //!
 //! Each rule is tested below on positions where it must fire and where it must not.
 
@@ -155,9 +162,11 @@ pub struct Analysis {
     /// Open cell → position.
     pub pos: Vec<Pos>,
     /// Neighbour in each direction (`NONE`: wall or edge).
-    nb: Vec<[u16; 4]>,
+    pub(super) nb: Vec<[u16; 4]>,
     /// Whether the magician could ever stand there (floor or fire).
-    standable: Vec<bool>,
+    pub(super) standable: Vec<bool>,
+    /// Open cell → its fire's bit (0: not a fire).
+    pub(super) fire_bit: Vec<u64>,
     /// Fire number → position.
     pub fires: Vec<Pos>,
     /// Open cell × fire → relaxed fewest pushes of a regular block ([`FAR`]: never).
@@ -311,10 +320,12 @@ impl Analysis {
         for (f, &c) in col_run.iter().enumerate() {
             fires_on_col_run[c as usize] |= 1 << f;
         }
+        let fire_bit = fire_idx.iter().map(|f| f.map_or(0, |f| 1 << f)).collect();
         Analysis {
             pos,
             nb,
             standable,
+            fire_bit,
             fires,
             dist_ice,
             dist_ice64,
@@ -328,6 +339,21 @@ impl Analysis {
             enabled,
             id: LEVELS.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// This level's number among those compiled.
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The fires on each row run.
+    pub(super) fn row_runs(&self) -> &[u64] {
+        &self.fires_on_row_run
+    }
+
+    /// The fires on each column run.
+    pub(super) fn col_runs(&self) -> &[u64] {
+        &self.fires_on_col_run
     }
 
     /// Relaxed fewest pushes for a regular block on open cell `c` to put out fire `f`.
@@ -783,11 +809,11 @@ impl Analysis {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::games::icetower::level::parse;
 
-    fn analysis(text: &str) -> (Analysis, Tower) {
+    pub(in crate::games::icetower) fn analysis(text: &str) -> (Analysis, Tower) {
         let t = parse(text, "t", "t").unwrap();
         let cols = t.cols();
         let mut open = vec![NONE; t.rows() * cols];
@@ -802,7 +828,7 @@ mod tests {
     }
 
     /// The start position's blocks and fires as the judge takes them.
-    fn start(a: &Analysis, t: &Tower) -> (u128, u128, u64) {
+    pub(in crate::games::icetower) fn start(a: &Analysis, t: &Tower) -> (u128, u128, u64) {
         let mut ice = 0u128;
         let mut gold = 0u128;
         for (i, &p) in a.pos.iter().enumerate() {
