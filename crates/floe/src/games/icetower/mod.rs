@@ -9,6 +9,8 @@
 //!   bit-parallel walking; implements [`Puzzle`](crate::search::Puzzle).
 //! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
 //!   admissible lower bound (matching distances, line cover).
+//! - `stoppers` (private): rule 5 of the bound, golden ice's stoppers, asked by a capped
+//!   A* through [`Puzzle::exceeds`](crate::search::Puzzle::exceeds).
 //! - `packed` and `judged` (private to the engine): positions packed into words where many
 //!   are kept, and the judgements of positions kept per thread.
 //! - [`symmetry`]: the maps of a level onto itself, by which A* keeps one position of each
