@@ -346,16 +346,6 @@ impl Analysis {
         self.id
     }
 
-    /// The fires on each row run.
-    pub(super) fn row_runs(&self) -> &[u64] {
-        &self.fires_on_row_run
-    }
-
-    /// The fires on each column run.
-    pub(super) fn col_runs(&self) -> &[u64] {
-        &self.fires_on_col_run
-    }
-
     /// Relaxed fewest pushes for a regular block on open cell `c` to put out fire `f`.
     pub fn dist(&self, c: usize, f: usize) -> u8 {
         self.dist_ice[c * self.fires.len() + f]
@@ -612,7 +602,7 @@ impl Analysis {
     /// line cover, the numbers of runs `na` (the side with fewer) and `nb`, then for every
     /// `r ≤ na` and `k ≤ nb` the most of `by_gold` that `r` runs of the first side and `k`
     /// of the other cover (`na = u8::MAX` and no cover when there are too many runs).
-    fn sweep_table(&self, by_gold: u64, out: &mut Vec<u8>) {
+    pub(super) fn sweep_table(&self, by_gold: u64, out: &mut Vec<u8>) {
         let lines = self.line_cover(by_gold).min(u8::MAX as u32) as u8;
         // the runs holding fires golden ice can reach: subsets of the side with fewer runs,
         // the best runs of the other side for each

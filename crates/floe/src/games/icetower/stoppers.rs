@@ -217,9 +217,8 @@ impl<'a> Stoppers<'a> {
     /// At least the cost still to pay from live fires `live` (rule 4 of the bound, with
     /// every fire left at one push): golden pushes that put out fires on `r` row runs and
     /// `c` column runs number at least `max(r + c, 2·max(r, c) − j)` for `j` golden blocks,
-    /// and every fire they leave costs one push. The runs' cover is exact (every subset of
-    /// the side with fewer runs, the fullest runs of the other side for each), kept per
-    /// set of live fires.
+    /// and every fire they leave costs one push. The runs' cover is rule 4's exact table
+    /// ([`Analysis::sweep_table`]), kept per set of live fires.
     fn h(&self, s: &mut Scratch, live: u64) -> u32 {
         if let Some(&v) = s.h_of.get(&live) {
             return v;
@@ -230,41 +229,20 @@ impl<'a> Stoppers<'a> {
     }
 
     fn h_fresh(&self, live: u64) -> u32 {
-        let runs =
-            |of: &[u64]| -> Vec<u64> { of.iter().map(|&r| r & live).filter(|&r| r != 0).collect() };
-        let (rows, cols) = (runs(self.an.row_runs()), runs(self.an.col_runs()));
-        let (a, b) = if rows.len() <= cols.len() {
-            (rows, cols)
-        } else {
-            (cols, rows)
-        };
-        let left = live.count_ones();
-        if a.len() > 12 {
+        let mut table = Vec::new();
+        self.an.sweep_table(live, &mut table);
+        let (na, nb) = (table[1], table[2] as usize);
+        if na == u8::MAX {
             return 0;
         }
-        let j = self.golds as i64;
+        let cover = &table[3..];
+        let (left, j) = (live.count_ones(), self.golds as i64);
         let mut best = left;
-        let mut counts = Vec::with_capacity(b.len());
-        for mask in 0u32..1 << a.len() {
-            let r = mask.count_ones() as i64;
-            let mut covered = 0u64;
-            let mut m = mask;
-            while m != 0 {
-                covered |= a[m.trailing_zeros() as usize];
-                m &= m - 1;
-            }
-            let rest = live & !covered;
-            counts.clear();
-            counts.extend(b.iter().map(|&c| (c & rest).count_ones()));
-            counts.sort_unstable_by(|x, y| y.cmp(x));
-            let mut cov = covered.count_ones();
-            for c in 0..=counts.len() {
-                if c > 0 {
-                    cov += counts[c - 1];
-                }
-                let c = c as i64;
-                let pushes = (r + c).max(2 * r.max(c) - j).max(0) as u32;
-                best = best.min(pushes + left - cov);
+        for r in 0..=na as usize {
+            for c in 0..=nb {
+                let (ri, ci) = (r as i64, c as i64);
+                let pushes = (ri + ci).max(2 * ri.max(ci) - j).max(0) as u32;
+                best = best.min(pushes + left - cover[r * (nb + 1) + c] as u32);
             }
         }
         best
