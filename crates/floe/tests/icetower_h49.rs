@@ -203,6 +203,7 @@ fn h49_rule5_along_the_best_solution() {
             "after {i} pushes: rule 5 proves {b} > {l} pushes left"
         );
     }
-    // measured (docs/icetower.md): 8 by the bound alone at the start, 15 with rule 5
-    assert!(proved[0] >= 15, "{proved:?}");
+    // measured (docs/icetower.md): 8 by the bound alone at the start, 16 with rule 5 (its
+    // exact value there: a plan of 16 exists, found after 112 million nodes)
+    assert!(proved[0] >= 16, "{proved:?}");
 }

@@ -282,7 +282,8 @@ where
                     .par_iter()
                     .zip(needs)
                     .zip(out.par_iter_mut().zip(cleared.par_iter_mut()))
-                    .with_min_len(64)
+                    // a position screened against the cap may cost a search of its own
+                    .with_min_len(if cap.is_some() { 1 } else { 64 })
                     .for_each(|((s, &need), (out, cleared))| {
                         *cleared = screen(p, s, need);
                         if !*cleared {

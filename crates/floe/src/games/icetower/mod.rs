@@ -10,7 +10,8 @@
 //! - [`prune`]: dead positions (frozen blocks, fires out of reach, too few blocks) and the
 //!   admissible lower bound (matching distances, line cover).
 //! - `stoppers` (private): rule 5 of the bound, golden ice's stoppers, asked by a capped
-//!   A* through [`Puzzle::exceeds`](crate::search::Puzzle::exceeds).
+//!   A* through [`Puzzle::exceeds`](crate::search::Puzzle::exceeds); `seen` (private): its
+//!   table of nodes seen, of fixed size.
 //! - `packed` and `judged` (private to the engine): positions packed into words where many
 //!   are kept, and the judgements of positions kept per thread.
 //! - [`symmetry`]: the maps of a level onto itself, by which A* keeps one position of each
@@ -25,6 +26,7 @@ pub mod level;
 mod packed;
 pub mod prune;
 pub mod rules;
+mod seen;
 mod stoppers;
 pub mod symmetry;
 

@@ -47,7 +47,7 @@
 //!    wall, the edge or a block, so a stop in the open needs a push that first left a block
 //!    resting on the next cell. Tracking the golden blocks exactly, charging one push per
 //!    such cell and one per fire they leave, gives a bound that sees what rule 4 cannot:
-//!    h49's start needs at least 15 pushes by it, 8 by the others. It costs a search of its
+//!    h49's start needs at least 16 pushes by it, 8 by the others. It costs a search of its
 //!    own, so it is not part of the bound kept with each position: a capped A* asks it,
 //!    through [`Analysis::needs_more`], of the positions it is about to expand.
 //!

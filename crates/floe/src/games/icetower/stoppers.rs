@@ -27,10 +27,12 @@
 //! pushes left under its cap exists ([`Analysis::needs_more`]): a depth-first search over
 //! the relaxation's plans, the pushes of least cost plus what is left first, pruned by
 //! rule 4's count of turns on the fires still live, each node kept with the least cost it
-//! was reached at. When no plan is found the position is proved to need more and is not
-//! expanded; when the search runs out of nodes, nothing is proved.
+//! was reached at (in a table of fixed size per thread, [`super::seen`]). When no plan is
+//! found the position is proved to need more and is not expanded; when the search runs
+//! out of nodes, nothing is proved.
 
 use super::prune::Analysis;
+use super::seen::{Key, Seen};
 use crate::bits::Bits;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -39,8 +41,8 @@ use std::cell::RefCell;
 type Cells = [u64; 4];
 /// The most golden blocks the rule tracks (levels with more skip it).
 pub(super) const MAX_GOLD: usize = 3;
-/// The most open cells the rule handles.
-pub(super) const MAX_CELLS: usize = 256;
+/// The most open cells the rule handles (a cell is a byte of [`Key`], 255 an unused place).
+pub(super) const MAX_CELLS: usize = 255;
 
 fn get(s: &Cells, i: usize) -> bool {
     s[i >> 6] >> (i & 63) & 1 != 0
@@ -81,6 +83,17 @@ impl Node {
         self.paid.sort_unstable();
         1
     }
+
+    /// The node packed for [`Seen`].
+    fn key(&self) -> Key {
+        let mut cells = [u8::MAX; MAX_GOLD + MAX_PAID];
+        for (b, &c) in cells.iter_mut().zip(self.gold.iter().chain(&self.paid)) {
+            if c != NO_CELL {
+                *b = c as u8;
+            }
+        }
+        Key::new(cells, self.live)
+    }
 }
 
 /// A push of the relaxation: the node it leads to, what it costs, and at least what is
@@ -93,31 +106,42 @@ struct Kid {
 }
 
 /// A thread's working space, kept from one position to the next.
-#[derive(Default)]
 struct Scratch {
     /// The level ([`Analysis::id`]) and number of golden blocks that `h_of` is for.
     level: (u64, u32),
     /// [`Stoppers::h`] by set of live fires.
     h_of: FxHashMap<u64, u32>,
-    /// Least cost at which each node was reached in this round.
-    seen: FxHashMap<Node, u32>,
+    /// Least cost at which each node was reached in this question.
+    seen: Seen,
     /// The pushes of each depth, best first.
     kids: Vec<Vec<Kid>>,
 }
 
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            level: (0, 0),
+            h_of: FxHashMap::default(),
+            seen: Seen::new(SEEN_BUCKETS),
+            kids: Vec::new(),
+        }
+    }
+}
+
 /// The most entries of a thread's `h_of` before it starts again.
 const H_CACHE: usize = 1 << 20;
-/// The most nodes a thread's `seen` remembers: past them it forgets them all (which costs
-/// time, never the answer), so that its memory stays near 200 MB.
-const SEEN_MAX: usize = 3_600_000;
+/// Buckets of a thread's [`Seen`]: 8.4 million nodes, 200 MB.
+const SEEN_BUCKETS: usize = 1 << 21;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Rule 5's search gives up after this many nodes per question (about two seconds): on h49
-/// a tenth of it proves caps up to 15 twice as slowly, and caps of 16 not within 20 minutes.
-const STOPPER_NODES: u64 = 20_000_000;
+/// Rule 5's search gives up after this many nodes per question (about 15 s). Too few costs
+/// more than it saves: on h49, proving 16 at the start takes 36 million nodes, so that
+/// with 20 million the proof of 16 (`--max-moves 15`) asks 11 questions, with 60 million
+/// one; a tenth of 20 million did not prove 17 within 20 minutes.
+const STOPPER_NODES: u64 = 60_000_000;
 
 impl Analysis {
     /// Rule 5 of the bound (this module), asked apart from the bound kept with a position (it
@@ -209,7 +233,7 @@ impl<'a> Stoppers<'a> {
             if self.h(s, live) > t {
                 return Some(false);
             }
-            s.seen.clear();
+            s.seen.next_question();
             self.dfs(s, start, 0, t, 0).ok()
         })
     }
@@ -265,23 +289,20 @@ impl<'a> Stoppers<'a> {
         if g + node.live.count_ones() <= t {
             return Ok(true);
         }
-        if s.seen.len() >= SEEN_MAX {
-            s.seen.clear();
-        }
-        match s.seen.get_mut(&node) {
-            Some(at) if *at <= g => return Ok(false),
-            Some(at) => *at = g,
-            None => {
-                s.seen.insert(node, g);
-            }
+        if s.seen.reached_before(node.key(), g as u8) {
+            return Ok(false);
         }
         if s.kids.len() <= depth {
             s.kids.resize_with(depth + 1, Vec::new);
         }
         let mut kids = std::mem::take(&mut s.kids[depth]);
         kids.clear();
-        self.pushes(s, node, g, t, &mut kids);
+        let h = self.h(s, node.live);
+        self.pushes(s, node, (g, h), t, &mut kids);
         kids.sort_unstable_by_key(|k| (k.cost + k.h, k.node.live.count_ones()));
+        for k in &kids {
+            s.seen.prefetch(k.node.key());
+        }
         let mut found = Ok(false);
         for k in &kids {
             match self.dfs(s, k.node, g + k.cost, t, depth + 1) {
@@ -296,9 +317,10 @@ impl<'a> Stoppers<'a> {
         found
     }
 
-    /// Appends to `kids` every push of the relaxation from `node` (reached at cost `g`)
-    /// that could still lead to a plan of at most `t`.
-    fn pushes(&self, s: &mut Scratch, node: Node, g: u32, t: u32, kids: &mut Vec<Kid>) {
+    /// Appends to `kids` every push of the relaxation from `node` (reached at cost `g`, `h`
+    /// still to pay from it) that could still lead to a plan of at most `t`.
+    fn pushes(&self, s: &mut Scratch, node: Node, (g, h): (u32, u32), t: u32, kids: &mut Vec<Kid>) {
+        let node_h = h;
         let an = self.an;
         let golds = node.gold.iter().take_while(|&&c| c != NO_CELL).count();
         let other = |c: u16| node.gold[..golds].contains(&c);
@@ -329,7 +351,12 @@ impl<'a> Stoppers<'a> {
                     child.gold[..golds].sort_unstable();
                     child.live &= !swept;
                     let cost = 1 + if free { 0 } else { child.pay(next) };
-                    let h = self.h(s, child.live);
+                    // most pushes put out nothing: the fires, and what is left, are the node's
+                    let h = if child.live == node.live {
+                        node_h
+                    } else {
+                        self.h(s, child.live)
+                    };
                     if g + cost + h <= t {
                         kids.push(Kid {
                             node: child,
