@@ -14,7 +14,7 @@
 //! the question they belong to, so a new question starts without clearing the table. The
 //! table starts small and doubles while a question's nodes fill half of it.
 
-/// Entries of a bucket, looked at together (two cache lines).
+/// Entries of a bucket, looked at together (96 bytes, two cache lines).
 const WAYS: usize = 4;
 
 /// A node, packed: the live fires, eight cell bytes, and the ninth cell byte.
@@ -39,7 +39,7 @@ impl Key {
     }
 
     fn hash(&self) -> u64 {
-        // two rounds of a multiplicative mix: enough spread for a table indexed by high bits
+        // two rounds of a multiplicative mix, high bits folded down: the table takes the low
         let mut h = self.live.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= self.cells.rotate_left(23) ^ u64::from(self.last) << 7;
         h = (h ^ h >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -60,8 +60,8 @@ const META: usize = 2;
 const FIRST_BUCKETS: usize = 1 << 10;
 
 /// A zeroed table of `buckets` buckets. A large one asks Linux for huge pages: its lookups
-/// land anywhere in it, and with 4 KB pages they spent most of their time on the address
-/// translation.
+/// land anywhere in it, and with 4 KB pages nearly each one also missed the address
+/// translation cache.
 fn table(buckets: usize) -> Vec<Entry> {
     let entries: Vec<Entry> = vec![[0; 3]; buckets * WAYS];
     #[cfg(target_os = "linux")]
