@@ -39,7 +39,7 @@ impl Key {
     }
 
     fn hash(&self) -> u64 {
-        // two rounds of a multiplicative mix, high bits folded down: the table takes the low
+        // two rounds of a multiplicative mix, high bits folded down into the low ones it uses
         let mut h = self.live.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= self.cells.rotate_left(23) ^ u64::from(self.last) << 7;
         h = (h ^ h >> 29).wrapping_mul(0xBF58_476D_1CE4_E5B9);
