@@ -62,15 +62,20 @@ impl OnTower for AlongBest {
     }
 }
 
+/// Prints `row` (a value after each push of the best solution) under the pushes left, and
+/// asserts that it never exceeds them.
+fn never_above_what_is_left(what: &str, row: &[u32]) {
+    let left: Vec<u32> = (0..row.len() as u32).rev().collect();
+    eprintln!("pushes left: {left:?}\n{:<13}{row:?}", format!("{what}:"));
+    for (i, (&b, &l)) in row.iter().zip(&left).enumerate() {
+        assert!(b <= l, "after {i} pushes: {what} {b} > {l} pushes left");
+    }
+}
+
 #[test]
 fn h49_bound_along_the_best_solution() {
-    let best = h49_best();
-    let bounds = on_tower(&qits("h49"), AlongBest(best.clone()));
-    let left: Vec<u32> = (0..=best.len() as u32).rev().collect();
-    eprintln!("pushes left: {left:?}\nbound:       {bounds:?}");
-    for (i, (&b, &l)) in bounds.iter().zip(&left).enumerate() {
-        assert!(b <= l, "after {i} pushes: bound {b} > {l} pushes left");
-    }
+    let bounds = on_tower(&qits("h49"), AlongBest(h49_best()));
+    never_above_what_is_left("bound", &bounds);
     // measured (docs/icetower.md): the bound is 8 at the start, 15 pushes short of the best
     // known solution, and exact only over its last pushes
     assert_eq!(bounds[0], 8);
@@ -193,16 +198,8 @@ impl OnTower for Rule5AlongBest {
 
 #[test]
 fn h49_rule5_along_the_best_solution() {
-    let best = h49_best();
-    let proved = on_tower(&qits("h49"), Rule5AlongBest(best.clone()));
-    let left: Vec<u32> = (0..=best.len() as u32).rev().collect();
-    eprintln!("pushes left: {left:?}\nrule 5:      {proved:?}");
-    for (i, (&b, &l)) in proved.iter().zip(&left).enumerate() {
-        assert!(
-            b <= l,
-            "after {i} pushes: rule 5 proves {b} > {l} pushes left"
-        );
-    }
+    let proved = on_tower(&qits("h49"), Rule5AlongBest(h49_best()));
+    never_above_what_is_left("rule 5", &proved);
     // measured (docs/icetower.md): 8 by the bound alone at the start, 16 with rule 5 (its
     // exact value there: a plan of 16 exists, found after 112 million nodes)
     assert!(proved[0] >= 16, "{proved:?}");
