@@ -9,13 +9,15 @@
 //! the exact search enumerates the rock sets that are the least of their images under the
 //! symmetries of the rectangle, and the starts and exits likewise under the symmetries that
 //! keep the rocks (and the start). The annealing moves a rock or the start, one cell or
-//! anywhere, on boards of any size.
+//! anywhere, on boards of any size; it scores a board by the search of `reach` (bit masks
+//! per row up to 64 rows and 64 columns, cell by cell beyond).
 //!
 //! What varies is [`IcePathHardest`] (the rocks: default and range); a program calls
 //! [`hardest`] with it (both re-exported by the game's module), the erased face reads it from
 //! named counts.
 
 use super::level::{Cell, IcePath, Level, MAX_CELLS};
+use super::reach::Reach;
 use crate::error::Error;
 use crate::game::hardest::{By, Counts, HardestOptions, HardestReport, Method};
 use crate::game::Game;
@@ -100,47 +102,7 @@ impl Tables {
 }
 
 /// Up, down, left, right as row and column steps.
-const DELTAS: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-
-/// The fewest moves to pass over each cell from `start` on a board of any size (`None`:
-/// never, or a rock), walking each slide cell by cell.
-fn pass_counts(rows: usize, cols: usize, rocks: &[bool], start: usize) -> Vec<Option<u32>> {
-    let n = rows * cols;
-    let mut pass = vec![None; n];
-    let mut seen = vec![false; n];
-    pass[start] = Some(0);
-    seen[start] = true;
-    let mut frontier = vec![start];
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        depth += 1;
-        let mut next = Vec::new();
-        for &c in &frontier {
-            for (dr, dc) in DELTAS {
-                let (mut r, mut k) = ((c / cols) as isize, (c % cols) as isize);
-                loop {
-                    let (nr, nk) = (r + dr, k + dc);
-                    if nr < 0 || nk < 0 || nr >= rows as isize || nk >= cols as isize {
-                        break;
-                    }
-                    let i = nr as usize * cols + nk as usize;
-                    if rocks[i] {
-                        break;
-                    }
-                    pass[i].get_or_insert(depth);
-                    (r, k) = (nr, nk);
-                }
-                let stop = r as usize * cols + k as usize;
-                if !seen[stop] {
-                    seen[stop] = true;
-                    next.push(stop);
-                }
-            }
-        }
-        frontier = next;
-    }
-    pass
-}
+pub(super) const DELTAS: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
 /// What an ice path search varies beside the size: the `rocks` on the board (default 0; a
 /// start and an exit need two cells of the rest).
@@ -484,13 +446,9 @@ impl Board {
     }
 
     fn evaluate(&mut self, rows: usize, cols: usize) {
-        let pass = pass_counts(rows, cols, &self.rocks, self.start);
-        let reached: Vec<u32> = pass.iter().flatten().copied().collect();
-        self.length = reached.iter().copied().max().unwrap_or(0);
-        self.exits = (0..pass.len())
-            .filter(|&i| self.length > 0 && pass[i] == Some(self.length))
-            .collect();
-        let mean = reached.iter().map(|&x| f64::from(x)).sum::<f64>() / reached.len() as f64;
+        let reach = Reach::of(rows, cols, &self.rocks, self.start);
+        let mean = reach.mean();
+        (self.length, self.exits) = (reach.length, reach.exits);
         // the length decides; among equals, boards whose cells are far on average lead on
         self.score = f64::from(self.length) + 0.5 * mean / f64::from(self.length.max(1));
     }
@@ -662,6 +620,7 @@ fn change<R: Rng>(b: &mut Board, rows: usize, cols: usize, k: usize, rng: &mut R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::icepath::reach::pass_counts;
     use crate::generate::retrograde::candidate_rng;
     use crate::ops::{Request, SolveOptions};
 

@@ -31,11 +31,14 @@
 //! - [`game`](mod@game): the rules on plain coordinates and the game face.
 //! - `hardest`: the hardest levels of a size (`floe hardest`), reached through the game face,
 //!   or called with its typed options: [`hardest()`] with an [`IcePathHardest`].
+//! - `reach`: the annealing's search over a board's stops, by bit masks per row on boards of
+//!   up to 64 rows and 64 columns.
 
 pub mod engine;
 pub mod game;
 mod hardest;
 pub mod level;
+mod reach;
 
 pub use hardest::{hardest, IcePathHardest};
 pub use level::{Cell, IcePath, Level, Move, Slide};
